@@ -1,0 +1,30 @@
+"""Bounds on untrusted manifests: each one is refused with a clear error, never a crash."""
+
+from typing import Final
+
+MAX_FILE_BYTES: Final = 4 * 1024 * 1024
+"""A manifest or fixture file larger than this is refused before it is parsed."""
+
+MAX_NESTING_DEPTH: Final = 64
+"""Deepest nesting of JSON objects/arrays in a file (checked before json.loads, so no RecursionError)."""
+
+MAX_TOOLS: Final = 5000
+MAX_BLOCKS_PER_VIEW: Final = 1000
+MAX_VIEW_DEPTH: Final = 24
+"""Deepest nesting of blocks inside one confirmation view."""
+
+MAX_NAME_CHARS: Final = 128
+"""Identifiers: tool names, ids, option values used as keys."""
+
+MAX_LABEL_CHARS: Final = 500
+"""Labels, titles, badge text, button labels."""
+
+MAX_TEXT_CHARS: Final = 20_000
+"""Display text and markdown source."""
+
+MAX_URL_CHARS: Final = 2048
+MAX_IMAGE_SRC_CHARS: Final = 1024 * 1024
+"""An image may be an inline data: URI, so its source can be long."""
+
+MAX_OPTIONS: Final = 500
+MAX_ITEMS: Final = 500

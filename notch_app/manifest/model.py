@@ -1,0 +1,265 @@
+"""The integration manifest (VoiceOS-compatible) as frozen pydantic models.
+
+`schemas/manifest.schema.json` is generated from these models (`notch schema`).
+Manifests written for that ecosystem load here unchanged, so the two outer shapes
+(`Manifest`, `Tool`) keep keys they do not know (reported as warnings, with the nearest
+known key); every inner shape is closed.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic.alias_generators import to_camel
+
+from notch_app.manifest import limits
+from notch_app.manifest.view import ConfirmationView
+
+Name = Annotated[
+    str,
+    StringConstraints(
+        min_length=1, max_length=limits.MAX_NAME_CHARS, pattern=r"^[A-Za-z][A-Za-z0-9_.-]*$"
+    ),
+]
+Label = Annotated[str, StringConstraints(min_length=1, max_length=limits.MAX_LABEL_CHARS)]
+Text = Annotated[str, StringConstraints(max_length=limits.MAX_TEXT_CHARS)]
+Url = Annotated[str, StringConstraints(min_length=1, max_length=limits.MAX_URL_CHARS)]
+
+REVERSE_DNS = r"^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$"
+
+
+class _Closed(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid", frozen=True, alias_generator=to_camel, populate_by_name=True
+    )
+
+
+class _Open(BaseModel):
+    model_config = ConfigDict(
+        extra="allow", frozen=True, alias_generator=to_camel, populate_by_name=True
+    )
+
+
+class Publisher(_Closed):
+    id: Annotated[str, StringConstraints(min_length=1, max_length=limits.MAX_NAME_CHARS)]
+    name: Label
+    url: Url | None = None
+
+
+class LocalMcpRuntime(_Closed):
+    """An MCP server started on this machine."""
+
+    kind: Literal["local-mcp"]
+    command: Annotated[str, StringConstraints(min_length=1, max_length=limits.MAX_URL_CHARS)]
+    args: list[Annotated[str, StringConstraints(max_length=limits.MAX_URL_CHARS)]] = Field(
+        default_factory=list, max_length=256
+    )
+    env: dict[str, Annotated[str, StringConstraints(max_length=limits.MAX_URL_CHARS)]] = Field(
+        default_factory=dict
+    )
+    cwd: Url | None = None
+
+
+class RemoteMcpRuntime(_Closed):
+    """An MCP server reached over the network."""
+
+    kind: Literal["remote-mcp"]
+    url: Url
+    headers: dict[str, Annotated[str, StringConstraints(max_length=limits.MAX_URL_CHARS)]] = (
+        Field(default_factory=dict)
+    )
+
+
+Runtime = Annotated[Union[LocalMcpRuntime, RemoteMcpRuntime], Field(discriminator="kind")]
+
+
+class AuthField(_Closed):
+    key: Name
+    label: Label
+    secret: bool = False
+    placeholder: Label | None = None
+    required: bool = False
+    description: Text | None = None
+
+
+class ApiKeyAuth(_Closed):
+    kind: Literal["apiKey"]
+    fields: list[AuthField] = Field(min_length=1, max_length=32)
+
+
+class NoAuth(_Closed):
+    kind: Literal["none"]
+
+
+Auth = Annotated[Union[ApiKeyAuth, NoAuth], Field(discriminator="kind")]
+
+
+class PreferenceOption(_Closed):
+    label: Label
+    value: Annotated[str, StringConstraints(max_length=limits.MAX_LABEL_CHARS)]
+
+
+class Preference(_Closed):
+    name: Name
+    title: Label
+    description: Text | None = None
+    type: Literal["text", "select"]
+    default: Annotated[str, StringConstraints(max_length=limits.MAX_TEXT_CHARS)] | None = None
+    options: list[PreferenceOption | Annotated[str, StringConstraints(max_length=500)]] | None = (
+        Field(default=None, max_length=limits.MAX_OPTIONS)
+    )
+    required: bool = False
+    placeholder: Label | None = None
+
+
+class NetworkPermission(_Closed):
+    """Hosts the integration talks to; remote images on cards load only from these."""
+
+    kind: Literal["network"]
+    domains: list[Annotated[str, StringConstraints(min_length=1, max_length=253)]] = Field(
+        min_length=1, max_length=256, examples=[["api.elevenlabs.io", "*.example.com"]]
+    )
+
+
+class BackgroundPermission(_Closed):
+    kind: Literal["background"]
+
+
+class NotifyPermission(_Closed):
+    kind: Literal["notify"]
+
+
+Permission = Annotated[
+    Union[NetworkPermission, BackgroundPermission, NotifyPermission], Field(discriminator="kind")
+]
+
+
+class ToolAnnotations(_Open):
+    """MCP tool annotations; where present they decide whether a tool acts."""
+
+    title: Label | None = None
+    read_only_hint: bool | None = None
+    destructive_hint: bool | None = None
+    idempotent_hint: bool | None = None
+    open_world_hint: bool | None = None
+
+
+class Execution(_Closed):
+    mode: Literal["foreground", "background"] = "foreground"
+    estimated_duration_ms: int | None = Field(default=None, ge=0, le=86_400_000)
+
+
+class Tool(_Open):
+    """One tool the agent can call; acting tools carry a `confirmation` view."""
+
+    name: Name = Field(examples=["send_email", "generate_speech"])
+    title: Label | None = None
+    description: Text = Field(default="", description="Shown to the model and in Settings.")
+    input_schema: dict[str, Any] = Field(
+        description="A JSON Schema object describing the arguments, as in MCP.",
+        examples=[{"type": "object", "properties": {"text": {"type": "string"}}}],
+    )
+    annotations: ToolAnnotations | None = None
+    execution: Execution | None = None
+    confirmation: ConfirmationView | None = Field(
+        default=None,
+        description="The card shown before this tool runs. Required for acting tools, "
+        "forbidden for read-only ones.",
+    )
+
+    @property
+    def display_title(self) -> str:
+        return self.title or (self.annotations.title if self.annotations else None) or self.name
+
+
+class Manifest(_Open):
+    """An integration: who publishes it, how it runs, and the tools it offers."""
+
+    model_config = ConfigDict(
+        extra="allow",
+        frozen=True,
+        alias_generator=to_camel,
+        populate_by_name=True,
+        title="Notch integration manifest",
+    )
+
+    schema_: str | None = Field(default=None, alias="$schema")
+    schema_version: Literal[1] = Field(description="Manifest format version; 1.")
+    id: Annotated[str, StringConstraints(max_length=limits.MAX_NAME_CHARS, pattern=REVERSE_DNS)] = (
+        Field(description="Reverse-DNS id, unique per integration.", examples=["io.elevenlabs"])
+    )
+    version: Annotated[str, StringConstraints(min_length=1, max_length=64)] = Field(
+        examples=["1.2.0"]
+    )
+    name: Label
+    summary: Text | None = None
+    icon: Annotated[str, StringConstraints(max_length=limits.MAX_IMAGE_SRC_CHARS)] | None = Field(
+        default=None,
+        description="A path inside the integration folder, a data: URI, or a single emoji.",
+    )
+    publisher: Publisher | None = None
+    runtime: Runtime | None = None
+    auth: Auth | None = None
+    preferences: list[Preference] = Field(default_factory=list, max_length=64)
+    permissions: list[Permission] = Field(default_factory=list, max_length=64)
+    tools: list[Tool] = Field(max_length=limits.MAX_TOOLS)
+
+    def tool(self, name: str) -> Tool | None:
+        for t in self.tools:
+            if t.name == name:
+                return t
+        return None
+
+    @property
+    def network_domains(self) -> tuple[str, ...]:
+        out: list[str] = []
+        for p in self.permissions:
+            if isinstance(p, NetworkPermission):
+                out.extend(p.domains)
+        return tuple(out)
+
+
+ACTING_VERBS = frozenset(
+    {
+        "send", "create", "delete", "update", "post", "book", "pay", "publish", "open",
+        "remove", "cancel", "write", "edit", "move", "rename", "transfer", "submit",
+        "schedule", "reschedule", "reply", "forward", "archive", "upload", "generate",
+        "invite", "share", "buy", "order", "purchase", "refund", "deploy", "merge", "trash",
+        "overwrite", "erase", "wipe", "revoke", "grant", "reserve", "tweet", "unsubscribe",
+        "charge", "add", "insert", "modify", "replace",
+    }
+)  # fmt: skip
+READ_VERBS = frozenset(
+    {
+        "get", "list", "search", "fetch", "check", "read", "find", "lookup", "query",
+        "show", "describe", "view", "count", "preview", "browse", "inspect", "status",
+        "play", "pause", "skip", "resume", "peek",
+    }
+)  # fmt: skip
+_VERB_RE = re.compile(r"^[A-Za-z]+?(?=[_.\-]|[A-Z]|$)")
+
+
+def leading_verb(tool_name: str) -> str:
+    """The first word of a tool name: `send_email` → `send`, `bookMeeting` → `book`."""
+    m = _VERB_RE.match(tool_name)
+    return (m.group(0) if m else tool_name).lower()
+
+
+def tool_kind(tool: Tool) -> Literal["acting", "read", "unknown"]:
+    """Whether a tool acts. MCP annotations decide where present, else the leading verb."""
+    ann = tool.annotations
+    if ann is not None:
+        if ann.destructive_hint:
+            return "acting"
+        if ann.read_only_hint is True:
+            return "read"
+        if ann.read_only_hint is False:
+            return "acting"
+    verb = leading_verb(tool.name)
+    if verb in READ_VERBS:
+        return "read"
+    if verb in ACTING_VERBS:
+        return "acting"
+    return "unknown"

@@ -1,0 +1,379 @@
+"""The confirmation view: `{schemaVersion: 1, root: <block>}` and the block vocabulary.
+
+These frozen models are the readable spec; `schemas/view.schema.json` is generated from
+them (`notch schema`). Every shape here is closed (`extra="forbid"`): a view is untrusted
+data drawn on top of every other window, so an unknown prop is an error, not a guess.
+
+Where the spec leaves a prop open, the decision is written in the field's description
+(and mirrored in README.md).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic.alias_generators import to_camel
+
+from notch_app.manifest import limits
+
+Label = Annotated[str, StringConstraints(min_length=1, max_length=limits.MAX_LABEL_CHARS)]
+ShortText = Annotated[str, StringConstraints(max_length=limits.MAX_LABEL_CHARS)]
+LongText = Annotated[str, StringConstraints(max_length=limits.MAX_TEXT_CHARS)]
+UrlText = Annotated[str, StringConstraints(min_length=1, max_length=limits.MAX_URL_CHARS)]
+BindingText = Annotated[
+    str,
+    StringConstraints(min_length=5, max_length=limits.MAX_NAME_CHARS * 4),
+    Field(
+        description="Exactly one binding, `{{path}}` or `<<path>>`; dotted paths address "
+        "nested arguments.",
+        examples=["{{text}}", "<<user.name>>"],
+    ),
+]
+
+Color = Literal["accent", "neutral", "danger", "success", "warning"]
+Tone = Literal["neutral", "info", "success", "warning", "danger"]
+ActionRole = Literal["confirm", "cancel", "copy", "openUrl"]
+
+
+class _Block(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid", frozen=True, alias_generator=to_camel, populate_by_name=True
+    )
+
+    visible_if: BindingText | None = Field(
+        default=None,
+        description="Show this block and everything under it only while the bound "
+        "argument is truthy (non-empty, non-zero, not false). Hidden required inputs "
+        "do not gate the confirm button.",
+    )
+
+
+# --- display -------------------------------------------------------------------------
+
+
+class TextBlock(_Block):
+    """Plain text. Bindings are interpolated from the current (edited) values."""
+
+    type: Literal["text"]
+    text: LongText = Field(description="The text; `{{path}}` is replaced live.")
+    variant: Literal["body", "title", "caption", "muted"] = Field(
+        default="body", description="`title` is larger and bold; `caption`/`muted` are quiet."
+    )
+
+
+class MarkdownBlock(_Block):
+    """Sanitized markdown: raw HTML is shown as literal text, links only http(s)/mailto."""
+
+    type: Literal["markdown"]
+    text: LongText = Field(
+        description="Markdown source; bindings are interpolated first. Raw HTML is never "
+        "rendered, links other than https/http/mailto are inert, images show a placeholder "
+        "(nothing is read from disk or the network)."
+    )
+
+
+class KeyValueItem(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    label: Label = Field(description="The key, shown quiet on the left.")
+    value: LongText = Field(description="The value, bindings interpolated; long values wrap.")
+
+
+class KeyValueBlock(_Block):
+    """A two-column table of facts: what will happen, in the person's words."""
+
+    type: Literal["keyValue"]
+    items: list[KeyValueItem] = Field(
+        min_length=1,
+        max_length=limits.MAX_ITEMS,
+        description="Rows of `{label, value}`; values may hold bindings.",
+    )
+
+
+class MetadataItem(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    label: ShortText | None = Field(default=None, description="Optional key before the value.")
+    value: LongText
+
+
+class MetadataBlock(_Block):
+    """One quiet line of small facts, joined by ` · ` (sender, size, time...)."""
+
+    type: Literal["metadata"]
+    items: list[MetadataItem] = Field(min_length=1, max_length=limits.MAX_ITEMS)
+
+
+class ListItemBlock(_Block):
+    """One row of a list: a title, an optional subtitle and an optional trailing note."""
+
+    type: Literal["listItem"]
+    title: LongText
+    subtitle: LongText | None = None
+    trailing: ShortText | None = Field(
+        default=None, description="Short text aligned right (a size, a time, a price)."
+    )
+
+
+class ListBlock(_Block):
+    """A list of `listItem` blocks, or of the elements of an array argument."""
+
+    type: Literal["list"]
+    items: list[ListItemBlock] = Field(
+        default_factory=list,
+        max_length=limits.MAX_ITEMS,
+        description="Fixed rows (titles may hold bindings).",
+    )
+    items_from: BindingText | None = Field(
+        default=None,
+        description="A binding to an array argument: one row per element, shown live as "
+        "the person edits it. Scalars show as text; objects show their `title`, `name` or "
+        "`label` key, else a compact summary.",
+    )
+    ordered: bool = Field(default=False, description="Number the rows.")
+    max_visible: int = Field(
+        default=8,
+        ge=1,
+        le=100,
+        description="Rows shown before the rest fold into 'and N more'.",
+    )
+
+
+class ImageBlock(_Block):
+    """An image: a data: URI, a file inside the integration's folder, or an https URL."""
+
+    type: Literal["image"]
+    src: Annotated[str, StringConstraints(min_length=1, max_length=limits.MAX_IMAGE_SRC_CHARS)] = (
+        Field(
+            description="`data:image/png;base64,...`, a path relative to the integration "
+            "folder (never outside it), or an `https://` URL on a domain the integration "
+            "declares in `permissions` (fetched off the UI thread, size- and time-limited; "
+            "otherwise a placeholder). May hold bindings."
+        )
+    )
+    alt: Label = Field(description="What the image shows; read by screen readers.")
+    height: int = Field(default=120, ge=16, le=320, description="Display height in pixels.")
+
+
+class BadgeBlock(_Block):
+    """A small pill of status text."""
+
+    type: Literal["badge"]
+    text: Label
+    tone: Tone = Field(default="neutral", description="Colour family of the pill.")
+
+
+class ProgressBlock(_Block):
+    """A progress bar: `value` out of `max` (default 100)."""
+
+    type: Literal["progress"]
+    value: float | BindingText = Field(
+        description="A number in 0..max, or a binding to a numeric argument (clamped)."
+    )
+    max: float = Field(default=100, gt=0, le=1e12)
+    label: ShortText | None = None
+
+
+class DividerBlock(_Block):
+    """A thin horizontal rule."""
+
+    type: Literal["divider"]
+
+
+# --- input ---------------------------------------------------------------------------
+
+
+class _Input(_Block):
+    bind: BindingText = Field(description="The argument this input shows and edits.")
+    label: Label = Field(description="Shown above the input; its accessible name.")
+    required: bool = Field(
+        default=False,
+        description="Gate the confirm button until this input holds a non-whitespace "
+        "value (while visible). Marked with a quiet, permanent `*`.",
+    )
+    help: ShortText | None = Field(default=None, description="A quiet hint under the input.")
+
+
+class TextFieldBlock(_Input):
+    type: Literal["textField"]
+    multiline: bool = Field(default=False, description="A growing text area (Ctrl+Enter confirms).")
+    placeholder: ShortText | None = None
+
+
+class PasswordFieldBlock(_Input):
+    """A masked input with a reveal button; its value is never logged or stored."""
+
+    type: Literal["passwordField"]
+    placeholder: ShortText | None = None
+
+
+class SelectOption(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    label: Label
+    value: Annotated[str, StringConstraints(max_length=limits.MAX_LABEL_CHARS)] | int | float | bool
+
+
+class SelectBlock(_Input):
+    type: Literal["select"]
+    options: list[SelectOption] = Field(
+        min_length=1, max_length=limits.MAX_OPTIONS, description="The choices, in order."
+    )
+
+
+class ToggleBlock(_Input):
+    """An on/off switch bound to a boolean. Toggles never gate: off is an answer."""
+
+    type: Literal["toggle"]
+
+
+class ChipsBlock(_Input):
+    """Removable chips for an array of strings, with a field to add more."""
+
+    type: Literal["chips"]
+    placeholder: ShortText | None = None
+
+
+# --- action --------------------------------------------------------------------------
+
+
+class _ActionProps(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid", frozen=True, alias_generator=to_camel, populate_by_name=True
+    )
+
+    label: Label = Field(description="Name the consequence: 'Delete 42 files', not 'Confirm'.")
+    role: ActionRole = Field(
+        description="`confirm` approves (gated), `cancel` declines, `copy` copies `value`, "
+        "`openUrl` opens `url` after the person clicks. `custom` is reserved for a later "
+        "schemaVersion."
+    )
+    color: Color | None = Field(default=None, description="Tint; `danger` for destructive confirms.")
+    value: LongText | None = Field(
+        default=None,
+        description="For `copy`: the text put on the clipboard (bindings interpolated). "
+        "Without it, copy puts the final arguments as JSON.",
+    )
+    url: UrlText | None = Field(
+        default=None,
+        description="For `openUrl`: an https/http/mailto URL (bindings interpolated); "
+        "shown before it opens.",
+    )
+
+
+class ActionItem(_ActionProps):
+    """One button inside an `actions` row."""
+
+    visible_if: BindingText | None = Field(default=None, description="As on every block.")
+
+
+class ButtonBlock(_ActionProps, _Block):
+    """A single button."""
+
+    type: Literal["button"]
+
+
+class ActionsBlock(_Block):
+    """A row of buttons; the footer's confirm and cancel usually live here."""
+
+    type: Literal["actions"]
+    items: list[ActionItem] = Field(min_length=1, max_length=12)
+
+
+# --- layout --------------------------------------------------------------------------
+
+
+class CardBlock(_Block):
+    """The usual root: a title, content blocks and a footer of actions."""
+
+    type: Literal["card"]
+    title: ShortText | None = None
+    subtitle: ShortText | None = None
+    children: list[Block] = Field(default_factory=list, max_length=limits.MAX_BLOCKS_PER_VIEW)
+    footer: list[Block] = Field(
+        default_factory=list,
+        max_length=12,
+        description="Action blocks; holds exactly one confirm and one cancel.",
+    )
+
+
+class StackBlock(_Block):
+    type: Literal["stack"]
+    direction: Literal["vertical", "horizontal"] = "vertical"
+    gap: int = Field(default=8, ge=0, le=48, description="Space between children, in pixels.")
+    children: list[Block] = Field(default_factory=list, max_length=limits.MAX_BLOCKS_PER_VIEW)
+
+
+Block = Annotated[
+    Union[
+        CardBlock,
+        StackBlock,
+        TextBlock,
+        MarkdownBlock,
+        KeyValueBlock,
+        MetadataBlock,
+        ListBlock,
+        ListItemBlock,
+        ImageBlock,
+        BadgeBlock,
+        ProgressBlock,
+        DividerBlock,
+        TextFieldBlock,
+        PasswordFieldBlock,
+        SelectBlock,
+        ToggleBlock,
+        ChipsBlock,
+        ButtonBlock,
+        ActionsBlock,
+    ],
+    Field(discriminator="type"),
+]
+
+InputBlock = TextFieldBlock | PasswordFieldBlock | SelectBlock | ToggleBlock | ChipsBlock
+INPUT_TYPES = frozenset({"textField", "passwordField", "select", "toggle", "chips"})
+BLOCK_TYPES = frozenset(
+    {
+        "card", "stack", "text", "markdown", "keyValue", "metadata", "list", "listItem",
+        "image", "badge", "progress", "divider", "textField", "passwordField", "select",
+        "toggle", "chips", "button", "actions",
+    }
+)  # fmt: skip
+RESERVED_BLOCK_TYPES = frozenset({"canvas"})
+RESERVED_ROLES = frozenset({"custom"})
+SUPPORTED_VIEW_VERSIONS = (1,)
+
+
+class ConfirmationView(BaseModel):
+    """A confirmation card: one root block, usually a `card` with children and a footer."""
+
+    model_config = ConfigDict(
+        extra="forbid", frozen=True, alias_generator=to_camel, populate_by_name=True,
+        title="Notch confirmation view",
+    )  # fmt: skip
+
+    schema_version: Literal[1] = Field(description="This Notch reads schemaVersion 1.")
+    root: Block
+
+
+CardBlock.model_rebuild()
+StackBlock.model_rebuild()
+ConfirmationView.model_rebuild()
+
+
+def iter_blocks(block: BaseModel) -> list[BaseModel]:
+    """Every block under (and including) `block`, depth first, in reading order."""
+    out: list[BaseModel] = []
+    stack: list[BaseModel] = [block]
+    while stack:
+        b = stack.pop()
+        out.append(b)
+        kids: list[BaseModel] = []
+        if isinstance(b, CardBlock):
+            kids = [*b.children, *b.footer]
+        elif isinstance(b, StackBlock):
+            kids = list(b.children)
+        elif isinstance(b, ListBlock):
+            kids = list(b.items)
+        stack.extend(reversed(kids))
+    return out

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Installs everything Notch and its tests need on a fresh Debian/Ubuntu machine:
+# the system libraries Qt's xcb and offscreen platforms load, fonts (PySide6 wheels ship
+# none, so offscreen text would be blank), Xvfb + a compositor + xdotool for the real-window
+# tests, then a virtualenv in .venv with Notch installed editable with its test extra.
+# Safe to run again: it skips what is already there.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+APT_PACKAGES=(
+  fontconfig fonts-dejavu-core libfontconfig1 libdbus-1-3 libegl1 libgl1
+  libxkbcommon0 libxkbcommon-x11-0 libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1
+  libxcb-image0 libxcb-randr0 libxcb-render-util0 libxcb-shape0 libxcb-xkb1
+  libxcb-xinerama0 libxcb-xfixes0 xvfb xauth xcompmgr xdotool imagemagick
+)
+
+if command -v apt-get >/dev/null 2>&1; then
+  missing=()
+  for p in "${APT_PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  if ((${#missing[@]})); then
+    SUDO=""
+    [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+    echo "setup: installing system packages: ${missing[*]}"
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  fi
+else
+  echo "setup: no apt-get here; install Qt's xcb libraries, fonts and Xvfb with your package manager" >&2
+fi
+
+PYTHON="${PYTHON:-python3}"
+if [ ! -x .venv/bin/python ]; then
+  "$PYTHON" -m venv .venv
+fi
+.venv/bin/python -m pip install -q --upgrade pip 2>&1 | grep -v "^WARNING: Location" || true
+.venv/bin/python -m pip install -q -e ".[test,bench]" 2>&1 | grep -v "^WARNING: Location" || true
+.venv/bin/python -c "import notch_app, PySide6, pydantic, jsonschema, qasync" \
+  || { echo "setup: the virtualenv is incomplete; see the pip output above" >&2; exit 1; }
+echo "setup: ready (.venv)"
