@@ -1,10 +1,72 @@
-"""The `notch` command. Subcommands import their modules lazily so `validate` never loads Qt."""
+"""The `notch` command.
+
+Each subcommand lives in `notch_app/commands/<name>.py` with `configure(parser)` and
+`run(args) -> int`. Modules are imported only for the subcommand being run, and none of
+them imports Qt at module level, so `notch validate` works without a display.
+"""
 
 from __future__ import annotations
 
+import argparse
+import importlib
+import importlib.util
 import sys
+from collections.abc import Sequence
+
+from notch_app import __version__
+
+# name -> one-line help; the module is notch_app.commands.<name>
+COMMANDS: dict[str, str] = {
+    "validate": "check manifests and preview fixtures (file:line:column: error[rule]: message)",
+    "schema": "write or check the published JSON Schemas in schemas/",
+    "render": "render one tool's confirmation card to a PNG",
+    "test": "run confirmation scenarios headless through the real widgets",
+    "run": "start the overlay and the confirmation service",
+    "ask": "ask a running Notch to confirm one tool call; prints the decision as JSON",
+    "demo": "start the overlay and play a short scripted agent",
+    "log": "list past decisions",
+    "policy": "show or change 'Asks first' per action",
+}
 
 
-def main(argv: list[str] | None = None) -> int:
-    print("notch: not yet", file=sys.stderr)
-    return 2
+def _available() -> dict[str, str]:
+    out = {}
+    for name, help_text in COMMANDS.items():
+        if importlib.util.find_spec(f"notch_app.commands.{name}") is not None:
+            out[name] = help_text
+    return out
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="notch",
+        description="Notch asks the person before an AI agent acts for them.",
+    )
+    parser.add_argument("--version", action="version", version=f"notch {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, help_text in _available().items():
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        if only is None or only == name:
+            module = importlib.import_module(f"notch_app.commands.{name}")
+            module.configure(p)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    wanted = next((a for a in args_list if not a.startswith("-")), None)
+    parser = build_parser(only=wanted if wanted in COMMANDS else None)
+    try:
+        args = parser.parse_args(args_list)
+    except SystemExit as exc:  # argparse: 2 for usage errors, 0 for --help
+        return int(exc.code or 0)
+    if args.command is None:
+        parser.print_help(sys.stderr)
+        return 2
+    module = importlib.import_module(f"notch_app.commands.{args.command}")
+    try:
+        return int(module.run(args))
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
