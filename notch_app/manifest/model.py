@@ -9,7 +9,7 @@ known key); every inner shape is closed.
 from __future__ import annotations
 
 import re
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 from pydantic.alias_generators import to_camel
@@ -67,12 +67,12 @@ class RemoteMcpRuntime(_Closed):
 
     kind: Literal["remote-mcp"]
     url: Url
-    headers: dict[str, Annotated[str, StringConstraints(max_length=limits.MAX_URL_CHARS)]] = (
-        Field(default_factory=dict)
+    headers: dict[str, Annotated[str, StringConstraints(max_length=limits.MAX_URL_CHARS)]] = Field(
+        default_factory=dict
     )
 
 
-Runtime = Annotated[Union[LocalMcpRuntime, RemoteMcpRuntime], Field(discriminator="kind")]
+Runtime = Annotated[LocalMcpRuntime | RemoteMcpRuntime, Field(discriminator="kind")]
 
 
 class AuthField(_Closed):
@@ -93,7 +93,7 @@ class NoAuth(_Closed):
     kind: Literal["none"]
 
 
-Auth = Annotated[Union[ApiKeyAuth, NoAuth], Field(discriminator="kind")]
+Auth = Annotated[ApiKeyAuth | NoAuth, Field(discriminator="kind")]
 
 
 class PreferenceOption(_Closed):
@@ -132,7 +132,7 @@ class NotifyPermission(_Closed):
 
 
 Permission = Annotated[
-    Union[NetworkPermission, BackgroundPermission, NotifyPermission], Field(discriminator="kind")
+    NetworkPermission | BackgroundPermission | NotifyPermission, Field(discriminator="kind")
 ]
 
 

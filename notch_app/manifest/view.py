@@ -10,7 +10,7 @@ Where the spec leaves a prop open, the decision is written in the field's descri
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Union
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 from pydantic.alias_generators import to_camel
@@ -249,7 +249,9 @@ class _ActionProps(BaseModel):
         "`openUrl` opens `url` after the person clicks. `custom` is reserved for a later "
         "schemaVersion."
     )
-    color: Color | None = Field(default=None, description="Tint; `danger` for destructive confirms.")
+    color: Color | None = Field(
+        default=None, description="Tint; `danger` for destructive confirms."
+    )
     value: LongText | None = Field(
         default=None,
         description="For `copy`: the text put on the clipboard (bindings interpolated). "
@@ -306,27 +308,7 @@ class StackBlock(_Block):
 
 
 Block = Annotated[
-    Union[
-        CardBlock,
-        StackBlock,
-        TextBlock,
-        MarkdownBlock,
-        KeyValueBlock,
-        MetadataBlock,
-        ListBlock,
-        ListItemBlock,
-        ImageBlock,
-        BadgeBlock,
-        ProgressBlock,
-        DividerBlock,
-        TextFieldBlock,
-        PasswordFieldBlock,
-        SelectBlock,
-        ToggleBlock,
-        ChipsBlock,
-        ButtonBlock,
-        ActionsBlock,
-    ],
+    CardBlock | StackBlock | TextBlock | MarkdownBlock | KeyValueBlock | MetadataBlock | ListBlock | ListItemBlock | ImageBlock | BadgeBlock | ProgressBlock | DividerBlock | TextFieldBlock | PasswordFieldBlock | SelectBlock | ToggleBlock | ChipsBlock | ButtonBlock | ActionsBlock,
     Field(discriminator="type"),
 ]
 
