@@ -308,7 +308,25 @@ class StackBlock(_Block):
 
 
 Block = Annotated[
-    CardBlock | StackBlock | TextBlock | MarkdownBlock | KeyValueBlock | MetadataBlock | ListBlock | ListItemBlock | ImageBlock | BadgeBlock | ProgressBlock | DividerBlock | TextFieldBlock | PasswordFieldBlock | SelectBlock | ToggleBlock | ChipsBlock | ButtonBlock | ActionsBlock,
+    CardBlock
+    | StackBlock
+    | TextBlock
+    | MarkdownBlock
+    | KeyValueBlock
+    | MetadataBlock
+    | ListBlock
+    | ListItemBlock
+    | ImageBlock
+    | BadgeBlock
+    | ProgressBlock
+    | DividerBlock
+    | TextFieldBlock
+    | PasswordFieldBlock
+    | SelectBlock
+    | ToggleBlock
+    | ChipsBlock
+    | ButtonBlock
+    | ActionsBlock,
     Field(discriminator="type"),
 ]
 

@@ -1,0 +1,94 @@
+"""The boundary between the Qt-free confirmation service and whatever shows cards.
+
+The service owns requests, decisions and their storage; a presenter (the notch overlay,
+or a test double) only shows cards and reports what the person did through
+`DecisionSink`. Both sides run on the same asyncio loop (qasync in the app), so calls are
+plain method calls: they must return quickly and never block.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol
+
+Outcome = Literal[
+    "approved",
+    "declined",
+    "superseded",
+    "withdrawn",
+    "expired",
+    "notRequired",
+    "autoApproved",
+    "blocked",
+]
+"""How a request ended. `notRequired` is a read-only tool; `autoApproved`/`blocked` come
+from the person's per-action policy ("Asks first" off / Blocked)."""
+
+DecidedBy = Literal["click", "key", "voice", "policy", "service", "timeout", "agent"]
+"""How a decision was made, for the log: the person (click, key, voice), the person's
+stored policy, or the service itself (read-only tool, supersede, withdraw, expiry)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ConfirmationRequest:
+    """One tool call waiting for the person's yes. Immutable; a supersede is a new request."""
+
+    call_id: str
+    integration_id: str
+    tool_name: str
+    arguments: dict[str, Any]
+    context: dict[str, Any] = field(default_factory=dict)
+    """Free-form, bounded: e.g. {"agent": "Mail assistant"}; shown on the card, never trusted."""
+    created_at: float = 0.0
+    """Unix time the request first arrived."""
+    expires_at: float | None = None
+    """Unix time after which an undecided request ends `expired`."""
+    parked: bool = False
+    """True when the card sits in the side notch (walked away from, or recovered after a restart)."""
+    reason: str | None = None
+    """Why the card shows although policy would not ask (a guard that tripped), else None."""
+
+    def __repr__(self) -> str:  # arguments may hold secrets: never in reprs or logs
+        return (
+            f"ConfirmationRequest(call_id={self.call_id!r}, integration_id={self.integration_id!r},"
+            f" tool_name={self.tool_name!r}, arguments=<{len(self.arguments)} keys>)"
+        )
+
+
+class Presenter(Protocol):
+    """Shows cards. Implemented by the notch overlay (`notch_app.ui`) and by test doubles."""
+
+    def present(self, request: ConfirmationRequest) -> None:
+        """A new request to show (appended to the presenter's queue; parked if `request.parked`)."""
+
+    def replace(self, old_call_id: str, request: ConfirmationRequest) -> None:
+        """`request` supersedes the card for `old_call_id`: show it in that card's place."""
+
+    def dismiss(self, call_id: str, outcome: Outcome) -> None:
+        """The service ended this request (withdrawn, expired, superseded): remove its card."""
+
+    def glance(self, request: ConfirmationRequest, text: str) -> None:
+        """A brief passive note that an action ran without a card (auto-approved)."""
+
+
+class DecisionSink(Protocol):
+    """What a presenter calls back on the service. Implemented by the service."""
+
+    def decide(
+        self,
+        call_id: str,
+        approved: bool,
+        final_arguments: dict[str, Any] | None,
+        edited_paths: list[str],
+        decided_by: DecidedBy,
+    ) -> None:
+        """The person approved (with the final, possibly edited arguments) or declined."""
+
+    def parked(self, call_id: str) -> None:
+        """The card for `call_id` moved to the side notch."""
+
+    def restored(self, call_id: str) -> None:
+        """The card for `call_id` came back from the side notch."""
+
+    def shown(self, call_id: str) -> None:
+        """The card for `call_id` is on screen now (first frame painted)."""
