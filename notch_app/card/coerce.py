@@ -1,0 +1,262 @@
+"""Turning what a person typed or picked into the bound argument's JSON type.
+
+A text field bound to an integer property hands over "42"; the executor must receive 42.
+Text that cannot become the property's type is kept as typed (so the field still shows
+it) together with an error in the card's words ("must be a whole number"); the card
+keeps confirm disabled while any such error stands.
+
+Messages never quote the value: it may be a password.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from typing import Any, Final
+
+from notch_app.card.interpolate import display_value
+from notch_app.card.paths import MISSING
+from notch_app.card.schema import schema_enum, schema_types
+
+_INT_RE: Final = re.compile(r"[+-]?[0-9]+")
+_FLOAT_RE: Final = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+_MAX_NUMBER_CHARS: Final = 400
+"""Longer "numbers" are refused before parsing (int() of huge text is quadratic)."""
+_TRUE: Final = frozenset({"true", "yes", "y", "on", "1"})
+_FALSE: Final = frozenset({"false", "no", "n", "off", "0"})
+
+_ERRORS: Final = {
+    "string": "must be text",
+    "integer": "must be a whole number",
+    "number": "must be a number",
+    "boolean": "must be yes or no",
+    "array": "must be a list",
+    "object": "must be an object",
+    "null": "must be empty",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Coerced:
+    """The result of coercing one input value.
+
+    `value` is the typed value (MISSING = leave the argument absent); when `error` is
+    set, `value` is the raw input unchanged so the field keeps showing it.
+    """
+
+    value: Any
+    error: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+    def __repr__(self) -> str:
+        # Values stay out of reprs: this may be a passwordField's value.
+        return f"Coerced(value=<{type(self.value).__name__}>, error={self.error!r})"
+
+
+def is_blank(value: Any) -> bool:
+    """Empty for the card's purposes: absent, null, whitespace-only text, an empty list/object."""
+    if value is None or value is MISSING:
+        return True
+    if isinstance(value, str):
+        return value.strip() == ""
+    if isinstance(value, list | tuple | Mapping):
+        return len(value) == 0
+    return False
+
+
+def json_type(value: Any) -> str | None:
+    """The JSON type name of a Python value (`integer` for ints, `number` for floats)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list | tuple):
+        return "array"
+    if isinstance(value, Mapping):
+        return "object"
+    return None
+
+
+def same_value(a: Any, b: Any) -> bool:
+    """JSON equality: unlike `==`, True is not 1 and 1.0 is the same as 1."""
+    if a is b:
+        return True
+    ta, tb = json_type(a), json_type(b)
+    if {ta, tb} <= {"integer", "number"}:
+        return bool(a == b)
+    if ta != tb:
+        return False
+    if ta == "array":
+        return len(a) == len(b) and all(same_value(x, y) for x, y in zip(a, b, strict=True))
+    if ta == "object":
+        return a.keys() == b.keys() and all(same_value(a[k], b[k]) for k in a)
+    return bool(a == b)
+
+
+def coerce(raw: Any, prop_schema: Mapping[str, Any]) -> Coerced:
+    """Convert `raw` (text typed, an option picked, a toggle flipped, chips) to the type
+    `prop_schema` asks for: string, integer, number, boolean, array (of strings or of
+    the `items` type), an `enum`/`const` value, or a `type` list such as
+    ["string", "null"].
+
+    Blank input: null when the schema allows null, the text as typed for a string,
+    else MISSING (the argument is left out; the schema check then says whether it is
+    required). Never raises.
+    """
+    types = schema_types(prop_schema)
+    allowed = schema_enum(prop_schema)
+    nullable = "null" in types or (allowed is not None and None in allowed)
+
+    if is_blank(raw) and not isinstance(raw, list | tuple | Mapping):
+        if allowed is not None and any(same_value(raw, v) for v in allowed):
+            return Coerced(raw)
+        if nullable:
+            return Coerced(None)
+        if isinstance(raw, str) and ("string" in types or not types) and allowed is None:
+            return Coerced(raw)
+        return Coerced(MISSING)
+
+    if allowed is not None:
+        return _coerce_enum(raw, allowed)
+    if not types:
+        return Coerced(list(raw) if isinstance(raw, tuple) else raw)
+
+    natural = json_type(raw)
+    if natural in types or (natural == "integer" and "number" in types):
+        if natural == "array":
+            return _coerce_array(raw, prop_schema)
+        return Coerced(raw)
+    for kind in types:
+        if kind == "null":
+            continue
+        result = _coerce_to(raw, kind, prop_schema)
+        if result.ok:
+            return result
+    first = next((t for t in types if t != "null"), "null")
+    return Coerced(raw, _ERRORS.get(first, "has the wrong type"))
+
+
+def _coerce_enum(raw: Any, allowed: list[Any]) -> Coerced:
+    for v in allowed:
+        if same_value(raw, v):
+            return Coerced(v)
+    if isinstance(raw, str):
+        # A text field bound to an enum of numbers or booleans: "2" picks 2.
+        typed = raw.strip()
+        for v in allowed:
+            if not isinstance(v, str) and typed in (display_value(v), _json_text(v)):
+                return Coerced(v)
+    shown = ", ".join(repr(v) for v in allowed[:12]) + (", …" if len(allowed) > 12 else "")
+    return Coerced(raw, f"must be one of {shown}")
+
+
+def _json_text(v: Any) -> str:
+    if v is None:
+        return "null"
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return display_value(v)
+
+
+def _coerce_to(raw: Any, kind: str, schema: Mapping[str, Any]) -> Coerced:
+    error = _ERRORS.get(kind, "has the wrong type")
+    if kind == "string":
+        if isinstance(raw, bool):
+            return Coerced("true" if raw else "false")
+        if isinstance(raw, int | float):
+            return Coerced(display_value(raw))
+        return Coerced(raw, error)
+    if kind == "integer":
+        return _to_integer(raw, error)
+    if kind == "number":
+        return _to_number(raw, error)
+    if kind == "boolean":
+        if isinstance(raw, int | float) and raw in (0, 1):
+            return Coerced(bool(raw))
+        if isinstance(raw, str):
+            word = raw.strip().lower()
+            if word in _TRUE:
+                return Coerced(True)
+            if word in _FALSE:
+                return Coerced(False)
+        return Coerced(raw, error)
+    if kind == "array":
+        if isinstance(raw, str):
+            parts = [p.strip() for p in raw.split(",")]
+            return _coerce_array([p for p in parts if p], schema, keep_on_error=raw)
+        if isinstance(raw, int | float) and not isinstance(raw, bool):
+            return _coerce_array([raw], schema, keep_on_error=raw)
+        return Coerced(raw, error)
+    return Coerced(raw, error)
+
+
+def _to_integer(raw: Any, error: str) -> Coerced:
+    if isinstance(raw, float) and not isinstance(raw, bool):
+        if math.isfinite(raw) and raw.is_integer():
+            return Coerced(int(raw))
+        return Coerced(raw, error)
+    if not isinstance(raw, str):
+        return Coerced(raw, error)
+    text = raw.strip()
+    if len(text) > _MAX_NUMBER_CHARS:
+        return Coerced(raw, "is too long to be a number")
+    if _INT_RE.fullmatch(text):
+        return Coerced(int(text))
+    if _FLOAT_RE.fullmatch(text):
+        try:
+            d = Decimal(text)
+        except InvalidOperation:  # pragma: no cover - the pattern admits only decimals
+            return Coerced(raw, error)
+        if d.is_finite() and abs(d.adjusted()) <= _MAX_NUMBER_CHARS and d == d.to_integral():
+            return Coerced(int(d))
+    return Coerced(raw, error)
+
+
+def _to_number(raw: Any, error: str) -> Coerced:
+    if not isinstance(raw, str):
+        return Coerced(raw, error)
+    text = raw.strip()
+    if len(text) > _MAX_NUMBER_CHARS:
+        return Coerced(raw, "is too long to be a number")
+    if _INT_RE.fullmatch(text):
+        return Coerced(int(text))
+    if _FLOAT_RE.fullmatch(text):
+        f = float(text)
+        if math.isfinite(f):
+            return Coerced(f)
+    return Coerced(raw, error)
+
+
+def _coerce_array(
+    raw: list[Any] | tuple[Any, ...], schema: Mapping[str, Any], keep_on_error: Any = None
+) -> Coerced:
+    items = schema.get("items")
+    item_schema: Mapping[str, Any] = items if isinstance(items, Mapping) else {}
+    out: list[Any] = []
+    for i, element in enumerate(raw):
+        result = coerce(element, item_schema)
+        if not result.ok:
+            return Coerced(
+                raw if keep_on_error is None else keep_on_error,
+                f"has an entry ({_ordinal(i + 1)}) that {result.error}",
+            )
+        if result.value is not MISSING:
+            out.append(result.value)
+    return Coerced(out)
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"

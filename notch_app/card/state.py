@@ -1,0 +1,490 @@
+"""CardState: the live form behind one confirmation card, without Qt.
+
+It starts from the agent's proposed arguments, stages the person's edits (each coerced to
+the bound property's type), decides what is visible and whether confirm is enabled, and
+produces the final arguments that execute. The Qt card (notch_app/ui) draws it and
+forwards keystrokes; `notch test` drives the same object through the real widgets.
+
+Rules, from the spec (shared/seeds/confirmation-cards.txt):
+- confirm is enabled only while every required, visible input holds a non-whitespace
+  value; toggles never gate; hidden required inputs do not gate;
+- `visibleIf` shows a block and its subtree only while its bound value is truthy;
+- confirm also stays disabled while the final arguments fail the tool's inputSchema;
+- passwordField values never appear in reprs, messages or interpolated text.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from pydantic import BaseModel
+
+from notch_app.card.coerce import Coerced, coerce, is_blank, same_value
+from notch_app.card.interpolate import interpolate
+from notch_app.card.paths import MISSING, PathError, delete_path, get_path, set_path
+from notch_app.card.schema import is_argument_required, property_schema
+from notch_app.manifest.arguments import ArgumentProblem, argument_problems
+from notch_app.manifest.bindings import MalformedBinding, parse_single_binding
+from notch_app.manifest.model import Tool
+from notch_app.manifest.view import (
+    ActionsBlock,
+    CardBlock,
+    ChipsBlock,
+    ConfirmationView,
+    InputBlock,
+    ListBlock,
+    PasswordFieldBlock,
+    SelectBlock,
+    StackBlock,
+    TextFieldBlock,
+    ToggleBlock,
+)
+
+SECRET_MASK: Final = "••••••"
+"""What a passwordField-bound value reads as anywhere in display text."""
+
+REQUIRED_MESSAGE: Final = "is required"
+
+_INPUT_CLASSES: Final = (
+    TextFieldBlock,
+    PasswordFieldBlock,
+    SelectBlock,
+    ToggleBlock,
+    ChipsBlock,
+)
+
+
+def is_truthy(value: Any) -> bool:
+    """`visibleIf` truthiness: non-blank text, a non-zero number, true, a non-empty list
+    or object. Whitespace-only text, 0, false, null and an absent argument are falsy."""
+    if value is None or value is MISSING or value is False:
+        return False
+    if isinstance(value, str):
+        return value.strip() != ""
+    if isinstance(value, int | float):
+        return value != 0
+    if isinstance(value, list | tuple | Mapping):
+        return len(value) > 0
+    return True
+
+
+def holds_value(value: Any) -> bool:
+    """What a required input needs: not absent or null, text not whitespace-only, a
+    list or object not empty. 0 and false are values."""
+    return not is_blank(value)
+
+
+@dataclass(frozen=True, slots=True)
+class InputBinding:
+    """One input block of the card and the argument it edits."""
+
+    path: str
+    """The bound argument path, without braces (`user.name`)."""
+    block: InputBlock = field(repr=False)
+    kind: str
+    """The block type: textField, passwordField, select, toggle or chips."""
+    label: str
+    required: bool
+    """The input's `required` (gates confirm while visible); not the schema's."""
+    secret: bool
+    """A passwordField: its value is masked in every text and never quoted."""
+    schema: Mapping[str, Any] = field(repr=False)
+    """The bound property's JSON Schema (`{}` when the inputSchema does not say)."""
+    argument_required: bool = False
+    """The inputSchema lists this argument as required (clearing it sends an empty value
+    rather than leaving it out)."""
+
+
+@dataclass(slots=True)
+class _Gate:
+    """Everything derived from the current values; recomputed lazily after each change."""
+
+    problems: list[ArgumentProblem]
+    errors: dict[str, str]
+    blockers: list[str]
+
+
+class CardState:
+    """The live state of one confirmation card for one tool call.
+
+    Raises ValueError when the tool has no confirmation view or the view holds a `bind`
+    or `visibleIf` that is not a single `{{path}}` binding.
+    """
+
+    def __init__(self, tool: Tool, arguments: Mapping[str, Any]) -> None:
+        if tool.confirmation is None:
+            raise ValueError(
+                f"tool {tool.name!r} has no confirmation view: only acting tools that "
+                "declare `confirmation` in their manifest get a card"
+            )
+        self.tool: Tool = tool
+        self.view: ConfirmationView = tool.confirmation
+        # Deep copy once, so the agent's dict can change without touching the card; str
+        # values are shared, so a 1 MB argument costs nothing here.
+        self.proposed: dict[str, Any] = copy.deepcopy(dict(arguments))
+        self._edits: dict[str, Any] = {}
+        self._coercion_errors: dict[str, str] = {}
+        self._touched: set[str] = set()
+        self._current: dict[str, Any] = self.proposed
+        self._version = 0
+        self._gate_cache: tuple[int, _Gate] | None = None
+        self._text_cache: dict[str, str] = {}
+        self._text_version = 0
+        self._subscribers: list[Callable[[], None]] = []
+        self._conditions: dict[int, tuple[str, ...]] = {}
+        self.inputs: list[InputBinding] = []
+        self._build(tool)
+        self._secret_paths = tuple(sorted({i.path for i in self.inputs if i.secret}))
+        self._by_path: dict[str, InputBinding] = {}
+        for binding in self.inputs:
+            self._by_path.setdefault(binding.path, binding)
+
+    # --- construction ------------------------------------------------------------------
+
+    def _build(self, tool: Tool) -> None:
+        # Walk the view once, recording for every block the visibleIf paths of itself and
+        # its ancestors, so is_visible() is a handful of dict lookups per call.
+        stack: list[tuple[BaseModel, tuple[str, ...]]] = [(self.view.root, ())]
+        while stack:
+            block, inherited = stack.pop()
+            own = getattr(block, "visible_if", None)
+            conditions = inherited
+            if own is not None:
+                conditions = (*inherited, self._binding_path(own, block, "visibleIf"))
+            self._conditions[id(block)] = conditions
+            if isinstance(block, _INPUT_CLASSES):
+                self._add_input(block, tool)
+            kids: list[BaseModel] = []
+            if isinstance(block, CardBlock):
+                kids = [*block.children, *block.footer]
+            elif isinstance(block, StackBlock):
+                kids = list(block.children)
+            elif isinstance(block, ListBlock | ActionsBlock):
+                kids = list(block.items)
+            stack.extend((kid, conditions) for kid in reversed(kids))
+
+    def _binding_path(self, raw: str, block: BaseModel, prop: str) -> str:
+        try:
+            return parse_single_binding(raw)
+        except MalformedBinding:
+            where = getattr(block, "label", None) or getattr(block, "type", "block")
+            raise ValueError(
+                f"tool {self.tool.name!r}: the {prop} of {where!r} is not a single "
+                "binding; write it as '{{argument}}' or '{{object.property}}'"
+            ) from None
+
+    def _add_input(self, block: InputBlock, tool: Tool) -> None:
+        path = self._binding_path(block.bind, block, "bind")
+        self.inputs.append(
+            InputBinding(
+                path=path,
+                block=block,
+                kind=block.type,
+                label=block.label,
+                required=block.required,
+                secret=isinstance(block, PasswordFieldBlock),
+                schema=property_schema(tool.input_schema, path),
+                argument_required=is_argument_required(tool.input_schema, path),
+            )
+        )
+
+    # --- reading -------------------------------------------------------------------------
+
+    def value(self, path: str) -> Any:
+        """The current value at `path`: the person's edit, else the agent's proposal,
+        else MISSING. An edit that failed coercion reads as the raw text typed."""
+        return get_path(self._current, path)
+
+    def input_for(self, path: str) -> InputBinding | None:
+        """The first input bound to `path`, or None."""
+        return self._by_path.get(path)
+
+    def is_visible(self, block: BaseModel) -> bool:
+        """Whether `block` (a model from `view`) shows: its own and every ancestor's
+        `visibleIf` value is truthy. A block from elsewhere is judged by its own only."""
+        conditions = self._conditions.get(id(block))
+        if conditions is None:
+            own = getattr(block, "visible_if", None)
+            if own is None:
+                return True
+            conditions = (self._binding_path(own, block, "visibleIf"),)
+        return all(is_truthy(get_path(self._current, p)) for p in conditions)
+
+    def input_visible(self, binding: InputBinding) -> bool:
+        return self.is_visible(binding.block)
+
+    def is_touched(self, path: str) -> bool:
+        """Whether the person has set this path since the card opened (or its revert).
+
+        The UI can use it to hold back "is required" under an untouched field, so an
+        untouched form never looks like it failed (the spec's permanent `*`)."""
+        return path in self._touched
+
+    def edited_paths(self) -> list[str]:
+        """Paths the person set whose final value differs from the proposed one, in the
+        order they were first edited."""
+        return [
+            p
+            for p in self._edits
+            if not same_value(get_path(self._current, p), get_path(self.proposed, p))
+        ]
+
+    def final_arguments(self) -> dict[str, Any]:
+        """The arguments to execute: the proposal with the edits applied (a fresh copy).
+
+        An optional argument the person never touched stays absent. While an edit has a
+        coercion error this holds the raw text (and confirm is disabled)."""
+        return copy.deepcopy(self._current)
+
+    # --- editing -------------------------------------------------------------------------
+
+    def set(self, path: str, raw: Any) -> None:
+        """Stage the person's edit of `path`, coerced to the bound property's type.
+
+        Clearing (blank text, no chips, None): the proposed value stays if it was blank
+        too; else an argument the inputSchema does not require is removed; a required
+        one gets the coerced blank (`""`, `[]`, null, or absent for numbers — then shown
+        as "is required"). Typing back the proposed value drops the edit. Coercion
+        errors are recorded, never raised. Notifies subscribers when anything changed.
+        """
+        binding = self._by_path.get(path)
+        schema = binding.schema if binding is not None else self._schema_for(path)
+        proposed = get_path(self.proposed, path)
+        if is_blank(raw) and not isinstance(raw, bool):
+            required = (
+                binding.argument_required
+                if binding is not None
+                else is_argument_required(self.tool.input_schema, path)
+            )
+            if is_blank(proposed):
+                result = Coerced(proposed)
+            elif not required:
+                result = Coerced(MISSING)
+            else:
+                result = coerce(raw, schema)
+        else:
+            result = coerce(raw, schema)
+
+        before = (
+            path in self._touched,
+            self._edits.get(path, _UNSET),
+            self._coercion_errors.get(path),
+        )
+        self._touched.add(path)
+        self._edits.pop(path, None)  # re-inserted below: edits apply in the order made
+        self._coercion_errors.pop(path, None)
+        if result.error is not None or not same_value(result.value, proposed):
+            self._edits[path] = result.value
+            if result.error is not None:
+                self._coercion_errors[path] = result.error
+        after = (True, self._edits.get(path, _UNSET), self._coercion_errors.get(path))
+        if not _same_snapshot(before, after):
+            self._rebuild_current()
+            self._changed()
+
+    def revert(self, path: str) -> None:
+        """Drop the person's edit of `path`; the proposed value shows again."""
+        had = path in self._edits or path in self._coercion_errors or path in self._touched
+        self._edits.pop(path, None)
+        self._coercion_errors.pop(path, None)
+        self._touched.discard(path)
+        if had:
+            self._rebuild_current()
+            self._changed()
+
+    def revert_all(self) -> None:
+        """Drop every edit; the card shows the agent's proposal again."""
+        if self._edits or self._coercion_errors or self._touched:
+            self._edits.clear()
+            self._coercion_errors.clear()
+            self._touched.clear()
+            self._rebuild_current()
+            self._changed()
+
+    def subscribe(self, callback: Callable[[], None]) -> Callable[[], None]:
+        """Call `callback()` after every change; returns a function that unsubscribes."""
+        self._subscribers.append(callback)
+
+        def unsubscribe() -> None:
+            if callback in self._subscribers:
+                self._subscribers.remove(callback)
+
+        return unsubscribe
+
+    def _schema_for(self, path: str) -> Mapping[str, Any]:
+        return property_schema(self.tool.input_schema, path)
+
+    def _rebuild_current(self) -> None:
+        # Copy-on-write along each edited path only: the untouched arguments (however
+        # large) are shared with `proposed`, never copied per keystroke.
+        current: dict[str, Any] = self.proposed
+        for path, value in self._edits.items():
+            try:
+                if value is MISSING:
+                    current = delete_path(current, path)
+                else:
+                    current = set_path(current, path, value)
+            except PathError:
+                self._coercion_errors[path] = "cannot be written at this place"
+        self._current = current
+
+    def _changed(self) -> None:
+        self._version += 1
+        for callback in list(self._subscribers):
+            callback()
+
+    # --- gating --------------------------------------------------------------------------
+
+    def _gate(self) -> _Gate:
+        cached = self._gate_cache
+        if cached is not None and cached[0] == self._version:
+            return cached[1]
+        problems = argument_problems(self.tool, self._current)
+        errors: dict[str, str] = {}
+        blockers: list[str] = []
+        covered: set[str] = set()
+        for binding in self.inputs:
+            visible = self.is_visible(binding.block)
+            path = binding.path
+            message = self._coercion_errors.get(path)
+            if message is None:
+                message = _problem_at(problems, path)
+            if (
+                message is None
+                and visible
+                and binding.required
+                and binding.kind != "toggle"  # toggles never gate: off is an answer
+                and not holds_value(get_path(self._current, path))
+            ):
+                message = REQUIRED_MESSAGE
+            if message is not None:
+                errors.setdefault(path, message)
+            if visible:
+                covered.add(path)
+                if message is not None and f"{binding.label} {message}" not in blockers:
+                    blockers.append(f"{binding.label} {message}")
+        # Schema problems nobody can see at a visible field still block confirm; name them
+        # by their input's label when one exists, else by the argument path.
+        for problem in problems:
+            if any(_under(problem.path, p) for p in covered):
+                continue
+            owner = next((b for b in self.inputs if _under(problem.path, b.path)), None)
+            name = owner.label if owner is not None else (problem.path or "The arguments")
+            reason = f"{name} {problem.message}"
+            if reason not in blockers:
+                blockers.append(reason)
+        gate = _Gate(problems, errors, blockers)
+        self._gate_cache = (self._version, gate)
+        return gate
+
+    def field_error(self, path: str) -> str | None:
+        """Why the value at `path` is not acceptable, or None: the coercion error, else
+        the inputSchema's complaint about that path (or inside it), else "is required"
+        for a required, visible input that is blank. Never quotes the value."""
+        gate = self._gate()
+        hit = gate.errors.get(path)
+        if hit is not None:
+            return hit
+        error = self._coercion_errors.get(path)
+        if error is not None:
+            return error
+        return _problem_at(gate.problems, path)
+
+    def blockers(self) -> list[str]:
+        """Why confirm is disabled, in the person's words ("Text is required", "Count must
+        be a whole number"), visible inputs first; empty exactly when confirm is enabled."""
+        return list(self._gate().blockers)
+
+    @property
+    def confirm_enabled(self) -> bool:
+        """True while every required visible input (toggles aside) holds a value, no
+        visible input has a coercion error and the final arguments fit the inputSchema."""
+        return not self._gate().blockers
+
+    def problems(self) -> list[ArgumentProblem]:
+        """The inputSchema problems of the current final arguments (never quoting values)."""
+        return list(self._gate().problems)
+
+    # --- display -------------------------------------------------------------------------
+
+    def text(self, template: str) -> str:
+        """`template` with bindings filled from the current values ("Delete {{count}}
+        files" follows edits live). Secret values read as SECRET_MASK. Never raises."""
+        if self._text_version != self._version:
+            self._text_cache.clear()
+            self._text_version = self._version
+        hit = self._text_cache.get(template)
+        if hit is None:
+            hit = interpolate(template, self.display_lookup)
+            if len(self._text_cache) < 4096:
+                self._text_cache[template] = hit
+        return hit
+
+    def display_lookup(self, path: str) -> Any:
+        """The current value of `path` for display: secrets (and objects holding them)
+        are masked. Absent reads as MISSING."""
+        value = get_path(self._current, path)
+        if not self._secret_paths or value is MISSING:
+            return value
+        for secret in self._secret_paths:
+            if _under(path, secret):
+                return SECRET_MASK if holds_value(value) else value
+        inner = [s for s in self._secret_paths if s.startswith(path + ".")]
+        if inner and isinstance(value, Mapping | list):
+            wrapped: dict[str, Any] = {"v": value}
+            for secret in inner:
+                sub = "v" + secret[len(path) :]
+                if holds_value(get_path(wrapped, sub)):
+                    wrapped = set_path(wrapped, sub, SECRET_MASK)
+            return wrapped["v"]
+        return value
+
+    def __repr__(self) -> str:
+        # Paths and counts only: values (passwords among them) never appear here.
+        return (
+            f"<CardState tool={self.tool.name!r} inputs={len(self.inputs)} "
+            f"edited={list(self._edits)!r} errors={sorted(self._coercion_errors)!r}>"
+        )
+
+    __str__ = __repr__
+
+
+_UNSET: Final = object()
+
+
+def _same_snapshot(a: tuple[bool, Any, str | None], b: tuple[bool, Any, str | None]) -> bool:
+    if a[0] != b[0] or a[2] != b[2]:
+        return False
+    if a[1] is _UNSET or b[1] is _UNSET:
+        return a[1] is b[1]
+    # Same JSON value and same Python type (so "4" typed over 4 still redraws).
+    return same_value(a[1], b[1]) and type(a[1]) is type(b[1])
+
+
+def _under(path: str, prefix: str) -> bool:
+    """`path` is `prefix` or lies inside it (`tags.0` is under `tags`)."""
+    return path == prefix or path.startswith(prefix + ".")
+
+
+def _problem_at(problems: list[ArgumentProblem], path: str) -> str | None:
+    for problem in problems:
+        if problem.path == path:
+            return problem.message
+    for problem in problems:
+        if _under(problem.path, path):
+            inner = problem.path[len(path) + 1 :]
+            return f"has a problem at {inner}: {problem.message}"
+    return None
+
+
+__all__ = [
+    "REQUIRED_MESSAGE",
+    "SECRET_MASK",
+    "CardState",
+    "InputBinding",
+    "holds_value",
+    "is_truthy",
+]
