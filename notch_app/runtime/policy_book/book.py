@@ -1,0 +1,404 @@
+"""`PolicyBook`: the person's "Asks first" / Blocked / guards choice for every action.
+
+The only writers are the person, through the Settings window or `notch policy`; nothing
+arriving over the socket and nothing in a manifest can change a policy. The book is kept
+in `notch-settings.json` (see `settings_file`), re-read on `reload()`, and tells
+subscribers about every change so a running Notch applies it at once.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from notch_app.manifest.model import Manifest, Tool, tool_kind
+from notch_app.runtime.policy_book.document import (
+    ActionPolicy,
+    Guard,
+    NotOneOfGuard,
+    OverGuard,
+    OverlayPreferences,
+    SettingsDocument,
+)
+from notch_app.runtime.policy_book.fingerprint import card_fingerprint
+from notch_app.runtime.policy_book.guards import trips
+from notch_app.runtime.policy_book.schema_paths import argument_paths, nearest
+from notch_app.runtime.policy_book.settings_file import (
+    default_data_dir,
+    read_settings,
+    settings_lock,
+    settings_path,
+    write_settings,
+)
+from notch_app.runtime.presenter import Outcome
+
+log = logging.getLogger("notch.policy")
+
+VerdictAction = Literal["ask", "auto", "block", "notRequired"]
+
+BLOCKED_REASON = "You blocked this action in Notch's settings."
+CARD_CHANGED_REASON = "Asks again: this action's card changed since you turned Asks first off."
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """What the person's policy says about one tool call.
+
+    `ask`: show the card. `auto`: run at once (outcome `autoApproved`). `block`: never
+    run (outcome `blocked`). `notRequired`: a read-only tool. `reason` says why a card
+    shows although Asks first is off (a guard tripped, the card changed), or why a call
+    is blocked; it goes on the card as `ConfirmationRequest.reason`.
+    """
+
+    action: VerdictAction
+    reason: str | None = None
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """The outcome to record without a card, or None when the card must show."""
+        return {"auto": "autoApproved", "block": "blocked", "notRequired": "notRequired"}.get(
+            self.action  # type: ignore[return-value]
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class ActionState:
+    """One action's setting as the person sees it (Settings, `notch policy list`)."""
+
+    integration_id: str
+    tool_name: str
+    asks_first: bool
+    """Effective: True when the stored "off" no longer applies because the card changed."""
+    blocked: bool
+    guards: tuple[Guard, ...]
+    card_changed: bool
+    """A stored "off" (or block) was made for a different card than the manifest's now."""
+
+    @property
+    def label(self) -> str:
+        if self.blocked:
+            return "blocked"
+        if self.card_changed:
+            return "asks first (reset: the card changed)"
+        return "asks first" if self.asks_first else "off"
+
+
+class PolicyRefused(ValueError):
+    """A policy change that does not apply: a read-only tool, an unknown argument…"""
+
+
+class PolicyWriteError(OSError):
+    """The settings file could not be written (message names the file and the fix)."""
+
+
+def has_policy(tool: Tool) -> bool:
+    """Whether the person can set Asks first / Block / guards for this tool."""
+    return tool.confirmation is not None
+
+
+class PolicyBook:
+    """The person's per-action policy, backed by the settings file at `path`.
+
+    Not thread-safe: use it from one thread (the app's event loop). Separate processes
+    (`notch policy` and a running Notch) are kept consistent by a file lock and by
+    re-reading the file before every change.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+        self._listeners: list[Callable[[], None]] = []
+        self._fingerprints: dict[int, tuple[Tool, str]] = {}
+        loaded = read_settings(self.path)
+        self._document = loaded.document
+        self._writable = loaded.writable
+        self.problem: str | None = loaded.problem
+        """A note for the person when the file could not be used; shown in Settings."""
+
+    @classmethod
+    def in_data_dir(cls, data_dir: Path | None = None) -> PolicyBook:
+        """The book in `data_dir` (default: $NOTCH_DATA_DIR, else the user data dir)."""
+        return cls(settings_path(data_dir if data_dir is not None else default_data_dir()))
+
+    # --- reading -----------------------------------------------------------------------
+
+    @property
+    def document(self) -> SettingsDocument:
+        return self._document
+
+    @property
+    def overlay(self) -> OverlayPreferences:
+        return self._document.overlay
+
+    def stored(self, integration_id: str, tool_name: str) -> ActionPolicy | None:
+        """The stored entry for an action, or None when it has the default."""
+        return self._document.policies.get(integration_id, {}).get(tool_name)
+
+    def entries(self) -> list[tuple[str, str, ActionPolicy]]:
+        """Every stored entry (integration id, tool name, policy), sorted."""
+        return sorted(
+            (iid, name, policy)
+            for iid, tools in self._document.policies.items()
+            for name, policy in tools.items()
+        )
+
+    def verdict(self, manifest: Manifest, tool: Tool, arguments: Mapping[str, Any]) -> Verdict:
+        """Whether this call shows a card, runs at once, or is blocked. Never raises.
+
+        A tool without a card never asks when it is read-only; an acting tool without a
+        card (an invalid manifest) always asks: policy only loosens what it can show.
+        """
+        if tool.confirmation is None:
+            return Verdict("notRequired") if tool_kind(tool) == "read" else Verdict("ask")
+        entry = self.stored(manifest.id, tool.name)
+        if entry is None:
+            return Verdict("ask")
+        if entry.blocked:
+            return Verdict("block", BLOCKED_REASON)
+        if entry.asks_first:
+            return Verdict("ask")
+        if entry.card != self._fingerprint(tool):
+            return Verdict("ask", CARD_CHANGED_REASON)
+        for guard in entry.guards:
+            try:
+                why = trips(guard, arguments)
+            except Exception:  # a guard that cannot be judged asks; it never lets run
+                log.exception("guard %s on %s/%s failed", guard.kind, manifest.id, tool.name)
+                why = f"{guard.argument} could not be checked"
+            if why is not None:
+                return Verdict("ask", f"Asks anyway: {why}")
+        return Verdict("auto")
+
+    def state(self, manifest: Manifest, tool: Tool) -> ActionState:
+        """The action's setting as shown to the person."""
+        entry = self.stored(manifest.id, tool.name) or ActionPolicy()
+        changed = entry.card is not None and entry.card != self._fingerprint(tool)
+        off_applies = not entry.asks_first and not changed
+        return ActionState(
+            manifest.id,
+            tool.name,
+            asks_first=not off_applies,
+            blocked=entry.blocked,
+            guards=tuple(entry.guards),
+            card_changed=changed and (not entry.asks_first or entry.blocked),
+        )
+
+    # --- changing (only the person: Settings window, `notch policy`) ------------------
+
+    def set_asks_first(self, manifest: Manifest, tool: Tool, on: bool) -> None:
+        """Turn Asks first on or off for an action; turning it on or off also unblocks.
+
+        Raises PolicyRefused for a tool without a card, PolicyWriteError when the file
+        cannot be written.
+        """
+        self._require_policy(manifest, tool)
+        fingerprint = self._fingerprint(tool)
+
+        def change(entry: ActionPolicy) -> ActionPolicy:
+            return entry.model_copy(
+                update={"asks_first": on, "blocked": False, "card": None if on else fingerprint}
+            )
+
+        self._change(manifest.id, tool.name, change)
+
+    def block(self, manifest: Manifest, tool: Tool, blocked: bool = True) -> None:
+        """Block an action (it never runs) or lift the block (back to its Asks first).
+
+        Raises PolicyRefused for a tool without a card, PolicyWriteError on write failure.
+        """
+        self._require_policy(manifest, tool)
+        fingerprint = self._fingerprint(tool)
+
+        def change(entry: ActionPolicy) -> ActionPolicy:
+            # An earlier "off" keeps the card it was made for: lifting a block later
+            # must not turn it into an "off" for a card the person never saw.
+            card = entry.card if not entry.asks_first else (fingerprint if blocked else None)
+            return entry.model_copy(update={"blocked": blocked, "card": card})
+
+        self._change(manifest.id, tool.name, change)
+
+    def set_guards(self, manifest: Manifest, tool: Tool, guards: Sequence[Guard]) -> None:
+        """Replace an action's guards. Raises PolicyRefused for an unknown argument path
+        or an "over" guard on an argument that is not a number."""
+        self._require_policy(manifest, tool)
+        for guard in guards:
+            check_guard(tool, guard)
+        kept = tuple(guards)
+        self._change(
+            manifest.id, tool.name, lambda entry: entry.model_copy(update={"guards": list(kept)})
+        )
+
+    def add_guard(self, manifest: Manifest, tool: Tool, guard: Guard) -> None:
+        """Add a guard, replacing one of the same kind on the same argument."""
+        current = self.stored(manifest.id, tool.name) or ActionPolicy()
+        others = [g for g in current.guards if (g.kind, g.argument) != (guard.kind, guard.argument)]
+        self.set_guards(manifest, tool, [*others, guard])
+
+    def remove_guard(self, manifest: Manifest, tool: Tool, guard: Guard) -> None:
+        """Remove one guard (compared by value); no-op when it is not there."""
+        current = self.stored(manifest.id, tool.name) or ActionPolicy()
+        self.set_guards(manifest, tool, [g for g in current.guards if g != guard])
+
+    def reset(self, integration_id: str, tool_name: str | None = None) -> bool:
+        """Back to the default (asks first, no guards) for one action or a whole
+        integration. Returns whether anything was stored. Raises PolicyWriteError."""
+        removed = False
+
+        def change(document: SettingsDocument) -> SettingsDocument:
+            nonlocal removed
+            policies = {k: dict(v) for k, v in document.policies.items()}
+            tools = policies.get(integration_id)
+            if tools is None:
+                return document
+            if tool_name is None:
+                del policies[integration_id]
+                removed = True
+            elif tool_name in tools:
+                del tools[tool_name]
+                removed = True
+                if not tools:
+                    del policies[integration_id]
+            return document.model_copy(update={"policies": policies})
+
+        self._mutate(change)
+        return removed
+
+    def set_overlay(self, preferences: OverlayPreferences) -> None:
+        """Store the overlay's preferences (e.g. the passive glance on/off)."""
+        self._mutate(lambda document: document.model_copy(update={"overlay": preferences}))
+
+    def set_glance(self, on: bool) -> None:
+        """Turn the passive glance for actions that run without a card on or off."""
+        self.set_overlay(self.overlay.model_copy(update={"glance": on}))
+
+    def dismiss_problem(self) -> None:
+        """The person has seen the note about an unusable settings file."""
+        if self.problem is not None:
+            self.problem = None
+            self._notify()
+
+    # --- file and listeners ------------------------------------------------------------
+
+    def reload(self) -> bool:
+        """Re-read the file (changed by `notch policy` or by hand). Returns whether anything
+        changed; subscribers are told. A corrupt file is moved aside: everything asks."""
+        loaded = read_settings(self.path)
+        if loaded.problem is not None:
+            self.problem = loaded.problem
+        changed = loaded.document != self._document or loaded.problem is not None
+        self._document = loaded.document
+        self._writable = loaded.writable
+        if changed:
+            self._notify()
+        return changed
+
+    def subscribe(self, listener: Callable[[], None]) -> Callable[[], None]:
+        """Call `listener()` after every change; returns a function that unsubscribes."""
+        self._listeners.append(listener)
+
+        def unsubscribe() -> None:
+            if listener in self._listeners:
+                self._listeners.remove(listener)
+
+        return unsubscribe
+
+    def _notify(self) -> None:
+        for listener in list(self._listeners):
+            try:
+                listener()
+            except Exception:  # one broken listener must not stop the others
+                log.exception("policy listener failed")
+
+    def _fingerprint(self, tool: Tool) -> str:
+        hit = self._fingerprints.get(id(tool))
+        if hit is not None and hit[0] is tool:
+            return hit[1]
+        if len(self._fingerprints) > 4096:
+            self._fingerprints.clear()
+        value = card_fingerprint(tool)
+        self._fingerprints[id(tool)] = (tool, value)
+        return value
+
+    def _require_policy(self, manifest: Manifest, tool: Tool) -> None:
+        if manifest.tool(tool.name) is None:
+            raise PolicyRefused(f"{manifest.id} has no tool named {tool.name!r}")
+        if not has_policy(tool):
+            raise PolicyRefused(
+                f"{tool.name} in {manifest.id} is read-only: it never asks, so it has no "
+                "Asks first setting"
+                if tool_kind(tool) == "read"
+                else f"{tool.name} in {manifest.id} has no confirmation card, so it always "
+                "asks; fix the manifest to give it one"
+            )
+
+    def _change(
+        self, integration_id: str, tool_name: str, change: Callable[[ActionPolicy], ActionPolicy]
+    ) -> None:
+        def apply(document: SettingsDocument) -> SettingsDocument:
+            policies = {k: dict(v) for k, v in document.policies.items()}
+            tools = policies.setdefault(integration_id, {})
+            entry = change(tools.get(tool_name) or ActionPolicy())
+            if entry.is_default:
+                tools.pop(tool_name, None)  # the default is not stored: the file stays short
+            else:
+                tools[tool_name] = entry
+            if not tools:
+                policies.pop(integration_id, None)
+            return document.model_copy(update={"policies": policies})
+
+        self._mutate(apply)
+
+    def _mutate(self, change: Callable[[SettingsDocument], SettingsDocument]) -> None:
+        try:
+            with settings_lock(self.path):
+                loaded = read_settings(self.path)  # another process may have written since
+                if loaded.problem is not None:
+                    self.problem = loaded.problem
+                if not loaded.writable:
+                    self._document = loaded.document
+                    self._writable = False
+                    raise PolicyWriteError(
+                        f"{self.path} was written by a newer Notch; not changing it. "
+                        "Update Notch, or move the file away to start fresh."
+                    )
+                document = SettingsDocument.model_validate(change(loaded.document).model_dump())
+                write_settings(self.path, document)
+        except PolicyWriteError:
+            self._notify()
+            raise
+        except OSError as exc:
+            raise PolicyWriteError(
+                f"could not write {self.path}: {exc.strerror or exc}; check that the folder "
+                "exists and is writable, or pass --data-dir"
+            ) from exc
+        self._document = document
+        self._writable = True
+        self._notify()
+
+
+def check_guard(tool: Tool, guard: Guard) -> None:
+    """Refuse a guard naming an argument the tool does not have, or an "over" guard on an
+    argument the schema says is not a number. Raises PolicyRefused with the nearest name."""
+    paths = argument_paths(tool)
+    by_path = {p.path: p for p in paths}
+    info = by_path.get(guard.argument)
+    if info is None:
+        if not paths and not tool.input_schema.get("properties"):
+            return  # a schema without properties: any argument may come; trust the person
+        hint = nearest(guard.argument, list(by_path))
+        known = ", ".join(list(by_path)[:12])
+        raise PolicyRefused(
+            f"{tool.name} has no argument {guard.argument!r}"
+            + (f"; did you mean {hint!r}?" if hint else "")
+            + (f" (its arguments: {known})" if known else "")
+        )
+    if isinstance(guard, OverGuard) and info.numeric is False:
+        kinds = "/".join(sorted(info.types))
+        raise PolicyRefused(
+            f"{guard.argument} in {tool.name} holds {kinds}, not a number: an 'over' guard "
+            "needs a number; use a 'not one of' guard instead"
+        )
+    if isinstance(guard, NotOneOfGuard) and not guard.allowed:
+        raise PolicyRefused("a 'not one of' guard needs at least one allowed value")

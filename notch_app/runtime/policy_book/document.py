@@ -1,0 +1,130 @@
+"""The settings file's shape: `{"version": 1, "policies": {...}, "overlay": {...}}`.
+
+The file is plain JSON the person may read or edit, so every shape is closed
+(`extra="forbid"`) and bounded: a typo is reported as a corrupt file, never guessed at.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
+from pydantic.alias_generators import to_camel
+
+from notch_app.manifest import limits
+
+SETTINGS_VERSION: Literal[1] = 1
+
+MAX_GUARDS_PER_ACTION = 32
+MAX_ALLOWED_VALUES = 500
+MAX_INTEGRATIONS = 1000
+MAX_TOOLS_PER_INTEGRATION = limits.MAX_TOOLS
+
+IntegrationId = Annotated[str, StringConstraints(min_length=1, max_length=limits.MAX_NAME_CHARS)]
+ToolName = Annotated[str, StringConstraints(min_length=1, max_length=limits.MAX_NAME_CHARS)]
+ArgumentPath = Annotated[
+    str,
+    StringConstraints(
+        min_length=1,
+        max_length=limits.MAX_NAME_CHARS * 4,
+        pattern=r"^[A-Za-z0-9_$-]+(\.[A-Za-z0-9_$-]+)*$",
+    ),
+]
+AllowedValue = Annotated[str, StringConstraints(max_length=limits.MAX_LABEL_CHARS)]
+
+
+class _Closed(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid", frozen=True, alias_generator=to_camel, populate_by_name=True
+    )
+
+
+class OverGuard(_Closed):
+    """Ask anyway when the number at `argument` is over `limit`."""
+
+    kind: Literal["over"] = "over"
+    argument: ArgumentPath
+    limit: float
+
+    @field_validator("limit")
+    @classmethod
+    def _finite(cls, value: float) -> float:
+        if not math.isfinite(value):
+            raise ValueError("the limit must be a finite number")
+        return value
+
+    def describe(self) -> str:
+        return f"{self.argument} is over {format_number(self.limit)}"
+
+
+class NotOneOfGuard(_Closed):
+    """Ask anyway when the value at `argument` (every element, for a list) is not allowed."""
+
+    kind: Literal["notOneOf"] = "notOneOf"
+    argument: ArgumentPath
+    allowed: list[AllowedValue] = Field(min_length=1, max_length=MAX_ALLOWED_VALUES)
+
+    def describe(self) -> str:
+        shown = ", ".join(self.allowed[:3])
+        more = len(self.allowed) - 3
+        if more > 0:
+            shown += f" and {more} more"
+        return f"{self.argument} is not one of {shown}"
+
+
+Guard = Annotated[OverGuard | NotOneOfGuard, Field(discriminator="kind")]
+
+
+class ActionPolicy(_Closed):
+    """What the person chose for one action (integration id, tool name)."""
+
+    asks_first: bool = True
+    blocked: bool = False
+    card: Annotated[str, StringConstraints(max_length=80)] | None = Field(
+        default=None,
+        description="Fingerprint of the tool's card and inputSchema when Asks first was "
+        "turned off or the action blocked; a different card asks again.",
+    )
+    guards: list[Guard] = Field(default_factory=list, max_length=MAX_GUARDS_PER_ACTION)
+
+    @property
+    def is_default(self) -> bool:
+        return self.asks_first and not self.blocked and not self.guards
+
+
+class OverlayPreferences(_Closed):
+    """Preferences of the notch overlay that live in the same file."""
+
+    glance: bool = Field(
+        default=True,
+        description="Show a brief passive glance in the notch when an action runs without "
+        "a card (Asks first off).",
+    )
+
+
+class SettingsDocument(_Closed):
+    """The whole settings file."""
+
+    version: Literal[1] = SETTINGS_VERSION
+    policies: dict[IntegrationId, dict[ToolName, ActionPolicy]] = Field(
+        default_factory=dict, max_length=MAX_INTEGRATIONS
+    )
+    overlay: OverlayPreferences = Field(default_factory=OverlayPreferences)
+
+    @field_validator("policies")
+    @classmethod
+    def _bounded(
+        cls, value: dict[str, dict[str, ActionPolicy]]
+    ) -> dict[str, dict[str, ActionPolicy]]:
+        for integration_id, tools in value.items():
+            if len(tools) > MAX_TOOLS_PER_INTEGRATION:
+                raise ValueError(f"{integration_id}: more than {MAX_TOOLS_PER_INTEGRATION} tools")
+        return value
+
+
+def format_number(value: float) -> str:
+    """500.0 → "500", 12.5 → "12.5": limits read as the person typed them."""
+    if value == int(value) and abs(value) < 1e15:
+        return str(int(value))
+    return repr(value)

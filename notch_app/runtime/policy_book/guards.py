@@ -1,0 +1,122 @@
+"""Guards: "ask anyway when ARG is over N" and "ask anyway when ARG is not one of […]".
+
+A guard only ever adds a card; it never lets anything run. So whenever a value cannot be
+judged (not a number, not a plain value) the guard trips. A missing argument does not
+trip: there is no amount over the limit and no recipient outside the list.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator, Mapping
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from notch_app.runtime.policy_book.document import Guard, NotOneOfGuard, OverGuard
+
+# Arguments are untrusted: walking them is bounded in depth and in values looked at.
+_MAX_DEPTH = 32
+_MAX_VALUES = 10_000
+
+
+def values_at(arguments: Mapping[str, Any], path: str) -> list[Any]:
+    """Every value at a dotted path; lists on the way (or at the end) fan out.
+
+    `recipients` on `{"recipients": ["a", "b"]}` gives `["a", "b"]`;
+    `to.email` on `{"to": [{"email": "a"}, {"email": "b"}]}` gives `["a", "b"]`.
+    Missing keys and nulls give nothing.
+    """
+    out: list[Any] = []
+    for value in _walk(arguments, tuple(path.split(".")), 0):
+        out.append(value)
+        if len(out) >= _MAX_VALUES:
+            break
+    return out
+
+
+def _walk(node: Any, segments: tuple[str, ...], depth: int) -> Iterator[Any]:
+    if depth > _MAX_DEPTH:
+        yield _TooDeep()
+        return
+    if isinstance(node, list):
+        for item in node:
+            yield from _walk(item, segments, depth + 1)
+        return
+    if not segments:
+        if node is not None:
+            yield node
+        return
+    if isinstance(node, Mapping):
+        if segments[0] in node:
+            yield from _walk(node[segments[0]], segments[1:], depth + 1)
+        return
+    # A plain value where the path wants an object: the path does not describe it.
+    yield _Unreadable()
+
+
+class _TooDeep:
+    pass
+
+
+class _Unreadable:
+    pass
+
+
+def as_number(value: Any) -> Decimal | None:
+    """A JSON number or a numeric string as a Decimal; None for anything else."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return Decimal(value)
+    if isinstance(value, float):
+        return Decimal(repr(value)) if math.isfinite(value) else None
+    if isinstance(value, str) and len(value) <= 64:
+        try:
+            number = Decimal(value.strip().replace(",", ""))
+        except InvalidOperation:
+            return None
+        return number if number.is_finite() else None
+    return None
+
+
+def plain_text(value: Any) -> str | None:
+    """The text of a plain value, as a person would write it in an allow-list."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return value
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float) and math.isfinite(value):
+        return str(int(value)) if value == int(value) else repr(value)
+    return None
+
+
+def trips(guard: Guard, arguments: Mapping[str, Any]) -> str | None:
+    """Why this guard asks anyway for these arguments (e.g. "amount is over 500"), or None."""
+    values = values_at(arguments, guard.argument)
+    if isinstance(guard, OverGuard):
+        return _over(guard, values)
+    return _not_one_of(guard, values)
+
+
+def _over(guard: OverGuard, values: list[Any]) -> str | None:
+    limit = Decimal(repr(guard.limit))
+    for value in values:
+        number = as_number(value)
+        if number is None:
+            return f"{guard.argument} is not a number to compare with the limit"
+        if number > limit:
+            return guard.describe()
+    return None
+
+
+def _not_one_of(guard: NotOneOfGuard, values: list[Any]) -> str | None:
+    allowed = set(guard.allowed)
+    for value in values:
+        text = plain_text(value)
+        if text is None:
+            return f"{guard.argument} is not a plain value to check against the list"
+        if text not in allowed:
+            return guard.describe()
+    return None

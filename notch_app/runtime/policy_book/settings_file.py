@@ -1,0 +1,186 @@
+"""Reading and writing `notch-settings.json` in the data dir.
+
+Written atomically (a temporary file in the same folder, fsync, rename), so a crash never
+leaves half a file. A file that cannot be read or does not parse is reported, moved aside
+(`notch-settings.json.corrupt-<timestamp>`) and replaced by the safe default in memory:
+every action asks first. Never "everything runs".
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import os
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from notch_app.runtime.policy_book.document import SETTINGS_VERSION, SettingsDocument
+
+log = logging.getLogger("notch.settings")
+
+SETTINGS_FILE_NAME = "notch-settings.json"
+MAX_SETTINGS_BYTES = 2 * 1024 * 1024
+"""A settings file larger than this is treated as corrupt before it is parsed."""
+
+
+def default_data_dir() -> Path:
+    """`$NOTCH_DATA_DIR` if set, else the platform's user data dir for "notch"."""
+    env = os.environ.get("NOTCH_DATA_DIR")
+    if env:
+        return Path(env).expanduser()
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("notch"))
+
+
+def settings_path(data_dir: Path) -> Path:
+    """Where the settings file lives in a data dir."""
+    return Path(data_dir) / SETTINGS_FILE_NAME
+
+
+@dataclass(frozen=True, slots=True)
+class LoadedSettings:
+    """What `read_settings` found."""
+
+    document: SettingsDocument
+    problem: str | None = None
+    """A note for the person when the file could not be used (shown in Settings)."""
+    writable: bool = True
+    """False when the file was written by a newer Notch: it is left untouched."""
+
+
+def read_settings(path: Path) -> LoadedSettings:
+    """Read and validate the settings file; never raises.
+
+    A missing file is the default (no note). An unreadable, oversized, malformed or
+    invalid file is moved aside and the default is used, with a note saying so. A file
+    from a newer version of Notch is left in place, used as the default, and not written.
+    """
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read(MAX_SETTINGS_BYTES + 1)
+    except FileNotFoundError:
+        return LoadedSettings(SettingsDocument())
+    except OSError as exc:
+        return _corrupt(path, f"could not be read ({exc.strerror or exc})")
+    if len(raw) > MAX_SETTINGS_BYTES:
+        return _corrupt(path, f"is larger than {MAX_SETTINGS_BYTES // 1024} KB")
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        return _corrupt(path, "is not UTF-8 text")
+    except json.JSONDecodeError as exc:
+        return _corrupt(
+            path, f"is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
+        )
+    except RecursionError:
+        return _corrupt(path, "is nested too deeply")
+    version = data.get("version") if isinstance(data, dict) else None
+    if isinstance(version, int) and not isinstance(version, bool) and version > SETTINGS_VERSION:
+        note = (
+            f"{path} was written by a newer Notch (settings version {version}); it is left "
+            "as it is and every action asks first. Update Notch to use it."
+        )
+        log.warning("%s", note)
+        return LoadedSettings(SettingsDocument(), note, writable=False)
+    try:
+        document = SettingsDocument.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(part) for part in first["loc"]) or "top level"
+        return _corrupt(path, f"does not match the settings format at {where}: {first['msg']}")
+    return LoadedSettings(document)
+
+
+def _corrupt(path: Path, what: str) -> LoadedSettings:
+    aside = _move_aside(path)
+    if aside is not None:
+        kept = f"It was moved aside to {aside.name}"
+    else:
+        kept = "It could not be moved aside"
+    note = (
+        f"{path} {what}. {kept}; every action asks first until you change a setting "
+        "(fix the old file and copy it back to restore your choices)."
+    )
+    log.warning("%s", note)
+    return LoadedSettings(SettingsDocument(), note)
+
+
+def _move_aside(path: Path) -> Path | None:
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    for n in range(100):
+        suffix = f".corrupt-{stamp}" + (f"-{n}" if n else "")
+        aside = path.with_name(path.name + suffix)
+        if aside.exists():
+            continue
+        try:
+            os.replace(path, aside)
+        except OSError as exc:
+            log.warning("could not move %s aside: %s", path, exc)
+            return None
+        return aside
+    return None
+
+
+def write_settings(path: Path, document: SettingsDocument) -> None:
+    """Write the settings atomically: temp file in the same folder, fsync, rename.
+
+    Raises OSError when the folder cannot be created or written.
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    text = document.model_dump_json(by_alias=True, indent=2, exclude_defaults=False) + "\n"
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp_name, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp_name)
+        raise
+    _fsync_dir(path.parent)
+
+
+def _fsync_dir(folder: Path) -> None:
+    # The rename itself is durable only once the directory entry is flushed (POSIX).
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+@contextlib.contextmanager
+def settings_lock(path: Path) -> Iterator[None]:
+    """Hold an advisory lock while reading, changing and writing the file.
+
+    The running Notch and `notch policy` may change the file at the same moment; the lock
+    keeps one from overwriting the other's change. Where file locks are unavailable
+    (Windows), the write is still atomic, only not serialised.
+    """
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows
+        yield
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    lock_path = path.with_name(path.name + ".lock")
+    with open(lock_path, "a+b") as fh:
+        fcntl.flock(fh.fileno(), fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(fh.fileno(), fcntl.LOCK_UN)
