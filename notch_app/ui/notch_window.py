@@ -1,0 +1,433 @@
+"""The notch: a frameless, always-on-top, translucent window at the top centre of a screen.
+
+It has three looks — a small idle pill, an expanded card, a brief passive "done" note —
+and moves between them with a short eased animation of its own geometry. It knows nothing
+about requests or decisions: `OverlayPresenter` tells it what to show and listens to what
+the person does (`activity`, `dismissRequested`, `lastInputKind`).
+
+Focus: the window is shown without activation and refuses keyboard focus while its card
+has no inputs, so a card never steals the person's typing. A click into an editable card
+activates the window; `release_focus()` gives focus back after the decision.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from PySide6.QtCore import (
+    QEasingCurve,
+    QEvent,
+    QObject,
+    QPoint,
+    QPropertyAnimation,
+    QRect,
+    QRectF,
+    QSize,
+    Qt,
+    Signal,
+)
+from PySide6.QtGui import (
+    QColor,
+    QCursor,
+    QGuiApplication,
+    QKeyEvent,
+    QPainter,
+    QPainterPath,
+    QPen,
+    QScreen,
+)
+from PySide6.QtWidgets import (
+    QAbstractSpinBox,
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QTextEdit,
+    QToolButton,
+    QWidget,
+)
+
+from notch_app.ui import theme
+from notch_app.ui.overlay_settings import OverlaySettings
+
+Look = Literal["idle", "card", "done"]
+InputKind = Literal["click", "key"]
+DoneTone = Literal["approved", "declined", "neutral"]
+
+PILL_SIZE = QSize(132, 26)
+DONE_HEIGHT = 36
+HEADER_HEIGHT = 30
+PADDING = 10  # between the notch's edge and the card
+RADIUS = 18.0
+
+_ACTIVITY_EVENTS = frozenset(
+    {
+        QEvent.Type.MouseButtonPress,
+        QEvent.Type.MouseButtonRelease,
+        QEvent.Type.KeyPress,
+        QEvent.Type.Wheel,
+        QEvent.Type.InputMethod,
+    }
+)
+
+
+def card_has_inputs(card: QWidget) -> bool:
+    """True when the card holds a field the person can type into or choose from."""
+    for w in card.findChildren(QWidget):
+        if isinstance(w, QLineEdit | QAbstractSpinBox | QComboBox) and w.isEnabled():
+            return True
+        if isinstance(w, QTextEdit | QPlainTextEdit) and not w.isReadOnly():
+            return True
+    return False
+
+
+def screen_for_notch() -> QScreen | None:
+    """The screen under the mouse pointer, else the primary screen."""
+    return QGuiApplication.screenAt(QCursor.pos()) or QGuiApplication.primaryScreen()
+
+
+class _CloseButton(QToolButton):
+    """The × in the card's corner: declines the card, like Esc or Cancel."""
+
+    def __init__(self, colour: str, parent: QWidget) -> None:
+        super().__init__(parent)
+        self.setObjectName("notchClose")
+        self.setText("×")
+        self.setToolTip("Decline (Esc)")
+        self.setAccessibleName("Decline")
+        self.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.setFixedSize(22, 22)
+        self.setStyleSheet(
+            "QToolButton#notchClose { border: none; border-radius: 11px; font-size: 16px;"
+            f" color: {colour}; background: transparent; padding-bottom: 2px; }}"
+            " QToolButton#notchClose:hover { background: rgba(255,255,255,28); }"
+        )
+
+
+class NotchWindow(QWidget):
+    """The overlay window. Owns geometry, looks and focus; never decides anything itself."""
+
+    dismissRequested = Signal()
+    """The person asked to decline the card on screen (Esc or ×)."""
+    activity = Signal()
+    """The person touched the card (mouse, key, wheel): restarts the walk-away timer."""
+    pillClicked = Signal()
+    lookChanged = Signal(str)
+    """Emitted with the new look once an animation has settled."""
+
+    def __init__(self, settings: OverlaySettings | None = None) -> None:
+        super().__init__(None)
+        self._settings = settings or OverlaySettings()
+        self._palette = theme.palette(self._settings.theme)
+        self._look: Look = "idle"
+        self._tone: DoneTone = "neutral"
+        self._card: QWidget | None = None
+        self._accepts_focus = False
+        self.last_input_kind: InputKind = "click"
+        self.setObjectName("notchWindow")
+        self.setWindowTitle("Notch")
+        self.setWindowFlags(
+            Qt.WindowType.Tool
+            | Qt.WindowType.FramelessWindowHint
+            | Qt.WindowType.WindowStaysOnTopHint
+            | Qt.WindowType.WindowDoesNotAcceptFocus
+        )
+        self.setAttribute(Qt.WidgetAttribute.WA_TranslucentBackground)
+        self.setAttribute(Qt.WidgetAttribute.WA_ShowWithoutActivating)
+        self.setAttribute(Qt.WidgetAttribute.WA_NoSystemBackground)
+        self.setFont(theme.card_font())
+
+        text = self._palette["text"]
+        quiet = self._palette["text_quiet"]
+        # Children are placed by hand (resizeEvent), not by a layout: while the notch
+        # grows, the card keeps its final size and is revealed, never squeezed.
+        self._header = QWidget(self)
+        header_row = QHBoxLayout(self._header)
+        header_row.setContentsMargins(6, 0, 0, 0)
+        header_row.setSpacing(6)
+        self._title = QLabel(self._header)
+        self._title.setObjectName("notchTitle")
+        self._title.setStyleSheet(f"color: {quiet}; font-size: 12px;")
+        self._counter = QLabel(self._header)
+        self._counter.setObjectName("notchCounter")
+        self._counter.setStyleSheet(
+            f"color: {text}; font-size: 11px; font-weight: 600; padding: 1px 8px;"
+            " border-radius: 9px; background: rgba(255,255,255,26);"
+        )
+        self._close = _CloseButton(quiet, self._header)
+        self._close.clicked.connect(self._on_close_clicked)
+        header_row.addWidget(self._title, 1)
+        header_row.addWidget(self._counter)
+        header_row.addWidget(self._close)
+        self._card_host = QWidget(self)
+        self._card_host.setObjectName("notchCardHost")
+        self._note = QLabel(self)
+        self._note.setObjectName("notchNote")
+        self._note.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self._note.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
+
+        self._animation = QPropertyAnimation(self, b"geometry", self)
+        self._animation.setEasingCurve(QEasingCurve.Type.OutCubic)
+        self._animation.finished.connect(self._on_animation_finished)
+
+        self._apply_look_children("idle")
+        self.setGeometry(self._target_rect(PILL_SIZE))
+        self._watch_screens()
+
+    # ---- what the presenter calls -------------------------------------------------
+
+    @property
+    def look(self) -> Look:
+        return self._look
+
+    @property
+    def card(self) -> QWidget | None:
+        """The card widget on screen now, if any."""
+        return self._card if self._look == "card" else None
+
+    def target_geometry(self) -> QRect:
+        """Where the window is going (the animation's end), else where it is."""
+        if self.is_animating():
+            end = self._animation.endValue()
+            if isinstance(end, QRect):
+                return end
+        return self.geometry()
+
+    def is_animating(self) -> bool:
+        return self._animation.state() == QPropertyAnimation.State.Running
+
+    def show_idle(self) -> None:
+        """Shrink to the idle pill, or hide when the person chose a hidden idle notch."""
+        self._take_card()
+        self.set_accepts_focus(False)
+        self._look = "idle"
+        if self._settings.idle_mode == "hidden":
+            self._animation.stop()
+            self._apply_look_children("idle")
+            self.hide()
+            self.lookChanged.emit("idle")
+            return
+        self._apply_look_children("idle")
+        self._animate_to(PILL_SIZE)
+
+    def show_card(self, card: QWidget, *, title: str, position: int, total: int) -> None:
+        """Expand into `card`. `position`/`total` drive the "1 of 3" counter (hidden for one)."""
+        self._take_card()
+        self._card = card
+        card.setParent(self._card_host)
+        card.move(0, 0)
+        card.adjustSize()
+        card.show()
+        self._title.setText(title)
+        self.set_counter(position, total)
+        self.set_accepts_focus(card_has_inputs(card))
+        self._look = "card"
+        self._apply_look_children("card")
+        self._animate_to(self._card_size(card))
+
+    def set_counter(self, position: int, total: int) -> None:
+        self._counter.setText(f"{position} of {total}")
+        self._counter.setVisible(total > 1)
+
+    def show_done(self, text: str, tone: DoneTone = "neutral") -> None:
+        """A brief passive note (the presenter ends it); takes no input, holds no card."""
+        self._take_card()
+        self.set_accepts_focus(False)
+        self._look = "done"
+        self._tone = tone
+        self._note.setText(text)
+        self._apply_look_children("done")
+        width = max(200, min(self._settings.card_width, self._note.sizeHint().width() + 48))
+        self._animate_to(QSize(width, DONE_HEIGHT))
+
+    def take_card(self) -> QWidget | None:
+        """Detach and return the card on screen (e.g. to park it) without changing looks."""
+        return self._take_card()
+
+    def refit(self) -> None:
+        """The card's size hint changed (a field appeared, a supersede): follow it."""
+        if self._look == "card" and self._card is not None:
+            self._card.adjustSize()
+            self._animate_to(self._card_size(self._card))
+
+    def set_accepts_focus(self, accepts: bool) -> None:
+        """Allow or refuse keyboard focus without remapping the window (no flicker)."""
+        self._accepts_focus = accepts
+        handle = self.windowHandle()
+        if handle is not None:
+            handle.setFlag(Qt.WindowType.WindowDoesNotAcceptFocus, not accepts)
+
+    def release_focus(self) -> None:
+        """Give keyboard focus back after a decision.
+
+        Qt cannot activate another application's window, so the notch briefly unmaps:
+        the window manager then returns focus to the window the person was using.
+        """
+        was_active = self.isActiveWindow()
+        self.set_accepts_focus(False)
+        if was_active and self.isVisible():
+            self.hide()
+            self.show()
+
+    def anchor_screen(self) -> QScreen | None:
+        return screen_for_notch()
+
+    def reposition(self) -> None:
+        """Move to the top centre of the screen under the pointer (screens changed)."""
+        if self.is_animating():
+            end = self._animation.endValue()
+            self._animation.stop()
+            self.setGeometry(self._target_rect(end.size()))
+        else:
+            self.setGeometry(self._target_rect(self.size()))
+
+    # ---- geometry ----------------------------------------------------------------
+
+    def _card_size(self, card: QWidget) -> QSize:
+        hint = card.sizeHint().expandedTo(card.minimumSizeHint())
+        width = max(hint.width(), self._settings.card_width)
+        card.resize(width, hint.height())
+        screen = self.anchor_screen()
+        max_h = (
+            screen.availableGeometry().height() - 2 * self._settings.top_margin if screen else 900
+        )
+        height = min(hint.height() + HEADER_HEIGHT + 2 * PADDING - 4, max_h)
+        return QSize(width + 2 * PADDING, height)
+
+    def _target_rect(self, size: QSize) -> QRect:
+        screen = self.anchor_screen()
+        if screen is None:
+            return QRect(QPoint(0, 0), size)
+        area = screen.availableGeometry()
+        x = area.x() + (area.width() - size.width()) // 2
+        return QRect(QPoint(x, area.y() + self._settings.top_margin), size)
+
+    def _animate_to(self, size: QSize) -> None:
+        target = self._target_rect(size)
+        self._animation.stop()
+        if not self.isVisible():
+            # Appearing from nothing (first show or hidden idle): start as the pill.
+            start = self._target_rect(PILL_SIZE)
+            self.setGeometry(start)
+            self.show()
+        if self._settings.expand_ms == 0 or self.geometry() == target:
+            self.setGeometry(target)
+            self._on_animation_finished()
+            return
+        self._animation.setDuration(self._settings.expand_ms)
+        self._animation.setStartValue(self.geometry())
+        self._animation.setEndValue(target)
+        self._animation.start()
+
+    def _on_animation_finished(self) -> None:
+        self.lookChanged.emit(self._look)
+
+    def resizeEvent(self, event: object) -> None:
+        w = self.width()
+        self._header.setGeometry(PADDING, 4, w - 2 * PADDING + 2, HEADER_HEIGHT - 4)
+        if self._card is not None:
+            self._card_host.setGeometry(
+                PADDING, HEADER_HEIGHT, max(self._card.width(), w - 2 * PADDING), 4000
+            )
+        self._note.setGeometry(0, 0, w, self.height())
+
+    def _apply_look_children(self, look: Look) -> None:
+        self._header.setVisible(look == "card")
+        self._card_host.setVisible(look == "card")
+        self._note.setVisible(look == "done")
+        colour = {
+            "approved": self._palette.get("badge_success_text", "#8fe0b5"),
+            "declined": self._palette["text_quiet"],
+            "neutral": self._palette["text"],
+        }[self._tone]
+        self._note.setStyleSheet(f"color: {colour}; font-size: 13px; font-weight: 600;")
+        self.setCursor(
+            Qt.CursorShape.PointingHandCursor if look == "idle" else Qt.CursorShape.ArrowCursor
+        )
+        self.resizeEvent(None)
+
+    def _take_card(self) -> QWidget | None:
+        card, self._card = self._card, None
+        if card is not None:
+            card.hide()
+            card.setParent(None)
+        return card
+
+    # ---- painting ----------------------------------------------------------------
+
+    def paintEvent(self, event: object) -> None:
+        painter = QPainter(self)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        rect = QRectF(self.rect()).adjusted(0.5, 0.5, -0.5, -0.5)
+        radius = min(RADIUS, rect.height() / 2)
+        path = QPainterPath()
+        path.addRoundedRect(rect, radius, radius)
+        fill = QColor(12, 13, 17, 244) if self._look != "card" else QColor(18, 19, 25, 246)
+        painter.fillPath(path, fill)
+        painter.setPen(QPen(QColor(255, 255, 255, 34), 1.0))
+        painter.drawPath(path)
+        if self._look == "idle":
+            # A quiet "listening" dot so the idle pill reads as alive, not as a glitch.
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(QColor(self._palette.get("success_fill", "#30a46c")))
+            r = 3.5
+            c = rect.center()
+            painter.drawEllipse(c + QPoint(int(rect.width() / 2 - 16), 0), r, r)
+        painter.end()
+
+    # ---- input -------------------------------------------------------------------
+
+    def showEvent(self, event: object) -> None:
+        handle = self.windowHandle()
+        if handle is not None:
+            handle.setFlag(Qt.WindowType.WindowDoesNotAcceptFocus, not self._accepts_focus)
+            # Every mouse and key event for this window passes here first, whichever
+            # child it is for: one place to notice activity and clicks into the card.
+            handle.removeEventFilter(self)
+            handle.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        kind = event.type()
+        if kind in _ACTIVITY_EVENTS:
+            if kind == QEvent.Type.KeyPress:
+                self.last_input_kind = "key"
+            elif kind == QEvent.Type.MouseButtonPress:
+                self.last_input_kind = "click"
+                if self._look == "idle":
+                    self.pillClicked.emit()
+                elif self._look == "card" and self._accepts_focus and not self.isActiveWindow():
+                    self.activateWindow()
+            if self._look == "card":
+                self.activity.emit()
+        return False
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        # Esc reaches here when no widget in the card used it (an open list keeps its own).
+        if event.key() == Qt.Key.Key_Escape and self._look == "card":
+            self.last_input_kind = "key"
+            self.dismissRequested.emit()
+            return
+        super().keyPressEvent(event)
+
+    def _on_close_clicked(self) -> None:
+        self.last_input_kind = "click"
+        self.dismissRequested.emit()
+
+    # ---- screens -----------------------------------------------------------------
+
+    def _watch_screens(self) -> None:
+        app = QGuiApplication.instance()
+        if not isinstance(app, QGuiApplication):
+            return
+        app.screenAdded.connect(self._on_screen_added)
+        app.screenRemoved.connect(lambda _s: self.reposition())
+        for screen in app.screens():
+            self._on_screen_added(screen, reposition=False)
+
+    def _on_screen_added(self, screen: QScreen, reposition: bool = True) -> None:
+        screen.geometryChanged.connect(lambda _r: self.reposition())
+        screen.availableGeometryChanged.connect(lambda _r: self.reposition())
+        if reposition:
+            self.reposition()

@@ -1,0 +1,374 @@
+"""The notch overlay as a `Presenter`: which card is on screen, which wait, which are parked.
+
+The service calls `present` / `replace` / `dismiss` / `glance`; this class turns them into
+looks of the `NotchWindow` and the `SideNotch`, and reports what the person did back
+through the service's `DecisionSink` (decide, parked, restored, shown).
+
+Rules a person can see:
+- one card at a time; the rest wait in arrival order behind a "1 of 3" counter, and the
+  next follows each decision;
+- a card left untouched for `park_after_s` parks in the side notch (its edits kept);
+  clicking the side notch brings it back in front;
+- Esc, Cancel and × decline; after a decision a brief passive "done" note, then idle;
+- timers run only while a card is on screen or an animation/note is playing.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from PySide6.QtCore import QEvent, QObject, QTimer
+from PySide6.QtWidgets import QWidget
+
+from notch_app.runtime.presenter import ConfirmationRequest, DecisionSink, Outcome
+from notch_app.ui.notch_window import DoneTone, NotchWindow
+from notch_app.ui.overlay_settings import OverlaySettings
+from notch_app.ui.side_notch import ParkedCard, SideNotch
+
+
+class DecidingCard(Protocol):
+    """What the overlay needs from a card widget (CardView satisfies it)."""
+
+    @property
+    def decided(self) -> Any:
+        """A Qt signal `(approved: bool, final_arguments: dict, edited_paths: list)`."""
+
+
+@dataclass(slots=True)
+class BuiltCard:
+    """A card widget for one request, with the words the notch shows around it."""
+
+    widget: QWidget
+    title: str
+    """Shown in the notch's header and in the side notch's menu, e.g. "ElevenLabs · Generate speech"."""
+    action: str
+    """What approving does, for the done note: "Generate speech"."""
+
+
+CardFactory = Callable[[ConfirmationRequest], BuiltCard]
+"""Builds the card for a request. Raises when it cannot (the request is then declined by
+the service side, with a message on stderr) — the factory is the only place that knows
+manifests."""
+
+_DISMISS_NOTES: dict[str, tuple[str, DoneTone]] = {
+    "withdrawn": ("Withdrawn by the agent", "neutral"),
+    "expired": ("Expired", "neutral"),
+    "superseded": ("Replaced by a newer request", "neutral"),
+}
+
+
+@dataclass(slots=True)
+class _Entry:
+    request: ConfirmationRequest
+    card: BuiltCard | None = None
+    shown_once: bool = field(default=False)
+
+    @property
+    def call_id(self) -> str:
+        return self.request.call_id
+
+
+class OverlayPresenter(QObject):
+    """Implements `notch_app.runtime.presenter.Presenter` on the notch window."""
+
+    def __init__(
+        self,
+        sink: DecisionSink,
+        card_factory: CardFactory,
+        settings: OverlaySettings | None = None,
+        *,
+        window: NotchWindow | None = None,
+        side_notch: SideNotch | None = None,
+    ) -> None:
+        super().__init__()
+        self._sink = sink
+        self._factory = card_factory
+        self._settings = settings or OverlaySettings()
+        self.window = window or NotchWindow(self._settings)
+        self.side_notch = side_notch or SideNotch(self._settings)
+        self._queue: list[_Entry] = []  # [0] is on screen while the look is "card"
+        self._parked: list[_Entry] = []
+        self._decided_in_run = 0  # cards decided since the queue was last empty: "2 of 3"
+        self._glances: list[str] = []
+
+        self._park_timer = QTimer(self)
+        self._park_timer.setSingleShot(True)
+        self._park_timer.timeout.connect(self.park)
+        self._done_timer = QTimer(self)
+        self._done_timer.setSingleShot(True)
+        self._done_timer.timeout.connect(self._after_done)
+
+        self.window.dismissRequested.connect(self._on_dismiss_requested)
+        self.window.activity.connect(self._on_activity)
+        self.window.pillClicked.connect(self._on_pill_clicked)
+        self.window.lookChanged.connect(lambda _look: self._follow_notch())
+        self.side_notch.restoreRequested.connect(self.restore)
+        if self._settings.idle_mode == "pill":
+            self.window.show_idle()
+        self._follow_notch()
+
+    # ---- Presenter -------------------------------------------------------------
+
+    def present(self, request: ConfirmationRequest) -> None:
+        """Queue a new card (or park it at once if the service recovered it parked)."""
+        if self._find(request.call_id) is not None:
+            return  # the same callId twice never shows a second card
+        entry = _Entry(request)
+        if request.parked:
+            self._parked.append(entry)
+            self._update_side_notch()
+            return
+        self._queue.append(entry)
+        if self.window.look == "card":
+            self._update_counter()
+        elif self.window.look == "idle" or not self._done_timer.isActive():
+            self._show_front()
+
+    def replace(self, old_call_id: str, request: ConfirmationRequest) -> None:
+        """Show `request` in the place of the card for `old_call_id` (edits are not carried)."""
+        new = _Entry(request)
+        for entries in (self._queue, self._parked):
+            for i, entry in enumerate(entries):
+                if entry.call_id != old_call_id:
+                    continue
+                on_screen = entries is self._queue and i == 0 and self.window.look == "card"
+                entries[i] = new
+                self._drop_card(entry)
+                if on_screen:
+                    self._show_front()
+                elif entries is self._parked:
+                    self._update_side_notch()
+                return
+        self.present(request)  # the old card was already gone: show the new one normally
+
+    def dismiss(self, call_id: str, outcome: Outcome) -> None:
+        """The service ended a request: remove its card wherever it is."""
+        entry = self._find(call_id)
+        if entry is None:
+            return
+        on_screen = self._is_on_screen(entry)
+        self._remove(entry)
+        if on_screen:
+            self._park_timer.stop()
+            text, tone = _DISMISS_NOTES.get(outcome, (outcome.capitalize(), "neutral"))
+            self._show_done(f"{text} · {entry.card.action}" if entry.card else text, tone)
+        else:
+            self._update_counter()
+
+    def glance(self, request: ConfirmationRequest, text: str) -> None:
+        """A passive note for an action that ran without a card; waits for an idle notch."""
+        self._glances.append(text[:120])
+        if self.window.look == "idle":
+            self._after_done()
+
+    # ---- what the person does --------------------------------------------------
+
+    def park(self) -> None:
+        """Move the card on screen to the side notch (walked away); the next card follows."""
+        if self.window.look != "card" or not self._queue:
+            return
+        entry = self._queue.pop(0)
+        self._park_timer.stop()
+        self.window.take_card()
+        self.window.release_focus()
+        self._parked.append(entry)
+        self._update_side_notch()
+        self._sink.parked(entry.call_id)
+        if self._queue:
+            self._show_front()
+        else:
+            self._decided_in_run = 0
+            self.window.show_idle()
+
+    def restore(self, call_id: str) -> None:
+        """Bring a parked card back in front of any card on screen."""
+        entry = next((e for e in self._parked if e.call_id == call_id), None)
+        if entry is None:
+            return
+        self._parked.remove(entry)
+        self._update_side_notch()
+        if self.window.look == "card":
+            self.window.take_card()  # the card on screen waits, second in line, edits kept
+        self._queue.insert(0, entry)
+        self._sink.restored(call_id)
+        self._done_timer.stop()
+        self._show_front()
+
+    @property
+    def on_screen(self) -> ConfirmationRequest | None:
+        """The request whose card is on screen now."""
+        return self._queue[0].request if self._queue and self.window.look == "card" else None
+
+    @property
+    def waiting(self) -> tuple[ConfirmationRequest, ...]:
+        return tuple(e.request for e in self._queue)
+
+    @property
+    def parked_requests(self) -> tuple[ConfirmationRequest, ...]:
+        return tuple(e.request for e in self._parked)
+
+    def card_for(self, call_id: str) -> QWidget | None:
+        entry = self._find(call_id)
+        return entry.card.widget if entry and entry.card else None
+
+    # ---- internals -------------------------------------------------------------
+
+    def _show_front(self) -> None:
+        self._done_timer.stop()
+        while self._queue:
+            entry = self._queue[0]
+            try:
+                self._ensure_card(entry)
+            except Exception as exc:  # a broken card must not take the overlay down
+                self._queue.pop(0)
+                print(
+                    f"notch: cannot show the card for {entry.request.integration_id}"
+                    f" {entry.request.tool_name} (callId {entry.call_id}): {exc}",
+                    file=sys.stderr,
+                )
+                self._sink.decide(entry.call_id, False, None, [], "service")
+                continue
+            assert entry.card is not None
+            entry.card.widget.installEventFilter(self)
+            self.window.show_card(
+                entry.card.widget,
+                title=entry.card.title,
+                position=self._decided_in_run + 1,
+                total=self._decided_in_run + len(self._queue),
+            )
+            self._restart_park_timer()
+            self._follow_notch()
+            return
+        self._decided_in_run = 0
+        self.window.show_idle()
+
+    def _ensure_card(self, entry: _Entry) -> None:
+        if entry.card is not None:
+            return
+        built = self._factory(entry.request)
+        call_id = entry.call_id
+        built.widget.decided.connect(  # type: ignore[attr-defined]
+            lambda approved, final, edited, cid=call_id: self._on_decided(
+                cid, bool(approved), final, edited
+            )
+        )
+        entry.card = built
+
+    def _on_decided(
+        self, call_id: str, approved: bool, final: dict[str, Any] | None, edited: list[str]
+    ) -> None:
+        entry = self._find(call_id)
+        if entry is None:
+            return  # already decided (Esc and Cancel in the same instant), or withdrawn
+        on_screen = self._is_on_screen(entry)
+        self._remove(entry)
+        self._park_timer.stop()
+        self._sink.decide(
+            call_id,
+            approved,
+            dict(final) if approved and final is not None else None,
+            [str(p) for p in edited] if approved else [],
+            self.window.last_input_kind,
+        )
+        if on_screen:
+            self._decided_in_run += 1
+            action = entry.card.action if entry.card else entry.request.tool_name
+            if approved:
+                self._show_done(f"Approved ✓  {action}", "approved")
+            else:
+                self._show_done(f"Declined · {action}", "declined")
+
+    def _on_dismiss_requested(self) -> None:
+        entry = self._queue[0] if self._queue and self.window.look == "card" else None
+        if entry is not None:
+            self._on_decided(entry.call_id, False, None, [])
+
+    def _on_activity(self) -> None:
+        self._restart_park_timer()
+
+    def _on_pill_clicked(self) -> None:
+        if self._parked:
+            self.restore(self._parked[-1].call_id)
+
+    def _restart_park_timer(self) -> None:
+        if self._settings.park_after_s > 0 and self.window.look == "card":
+            self._park_timer.start(int(self._settings.park_after_s * 1000))
+
+    def _show_done(self, text: str, tone: DoneTone) -> None:
+        self.window.release_focus()
+        self.window.show_done(text, tone)
+        self._done_timer.start(self._settings.done_ms)
+        self._follow_notch()
+
+    def _after_done(self) -> None:
+        if self._queue:
+            self._show_front()
+        elif self._glances:
+            self._show_done(self._glances.pop(0), "approved")
+        else:
+            self._decided_in_run = 0
+            self.window.show_idle()
+            self._follow_notch()
+
+    def _update_counter(self) -> None:
+        if self.window.look == "card":
+            self.window.set_counter(
+                self._decided_in_run + 1, self._decided_in_run + len(self._queue)
+            )
+
+    def _update_side_notch(self) -> None:
+        self.side_notch.set_parked(
+            [
+                ParkedCard(e.call_id, e.card.title if e.card else self._plain_title(e.request))
+                for e in self._parked
+            ]
+        )
+        self._follow_notch()
+
+    def _follow_notch(self) -> None:
+        self.side_notch.follow(self.window.target_geometry())
+        if self._parked and not self.side_notch.isVisible():
+            self.side_notch.show()
+
+    def _find(self, call_id: str) -> _Entry | None:
+        for entry in (*self._queue, *self._parked):
+            if entry.call_id == call_id:
+                return entry
+        return None
+
+    def _is_on_screen(self, entry: _Entry) -> bool:
+        return bool(self._queue) and self._queue[0] is entry and self.window.look == "card"
+
+    def _remove(self, entry: _Entry) -> None:
+        if entry in self._queue:
+            if self._is_on_screen(entry):
+                self.window.take_card()
+            self._queue.remove(entry)
+        if entry in self._parked:
+            self._parked.remove(entry)
+            self._update_side_notch()
+        self._drop_card(entry)
+
+    def _drop_card(self, entry: _Entry) -> None:
+        if entry.card is not None:
+            entry.card.widget.removeEventFilter(self)
+            entry.card.widget.deleteLater()
+            entry.card = None
+
+    @staticmethod
+    def _plain_title(request: ConfirmationRequest) -> str:
+        return f"{request.integration_id} · {request.tool_name}"
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        # `shown` means the first frame with the card painted, not "asked to show".
+        if event.type() == QEvent.Type.Paint and self._queue:
+            entry = self._queue[0]
+            if entry.card is not None and watched is entry.card.widget:
+                entry.card.widget.removeEventFilter(self)
+                entry.shown_once = True
+                call_id = entry.call_id
+                QTimer.singleShot(0, lambda: self._sink.shown(call_id))
+        return False

@@ -1,0 +1,127 @@
+"""The side notch: a small pill beside the notch holding the cards the person walked away from.
+
+It shows how many cards are parked. Clicking it restores the only parked card, or opens a
+menu of them when there are several. It is hidden while nothing is parked.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PySide6.QtCore import QPoint, QRect, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import QColor, QFont, QMouseEvent, QPainter, QPainterPath, QPen
+from PySide6.QtWidgets import QMenu, QWidget
+
+from notch_app.ui import theme
+from notch_app.ui.overlay_settings import OverlaySettings
+
+SIZE = QSize(64, 26)
+GAP = 8  # between the notch and the side notch
+
+
+@dataclass(frozen=True, slots=True)
+class ParkedCard:
+    """What the side notch lists for one parked card."""
+
+    call_id: str
+    title: str
+
+
+class SideNotch(QWidget):
+    """The parked-cards pill. Emits `restoreRequested(call_id)` when the person picks one."""
+
+    restoreRequested = Signal(str)
+
+    def __init__(self, settings: OverlaySettings | None = None) -> None:
+        super().__init__(None)
+        self._settings = settings or OverlaySettings()
+        self._palette = theme.palette(self._settings.theme)
+        self._parked: list[ParkedCard] = []
+        self._menu: QMenu | None = None
+        self.setObjectName("sideNotch")
+        self.setWindowTitle("Notch – parked cards")
+        self.setWindowFlags(
+            Qt.WindowType.Tool
+            | Qt.WindowType.FramelessWindowHint
+            | Qt.WindowType.WindowStaysOnTopHint
+            | Qt.WindowType.WindowDoesNotAcceptFocus
+        )
+        self.setAttribute(Qt.WidgetAttribute.WA_TranslucentBackground)
+        self.setAttribute(Qt.WidgetAttribute.WA_ShowWithoutActivating)
+        self.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.setFont(theme.card_font())
+        self.resize(SIZE)
+
+    @property
+    def parked(self) -> tuple[ParkedCard, ...]:
+        return tuple(self._parked)
+
+    def set_parked(self, parked: list[ParkedCard]) -> None:
+        """Show these parked cards (oldest first); hides the pill when the list is empty."""
+        self._parked = list(parked)
+        n = len(self._parked)
+        self.setToolTip(
+            f"{n} parked card{'s' if n != 1 else ''} — click to bring "
+            + ("it back" if n == 1 else "one back")
+        )
+        self.setAccessibleName(f"{n} parked")
+        self.setVisible(n > 0)
+        self.update()
+
+    def follow(self, notch: QRect) -> None:
+        """Sit just right of the notch's current geometry, vertically centred on its top row."""
+        y = notch.y() + max(0, (min(notch.height(), 36) - SIZE.height()) // 2)
+        self.move(QPoint(notch.right() + GAP, y))
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        if event.button() != Qt.MouseButton.LeftButton or not self._parked:
+            return
+        if len(self._parked) == 1:
+            self.restoreRequested.emit(self._parked[0].call_id)
+            return
+        self._menu = self._build_menu()
+        self._menu.popup(self.mapToGlobal(QPoint(0, self.height() + 4)))
+
+    def _build_menu(self) -> QMenu:
+        menu = QMenu(self)
+        menu.setObjectName("sideNotchMenu")
+        menu.setStyleSheet(
+            f"QMenu {{ background: {self._palette['glass_fill']}; color: {self._palette['text']};"
+            f" border: 1px solid {self._palette['glass_border']}; border-radius: 8px; padding: 4px; }}"
+            " QMenu::item { padding: 5px 14px; border-radius: 5px; }"
+            f" QMenu::item:selected {{ background: {self._palette['ghost_hover']}; }}"
+        )
+        for card in self._parked:
+            action = menu.addAction(card.title)
+            action.setData(card.call_id)
+            action.triggered.connect(
+                lambda _checked=False, cid=card.call_id: self.restoreRequested.emit(cid)
+            )
+        return menu
+
+    def paintEvent(self, event: object) -> None:
+        painter = QPainter(self)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        rect = QRectF(self.rect()).adjusted(0.5, 0.5, -0.5, -0.5)
+        path = QPainterPath()
+        path.addRoundedRect(rect, rect.height() / 2, rect.height() / 2)
+        painter.fillPath(path, QColor(12, 13, 17, 244))
+        painter.setPen(QPen(QColor(255, 255, 255, 34), 1.0))
+        painter.drawPath(path)
+        # Two short bars read as "paused / set aside", then the count.
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(QColor(self._palette.get("warning_fill", "#f5a524")))
+        cy = rect.center().y()
+        for dx in (12.0, 17.5):
+            painter.drawRoundedRect(QRectF(dx, cy - 5, 3, 10), 1.5, 1.5)
+        font = QFont(self.font())
+        font.setPixelSize(12)
+        font.setBold(True)
+        painter.setFont(font)
+        painter.setPen(QColor(self._palette["text"]))
+        painter.drawText(
+            rect.adjusted(26, 0, -8, 0),
+            Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignHCenter,
+            str(len(self._parked)),
+        )
+        painter.end()
