@@ -26,7 +26,8 @@ from notch_app.card.coerce import Coerced, coerce, is_blank, same_value
 from notch_app.card.interpolate import interpolate
 from notch_app.card.paths import MISSING, PathError, delete_path, get_path, set_path
 from notch_app.card.schema import is_argument_required, property_schema
-from notch_app.manifest.arguments import ArgumentProblem, argument_problems
+from notch_app.card.validation import ArgumentCheck
+from notch_app.manifest.arguments import ArgumentProblem
 from notch_app.manifest.bindings import MalformedBinding, parse_single_binding
 from notch_app.manifest.model import Tool
 from notch_app.manifest.view import (
@@ -131,6 +132,7 @@ class CardState:
         self._current: dict[str, Any] = self.proposed
         self._version = 0
         self._gate_cache: tuple[int, _Gate] | None = None
+        self._check = ArgumentCheck(tool)
         self._text_cache: dict[str, str] = {}
         self._text_version = 0
         self._subscribers: list[Callable[[], None]] = []
@@ -138,6 +140,7 @@ class CardState:
         self.inputs: list[InputBinding] = []
         self._build(tool)
         self._secret_paths = tuple(sorted({i.path for i in self.inputs if i.secret}))
+        self._gated = [(b, self._conditions[id(b.block)]) for b in self.inputs]
         self._by_path: dict[str, InputBinding] = {}
         for binding in self.inputs:
             self._by_path.setdefault(binding.path, binding)
@@ -342,22 +345,28 @@ class CardState:
         cached = self._gate_cache
         if cached is not None and cached[0] == self._version:
             return cached[1]
-        problems = argument_problems(self.tool, self._current)
+        problems = self._check.problems(self._current)
         errors: dict[str, str] = {}
         blockers: list[str] = []
         covered: set[str] = set()
-        for binding in self.inputs:
-            visible = self.is_visible(binding.block)
+        current = self._current
+        coercion_errors = self._coercion_errors
+        for binding, conditions in self._gated:
             path = binding.path
-            message = self._coercion_errors.get(path)
-            if message is None:
+            visible = True
+            for condition in conditions:
+                if not is_truthy(get_path(current, condition)):
+                    visible = False
+                    break
+            message = coercion_errors.get(path)
+            if message is None and problems:
                 message = _problem_at(problems, path)
             if (
                 message is None
                 and visible
                 and binding.required
                 and binding.kind != "toggle"  # toggles never gate: off is an answer
-                and not holds_value(get_path(self._current, path))
+                and is_blank(get_path(current, path))
             ):
                 message = REQUIRED_MESSAGE
             if message is not None:
@@ -369,7 +378,7 @@ class CardState:
         # Schema problems nobody can see at a visible field still block confirm; name them
         # by their input's label when one exists, else by the argument path.
         for problem in problems:
-            if any(_under(problem.path, p) for p in covered):
+            if problem.path in covered or any(_under(problem.path, p) for p in covered):
                 continue
             owner = next((b for b in self.inputs if _under(problem.path, b.path)), None)
             name = owner.label if owner is not None else (problem.path or "The arguments")

@@ -1,0 +1,104 @@
+"""Checking the card's final arguments against the inputSchema on every keystroke, cheaply.
+
+`notch_app.manifest.arguments.argument_problems` checks the whole object; on a 20-input
+card that is most of a keystroke's budget, and a 1 MB argument with a `pattern` would be
+re-matched on every keystroke in another field. When the inputSchema is a plain object
+schema (properties, required, additionalProperties — nearly every MCP tool), the check
+splits exactly: each property against its own subschema, plus the object-level rules.
+Edits are copy-on-write, so an untouched argument keeps its identity and its earlier
+result is reused. Any other schema shape falls back to the whole check.
+
+The messages are argument_problems' own: each part runs through it with a small derived
+tool, so there is one source of wording.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Final
+
+from notch_app.card.paths import MISSING
+from notch_app.manifest.arguments import ArgumentProblem, argument_problems
+from notch_app.manifest.model import Tool
+
+_SPLITTABLE_KEYS: Final = frozenset(
+    {
+        "type", "properties", "required", "additionalProperties", "$schema", "$id",
+        "$defs", "definitions", "title", "description", "default", "examples",
+        "$comment", "readOnly", "writeOnly", "deprecated",
+    }
+)  # fmt: skip
+_SHARED_KEYS: Final = ("$schema", "$id", "$defs", "definitions")
+_MAX_PROBLEMS: Final = 50
+
+
+class ArgumentCheck:
+    """argument_problems(tool, arguments), remembered per argument between calls."""
+
+    def __init__(self, tool: Tool) -> None:
+        self.tool = tool
+        schema = tool.input_schema
+        props = schema.get("properties")
+        self._split = (
+            set(schema) <= _SPLITTABLE_KEYS
+            and schema.get("type", "object") == "object"
+            and isinstance(props, Mapping)
+            and all(isinstance(k, str) for k in props)
+        )
+        self._parts: dict[str, Tool] = {}
+        self._cache: dict[str, tuple[Any, list[ArgumentProblem]]] = {}
+        self._object_rules: Tool | None = None
+        self._object_cache: tuple[tuple[str, ...], tuple[Any, ...], list[ArgumentProblem]] | None
+        self._object_cache = None
+        if self._split and isinstance(props, Mapping):
+            shared: dict[str, Any] = {k: schema[k] for k in _SHARED_KEYS if k in schema}
+            # Object-level rules alone: every property accepted, extras and required kept.
+            object_schema = {k: v for k, v in schema.items() if k != "properties"}
+            object_schema["properties"] = dict.fromkeys(props, True)
+            self._object_rules = _derived(tool, object_schema)
+            for name, sub in props.items():
+                self._parts[name] = _derived(
+                    tool, {**shared, "type": "object", "properties": {name: sub}}
+                )
+
+    def problems(self, arguments: Mapping[str, Any]) -> list[ArgumentProblem]:
+        """Every way `arguments` fails the inputSchema (at most 50), deepest first."""
+        if not self._split or self._object_rules is None:
+            return argument_problems(self.tool, arguments)
+        found: list[ArgumentProblem] = []
+        for name, part in self._parts.items():
+            value = arguments.get(name, MISSING)
+            if value is MISSING:
+                continue
+            hit = self._cache.get(name)
+            if hit is not None and hit[0] is value:
+                found.extend(hit[1])
+                continue
+            result = argument_problems(part, {name: value})
+            self._cache[name] = (value, result)  # holds `value`, so its id stays unique
+            found.extend(result)
+        found.sort(key=lambda p: -p.pointer.count("/"))
+        found.extend(self._object_problems(self._object_rules, arguments))
+        return found[:_MAX_PROBLEMS]
+
+    def _object_problems(self, rules: Tool, arguments: Mapping[str, Any]) -> list[ArgumentProblem]:
+        # The object-level rules see only which keys are present and the values of keys
+        # the schema does not name (additionalProperties), so those are the cache key.
+        keys = tuple(arguments)
+        extras = tuple(arguments[k] for k in keys if k not in self._parts)
+        hit = self._object_cache
+        if (
+            hit is not None
+            and hit[0] == keys
+            and len(hit[1]) == len(extras)
+            and all(a is b for a, b in zip(hit[1], extras, strict=True))
+        ):
+            return hit[2]
+        result = argument_problems(rules, arguments)
+        self._object_cache = (keys, extras, result)
+        return result
+
+
+def _derived(tool: Tool, schema: dict[str, Any]) -> Tool:
+    # model_construct: the schema is the tool's own (already validated), only narrowed.
+    return Tool.model_construct(name=tool.name, input_schema=schema)
