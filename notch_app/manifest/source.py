@@ -1,0 +1,250 @@
+"""Reading an untrusted JSON file: bounded before parsing, and placed back in its text.
+
+`load_json()` refuses a file over `limits.MAX_FILE_BYTES` without reading it all, and one
+nested deeper than `limits.MAX_NESTING_DEPTH` with an iterative scan *before* `json.loads`
+(a document nested 100,000 levels deep is refused in milliseconds, never a RecursionError).
+
+`SourceDocument.position(pointer)` maps a JSON Pointer to the 1-based line and column of
+that value in the text. The map is built once, lazily, by an iterative tokenizer, the first
+time a problem has to be placed: a clean file never pays for it.
+"""
+
+from __future__ import annotations
+
+import bisect
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final
+
+from notch_app.manifest import limits
+from notch_app.manifest.problems import Problem, escape_pointer_token
+
+# A JSON string (unrolled loop: no per-character alternation), a bracket, or a
+# non-JSON constant that Python's json would otherwise accept.
+_DEPTH_SCAN: Final = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]|NaN|-?Infinity', re.DOTALL)
+# Tokens of a document already known to be valid JSON; whitespace is skipped by finditer.
+_TOKEN: Final = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[{}\[\],:]|[^\s{}\[\],:"]+', re.DOTALL)
+
+
+class SourceError(Exception):
+    """The file cannot be read at all (missing, a directory, permissions)."""
+
+
+@dataclass
+class SourceDocument:
+    """A parsed JSON file and the means to place a JSON Pointer in its text."""
+
+    path: Path
+    display_name: str
+    text: str
+    data: Any
+    _values: dict[str, int] | None = field(default=None, repr=False)
+    _keys: dict[str, int] | None = field(default=None, repr=False)
+    _line_starts: list[int] | None = field(default=None, repr=False)
+
+    def offset(self, pointer: str, *, key: bool = False) -> int:
+        """Character offset of the value at `pointer` (of its key, with `key=True`).
+
+        A pointer that is not in the document (a missing property) falls back to its
+        nearest existing ancestor.
+        """
+        if self._values is None or self._keys is None:
+            self._values, self._keys = _map_pointers(self.text)
+        if key and pointer in self._keys:
+            return self._keys[pointer]
+        probe = pointer
+        while True:
+            hit = self._values.get(probe)
+            if hit is not None:
+                return hit
+            if not probe:
+                return 0
+            probe = probe.rsplit("/", 1)[0]
+
+    def position(self, pointer: str, *, key: bool = False) -> tuple[int, int]:
+        """1-based (line, column) of the value at `pointer` (see `offset`)."""
+        return self.line_column(self.offset(pointer, key=key))
+
+    def line_column(self, offset: int) -> tuple[int, int]:
+        if self._line_starts is None:
+            starts = [0]
+            starts.extend(m.end() for m in re.finditer(r"\n", self.text))
+            self._line_starts = starts
+        line = bisect.bisect_right(self._line_starts, offset)
+        return line, offset - self._line_starts[line - 1] + 1
+
+    def problem(
+        self,
+        pointer: str,
+        rule: str,
+        message: str,
+        *,
+        severity: str = "error",
+        key: bool = False,
+    ) -> Problem:
+        """A Problem placed at `pointer` in this file."""
+        line, column = self.position(pointer, key=key)
+        return Problem(
+            self.display_name,
+            line,
+            column,
+            pointer,
+            rule,
+            "warning" if severity == "warning" else "error",
+            message,
+        )
+
+
+def _map_pointers(text: str) -> tuple[dict[str, int], dict[str, int]]:
+    """Offsets of every value (and every object key) by JSON Pointer, in one pass.
+
+    Assumes `text` is valid JSON (it has been parsed already). Iterative: depth costs
+    a list entry, not a Python frame.
+    """
+    values: dict[str, int] = {}
+    keys: dict[str, int] = {}
+    # Each frame: [pointer of the container, is_object, current key or index, awaiting key]
+    stack: list[list[Any]] = []
+    for m in _TOKEN.finditer(text):
+        tok = m.group(0)
+        c = tok[0]
+        if c in ",:":
+            if c == "," and stack:
+                frame = stack[-1]
+                if frame[1]:
+                    frame[3] = True
+                else:
+                    frame[2] += 1
+            continue
+        if c in "]}":
+            stack.pop()
+            continue
+        if stack:
+            frame = stack[-1]
+            if frame[1] and frame[3]:
+                # An object key: decode escapes only when there are any.
+                name = json.loads(tok) if "\\" in tok else tok[1:-1]
+                frame[2] = name
+                frame[3] = False
+                keys[frame[0] + "/" + escape_pointer_token(name)] = m.start()
+                continue
+            here = frame[0] + "/" + (escape_pointer_token(frame[2]) if frame[1] else str(frame[2]))
+        else:
+            here = ""
+        values[here] = m.start()
+        if c == "{":
+            stack.append([here, True, "", True])
+        elif c == "[":
+            stack.append([here, False, 0, False])
+    return values, keys
+
+
+def _problem_at(name: str, text: str, offset: int, rule: str, message: str) -> Problem:
+    line = text.count("\n", 0, offset) + 1
+    column = offset - (text.rfind("\n", 0, offset) + 1) + 1
+    return Problem(name, line, column, "", rule, "error", message)
+
+
+def check_depth(text: str, name: str) -> Problem | None:
+    """Refuse nesting deeper than MAX_NESTING_DEPTH, and NaN/Infinity, before parsing."""
+    depth = 0
+    for m in _DEPTH_SCAN.finditer(text):
+        c = m.group(0)[0]
+        if c in "[{":
+            depth += 1
+            if depth > limits.MAX_NESTING_DEPTH:
+                return _problem_at(
+                    name,
+                    text,
+                    m.start(),
+                    "limit-nesting-depth",
+                    f"objects and lists are nested more than {limits.MAX_NESTING_DEPTH} "
+                    "levels deep here; flatten the document (a manifest needs far less)",
+                )
+        elif c in "]}":
+            depth -= 1
+        elif c != '"':
+            return _problem_at(
+                name,
+                text,
+                m.start(),
+                "json-syntax",
+                f"{m.group(0)} is not valid JSON; write a number or null instead",
+            )
+    return None
+
+
+def load_json(
+    path: Path, display_name: str | None = None
+) -> tuple[SourceDocument | None, list[Problem]]:
+    """Read and parse `path` within the limits.
+
+    Returns the document, or None with the problems that stopped it (size, encoding,
+    depth, syntax). Raises SourceError only when the file cannot be read at all.
+    """
+    name = display_name if display_name is not None else str(path)
+    try:
+        with path.open("rb") as fh:
+            raw = fh.read(limits.MAX_FILE_BYTES + 1)
+    except OSError as exc:
+        raise SourceError(f"{name}: cannot read: {exc.strerror or exc}") from exc
+    if len(raw) > limits.MAX_FILE_BYTES:
+        return None, [
+            Problem(
+                name,
+                1,
+                1,
+                "",
+                "limit-file-size",
+                "error",
+                f"the file is larger than {limits.MAX_FILE_BYTES // (1024 * 1024)} MiB; "
+                "a manifest should be a few kilobytes — move large data (images) into "
+                "files beside it",
+            )
+        ]
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        prefix = raw[: exc.start].decode("utf-8", errors="replace")
+        return None, [
+            _problem_at(
+                name,
+                prefix,
+                len(prefix),
+                "json-encoding",
+                "the file is not UTF-8 text; save it as UTF-8",
+            )
+        ]
+    return parse_text(text, path, name)
+
+
+def parse_text(
+    text: str, path: Path, display_name: str
+) -> tuple[SourceDocument | None, list[Problem]]:
+    """Parse already-read `text` within the limits (see `load_json`)."""
+    too_deep = check_depth(text, display_name)
+    if too_deep is not None:
+        return None, [too_deep]
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        return None, [
+            Problem(
+                display_name,
+                exc.lineno,
+                exc.colno,
+                "",
+                "json-syntax",
+                "error",
+                f"invalid JSON: {exc.msg}; fix the syntax here (a missing comma, quote or "
+                "bracket is the usual cause)",
+            )
+        ]
+    except (ValueError, RecursionError) as exc:
+        # e.g. an integer with more digits than Python converts; never a traceback.
+        return None, [
+            Problem(display_name, 1, 1, "", "json-syntax", "error", f"cannot read the JSON: {exc}")
+        ]
+    return SourceDocument(path, display_name, text, data), []

@@ -1,0 +1,72 @@
+"""`notch validate` without the command line: check paths, return placed Problems.
+
+`validate_path()` accepts a manifest file, an integration folder (manifest and preview
+fixtures checked together) or a folder of either, and returns every problem sorted by
+file, line and column. Nothing here imports Qt.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from notch_app.manifest.fixtures import PreviewFixtures
+from notch_app.manifest.integration import find_integrations, preview_path_for
+from notch_app.manifest.model import Manifest
+from notch_app.manifest.problems import Problem
+from notch_app.manifest.rules import ManifestCheck, check_fixtures, check_manifest
+from notch_app.manifest.source import SourceError, load_json
+
+UNREADABLE = "file-unreadable"
+
+
+def _unreadable(name: str, why: str) -> Problem:
+    return Problem(name, 1, 1, "", UNREADABLE, "error", f"{why}; check the path")
+
+
+def check_integration(
+    manifest_path: Path,
+) -> tuple[Manifest | None, PreviewFixtures | None, list[Problem]]:
+    """Check one manifest file and the preview fixtures beside it.
+
+    Returns the typed manifest (None when its structure is invalid), the fixtures (None
+    when absent or invalid) and every problem, sorted. Never raises for content.
+    """
+    name = str(manifest_path)
+    try:
+        doc, problems = load_json(manifest_path, name)
+    except SourceError as exc:
+        return None, None, [_unreadable(name, str(exc))]
+    if doc is None:
+        return None, None, problems
+    checked: ManifestCheck = check_manifest(doc)
+    problems = [*problems, *checked.problems]
+    fixtures: PreviewFixtures | None = None
+    preview = preview_path_for(manifest_path)
+    if preview is not None:
+        try:
+            fdoc, fproblems = load_json(preview, str(preview))
+        except SourceError as exc:
+            fdoc, fproblems = None, [_unreadable(str(preview), str(exc))]
+        problems.extend(fproblems)
+        if fdoc is not None:
+            fixtures, more = check_fixtures(fdoc, checked)
+            problems.extend(more)
+    return checked.manifest, fixtures, sorted(problems, key=Problem.sort_key)
+
+
+def validate_path(path: Path) -> list[Problem]:
+    """Every problem in the manifests (and fixtures) under `path`, sorted.
+
+    A missing or unreadable path is one `file-unreadable` problem.
+    """
+    try:
+        manifests = find_integrations(path)
+    except OSError as exc:
+        why = "no such file or folder" if isinstance(exc, FileNotFoundError) else str(exc)
+        return [_unreadable(str(path), why)]
+    if not manifests:
+        return [_unreadable(str(path), "no manifest files (*.json, */manifest.json) here")]
+    problems: list[Problem] = []
+    for manifest_path in manifests:
+        problems.extend(check_integration(manifest_path)[2])
+    return sorted(problems, key=Problem.sort_key)
