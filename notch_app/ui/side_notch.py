@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QMenu, QWidget
 from notch_app.ui import theme
 from notch_app.ui.overlay_settings import OverlaySettings
 
-SIZE = QSize(64, 26)
+SIZE = QSize(92, 26)
 GAP = 8  # between the notch and the side notch
 
 
@@ -115,13 +115,13 @@ class SideNotch(QWidget):
         for dx in (12.0, 17.5):
             painter.drawRoundedRect(QRectF(dx, cy - 5, 3, 10), 1.5, 1.5)
         font = QFont(self.font())
-        font.setPixelSize(12)
+        font.setPixelSize(11)
         font.setBold(True)
         painter.setFont(font)
         painter.setPen(QColor(self._palette["text"]))
         painter.drawText(
             rect.adjusted(26, 0, -8, 0),
             Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignHCenter,
-            str(len(self._parked)),
+            f"{len(self._parked)} parked",
         )
         painter.end()

@@ -1,0 +1,124 @@
+"""Renders the notch's looks to PNGs under artifacts/overlay/ and checks what a person sees.
+
+The PNGs are the notch as it sits on a desktop: the top of the screen with a wallpaper,
+the notch window and the side notch composited where they are placed.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from overlay_doubles import RecordingSink, request
+from PySide6.QtCore import QPoint, QRect, Qt
+from PySide6.QtGui import QColor, QImage, QLinearGradient, QPainter, QPixmap
+from PySide6.QtWidgets import QApplication, QWidget
+
+from notch_app.runtime.presenter import ConfirmationRequest
+from notch_app.ui.overlay_presenter import BuiltCard, OverlayPresenter
+from notch_app.ui.overlay_settings import OverlaySettings
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "overlay"
+SETTINGS = OverlaySettings(expand_ms=0, done_ms=60_000, park_after_s=0)
+
+
+def real_card_factory(req: Any) -> BuiltCard:
+    """The bundled integrations' real cards (CardView) when available, else the stand-in."""
+    try:
+        from notch_app.ui.overlay_cards import ManifestCardFactory
+
+        return ManifestCardFactory.bundled()(req)
+    except ImportError:
+        from overlay_doubles import simple_factory
+
+        return simple_factory(req)
+
+
+def desktop_shot(presenter: OverlayPresenter, name: str) -> QImage:
+    """The top of the screen around the notch, as a person would see it."""
+    QApplication.processEvents()
+    screen = QApplication.primaryScreen().geometry()
+    notch = presenter.window.geometry()
+    height = max(140, notch.bottom() + 40)
+    area = QRect(screen.center().x() - 380, screen.top(), 760, height)
+    shot = QPixmap(area.size())
+    painter = QPainter(shot)
+    wallpaper = QLinearGradient(0, 0, area.width(), area.height())
+    wallpaper.setColorAt(0.0, QColor("#3a4a6b"))
+    wallpaper.setColorAt(1.0, QColor("#7b5a7e"))
+    painter.fillRect(shot.rect(), wallpaper)
+    windows: list[QWidget] = [presenter.window, presenter.side_notch]
+    for w in windows:
+        if w.isVisible():
+            painter.drawPixmap(w.geometry().topLeft() - area.topLeft(), w.grab())
+    painter.end()
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    shot.save(str(ARTIFACTS / f"{name}.png"))
+    return shot.toImage()
+
+
+def _is_notch_dark(image: QImage, at: QPoint) -> bool:
+    c = image.pixelColor(at)
+    return c.lightness() < 60
+
+
+def _offset(presenter: OverlayPresenter) -> QPoint:
+    screen = QApplication.primaryScreen().geometry()
+    return QPoint(screen.center().x() - 380, screen.top())
+
+
+def test_render_idle_card_parked_and_done_looks(qtbot: Any) -> None:
+    sink = RecordingSink()
+    presenter = OverlayPresenter(sink, real_card_factory, SETTINGS)
+    qtbot.addWidget(presenter.window)
+    qtbot.addWidget(presenter.side_notch)
+
+    idle = desktop_shot(presenter, "notch-idle")
+    pill = presenter.window.geometry()
+    assert _is_notch_dark(idle, pill.center() - _offset(presenter))
+    # Beside the pill is wallpaper, not a black box (the window is translucent).
+    assert not _is_notch_dark(
+        idle, QPoint(pill.right() + 30, pill.center().y()) - _offset(presenter)
+    )
+
+    presenter.present(
+        ConfirmationRequest(
+            "m1",
+            "io.elevenlabs",
+            "generate_speech",
+            {"text": "Welcome to Notch — your agent asks before it acts."},
+        )
+    )
+    presenter.present(request("m2"))
+    presenter.present(request("m3"))
+    card_shot = desktop_shot(presenter, "notch-card-1-of-3")
+    assert presenter.window._counter.text() == "1 of 3"
+    assert presenter.window.geometry().height() > 120
+    assert card_shot.height() > idle.height()
+
+    presenter.park()
+    presenter.park()
+    presenter.park()
+    parked = desktop_shot(presenter, "notch-side-notch-parked")
+    side = presenter.side_notch.geometry()
+    assert presenter.side_notch.isVisible() and len(presenter.side_notch.parked) == 3
+    assert _is_notch_dark(parked, QPoint(side.left() + 6, side.center().y()) - _offset(presenter))
+    assert side.left() > presenter.window.geometry().right()
+
+    presenter.restore("m1")
+    card = presenter.window.card
+    assert card is not None
+    decided = getattr(card, "press", None)
+    if decided is not None:
+        card.press("confirm")
+    else:
+        card.approve.click()  # type: ignore[attr-defined]
+    done = desktop_shot(presenter, "notch-done")
+    assert presenter.window.look == "done"
+    assert presenter.window._note.text().startswith("Approved ✓")
+    assert _is_notch_dark(
+        done,
+        QPoint(presenter.window.geometry().left() + 12, presenter.window.geometry().center().y())
+        - _offset(presenter),
+    )
+    assert Qt.WindowType.WindowStaysOnTopHint & presenter.window.windowFlags()
