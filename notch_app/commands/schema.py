@@ -1,0 +1,44 @@
+"""`notch schema [--check] [--out DIR]`: write or check the published JSON Schemas."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help="do not write; exit 1 if the files differ from what the models generate",
+    )
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="folder for the schema files (default: the project's schemas/)",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    from notch_app.manifest.schemas import default_schema_dir, stale_schemas, write_schemas
+
+    out: Path = args.out if args.out is not None else default_schema_dir()
+    if args.check:
+        stale = stale_schemas(out)
+        for name in stale:
+            print(
+                f"{out / name}: out of date with the models; run `notch schema` to regenerate",
+                file=sys.stderr,
+            )
+        return 1 if stale else 0
+    try:
+        written = write_schemas(out)
+    except OSError as exc:
+        print(f"notch schema: cannot write {out}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    for path in written:
+        print(path)
+    return 0
