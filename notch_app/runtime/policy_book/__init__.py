@@ -25,6 +25,7 @@ from notch_app.runtime.policy_book.document import (
     SettingsDocument,
 )
 from notch_app.runtime.policy_book.fingerprint import card_fingerprint
+from notch_app.runtime.policy_book.hook import PersonPolicy, glance_text
 from notch_app.runtime.policy_book.settings_file import (
     SETTINGS_FILE_NAME,
     default_data_dir,
@@ -43,6 +44,7 @@ __all__ = [
     "NotOneOfGuard",
     "OverGuard",
     "OverlayPreferences",
+    "PersonPolicy",
     "PolicyBook",
     "PolicyRefused",
     "PolicyWriteError",
@@ -52,6 +54,7 @@ __all__ = [
     "card_fingerprint",
     "check_guard",
     "default_data_dir",
+    "glance_text",
     "has_policy",
     "read_settings",
     "settings_path",

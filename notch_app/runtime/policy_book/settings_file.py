@@ -21,22 +21,24 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from notch_app.runtime.policy_book.document import SETTINGS_VERSION, SettingsDocument
+from notch_app.runtime.store import default_data_dir
+
+__all__ = [
+    "MAX_SETTINGS_BYTES",
+    "SETTINGS_FILE_NAME",
+    "LoadedSettings",
+    "default_data_dir",
+    "read_settings",
+    "settings_lock",
+    "settings_path",
+    "write_settings",
+]
 
 log = logging.getLogger("notch.settings")
 
 SETTINGS_FILE_NAME = "notch-settings.json"
 MAX_SETTINGS_BYTES = 2 * 1024 * 1024
 """A settings file larger than this is treated as corrupt before it is parsed."""
-
-
-def default_data_dir() -> Path:
-    """`$NOTCH_DATA_DIR` if set, else the platform's user data dir for "notch"."""
-    env = os.environ.get("NOTCH_DATA_DIR")
-    if env:
-        return Path(env).expanduser()
-    import platformdirs
-
-    return Path(platformdirs.user_data_dir("notch"))
 
 
 def settings_path(data_dir: Path) -> Path:
