@@ -138,14 +138,17 @@ def coerce(raw: Any, prop_schema: Mapping[str, Any]) -> Coerced:
         if natural == "array":
             return _coerce_array(raw, prop_schema)
         return Coerced(raw)
+    first_failure: Coerced | None = None
     for kind in types:
         if kind == "null":
             continue
         result = _coerce_to(raw, kind, prop_schema)
         if result.ok:
             return result
-    first = next((t for t in types if t != "null"), "null")
-    return Coerced(raw, _ERRORS.get(first, "has the wrong type"))
+        first_failure = first_failure or result
+    if first_failure is not None:
+        return Coerced(raw, first_failure.error)
+    return Coerced(raw, _ERRORS["null"])
 
 
 def _coerce_enum(raw: Any, allowed: list[Any]) -> Coerced:
