@@ -1,0 +1,127 @@
+"""JSON-RPC 2.0 over a local socket, one JSON object per line (UTF-8, `\\n`-terminated).
+
+Methods (params are objects; names in camelCase):
+
+* `confirm.request` {callId, integration, tool, arguments, supersedes?, expiresInMs?,
+  context?, wait?=true} — check and queue one tool call. With `wait` (the default) the
+  response is the decision; with `wait: false` it is `{callId, status: "pending"}` at once
+  (or the decision, when none is needed) and `confirm.await` waits later.
+* `confirm.await` {callId, timeoutMs?} — the decision, or `{callId, status: "pending"}`
+  if `timeoutMs` passed first.
+* `confirm.get` {callId} — the decision, or `{callId, status: "pending", parked}`.
+* `confirm.withdraw` {callId} — end an open request `withdrawn` (an already decided one
+  returns its decision with `alreadyDecided: true`).
+* `integrations.list` {} — `{integrations: [{id, name, version, summary, publisher,
+  tools: [{name, title, description, confirms, kind}]}]}`.
+* `server.info` {} — `{name, version, methods, maxMessageBytes}`.
+
+While a client waits, the server sends it notifications `confirm.event` {callId, event,
+...} with event one of confirmationRequired, shown, parked, restored, decided.
+There is deliberately no method that changes policy.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Final
+
+MAX_MESSAGE_BYTES: Final = 1024 * 1024
+"""One line (request or response) may be at most 1 MiB, newline excluded."""
+MAX_JSON_DEPTH: Final = 64
+
+PARSE_ERROR: Final = -32700
+INVALID_REQUEST: Final = -32600
+METHOD_NOT_FOUND: Final = -32601
+INVALID_PARAMS: Final = -32602
+INTERNAL_ERROR: Final = -32603
+# Server-defined errors (-32000..-32099):
+UNKNOWN_CALL: Final = -32001
+CALL_ID_IN_USE: Final = -32002
+NOT_OPEN: Final = -32003
+OVERLOADED: Final = -32004
+TOO_MANY_IN_FLIGHT: Final = -32005
+STORAGE_ERROR: Final = -32006
+TOO_MANY_CONNECTIONS: Final = -32007
+
+EVENT_METHOD: Final = "confirm.event"
+METHODS: Final = (
+    "confirm.request",
+    "confirm.await",
+    "confirm.get",
+    "confirm.withdraw",
+    "integrations.list",
+    "server.info",
+)
+
+
+class RpcError(Exception):
+    """A JSON-RPC error to send back (server) or received (client)."""
+
+    def __init__(self, code: int, message: str, data: dict[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.data = data
+
+    def to_json(self) -> dict[str, Any]:
+        error: dict[str, Any] = {"code": self.code, "message": self.message}
+        if self.data is not None:
+            error["data"] = self.data
+        return error
+
+
+def encode(message: dict[str, Any]) -> bytes:
+    """One message as a line. Non-ASCII is kept as UTF-8; NaN/Infinity are refused."""
+    return (
+        json.dumps(message, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode(
+            "utf-8"
+        )
+        + b"\n"
+    )
+
+
+def decode(line: bytes) -> Any:
+    """Parse one line. Raises RpcError(PARSE_ERROR) for bad UTF-8, bad JSON or JSON nested
+    deeper than MAX_JSON_DEPTH."""
+    try:
+        value = json.loads(line)
+    except UnicodeDecodeError:
+        raise RpcError(PARSE_ERROR, "parse error: the message is not valid UTF-8") from None
+    except RecursionError:
+        raise RpcError(
+            PARSE_ERROR, f"parse error: JSON nested deeper than {MAX_JSON_DEPTH}"
+        ) from None
+    except ValueError as exc:
+        raise RpcError(PARSE_ERROR, f"parse error: {exc}; send one JSON object per line") from None
+    if _too_deep(value):
+        raise RpcError(PARSE_ERROR, f"parse error: JSON nested deeper than {MAX_JSON_DEPTH}")
+    return value
+
+
+def _too_deep(value: Any) -> bool:
+    # Iterative, so a hostile document cannot exhaust the stack of later checks.
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, dict):
+            children: Any = node.values()
+        elif isinstance(node, list):
+            children = node
+        else:
+            continue
+        if depth > MAX_JSON_DEPTH:
+            return True
+        stack.extend((child, depth + 1) for child in children if isinstance(child, dict | list))
+    return False
+
+
+def response(request_id: Any, result: Any) -> dict[str, Any]:
+    return {"jsonrpc": "2.0", "id": request_id, "result": result}
+
+
+def error_response(request_id: Any, error: RpcError) -> dict[str, Any]:
+    return {"jsonrpc": "2.0", "id": request_id, "error": error.to_json()}
+
+
+def notification(method: str, params: dict[str, Any]) -> dict[str, Any]:
+    return {"jsonrpc": "2.0", "method": method, "params": params}

@@ -1,0 +1,115 @@
+"""The integrations a running Notch knows: which integration ids and tools exist.
+
+Built from integration folders with the manifest loader; an invalid manifest is skipped
+and its problems returned (printed with the `notch validate` messages), never fatal.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from notch_app.manifest.model import Manifest, Tool, tool_kind
+
+
+@dataclass(frozen=True, slots=True)
+class CatalogEntry:
+    """One loaded integration and the folder it came from (None when built in memory)."""
+
+    manifest: Manifest
+    folder: Path | None = None
+
+
+class Catalog:
+    """Integrations by id. Later folders do not replace an id already loaded."""
+
+    def __init__(self, entries: Iterable[CatalogEntry | Manifest] = ()) -> None:
+        self._entries: dict[str, CatalogEntry] = {}
+        self.duplicates: list[str] = []
+        """Messages for integration ids seen twice (the first one loaded wins)."""
+        for item in entries:
+            entry = item if isinstance(item, CatalogEntry) else CatalogEntry(item)
+            self.add(entry)
+
+    def add(self, entry: CatalogEntry) -> bool:
+        """Add one integration; False (and a message in `duplicates`) if its id is taken."""
+        known = self._entries.get(entry.manifest.id)
+        if known is not None:
+            self.duplicates.append(
+                f"{entry.folder or entry.manifest.id}: integration id {entry.manifest.id!r} is "
+                f"already loaded from {known.folder or 'memory'}; this copy is skipped"
+            )
+            return False
+        self._entries[entry.manifest.id] = entry
+        return True
+
+    @classmethod
+    def load(cls, paths: Sequence[Path]) -> tuple[Catalog, list[str]]:
+        """Load every integration under `paths` (folders of integrations, integration
+        folders, or manifest files). Returns the catalog and the problems found, each a
+        formatted `FILE:LINE:COLUMN: error[rule]: message` line. Never raises for a bad
+        manifest; a path that does not exist is reported as a problem.
+        """
+        loader: Any = importlib.import_module("notch_app.manifest.integration")
+        catalog = cls()
+        problems: list[str] = []
+        for base in paths:
+            if not base.exists():
+                problems.append(f"{base}: no such file or folder; check the --manifests path")
+                continue
+            for folder in loader.find_integrations(base):
+                integration, found = loader.load_integration(folder)
+                problems.extend(p.format() for p in found if getattr(p, "is_error", True))
+                if integration is None:
+                    continue
+                manifest = getattr(integration, "manifest", integration)
+                where = getattr(integration, "folder", None) or Path(folder)
+                catalog.add(CatalogEntry(manifest, Path(where)))
+        problems.extend(catalog.duplicates)
+        return catalog, problems
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def ids(self) -> list[str]:
+        return sorted(self._entries)
+
+    def integration(self, integration_id: str) -> Manifest | None:
+        entry = self._entries.get(integration_id)
+        return entry.manifest if entry else None
+
+    def entry(self, integration_id: str) -> CatalogEntry | None:
+        return self._entries.get(integration_id)
+
+    def tool(self, integration_id: str, tool_name: str) -> Tool | None:
+        manifest = self.integration(integration_id)
+        return manifest.tool(tool_name) if manifest else None
+
+    def describe(self) -> list[dict[str, Any]]:
+        """The integrations and their tools as plain JSON (for `integrations.list`)."""
+        out: list[dict[str, Any]] = []
+        for iid in self.ids():
+            m = self._entries[iid].manifest
+            out.append(
+                {
+                    "id": m.id,
+                    "name": m.name,
+                    "version": m.version,
+                    "summary": m.summary,
+                    "publisher": m.publisher.name if m.publisher else None,
+                    "tools": [
+                        {
+                            "name": t.name,
+                            "title": t.display_title,
+                            "description": t.description,
+                            "confirms": t.confirmation is not None,
+                            "kind": tool_kind(t),
+                        }
+                        for t in m.tools
+                    ],
+                }
+            )
+        return out

@@ -1,0 +1,49 @@
+"""The per-action policy hook: ask (a card), run at once (autoApproved), or block.
+
+The service asks `policy.verdict(...)` for every acting tool call that passed its checks.
+Part 4 ("Asks first" per action, guards) supplies a real policy read from the person's
+settings; until then `AlwaysAsk` is the only one. A policy is only ever changed by the
+person on their own machine, never over the socket.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Literal, Protocol
+
+from notch_app.manifest.model import Manifest, Tool
+
+Verdict = Literal["ask", "autoApprove", "block"]
+
+
+@dataclass(frozen=True, slots=True)
+class PolicyVerdict:
+    """What the person's policy says about one call."""
+
+    verdict: Verdict
+    reason: str | None = None
+    """For `ask` despite "Asks first" off: the guard that tripped (shown on the card).
+    For `block`: what the agent is told. For `autoApprove`: the glance text, if any."""
+
+
+ASK = PolicyVerdict("ask")
+
+
+class Policy(Protocol):
+    """Decides per (integration, tool, arguments) whether the person is asked."""
+
+    def verdict(
+        self, integration: Manifest, tool: Tool, arguments: Mapping[str, Any]
+    ) -> PolicyVerdict:
+        """Must be quick and must not raise; if it does, the service asks (the safe default)."""
+        ...
+
+
+class AlwaysAsk:
+    """Every acting tool shows its card: the default before the person changes anything."""
+
+    def verdict(
+        self, integration: Manifest, tool: Tool, arguments: Mapping[str, Any]
+    ) -> PolicyVerdict:
+        return ASK

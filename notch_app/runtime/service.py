@@ -1,0 +1,606 @@
+"""The confirmation service: requests in, decisions out, exactly once.
+
+Qt-free and single-threaded: everything runs on one asyncio loop (qasync in the app), so
+the presenter calls `decide()` and friends as plain methods. The order of work for a
+request is: check it (unknown integration/tool, arguments vs inputSchema, callId reuse)
+before any card; read-only tools answer `notRequired` at once; ask the person's policy;
+store the request; then show the card. A decision is committed to the store before any
+waiter hears it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import math
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any, Final, Literal
+
+from notch_app.manifest.arguments import argument_problems
+from notch_app.manifest.model import Manifest, Tool
+from notch_app.runtime.catalog import Catalog
+from notch_app.runtime.decision import (
+    Decision,
+    arguments_digest,
+    canonical_json,
+    changed_paths,
+)
+from notch_app.runtime.policy import ASK, AlwaysAsk, Policy, PolicyVerdict
+from notch_app.runtime.presenter import ConfirmationRequest, DecidedBy, Outcome, Presenter
+from notch_app.runtime.redaction import redact, secret_paths
+from notch_app.runtime.store import DecisionStore, StoreError
+
+log = logging.getLogger("notch.service")
+
+MAX_CALL_ID_CHARS: Final = 128
+MAX_CONTEXT_CHARS: Final = 4096
+MAX_EXPIRES_IN_MS: Final = 30 * 24 * 3600 * 1000
+MAX_PENDING: Final = 10_000
+"""Open requests across all clients; beyond it new requests are refused (`overloaded`)."""
+
+Event = Literal["confirmationRequired", "shown", "parked", "restored", "decided"]
+EventListener = Callable[[str, Event, dict[str, Any]], None]
+"""Called with (callId, event, data) for requests the listener asked about."""
+
+ErrorKind = Literal[
+    "invalidParams", "unknownCall", "callIdInUse", "notOpen", "overloaded", "storage"
+]
+
+
+class ServiceError(Exception):
+    """A request the service refuses. `field` names the bad parameter, if one is."""
+
+    def __init__(self, kind: ErrorKind, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.kind: ErrorKind = kind
+        self.message = message
+        self.field = field
+
+
+@dataclass(slots=True, eq=False)
+class _Open:
+    """A request waiting for the person."""
+
+    request: ConfirmationRequest
+    integration: Manifest
+    tool: Tool
+    digest: str
+    future: asyncio.Future[Decision]
+    timer: asyncio.TimerHandle | None = None
+    listeners: list[EventListener] = field(default_factory=list)
+
+
+def _names(items: list[str], limit: int = 20) -> str:
+    shown = ", ".join(items[:limit]) or "none"
+    return shown + (f" and {len(items) - limit} more" if len(items) > limit else "")
+
+
+class ConfirmationService:
+    """Implements `DecisionSink`. Create, `set_presenter()`, `await start()`, then submit."""
+
+    def __init__(
+        self,
+        catalog: Catalog,
+        store: DecisionStore,
+        *,
+        policy: Policy | None = None,
+        clock: Callable[[], float] = time.time,
+        max_pending: int = MAX_PENDING,
+    ) -> None:
+        self.catalog = catalog
+        self.store = store
+        self.policy: Policy = policy or AlwaysAsk()
+        """Part 4 replaces this with the person's "Asks first" settings; never set remotely."""
+        self._clock = clock
+        self._max_pending = max_pending
+        self._open: dict[str, _Open] = {}
+        self._presenter: Presenter | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    # --- lifecycle -------------------------------------------------------------------
+
+    def set_presenter(self, presenter: Presenter | None) -> None:
+        """Show cards with `presenter` from now on; every open request is presented to it."""
+        self._presenter = presenter
+        for item in list(self._open.values()):
+            self._present(item.request)
+
+    async def start(self) -> None:
+        """Bring back undecided requests from the store as parked cards (ending those past
+        their expiry, or whose integration or tool is gone). Raises StoreError."""
+        self._loop = asyncio.get_running_loop()
+        now = self._clock()
+        for request in self.store.pending():
+            integration = self.catalog.integration(request.integration_id)
+            tool = self.catalog.tool(request.integration_id, request.tool_name)
+            future: asyncio.Future[Decision] = self._loop.create_future()
+            item = _Open(request, integration or _GONE, tool or _GONE_TOOL, "", future)
+            self._open[request.call_id] = item
+            if integration is None or tool is None:
+                self._finish(
+                    item,
+                    "withdrawn",
+                    "service",
+                    message=f"{request.integration_id}/{request.tool_name} is no longer "
+                    "installed, so its request was withdrawn after the restart",
+                )
+            elif request.expires_at is not None and request.expires_at <= now:
+                self._finish(item, "expired", "timeout", message="expired while Notch was stopped")
+            else:
+                item.digest = arguments_digest(request.arguments)
+                self._arm_timer(item)
+                self._present(request)
+
+    def close(self) -> None:
+        """Stop timers and close the store. Open requests stay stored for the next start."""
+        for item in self._open.values():
+            if item.timer is not None:
+                item.timer.cancel()
+            if not item.future.done():
+                item.future.cancel()
+        self._open.clear()
+        self.store.close()
+
+    # --- requests from executors -----------------------------------------------------
+
+    def submit(
+        self,
+        call_id: str,
+        integration_id: str,
+        tool_name: str,
+        arguments: Mapping[str, Any],
+        *,
+        supersedes: str | None = None,
+        expires_in_ms: int | None = None,
+        context: Mapping[str, Any] | None = None,
+        listener: EventListener | None = None,
+    ) -> asyncio.Future[Decision]:
+        """Check and queue one tool call; the future resolves with its decision.
+
+        Already done when no card is needed (notRequired, a policy verdict, a repeated
+        callId). Raises ServiceError for anything refused before a card: unknown
+        integration or tool, arguments failing the inputSchema (the bad field named),
+        a callId already used for a different call, a `supersedes` that is not open,
+        too many open requests, or a store failure.
+        """
+        loop = self._loop or asyncio.get_running_loop()
+        self._loop = loop
+        _check_call_id(call_id, "callId")
+        context = dict(context or {})
+        if len(canonical_json(context)) > MAX_CONTEXT_CHARS:
+            raise ServiceError(
+                "invalidParams", f"context is over {MAX_CONTEXT_CHARS} characters", "context"
+            )
+        args = dict(arguments)
+        digest = arguments_digest(args)
+
+        # A repeated callId: never a second card, never a second approval.
+        item = self._open.get(call_id)
+        if item is not None:
+            self._same_call(
+                call_id,
+                item.request.integration_id,
+                item.request.tool_name,
+                item.digest,
+                integration_id,
+                tool_name,
+                digest,
+            )
+            if listener is not None:
+                item.listeners.append(listener)
+            return item.future
+        stored = self.store.decision(call_id)
+        if stored is not None:
+            known = self.store.request_digest(call_id)
+            if known is not None:
+                self._same_call(call_id, *known, integration_id, tool_name, digest)
+            done: asyncio.Future[Decision] = loop.create_future()
+            done.set_result(stored.replayed())
+            return done
+
+        integration, tool = self._lookup(integration_id, tool_name)
+        problems = argument_problems(tool, args)
+        if problems:
+            first = problems[0]
+            more = f" (and {len(problems) - 1} more problems)" if len(problems) > 1 else ""
+            where = f"arguments.{first.path}" if first.path else "arguments"
+            raise ServiceError(
+                "invalidParams",
+                f"{where} {first.message}, per the inputSchema of {integration_id}/{tool_name}"
+                + more,
+                where,
+            )
+        if expires_in_ms is not None and not (0 < expires_in_ms <= MAX_EXPIRES_IN_MS):
+            raise ServiceError(
+                "invalidParams",
+                f"expiresInMs must be between 1 and {MAX_EXPIRES_IN_MS} (30 days)",
+                "expiresInMs",
+            )
+        now = self._clock()
+        if tool.confirmation is None:
+            # Read-only: answered at once and not logged (no card, nothing to decide).
+            done = loop.create_future()
+            done.set_result(
+                Decision(
+                    call_id,
+                    "notRequired",
+                    integration_id,
+                    tool_name,
+                    args,
+                    (),
+                    digest,
+                    "service",
+                    now,
+                )
+            )
+            return done
+
+        old: _Open | None = None
+        if supersedes is not None:
+            _check_call_id(supersedes, "supersedes")
+            old = self._open.get(supersedes)
+            if old is None:
+                before = self.store.decision(supersedes)
+                raise ServiceError(
+                    "notOpen",
+                    f"callId {supersedes!r} was already decided ({before.outcome}); nothing to "
+                    "supersede"
+                    if before is not None
+                    else f"no open request has callId {supersedes!r}; nothing to supersede",
+                    "supersedes",
+                )
+        if len(self._open) >= self._max_pending:
+            raise ServiceError(
+                "overloaded",
+                f"{len(self._open)} requests are already waiting for the person; "
+                "wait for some decisions, then ask again",
+            )
+
+        verdict = self._verdict(integration, tool, args)
+        request = ConfirmationRequest(
+            call_id=call_id,
+            integration_id=integration_id,
+            tool_name=tool_name,
+            arguments=args,
+            context=context,
+            created_at=now,
+            expires_at=None if expires_in_ms is None else now + expires_in_ms / 1000,
+            reason=verdict.reason if verdict.verdict == "ask" else None,
+        )
+        future: asyncio.Future[Decision] = loop.create_future()
+        item = _Open(request, integration, tool, digest, future)
+        if listener is not None:
+            item.listeners.append(listener)
+
+        if verdict.verdict != "ask":
+            if old is not None:
+                self._finish(
+                    old, "superseded", "agent", message=f"superseded by {call_id!r}", dismiss=True
+                )
+            outcome: Outcome = "autoApproved" if verdict.verdict == "autoApprove" else "blocked"
+            runs = outcome == "autoApproved"
+            decision = Decision(
+                call_id,
+                outcome,
+                integration_id,
+                tool_name,
+                args if runs else None,
+                (),
+                digest if runs else None,
+                "policy",
+                now,
+                verdict.reason or (None if runs else "the person blocked this action"),
+            )
+            self._commit(decision, item, new_request=request)
+            future.set_result(decision)
+            if runs and self._presenter is not None:
+                text = verdict.reason or tool.display_title
+                self._call_presenter("glance", request, text)
+            return future
+
+        superseded: Decision | None = None
+        if old is not None:
+            superseded = self._ended(old, "superseded", "agent", f"superseded by {call_id!r}")
+        try:
+            logged = None
+            if old is not None and superseded is not None:
+                logged = self._logged(old, superseded)
+            self.store.add_request(request, superseded, logged)
+        except StoreError as exc:
+            raise ServiceError("storage", str(exc)) from None
+        self._open[call_id] = item
+        self._arm_timer(item)
+        self._emit(
+            item,
+            "confirmationRequired",
+            {"integration": integration_id, "tool": tool_name, "reason": request.reason},
+        )
+        if old is not None and superseded is not None:
+            self._settle(old, superseded)
+            self._call_presenter("replace", old.request.call_id, request)
+        else:
+            self._present(request)
+        return future
+
+    async def request(
+        self,
+        call_id: str,
+        integration_id: str,
+        tool_name: str,
+        arguments: Mapping[str, Any],
+        **options: Any,
+    ) -> Decision:
+        """`submit()` and wait for the decision. Cancelling the wait leaves the request open."""
+        future = self.submit(call_id, integration_id, tool_name, arguments, **options)
+        return await asyncio.shield(future)
+
+    def wait(self, call_id: str, listener: EventListener | None = None) -> asyncio.Future[Decision]:
+        """A future for the decision of `call_id` (done at once if already decided).
+        Raises ServiceError(unknownCall) for a callId never seen."""
+        item = self._open.get(call_id)
+        if item is not None:
+            if listener is not None:
+                item.listeners.append(listener)
+            return item.future
+        stored = self.store.decision(call_id)
+        if stored is None:
+            raise ServiceError("unknownCall", f"no request has callId {call_id!r}", "callId")
+        loop = self._loop or asyncio.get_running_loop()
+        done: asyncio.Future[Decision] = loop.create_future()
+        done.set_result(stored.replayed())
+        return done
+
+    def get(self, call_id: str) -> Decision | ConfirmationRequest:
+        """The decision for `call_id`, or its open request. Raises ServiceError(unknownCall)."""
+        item = self._open.get(call_id)
+        if item is not None:
+            return item.request
+        stored = self.store.decision(call_id)
+        if stored is None:
+            raise ServiceError("unknownCall", f"no request has callId {call_id!r}", "callId")
+        return stored.replayed()
+
+    def withdraw(self, call_id: str) -> Decision:
+        """End an open request `withdrawn` and remove its card. An already decided callId
+        returns its decision (marked already decided): too late to withdraw.
+        Raises ServiceError(unknownCall) for a callId never seen."""
+        item = self._open.get(call_id)
+        if item is None:
+            stored = self.store.decision(call_id)
+            if stored is None:
+                raise ServiceError("unknownCall", f"no request has callId {call_id!r}", "callId")
+            return stored.replayed()
+        return self._finish(
+            item, "withdrawn", "agent", message="withdrawn by the agent", dismiss=True
+        )
+
+    def unsubscribe(self, call_id: str, listener: EventListener) -> None:
+        """Stop sending events for `call_id` to `listener` (its client went away)."""
+        item = self._open.get(call_id)
+        if item is not None and listener in item.listeners:
+            item.listeners.remove(listener)
+
+    @property
+    def open_requests(self) -> list[ConfirmationRequest]:
+        """Requests waiting for the person, oldest first."""
+        return [item.request for item in self._open.values()]
+
+    # --- DecisionSink: what the presenter reports ------------------------------------
+
+    def decide(
+        self,
+        call_id: str,
+        approved: bool,
+        final_arguments: dict[str, Any] | None,
+        edited_paths: list[str],
+        decided_by: DecidedBy,
+    ) -> None:
+        """The person approved or declined `call_id`. Ignored if it is no longer open (a
+        click that raced a withdraw). Raises ValueError when approved final arguments fail
+        the tool's inputSchema (the card must not allow that): the request stays open.
+        Raises StoreError if the decision cannot be committed: nothing is sent."""
+        item = self._open.get(call_id)
+        if item is None:
+            log.info("decision for %s ignored: it is no longer open", call_id)
+            return
+        if not approved:
+            self._finish(item, "declined", decided_by, message="the person declined")
+            return
+        final = dict(item.request.arguments if final_arguments is None else final_arguments)
+        problems = argument_problems(item.tool, final)
+        if problems:
+            raise ValueError(
+                f"final arguments for {call_id!r} fail the inputSchema: "
+                + "; ".join(str(p) for p in problems[:5])
+            )
+        edited = set(edited_paths) | set(changed_paths(item.request.arguments, final))
+        edited.discard("")
+        self._finish(item, "approved", decided_by, arguments=final, edited=sorted(edited))
+
+    def parked(self, call_id: str) -> None:
+        item = self._open.get(call_id)
+        if item is not None:
+            item.request = replace(item.request, parked=True)
+            self._emit(item, "parked", {})
+
+    def restored(self, call_id: str) -> None:
+        item = self._open.get(call_id)
+        if item is not None:
+            item.request = replace(item.request, parked=False)
+            self._emit(item, "restored", {})
+
+    def shown(self, call_id: str) -> None:
+        item = self._open.get(call_id)
+        if item is not None:
+            self._emit(item, "shown", {})
+
+    # --- internals -------------------------------------------------------------------
+
+    def _lookup(self, integration_id: str, tool_name: str) -> tuple[Manifest, Tool]:
+        integration = self.catalog.integration(integration_id)
+        if integration is None:
+            raise ServiceError(
+                "invalidParams",
+                f"unknown integration {integration_id!r}; known: {_names(self.catalog.ids())}",
+                "integration",
+            )
+        tool = integration.tool(tool_name)
+        if tool is None:
+            raise ServiceError(
+                "invalidParams",
+                f"integration {integration_id!r} has no tool {tool_name!r}; its tools: "
+                f"{_names([t.name for t in integration.tools])}",
+                "tool",
+            )
+        return integration, tool
+
+    @staticmethod
+    def _same_call(
+        call_id: str,
+        had_integration: str,
+        had_tool: str,
+        had_digest: str,
+        integration_id: str,
+        tool_name: str,
+        digest: str,
+    ) -> None:
+        if (had_integration, had_tool, had_digest) != (integration_id, tool_name, digest):
+            raise ServiceError(
+                "callIdInUse",
+                f"callId {call_id!r} was already used for a different call "
+                f"({had_integration}/{had_tool}); send a new callId, or `supersedes` to "
+                "replace an open card",
+                "callId",
+            )
+
+    def _verdict(self, integration: Manifest, tool: Tool, args: dict[str, Any]) -> PolicyVerdict:
+        try:
+            verdict = self.policy.verdict(integration, tool, args)
+        except Exception:  # a broken policy must fail safe: the person is asked
+            log.exception("policy failed for %s/%s; asking", integration.id, tool.name)
+            return ASK
+        return verdict if verdict.verdict in ("ask", "autoApprove", "block") else ASK
+
+    def _ended(
+        self,
+        item: _Open,
+        outcome: Outcome,
+        by: DecidedBy,
+        message: str | None,
+        arguments: dict[str, Any] | None = None,
+        edited: list[str] | None = None,
+    ) -> Decision:
+        runs = outcome in ("approved", "autoApproved")
+        return Decision(
+            call_id=item.request.call_id,
+            outcome=outcome,
+            integration_id=item.request.integration_id,
+            tool_name=item.request.tool_name,
+            arguments=arguments if runs else None,
+            edited_paths=tuple(edited or ()),
+            digest=arguments_digest(arguments) if runs and arguments is not None else None,
+            decided_by=by,
+            decided_at=self._clock(),
+            message=message,
+        )
+
+    def _logged(self, item: _Open, decision: Decision) -> dict[str, Any]:
+        shown = decision.arguments if decision.arguments is not None else item.request.arguments
+        secrets = secret_paths(item.tool) if item.tool is not _GONE_TOOL else frozenset()
+        return redact(shown, secrets) if secrets else dict(shown)
+
+    def _commit(
+        self, decision: Decision, item: _Open, new_request: ConfirmationRequest | None = None
+    ) -> None:
+        try:
+            self.store.record_decision(
+                decision, self._logged(item, decision), item.request.context, new_request
+            )
+        except StoreError as exc:
+            raise ServiceError("storage", str(exc)) from None
+
+    def _finish(
+        self,
+        item: _Open,
+        outcome: Outcome,
+        by: DecidedBy,
+        *,
+        message: str | None = None,
+        arguments: dict[str, Any] | None = None,
+        edited: list[str] | None = None,
+        dismiss: bool = False,
+    ) -> Decision:
+        decision = self._ended(item, outcome, by, message, arguments, edited)
+        self._commit(decision, item)  # on disk before anyone hears of it
+        self._settle(item, decision)
+        if dismiss:
+            self._call_presenter("dismiss", item.request.call_id, outcome)
+        return decision
+
+    def _settle(self, item: _Open, decision: Decision) -> None:
+        self._open.pop(item.request.call_id, None)
+        if item.timer is not None:
+            item.timer.cancel()
+            item.timer = None
+        if not item.future.done():
+            item.future.set_result(decision)
+        self._emit(item, "decided", {"outcome": decision.outcome})
+        item.listeners.clear()
+
+    def _arm_timer(self, item: _Open) -> None:
+        expires_at = item.request.expires_at
+        if expires_at is None or self._loop is None:
+            return
+        delay = max(0.0, expires_at - self._clock())
+        if math.isfinite(delay):
+            item.timer = self._loop.call_later(delay, self._expire, item.request.call_id)
+
+    def _expire(self, call_id: str) -> None:
+        item = self._open.get(call_id)
+        if item is None:
+            return
+        item.timer = None
+        try:
+            self._finish(
+                item, "expired", "timeout", message="no decision before it expired", dismiss=True
+            )
+        except ServiceError:
+            log.exception("could not store the expiry of %s; it stays open", call_id)
+
+    def _emit(self, item: _Open, event: Event, data: dict[str, Any]) -> None:
+        for listener in list(item.listeners):
+            try:
+                listener(item.request.call_id, event, data)
+            except Exception:  # one client's broken listener must not stop the others
+                log.exception("event listener failed for %s", item.request.call_id)
+
+    def _present(self, request: ConfirmationRequest) -> None:
+        self._call_presenter("present", request)
+
+    def _call_presenter(self, method: str, *args: Any) -> None:
+        if self._presenter is None:
+            return
+        try:
+            getattr(self._presenter, method)(*args)
+        except Exception:  # a presenter bug must not lose a request or a decision
+            log.exception("presenter.%s failed", method)
+
+
+def _check_call_id(value: str, name: str) -> None:
+    if (
+        not isinstance(value, str)
+        or not 0 < len(value) <= MAX_CALL_ID_CHARS
+        or not value.isprintable()
+    ):
+        raise ServiceError(
+            "invalidParams",
+            f"{name} must be 1 to {MAX_CALL_ID_CHARS} printable characters",
+            name,
+        )
+
+
+# Stand-ins for a stored request whose integration was removed before a restart.
+_GONE_TOOL: Final = Tool(name="gone", input_schema={"type": "object"})
+_GONE: Final = Manifest(schema_version=1, id="gone.gone", version="0", name="gone", tools=[])
