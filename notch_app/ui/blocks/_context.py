@@ -1,0 +1,110 @@
+"""What every block builder shares while one card is built: the CardState, the theme,
+where files and images may come from, and the live parts that must follow edits.
+
+Builders register only what depends on bindings (a live text, a visibility rule, a
+watched value), so one keystroke touches only those widgets.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtWidgets import QWidget
+
+from notch_app.card.interpolate import template_paths
+from notch_app.card.state import CardState
+from notch_app.ui.theme import ThemeName
+
+if TYPE_CHECKING:
+    from notch_app.ui.blocks.inputs import InputEditor
+
+MAX_SHOWN_CHARS = 4000
+"""Display text longer than this is cut with an ellipsis: a 1 MB argument in a label
+would take seconds to lay out. Inputs still hold (and send back) the full value."""
+
+_ZWSP = "\u200b"
+_LONG_RUN = 28
+
+
+def shown(text: str, limit: int = MAX_SHOWN_CHARS) -> str:
+    """`text` bounded for a label, with break opportunities in long unbroken runs
+    (URLs, ids) so word-wrapped labels never overflow the card's width."""
+    if len(text) > limit:
+        text = text[:limit] + "…"
+    out: list[str] = []
+    run = 0
+    for ch in text:
+        out.append(ch)
+        if ch.isspace():
+            run = 0
+            continue
+        run += 1
+        if run >= _LONG_RUN:
+            out.append(_ZWSP)
+            run = 0
+    return "".join(out)
+
+
+def unshown(text: str) -> str:
+    """The text a person reads from a label made with `shown` (break hints removed)."""
+    return text.replace(_ZWSP, "")
+
+
+@dataclass(slots=True)
+class LiveText:
+    """A widget text that interpolates bindings; reapplied only when its result changes."""
+
+    template: str
+    apply: Callable[[str], None]
+    last: str = ""
+
+
+@dataclass(slots=True)
+class WatchedValue:
+    """A widget that follows one argument value (a list's rows, a progress bar)."""
+
+    path: str
+    apply: Callable[[Any], None]
+    last: Any = None
+
+
+@dataclass(slots=True)
+class CardContext:
+    """Shared by the builders of one card. Created by CardView."""
+
+    state: CardState
+    theme: ThemeName
+    base_dir: Path | None
+    network_domains: tuple[str, ...]
+    press: Callable[[str, Any], None]
+    """Called with (role, action props) when a button is clicked."""
+    open_link: Callable[[str], None]
+    """Called with a URL the person clicked: shown first, opened only on a second click."""
+    live_texts: list[LiveText] = field(default_factory=list)
+    watched: list[WatchedValue] = field(default_factory=list)
+    conditional: list[tuple[Any, QWidget]] = field(default_factory=list)
+    editors: dict[str, InputEditor] = field(default_factory=dict)
+    focus_chain: list[QWidget] = field(default_factory=list)
+    confirm_buttons: list[QWidget] = field(default_factory=list)
+    has_primary: bool = False
+    """Set once the first confirm is built: it is the primary pill, the rest are ghosts."""
+
+    def bind_text(self, template: str, apply: Callable[[str], None]) -> None:
+        """Show `template` through `apply` now, and again whenever its bindings change."""
+        text = self.state.text(template)
+        apply(text)
+        if template_paths(template):
+            self.live_texts.append(LiveText(template, apply, text))
+
+    def watch(self, path: str, apply: Callable[[Any], None]) -> None:
+        """Call `apply(value)` now and whenever the value at `path` changes."""
+        value = self.state.value(path)
+        apply(value)
+        self.watched.append(WatchedValue(path, apply, value))
+
+    def focusable(self, widget: QWidget) -> None:
+        """Append `widget` to the card's Tab order (reading order)."""
+        self.focus_chain.append(widget)

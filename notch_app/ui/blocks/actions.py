@@ -1,0 +1,57 @@
+"""`button` and `actions` blocks. The first confirm on the card is the primary glass
+pill; every other button is a quiet ghost. Only confirm is gated (by CardView)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QHBoxLayout, QPushButton, QWidget
+
+from notch_app.manifest.view import ActionsBlock, ButtonBlock
+from notch_app.ui.blocks._context import CardContext, shown
+
+
+def action_button(item: Any, ctx: CardContext) -> QPushButton:
+    """One button for an action item or a button block, wired to `ctx.press`."""
+    button = QPushButton()
+    button.setCursor(Qt.CursorShape.PointingHandCursor)
+    primary = item.role == "confirm" and not ctx.has_primary
+    if primary:
+        ctx.has_primary = True
+    button.setProperty("kind", "primary" if primary else "ghost")
+    button.setProperty("role", item.role)
+    button.setProperty("tone", item.color or "")
+    button.setAutoDefault(False)
+    ctx.bind_text(item.label, lambda t: (button.setText(shown(t, 80)), button.setAccessibleName(shown(t, 200))))
+    button.clicked.connect(lambda: ctx.press(item.role, item))
+    if item.role == "confirm":
+        ctx.confirm_buttons.append(button)
+    ctx.focusable(button)
+    return button
+
+
+class ButtonBuilder:
+    def build(self, block: ButtonBlock, ctx: CardContext) -> QWidget:
+        box = QWidget()
+        row = QHBoxLayout(box)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(action_button(block, ctx))
+        row.addStretch(1)
+        return box
+
+
+class ActionsBuilder:
+    def build(self, block: ActionsBlock, ctx: CardContext) -> QWidget:
+        box = QWidget()
+        row = QHBoxLayout(box)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.setSpacing(8)
+        row.addStretch(1)
+        for item in block.items:
+            button = action_button(item, ctx)
+            if item.visible_if:
+                ctx.conditional.append((item, button))
+                button.setVisible(ctx.state.is_visible(item))
+            row.addWidget(button)
+        return box

@@ -1,0 +1,161 @@
+"""Display blocks for facts: `keyValue`, `metadata`, `list` and `listItem`."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QFrame, QGridLayout, QHBoxLayout, QLabel, QVBoxLayout, QWidget
+
+from notch_app.card.interpolate import display_value
+from notch_app.card.paths import MISSING
+from notch_app.manifest.bindings import parse_single_binding
+from notch_app.manifest.view import KeyValueBlock, ListBlock, ListItemBlock, MetadataBlock
+from notch_app.ui.blocks._context import CardContext, shown
+from notch_app.ui.blocks.text import wrapped_label
+
+
+class KeyValueBuilder:
+    def build(self, block: KeyValueBlock, ctx: CardContext) -> QWidget:
+        box = QWidget()
+        grid = QGridLayout(box)
+        grid.setContentsMargins(0, 0, 0, 0)
+        grid.setHorizontalSpacing(14)
+        grid.setVerticalSpacing(6)
+        grid.setColumnStretch(1, 1)
+        for row, item in enumerate(block.items):
+            key = wrapped_label("KeyLabel")
+            key.setText(shown(item.label, 200))
+            key.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+            key.setMaximumWidth(150)
+            value = wrapped_label("KeyValue")
+            ctx.bind_text(item.value, lambda t, v=value: v.setText(shown(t)))
+            grid.addWidget(key, row, 0, Qt.AlignmentFlag.AlignTop)
+            grid.addWidget(value, row, 1)
+        return box
+
+
+class MetadataBuilder:
+    def build(self, block: MetadataBlock, ctx: CardContext) -> QWidget:
+        label = wrapped_label("Metadata")
+        template = " · ".join(
+            f"{item.label}: {item.value}" if item.label else item.value for item in block.items
+        )
+        ctx.bind_text(template, lambda t: label.setText(shown(t, 1000)))
+        return label
+
+
+def _row(
+    title: str, subtitle: str | None, trailing: str | None, index: int | None
+) -> tuple[QFrame, QLabel, QLabel | None, QLabel | None]:
+    frame = QFrame()
+    frame.setObjectName("ListItem")
+    outer = QHBoxLayout(frame)
+    outer.setContentsMargins(0, 5, 0, 6)
+    outer.setSpacing(10)
+    if index is not None:
+        num = QLabel(f"{index}.")
+        num.setObjectName("ListIndex")
+        outer.addWidget(num, 0, Qt.AlignmentFlag.AlignTop)
+    texts = QVBoxLayout()
+    texts.setSpacing(1)
+    title_label = wrapped_label("ListTitle")
+    title_label.setText(shown(title, 1000))
+    texts.addWidget(title_label)
+    sub_label = None
+    if subtitle is not None:
+        sub_label = wrapped_label("ListSubtitle")
+        sub_label.setText(shown(subtitle, 1000))
+        texts.addWidget(sub_label)
+    outer.addLayout(texts, 1)
+    trail_label = None
+    if trailing is not None:
+        trail_label = QLabel(shown(trailing, 100))
+        trail_label.setObjectName("ListTrailing")
+        trail_label.setTextFormat(Qt.TextFormat.PlainText)
+        outer.addWidget(trail_label, 0, Qt.AlignmentFlag.AlignTop)
+    return frame, title_label, sub_label, trail_label
+
+
+def element_title(element: Any) -> str:
+    """How one element of an `itemsFrom` array reads as a row title."""
+    if isinstance(element, Mapping):
+        for key in ("title", "name", "label"):
+            if key in element:
+                return display_value(element[key])
+    return display_value(element)
+
+
+def _element_subtitle(element: Any) -> str | None:
+    if isinstance(element, Mapping):
+        for key in ("subtitle", "description", "email", "detail"):
+            if key in element:
+                return display_value(element[key])
+    return None
+
+
+class ListItemBuilder:
+    def build(self, block: ListItemBlock, ctx: CardContext) -> QWidget:
+        frame, title, sub, trail = _row(block.title, block.subtitle, block.trailing, None)
+        ctx.bind_text(block.title, lambda t: title.setText(shown(t, 1000)))
+        if sub is not None and block.subtitle is not None:
+            ctx.bind_text(block.subtitle, lambda t: sub.setText(shown(t, 1000)))
+        if trail is not None and block.trailing is not None:
+            ctx.bind_text(block.trailing, lambda t: trail.setText(shown(t, 100)))
+        return frame
+
+
+class ListBuilder:
+    """Fixed rows, or one row per element of a bound array (rebuilt when it changes);
+    rows past `maxVisible` fold into a quiet "and N more"."""
+
+    def build(self, block: ListBlock, ctx: CardContext) -> QWidget:
+        from notch_app.ui.blocks import build_block
+
+        box = QWidget()
+        layout = QVBoxLayout(box)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
+        more = QLabel()
+        more.setObjectName("ListMore")
+        fixed = list(block.items)
+        for i, item in enumerate(fixed[: block.max_visible]):
+            row = build_block(item, ctx)
+            if block.ordered:
+                row.layout().insertWidget(0, _index_label(i + 1), 0, Qt.AlignmentFlag.AlignTop)  # type: ignore[union-attr]
+            layout.addWidget(row)
+        dynamic = QWidget()
+        dyn_layout = QVBoxLayout(dynamic)
+        dyn_layout.setContentsMargins(0, 0, 0, 0)
+        dyn_layout.setSpacing(0)
+        layout.addWidget(dynamic)
+        layout.addWidget(more)
+        hidden_fixed = max(0, len(fixed) - block.max_visible)
+
+        def show_elements(value: Any) -> None:
+            while dyn_layout.count():
+                w = dyn_layout.takeAt(0).widget()
+                if w is not None:
+                    w.deleteLater()
+            elements = list(value) if isinstance(value, list | tuple) else []
+            room = max(0, block.max_visible - len(fixed))
+            for i, element in enumerate(elements[:room]):
+                index = len(fixed) + i + 1 if block.ordered else None
+                frame, *_ = _row(element_title(element), _element_subtitle(element), None, index)
+                dyn_layout.addWidget(frame)
+            hidden = hidden_fixed + max(0, len(elements) - room)
+            more.setText(f"and {hidden} more" if hidden else "")
+            more.setVisible(hidden > 0)
+
+        if block.items_from:
+            ctx.watch(parse_single_binding(block.items_from), show_elements)
+        else:
+            show_elements(MISSING)
+        return box
+
+
+def _index_label(n: int) -> QLabel:
+    label = QLabel(f"{n}.")
+    label.setObjectName("ListIndex")
+    return label

@@ -1,0 +1,453 @@
+"""Input blocks: `textField`, `passwordField`, `select`, `toggle` and `chips`.
+
+Each input is an InputEditor: the label row (with the quiet, permanent `*` when
+required), the editing widget, an optional help line and the error line. Edits go to
+CardState.set() as the person makes them; CardView calls `sync()` after every change so
+an editor follows values it did not type itself (a revert, a scenario step).
+`drive()` changes the value the way a person would, through the real widget.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from PySide6.QtCore import QRect, Qt
+from PySide6.QtGui import QAction, QTextOption
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
+
+from notch_app.card.interpolate import display_value
+from notch_app.card.paths import MISSING
+from notch_app.manifest.bindings import parse_single_binding
+from notch_app.manifest.view import (
+    ChipsBlock,
+    PasswordFieldBlock,
+    SelectBlock,
+    TextFieldBlock,
+    ToggleBlock,
+)
+from notch_app.ui import theme
+from notch_app.ui.blocks._context import CardContext, shown
+from notch_app.ui.widgets.chips_box import ChipsBox
+
+LONG_VALUE_CHARS = 4096
+"""A single-line field holding more than this becomes a bounded text area: QLineEdit
+lays out its whole line on every paint, which freezes on a 1 MB string."""
+_TYPED_CHARS = 256  # drive(): type shorter values key by key, paste longer ones
+_AREA_MIN, _AREA_MAX = 64, 168
+
+
+class InputEditor:
+    """The widgets of one bound input and the glue to CardState."""
+
+    field: QWidget
+    """The widget a person edits (focus, accessible name, `CardView.input_widget`)."""
+
+    def __init__(self, block: Any, ctx: CardContext, *, label_row: bool = True) -> None:
+        self.block = block
+        self.ctx = ctx
+        self.path = parse_single_binding(block.bind)
+        self.label = block.label
+        self._pushing = False
+        self._last: Any = ctx.state.value(self.path)
+        self._error: str | None = None
+        self.container = QWidget()
+        self._layout = QVBoxLayout(self.container)
+        self._layout.setContentsMargins(0, 0, 0, 0)
+        self._layout.setSpacing(5)
+        if label_row:
+            row = QHBoxLayout()
+            row.setSpacing(3)
+            name = QLabel(shown(block.label, 200))
+            name.setObjectName("FieldLabel")
+            name.setTextFormat(Qt.TextFormat.PlainText)
+            row.addWidget(name)
+            if block.required:
+                # Quiet and permanent: an untouched form never looks like it failed.
+                mark = QLabel("*")
+                mark.setObjectName("RequiredMark")
+                mark.setToolTip("Required")
+                row.addWidget(mark)
+            row.addStretch(1)
+            self._layout.addLayout(row)
+            self._name_label: QLabel | None = name
+        else:
+            self._name_label = None
+        self._help: QLabel | None = None
+        self._error_label = QLabel()
+        self._error_label.setObjectName("FieldError")
+        self._error_label.setTextFormat(Qt.TextFormat.PlainText)
+        self._error_label.setWordWrap(True)
+        self._error_label.hide()
+
+    def finish(self, field: QWidget, focus: QWidget | None = None) -> QWidget:
+        """Add `field` under the label, then help and error lines; register the editor."""
+        self.field = field
+        self._layout.addWidget(field)
+        if self._name_label is not None:
+            self._name_label.setBuddy(focus or field)
+        if self.block.help:
+            self._help = QLabel(shown(self.block.help, 300))
+            self._help.setObjectName("FieldHelp")
+            self._help.setTextFormat(Qt.TextFormat.PlainText)
+            self._help.setWordWrap(True)
+            self._layout.addWidget(self._help)
+        self._layout.addWidget(self._error_label)
+        for w in {field, focus or field}:
+            w.setAccessibleName(self.label)
+            w.setAccessibleDescription(self._description())
+        self.ctx.focusable(focus or field)
+        self.ctx.editors[self.path] = self
+        self.show_value(self._last)
+        return self.container
+
+    def _description(self) -> str:
+        parts = []
+        if self.block.required:
+            parts.append("Required.")
+        if self.block.help:
+            parts.append(self.block.help)
+        if self._error:
+            parts.append(self._error)
+        return " ".join(parts)
+
+    def push(self, raw: Any) -> None:
+        """Stage the person's edit; the CardState coerces it to the schema type."""
+        self._pushing = True
+        try:
+            self.ctx.state.set(self.path, raw)
+        finally:
+            self._pushing = False
+
+    def sync(self, value: Any) -> None:
+        """Follow the state's value unless it came from this editor's own typing."""
+        if value is self._last or (type(value) is type(self._last) and value == self._last):
+            return
+        self._last = value
+        if not self._pushing:
+            self.show_value(value)
+
+    def set_error(self, message: str | None) -> None:
+        if message == self._error:
+            return
+        self._error = message
+        self._error_label.setText(shown(message or "", 300))
+        self._error_label.setVisible(bool(message))
+        self.field.setProperty("invalid", bool(message))
+        self.field.style().unpolish(self.field)
+        self.field.style().polish(self.field)
+        self.field.setAccessibleDescription(self._description())
+
+    @property
+    def error(self) -> str | None:
+        return self._error
+
+    def show_value(self, value: Any) -> None:
+        raise NotImplementedError
+
+    def drive(self, value: Any) -> None:
+        raise NotImplementedError
+
+    def shown_text(self) -> str:
+        """What the person can read in this input right now."""
+        return ""
+
+
+def _as_text(value: Any) -> str:
+    return "" if value is MISSING or value is None else display_value(value)
+
+
+# --- text ---------------------------------------------------------------------------
+
+
+class TextArea(QPlainTextEdit):
+    """A text area that grows with its content between two bounds, then scrolls."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setTabChangesFocus(True)
+        self.setWordWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self.setFixedHeight(_AREA_MIN)
+        self.document().setDocumentMargin(4)
+        self.textChanged.connect(self.grow)
+
+    def grow(self) -> None:
+        text = self.toPlainText()
+        if len(text) > 20_000:  # do not measure megabytes: it is tall, it scrolls
+            self.setFixedHeight(_AREA_MAX)
+            return
+        margin = int(self.document().documentMargin())
+        width = max(self.viewport().width() - 2 * margin, 40)
+        fm = self.fontMetrics()
+        rect = fm.boundingRect(
+            QRect(0, 0, width, 10**6), int(Qt.TextFlag.TextWordWrap), text or " "
+        )
+        lines = max(1, text.count("\n") + 1)
+        h = max(rect.height(), lines * fm.lineSpacing()) + 2 * margin + 12
+        self.setFixedHeight(min(max(h, _AREA_MIN), _AREA_MAX))
+
+    def resizeEvent(self, event: Any) -> None:
+        super().resizeEvent(event)
+        self.grow()
+
+
+class _TextEditor(InputEditor):
+    def __init__(self, block: TextFieldBlock | PasswordFieldBlock, ctx: CardContext) -> None:
+        super().__init__(block, ctx)
+        value = self._last
+        multiline = bool(getattr(block, "multiline", False))
+        secret = isinstance(block, PasswordFieldBlock)
+        self.multiline = not secret and (
+            multiline or (isinstance(value, str) and len(value) > LONG_VALUE_CHARS)
+        )
+        self.secret = secret
+        if self.multiline:
+            self.area = TextArea()
+            if block.placeholder:
+                self.area.setPlaceholderText(block.placeholder)
+            self.area.textChanged.connect(self._area_edited)
+            self._showing = False
+            field: QWidget = self.area
+        else:
+            self.line = QLineEdit()
+            self.line.setMaxLength(2**31 - 1)
+            if block.placeholder:
+                self.line.setPlaceholderText(block.placeholder)
+            self.line.textEdited.connect(self.push)
+            field = self.line
+        if secret:
+            self.line.setEchoMode(QLineEdit.EchoMode.Password)
+            self.reveal = QAction(theme.icon("eye"), "Show", self.line)
+            self.reveal.setCheckable(True)
+            self.reveal.setToolTip("Show")
+            self.reveal.toggled.connect(self._toggle_reveal)
+            self.line.addAction(self.reveal, QLineEdit.ActionPosition.TrailingPosition)
+        self.widget = self.finish(field)
+
+    def _toggle_reveal(self, on: bool) -> None:
+        self.line.setEchoMode(QLineEdit.EchoMode.Normal if on else QLineEdit.EchoMode.Password)
+        self.reveal.setIcon(theme.icon("eye-off" if on else "eye"))
+        self.reveal.setToolTip("Hide" if on else "Show")
+        self.reveal.setText("Hide" if on else "Show")
+
+    def _area_edited(self) -> None:
+        if not self._showing:
+            self.push(self.area.toPlainText())
+
+    def show_value(self, value: Any) -> None:
+        text = _as_text(value)
+        if self.multiline:
+            if self.area.toPlainText() != text:
+                self._showing = True
+                try:
+                    self.area.setPlainText(text)
+                finally:
+                    self._showing = False
+        elif self.line.text() != text:
+            self.line.setText(text)
+            self.line.setCursorPosition(0)
+
+    def drive(self, value: Any) -> None:
+        text = _as_text(value)
+        if self.multiline:
+            self.area.setFocus()
+            self.area.selectAll()
+            if text:
+                self.area.insertPlainText(text)
+            else:
+                self.area.textCursor().removeSelectedText()
+            return
+        self.line.setFocus()
+        self.line.selectAll()
+        if text and len(text) <= _TYPED_CHARS and text.isprintable():
+            QTest.keyClicks(self.line, text)
+        elif text:
+            self.line.insert(text)  # a paste: emits textEdited like typing
+        elif self.line.text():
+            QTest.keyClick(self.line, Qt.Key.Key_Backspace)
+        else:
+            self.push("")
+
+    def shown_text(self) -> str:
+        if self.multiline:
+            return shown(self.area.toPlainText())
+        if self.secret and self.line.echoMode() != QLineEdit.EchoMode.Normal:
+            return ""
+        return shown(self.line.text())
+
+
+class TextFieldBuilder:
+    def build(self, block: TextFieldBlock, ctx: CardContext) -> QWidget:
+        return _TextEditor(block, ctx).widget
+
+
+class PasswordFieldBuilder:
+    def build(self, block: PasswordFieldBlock, ctx: CardContext) -> QWidget:
+        return _TextEditor(block, ctx).widget
+
+
+# --- select -------------------------------------------------------------------------
+
+
+def _same(a: Any, b: Any) -> bool:
+    # 1 == True in Python; an option value keeps its JSON type.
+    return (isinstance(a, bool) == isinstance(b, bool)) and a == b
+
+
+class _SelectEditor(InputEditor):
+    def __init__(self, block: SelectBlock, ctx: CardContext) -> None:
+        super().__init__(block, ctx)
+        self.combo = QComboBox()
+        self.combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.combo.setMinimumContentsLength(12)
+        self._values: list[Any] = []
+        self._syncing = False
+        for option in block.options:
+            self.combo.addItem(shown(option.label, 120))
+            self._values.append(option.value)
+        self._extra = False
+        self.combo.currentIndexChanged.connect(self._picked)
+        self.widget = self.finish(self.combo)
+
+    def _picked(self, index: int) -> None:
+        if self._syncing or index < 0:
+            return
+        self.push(self._values[index])
+
+    def _index_of(self, value: Any) -> int:
+        for i, v in enumerate(self._values):
+            if _same(v, value):
+                return i
+        return -1
+
+    def show_value(self, value: Any) -> None:
+        self._syncing = True
+        try:
+            if self._extra:  # drop a value the agent proposed outside the options
+                self.combo.removeItem(0)
+                self._values.pop(0)
+                self._extra = False
+            index = self._index_of(value)
+            if index < 0 and value is not MISSING and value is not None:
+                # Show what the agent proposed even if it is not an option; the schema
+                # check reports it, the person picks a real option.
+                self.combo.insertItem(0, shown(display_value(value), 120))
+                self._values.insert(0, value)
+                self._extra = True
+                index = 0
+            self.combo.setCurrentIndex(index)
+        finally:
+            self._syncing = False
+
+    def drive(self, value: Any) -> None:
+        index = self._index_of(value)
+        if index < 0:
+            labels = [o.label for o in self.block.options]
+            index = next(
+                (i for i, o in enumerate(self.block.options) if str(o.value) == str(value)),
+                labels.index(value) if value in labels else -1,
+            )
+            if index >= 0 and self._extra:
+                index += 1
+        if index < 0:
+            raise ValueError(f"{value!r} is not one of the options of {self.label!r}")
+        self.combo.setFocus()
+        if self.combo.currentIndex() != index:
+            self.combo.setCurrentIndex(index)  # as if picked from the popup
+
+    def shown_text(self) -> str:
+        return self.combo.currentText()
+
+
+class SelectBuilder:
+    def build(self, block: SelectBlock, ctx: CardContext) -> QWidget:
+        return _SelectEditor(block, ctx).widget
+
+
+# --- toggle -------------------------------------------------------------------------
+
+
+class _ToggleEditor(InputEditor):
+    def __init__(self, block: ToggleBlock, ctx: CardContext) -> None:
+        super().__init__(block, ctx, label_row=False)
+        self.box = QCheckBox(shown(block.label, 200))
+        self.box.setObjectName("Switch")
+        self.box.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.box.clicked.connect(self.push)
+        self.widget = self.finish(self.box)
+
+    def show_value(self, value: Any) -> None:
+        self.box.setChecked(bool(value) and value is not MISSING)
+
+    def drive(self, value: Any) -> None:
+        self.box.setFocus()
+        if self.box.isChecked() != bool(value):
+            self.box.click()
+
+    def shown_text(self) -> str:
+        return self.box.text()
+
+
+class ToggleBuilder:
+    def build(self, block: ToggleBlock, ctx: CardContext) -> QWidget:
+        return _ToggleEditor(block, ctx).widget
+
+
+# --- chips --------------------------------------------------------------------------
+
+
+def _chip_values(value: Any) -> list[str]:
+    if isinstance(value, list | tuple):
+        return [_as_text(v) if not isinstance(v, Mapping) else display_value(v) for v in value]
+    return []
+
+
+class _ChipsEditor(InputEditor):
+    def __init__(self, block: ChipsBlock, ctx: CardContext) -> None:
+        super().__init__(block, ctx)
+        self.box = ChipsBox(block.placeholder)
+        self.box.valuesEdited.connect(self.push)
+        self.widget = self.finish(self.box, focus=self.box.entry)
+
+    def show_value(self, value: Any) -> None:
+        self.box.set_values(_chip_values(value))
+
+    def drive(self, value: Any) -> None:
+        wanted = [_as_text(v) for v in value] if isinstance(value, list | tuple) else []
+        have = self.box.values()
+        keep = 0
+        while keep < min(len(have), len(wanted)) and have[keep] == wanted[keep]:
+            keep += 1
+        # Remove from the end back to the common prefix, then type the rest, Enter each.
+        for chip in reversed(self.box.chips()[keep:]):
+            chip.remove_button.click()
+        for text in wanted[keep:]:
+            if not text.strip():
+                raise ValueError(f"a blank chip cannot be added to {self.label!r}")
+            self.box.entry.setFocus()
+            self.box.entry.clear()
+            if len(text) <= _TYPED_CHARS and text.isprintable():
+                QTest.keyClicks(self.box.entry, text)
+            else:
+                self.box.entry.setText(text)
+            QTest.keyClick(self.box.entry, Qt.Key.Key_Return)
+
+    def shown_text(self) -> str:
+        return "\n".join(self.box.values())
+
+
+class ChipsBuilder:
+    def build(self, block: ChipsBlock, ctx: CardContext) -> QWidget:
+        return _ChipsEditor(block, ctx).widget

@@ -1,0 +1,54 @@
+"""`card` (nested: a quiet section) and `stack` blocks. The root card is laid out by
+CardView itself, which adds the glass, the scrolling body and the footer."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QBoxLayout, QFrame, QHBoxLayout, QVBoxLayout, QWidget
+
+from notch_app.manifest.view import CardBlock, StackBlock
+from notch_app.ui.blocks._context import CardContext
+from notch_app.ui.blocks.text import wrapped_label
+
+
+def add_card_header(block: CardBlock, layout: QBoxLayout, ctx: CardContext) -> None:
+    """Title and subtitle (both interpolated live), if the card has them."""
+    if block.title:
+        title = wrapped_label("CardTitle")
+        ctx.bind_text(block.title, title.setText)
+        layout.addWidget(title)
+    if block.subtitle:
+        subtitle = wrapped_label("CardSubtitle")
+        ctx.bind_text(block.subtitle, subtitle.setText)
+        layout.addWidget(subtitle)
+
+
+class CardBuilder:
+    def build(self, block: CardBlock, ctx: CardContext) -> QWidget:
+        from notch_app.ui.blocks import build_block  # the registry imports this module
+
+        frame = QFrame()
+        frame.setObjectName("NotchSection")
+        layout = QVBoxLayout(frame)
+        layout.setContentsMargins(12, 10, 12, 12)
+        layout.setSpacing(8)
+        add_card_header(block, layout, ctx)
+        for child in block.children:
+            layout.addWidget(build_block(child, ctx))
+        for child in block.footer:
+            layout.addWidget(build_block(child, ctx))
+        return frame
+
+
+class StackBuilder:
+    def build(self, block: StackBlock, ctx: CardContext) -> QWidget:
+        from notch_app.ui.blocks import build_block
+
+        box = QWidget()
+        layout: QBoxLayout = QVBoxLayout(box) if block.direction == "vertical" else QHBoxLayout(box)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(block.gap)
+        for child in block.children:
+            layout.addWidget(build_block(child, ctx))
+        if block.direction == "horizontal":
+            layout.addStretch(1)
+        return box

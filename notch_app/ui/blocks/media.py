@@ -1,0 +1,99 @@
+"""Display blocks: `image`, `badge`, `progress` and `divider`."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QProgressBar, QVBoxLayout, QWidget
+
+from notch_app.manifest.bindings import find_bindings
+from notch_app.manifest.view import BadgeBlock, DividerBlock, ImageBlock, ProgressBlock
+from notch_app.ui.blocks._context import CardContext, shown
+from notch_app.ui.widgets.image_view import ImageView
+
+_IMAGE_MAX_WIDTH = 400
+_STEPS = 1000  # QProgressBar is integer-valued: fractions become thousandths
+
+
+class ImageBuilder:
+    def build(self, block: ImageBlock, ctx: CardContext) -> QWidget:
+        view = ImageView(
+            alt=shown(block.alt, 200),
+            height=block.height,
+            max_width=_IMAGE_MAX_WIDTH,
+            base_dir=ctx.base_dir,
+            network_domains=ctx.network_domains,
+        )
+        ctx.bind_text(block.src, view.set_source)
+        return view
+
+
+class BadgeBuilder:
+    def build(self, block: BadgeBlock, ctx: CardContext) -> QWidget:
+        box = QWidget()
+        row = QHBoxLayout(box)
+        row.setContentsMargins(0, 0, 0, 0)
+        badge = QLabel()
+        badge.setObjectName("Badge")
+        badge.setTextFormat(Qt.TextFormat.PlainText)
+        badge.setProperty("tone", block.tone)
+        ctx.bind_text(block.text, lambda t: badge.setText(shown(t, 80)))
+        row.addWidget(badge)
+        row.addStretch(1)
+        return box
+
+
+def _fraction(value: Any, maximum: float) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        try:
+            value = float(str(value))
+        except ValueError:
+            return 0.0
+    v = float(value)
+    if not math.isfinite(v):
+        return 0.0
+    return min(max(v / maximum, 0.0), 1.0)
+
+
+class ProgressBuilder:
+    def build(self, block: ProgressBlock, ctx: CardContext) -> QWidget:
+        box = QWidget()
+        layout = QVBoxLayout(box)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(4)
+        if block.label:
+            label = QLabel()
+            label.setObjectName("ProgressLabel")
+            label.setTextFormat(Qt.TextFormat.PlainText)
+            ctx.bind_text(block.label, lambda t: label.setText(shown(t, 200)))
+            layout.addWidget(label)
+        bar = QProgressBar()
+        bar.setRange(0, _STEPS)
+        bar.setTextVisible(False)
+        layout.addWidget(bar)
+
+        def show(value: Any) -> None:
+            fraction = _fraction(value, block.max)
+            bar.setValue(round(fraction * _STEPS))
+            bar.setAccessibleName(f"{round(fraction * 100)}%")
+
+        if isinstance(block.value, str):
+            found = find_bindings(block.value)
+            if found:
+                ctx.watch(found[0].path, show)
+            else:
+                show(block.value)
+        else:
+            show(block.value)
+        return box
+
+
+class DividerBuilder:
+    def build(self, block: DividerBlock, ctx: CardContext) -> QWidget:
+        line = QFrame()
+        line.setObjectName("Divider")
+        line.setFrameShape(QFrame.Shape.NoFrame)
+        line.setFixedHeight(1)
+        return line

@@ -1,0 +1,48 @@
+"""`text` and `markdown` blocks."""
+
+from __future__ import annotations
+
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel, QWidget
+
+from notch_app.manifest.view import MarkdownBlock, TextBlock
+from notch_app.ui.blocks._context import CardContext, shown
+from notch_app.ui.widgets.markdown_view import MarkdownView
+
+# Markdown is a document, not a label: a longer bound keeps the layout fast.
+_MAX_MARKDOWN_CHARS = 20_000
+
+
+def wrapped_label(object_name: str | None = None) -> QLabel:
+    """A plain-text, word-wrapping, selectable label (never interpreted as rich text)."""
+    label = QLabel()
+    label.setTextFormat(Qt.TextFormat.PlainText)
+    label.setWordWrap(True)
+    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    if object_name:
+        label.setObjectName(object_name)
+    return label
+
+
+class TextBuilder:
+    def build(self, block: TextBlock, ctx: CardContext) -> QWidget:
+        label = wrapped_label()
+        label.setProperty("variant", block.variant)
+        ctx.bind_text(block.text, lambda t: label.setText(shown(t)))
+        return label
+
+
+class MarkdownBuilder:
+    def build(self, block: MarkdownBlock, ctx: CardContext) -> QWidget:
+        view = MarkdownView()
+        view.linkRequested.connect(ctx.open_link)
+        ctx.bind_text(block.text, lambda t: view.set_markdown(_bounded(t)))
+        return view
+
+
+def _bounded(text: str) -> str:
+    return text if len(text) <= _MAX_MARKDOWN_CHARS else text[:_MAX_MARKDOWN_CHARS] + "…"
+
+
+__all__ = ["MarkdownBuilder", "TextBuilder", "wrapped_label"]

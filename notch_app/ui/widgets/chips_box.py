@@ -1,0 +1,126 @@
+"""Removable chips for a list of strings, with a field to add more (Enter adds)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QObject, QSize, Qt, Signal
+from PySide6.QtGui import QKeyEvent
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QLineEdit, QToolButton, QWidget
+
+from notch_app.ui import theme
+from notch_app.ui.widgets.flow_layout import FlowLayout
+
+_CHIP_TEXT_CHARS = 60
+
+
+class Chip(QFrame):
+    removeRequested = Signal(str)
+
+    def __init__(self, value: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("Chip")
+        self.value = value
+        row = QHBoxLayout(self)
+        row.setContentsMargins(9, 2, 4, 2)
+        row.setSpacing(4)
+        text = value if len(value) <= _CHIP_TEXT_CHARS else value[:_CHIP_TEXT_CHARS] + "…"
+        label = QLabel(text)
+        label.setObjectName("ChipText")
+        label.setTextFormat(Qt.TextFormat.PlainText)
+        self.setToolTip(value[:500])
+        row.addWidget(label)
+        self.remove_button = QToolButton()
+        self.remove_button.setObjectName("ChipRemove")
+        self.remove_button.setIcon(theme.icon("chip-remove"))
+        self.remove_button.setIconSize(QSize(10, 10))
+        self.remove_button.setAccessibleName(f"Remove {text}")
+        self.remove_button.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.remove_button.clicked.connect(lambda: self.removeRequested.emit(self.value))
+        row.addWidget(self.remove_button)
+
+
+class ChipsBox(QFrame):
+    """`valuesEdited(list)` fires when the person adds or removes a chip."""
+
+    valuesEdited = Signal(list)
+
+    def __init__(self, placeholder: str | None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("ChipsBox")
+        self._flow = FlowLayout(self, spacing=5)
+        self._flow.setContentsMargins(5, 5, 5, 5)
+        self._values: list[str] = []
+        self._chips: list[Chip] = []
+        policy = self.sizePolicy()
+        policy.setHeightForWidth(True)
+        self.setSizePolicy(policy)
+        self.entry = QLineEdit()
+        self.entry.setPlaceholderText(placeholder or "Add…")
+        self.entry.setMinimumWidth(90)
+        self.entry.setProperty("chipsEntry", True)
+        self.entry.installEventFilter(self)
+        self._flow.addWidget(self.entry)
+
+    def values(self) -> list[str]:
+        return list(self._values)
+
+    def chips(self) -> list[Chip]:
+        return list(self._chips)
+
+    def set_values(self, values: list[str]) -> None:
+        """Show `values` without reporting an edit."""
+        if values == self._values:
+            return
+        for chip in self._chips:
+            self._flow.removeWidget(chip)
+            chip.deleteLater()
+        self._chips = []
+        self._values = list(values)
+        self._flow.removeWidget(self.entry)
+        for v in self._values:
+            chip = Chip(v, self)
+            chip.removeRequested.connect(self._remove)
+            self._chips.append(chip)
+            self._flow.addWidget(chip)
+        self._flow.addWidget(self.entry)
+        self.updateGeometry()
+
+    def _remove(self, value: str) -> None:
+        if value in self._values:
+            values = list(self._values)
+            values.remove(value)
+            self.set_values(values)
+            self.valuesEdited.emit(values)
+            self.entry.setFocus()
+
+    def add_entry(self) -> bool:
+        """Turn the entry field's text into a chip; False when it is blank."""
+        text = self.entry.text().strip()
+        if not text:
+            return False
+        self.entry.clear()
+        values = [*self._values, text]
+        self.set_values(values)
+        self.valuesEdited.emit(values)
+        return True
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.entry and event.type() == QEvent.Type.KeyPress:
+            assert isinstance(event, QKeyEvent)
+            key = event.key()
+            if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and self.entry.text().strip():
+                self.add_entry()
+                return True
+            if key == Qt.Key.Key_Backspace and not self.entry.text() and self._values:
+                self._remove(self._values[-1])
+                return True
+        return False
+
+    def hasHeightForWidth(self) -> bool:
+        return True
+
+    def heightForWidth(self, width: int) -> int:
+        return self._flow.heightForWidth(width)
+
+    def sizeHint(self) -> QSize:
+        w = max(self.width(), 200)
+        return QSize(w, self._flow.heightForWidth(w))
