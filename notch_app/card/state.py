@@ -381,7 +381,7 @@ class CardState:
             if problem.path in covered or any(_under(problem.path, p) for p in covered):
                 continue
             owner = next((b for b in self.inputs if _under(problem.path, b.path)), None)
-            name = owner.label if owner is not None else (problem.path or "The arguments")
+            name = owner.label if owner is not None else (problem.path or "The tool call")
             reason = f"{name} {problem.message}"
             if reason not in blockers:
                 blockers.append(reason)
