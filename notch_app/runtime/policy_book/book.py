@@ -395,7 +395,13 @@ def check_guard(tool: Tool, guard: Guard) -> None:
             + (f" (its arguments: {known})" if known else "")
         )
     if isinstance(guard, OverGuard) and info.numeric is False:
-        kinds = "/".join(sorted(info.types))
+        words = {
+            "string": "text",
+            "boolean": "true/false",
+            "array": "a list",
+            "object": "an object",
+        }
+        kinds = " or ".join(sorted(words.get(t, t) for t in info.types))
         raise PolicyRefused(
             f"{guard.argument} in {tool.name} holds {kinds}, not a number: an 'over' guard "
             "needs a number; use a 'not one of' guard instead"

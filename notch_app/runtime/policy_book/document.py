@@ -45,11 +45,11 @@ class OverGuard(_Closed):
 
     kind: Literal["over"] = "over"
     argument: ArgumentPath
-    limit: float
+    limit: int | float
 
     @field_validator("limit")
     @classmethod
-    def _finite(cls, value: float) -> float:
+    def _finite(cls, value: int | float) -> int | float:
         if not math.isfinite(value):
             raise ValueError("the limit must be a finite number")
         return value
@@ -123,7 +123,7 @@ class SettingsDocument(_Closed):
         return value
 
 
-def format_number(value: float) -> str:
+def format_number(value: int | float) -> str:
     """500.0 → "500", 12.5 → "12.5": limits read as the person typed them."""
     if value == int(value) and abs(value) < 1e15:
         return str(int(value))

@@ -1,0 +1,349 @@
+"""`notch policy`: show or change "Asks first", Block and guards per action.
+
+    notch policy list [--json]
+    notch policy set INTEGRATION TOOL --asks-first on|off
+    notch policy set INTEGRATION TOOL --block
+    notch policy reset INTEGRATION [TOOL]
+    notch policy guard INTEGRATION TOOL --over ARG N | --not-one-of ARG V1,V2 | --clear
+
+Every subcommand takes `--data-dir DIR` (default: $NOTCH_DATA_DIR, else the user data
+dir) and `--manifests DIR` (repeatable; the bundled integrations and the person's
+installed ones are always loaded). Changes go to `notch-settings.json`; a running Notch
+applies them at once. Exit 0 on success, 2 for an unknown integration, tool or argument,
+a read-only tool, or bad usage, 1 when the settings file cannot be written.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from notch_app.manifest.model import Manifest, Tool
+    from notch_app.runtime.catalog import Catalog
+    from notch_app.runtime.policy_book import Guard, PolicyBook
+
+
+class _Refusal(Exception):
+    """A request `notch policy` refuses (exit 2); the message says what to do instead."""
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument(
+        "--data-dir",
+        type=Path,
+        metavar="DIR",
+        help="where notch-settings.json lives (default: $NOTCH_DATA_DIR, else the user data dir)",
+    )
+    common.add_argument(
+        "--manifests",
+        type=Path,
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="also load integrations from DIR (repeatable); the bundled ones and your "
+        "installed ones are always loaded",
+    )
+    sub = parser.add_subparsers(dest="policy_command", metavar="ACTION", required=True)
+
+    p = sub.add_parser("list", parents=[common], help="show every action's setting")
+    p.add_argument("--json", action="store_true", help="print JSON instead of text")
+
+    p = sub.add_parser("set", parents=[common], help="turn Asks first on or off, or block")
+    p.add_argument("integration", metavar="INTEGRATION", help="integration id (or its name)")
+    p.add_argument("tool", metavar="TOOL", help="tool name")
+    which = p.add_mutually_exclusive_group(required=True)
+    which.add_argument(
+        "--asks-first",
+        choices=["on", "off"],
+        help="on: a card before every call; off: runs the moment the agent picks it",
+    )
+    which.add_argument("--block", action="store_true", help="never run it; the agent is told")
+
+    p = sub.add_parser("reset", parents=[common], help="back to the default (asks first)")
+    p.add_argument("integration", metavar="INTEGRATION")
+    p.add_argument("tool", metavar="TOOL", nargs="?", help="one tool (default: all of them)")
+
+    p = sub.add_parser(
+        "guard", parents=[common], help="ask anyway when an argument is over N or not allowed"
+    )
+    p.add_argument("integration", metavar="INTEGRATION")
+    p.add_argument("tool", metavar="TOOL")
+    which = p.add_mutually_exclusive_group(required=True)
+    which.add_argument(
+        "--over", nargs=2, metavar=("ARG", "N"), help="ask anyway when ARG is over the number N"
+    )
+    which.add_argument(
+        "--not-one-of",
+        nargs=2,
+        metavar=("ARG", "V1,V2"),
+        help="ask anyway when ARG (every item, for a list) is not one of the values",
+    )
+    which.add_argument("--clear", action="store_true", help="remove this action's guards")
+
+
+def run(args: argparse.Namespace) -> int:
+    from notch_app.runtime.policy_book import PolicyBook, PolicyRefused, PolicyWriteError
+
+    book = PolicyBook.in_data_dir(args.data_dir)
+    if book.problem:
+        print(f"notch policy: {book.problem}", file=sys.stderr)
+    try:
+        catalog = _load_catalog(args.manifests)
+        command = args.policy_command
+        if command == "list":
+            return _list(book, catalog, as_json=args.json)
+        if command == "reset":
+            return _reset(book, catalog, args.integration, args.tool)
+        manifest, tool = _find_action(catalog, book, args.integration, args.tool)
+        if command == "set":
+            return _set(book, manifest, tool, args)
+        return _guard(book, manifest, tool, args)
+    except (_Refusal, PolicyRefused) as exc:
+        print(f"notch policy: {exc}", file=sys.stderr)
+        return 2
+    except PolicyWriteError as exc:
+        print(f"notch policy: {exc}", file=sys.stderr)
+        return 1
+
+
+# --- loading and finding -----------------------------------------------------------------
+
+
+def _load_catalog(extra: list[Path]) -> Catalog:
+    from notch_app.runtime.catalog import Catalog
+    from notch_app.runtime.policy_book.places import integration_folders
+
+    for folder in extra:
+        if not folder.exists():
+            raise _Refusal(f"--manifests {folder}: no such folder; check the path")
+    catalog, problems = Catalog.load(integration_folders(extra))
+    for line in problems:
+        print(f"notch policy: skipped: {line}", file=sys.stderr)
+    return catalog
+
+
+def _resolve_integration(catalog: Catalog, wanted: str) -> Manifest:
+    from notch_app.runtime.policy_book.schema_paths import nearest
+
+    manifest = catalog.integration(wanted)
+    if manifest is not None:
+        return manifest
+    ids = catalog.ids()
+    # A person may type the name ("Mail") or the last part of the id ("mail").
+    by_name = [
+        i
+        for i in ids
+        if i.rsplit(".", 1)[-1].lower() == wanted.lower()
+        or ((m := catalog.integration(i)) is not None and m.name.lower() == wanted.lower())
+    ]
+    hint = by_name[0] if len(by_name) == 1 else nearest(wanted, ids)
+    message = f"no integration {wanted!r} is loaded"
+    if hint:
+        message += f"; did you mean {hint!r}?"
+    message += f" Loaded: {', '.join(ids) if ids else 'none'}. Add a folder with --manifests DIR."
+    raise _Refusal(message)
+
+
+def _find_action(
+    catalog: Catalog, book: PolicyBook, integration: str, tool_name: str
+) -> tuple[Manifest, Tool]:
+    from notch_app.manifest.model import tool_kind
+    from notch_app.runtime.policy_book import has_policy
+    from notch_app.runtime.policy_book.schema_paths import nearest
+
+    manifest = _resolve_integration(catalog, integration)
+    tool = manifest.tool(tool_name)
+    if tool is None:
+        actions = [t.name for t in manifest.tools if has_policy(t)]
+        hint = nearest(tool_name, [t.name for t in manifest.tools])
+        raise _Refusal(
+            f"{manifest.id} has no tool {tool_name!r}"
+            + (f"; did you mean {hint!r}?" if hint else ".")
+            + f" Its actions: {', '.join(actions) or 'none'}."
+        )
+    if not has_policy(tool):
+        if tool_kind(tool) == "read":
+            raise _Refusal(
+                f"{tool.name} in {manifest.id} is read-only: it never asks, so it has no "
+                "Asks first setting"
+            )
+        raise _Refusal(f"{tool.name} in {manifest.id} has no confirmation card, so it always asks")
+    return manifest, tool
+
+
+# --- subcommands ---------------------------------------------------------------------------
+
+
+def _guard_json(guard: Guard) -> dict[str, Any]:
+    return guard.model_dump(mode="json", by_alias=True)
+
+
+def _describe_state(book: PolicyBook, manifest: Manifest, tool: Tool) -> str:
+    state = book.state(manifest, tool)
+    text = state.label
+    if state.guards:
+        text += " · asks anyway when " + "; ".join(g.describe() for g in state.guards)
+    return text
+
+
+def _list(book: PolicyBook, catalog: Catalog, *, as_json: bool) -> int:
+    from notch_app.manifest.model import tool_kind
+    from notch_app.runtime.policy_book import has_policy
+
+    actions: list[dict[str, Any]] = []
+    read_only: list[dict[str, Any]] = []
+    lines: list[str] = []
+    for iid in catalog.ids():
+        manifest = catalog.integration(iid)
+        assert manifest is not None
+        lines.append(f"{manifest.name} ({manifest.id})")
+        quiet: list[str] = []
+        for tool in manifest.tools:
+            if not has_policy(tool):
+                if tool_kind(tool) == "read":
+                    quiet.append(tool.name)
+                    read_only.append({"integration": iid, "tool": tool.name})
+                continue
+            state = book.state(manifest, tool)
+            actions.append(
+                {
+                    "integration": iid,
+                    "tool": tool.name,
+                    "title": tool.display_title,
+                    "policy": "blocked"
+                    if state.blocked
+                    else ("asksFirst" if state.asks_first else "off"),
+                    "default": "asksFirst",
+                    "cardChanged": state.card_changed,
+                    "guards": [_guard_json(g) for g in state.guards],
+                    "loaded": True,
+                }
+            )
+            lines.append(
+                f"  {tool.name:<22} {tool.display_title[:28]:<28} "
+                f"{_describe_state(book, manifest, tool)}"
+            )
+        if quiet:
+            lines.append(f"  never asks (read-only): {', '.join(quiet)}")
+    stale = [(i, t, p) for i, t, p in book.entries() if catalog.tool(i, t) is None]
+    if stale:
+        lines.append("Kept for integrations or tools not loaded now:")
+    for iid, name, entry in stale:
+        label = "blocked" if entry.blocked else ("asks first" if entry.asks_first else "off")
+        lines.append(f"  {iid} {name}: {label}")
+        actions.append(
+            {
+                "integration": iid,
+                "tool": name,
+                "title": None,
+                "policy": "blocked"
+                if entry.blocked
+                else ("asksFirst" if entry.asks_first else "off"),
+                "default": "asksFirst",
+                "cardChanged": False,
+                "guards": [_guard_json(g) for g in entry.guards],
+                "loaded": False,
+            }
+        )
+    if as_json:
+        out = {
+            "settingsFile": str(book.path),
+            "problem": book.problem,
+            "glance": book.overlay.glance,
+            "actions": actions,
+            "readOnly": read_only,
+        }
+        print(json.dumps(out, indent=2, ensure_ascii=False))
+    else:
+        print("\n".join(lines) if lines else "No integrations are loaded.")
+        print(f"(settings: {book.path})", file=sys.stderr)
+    return 0
+
+
+def _set(book: PolicyBook, manifest: Manifest, tool: Tool, args: argparse.Namespace) -> int:
+    if args.block:
+        book.block(manifest, tool)
+        print(f"{tool.name} ({manifest.name}): blocked — it never runs; the agent is told.")
+    else:
+        on = args.asks_first == "on"
+        book.set_asks_first(manifest, tool, on)
+        if on:
+            print(f"{tool.name} ({manifest.name}): asks first — a card before every call.")
+        else:
+            print(
+                f"{tool.name} ({manifest.name}): Asks first off — it runs the moment the "
+                "agent picks it (guards still ask)."
+            )
+    return 0
+
+
+def _reset(book: PolicyBook, catalog: Catalog, integration: str, tool: str | None) -> int:
+    stored = {i for i, _, _ in book.entries()}
+    if catalog.integration(integration) is None and integration in stored:
+        manifest_id = integration  # not loaded now, but its old choices can still be cleared
+    else:
+        manifest = _resolve_integration(catalog, integration)
+        manifest_id = manifest.id
+        if (
+            tool is not None
+            and manifest.tool(tool) is None
+            and book.stored(manifest_id, tool) is None
+        ):
+            _find_action(catalog, book, manifest_id, tool)  # raises with a suggestion
+    removed = book.reset(manifest_id, tool)
+    what = f"{tool} in {manifest_id}" if tool else f"every action of {manifest_id}"
+    print(f"{what}: {'back to' if removed else 'already'} the default — asks first.")
+    return 0
+
+
+def _guard(book: PolicyBook, manifest: Manifest, tool: Tool, args: argparse.Namespace) -> int:
+    from notch_app.runtime.policy_book import NotOneOfGuard, OverGuard
+
+    if args.clear:
+        book.set_guards(manifest, tool, [])
+        print(f"{tool.name} ({manifest.name}): no guards.")
+        return 0
+    guard: Guard
+    if args.over is not None:
+        argument, raw = args.over
+        try:
+            limit = float(raw.replace(",", ""))
+        except ValueError:
+            raise _Refusal(f"--over {argument} {raw}: {raw!r} is not a number") from None
+        if not math.isfinite(limit):
+            raise _Refusal(f"--over {argument} {raw}: the limit must be a finite number")
+        number: int | float = int(limit) if limit.is_integer() and abs(limit) < 1e15 else limit
+        guard = _checked(f"--over {argument}", lambda: OverGuard(argument=argument, limit=number))
+    else:
+        argument, raw = args.not_one_of
+        allowed = [v.strip() for v in raw.split(",") if v.strip()]
+        if not allowed:
+            raise _Refusal(f"--not-one-of {argument}: give at least one value, e.g. a,b")
+        guard = _checked(
+            f"--not-one-of {argument}",
+            lambda: NotOneOfGuard(argument=argument, allowed=allowed),
+        )
+    book.add_guard(manifest, tool, guard)
+    print(f"{tool.name} ({manifest.name}): asks anyway when {guard.describe()}.")
+    state = book.state(manifest, tool)
+    if state.asks_first and not state.blocked:
+        print("(Asks first is on, so the card shows anyway; guards matter once it is off.)")
+    return 0
+
+
+def _checked(option: str, build: Callable[[], Guard]) -> Guard:
+    from pydantic import ValidationError
+
+    try:
+        return build()
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise _Refusal(f"{option}: {where}: {first['msg']}") from None
