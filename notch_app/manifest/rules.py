@@ -257,15 +257,23 @@ def _check_input_schema(doc: SourceDocument, tool: Tool, base: str, out: list[Pr
     if error is None:
         return True
     where = join_pointer(pointer, *error.absolute_path)
-    out.append(
-        doc.problem(
-            where,
-            "input-schema-invalid",
-            f"inputSchema is not a valid JSON Schema: {_short(error.message)}; fix it so "
-            "the tool's arguments can be checked",
+    path = list(error.absolute_path)
+    if path and path[-1] == "type" and isinstance(error.instance, str):
+        message = (
+            f"{quote(error.instance)} is not a JSON Schema type"
+            f"{did_you_mean(error.instance, _SCHEMA_TYPES)}; use one of: "
+            f"{', '.join(_SCHEMA_TYPES)}"
         )
-    )
+    else:
+        message = (
+            f"inputSchema is not a valid JSON Schema: {_short(error.message)}; fix it so "
+            "the tool's arguments can be checked"
+        )
+    out.append(doc.problem(where, "input-schema-invalid", message))
     return False
+
+
+_SCHEMA_TYPES = ("string", "number", "integer", "boolean", "array", "object", "null")
 
 
 def _short(text: str, limit: int = 160) -> str:
@@ -488,13 +496,18 @@ def _check_bindings(
                 else:
                     paths = [b.path for b in find_bindings(node)]
             except MalformedBinding as exc:
-                what = "must be exactly one binding" if key in _SINGLE_BINDING_KEYS else "holds"
+                what = (
+                    f"{key!r} must be exactly one binding, and {quote(exc.raw)} is not one"
+                    if key in _SINGLE_BINDING_KEYS
+                    else f"{quote(exc.raw)} in this text is not a binding"
+                )
                 out.append(
                     doc.problem(
                         pointer,
                         "binding-malformed",
-                        f"{key!r} {what}: {quote(exc.raw)} is not a binding; write a dotted "
-                        'argument path such as "{{user.name}}" or "<<user.name>>"',
+                        f"{what}; write a dotted argument path such as "
+                        '"{{user.name}}" or "<<user.name>>" (letters, digits, _ and - '
+                        "between the dots)",
                     )
                 )
                 continue
@@ -781,8 +794,8 @@ def check_fixtures(
                 doc.problem(
                     pointer + "/args" + ap.pointer,
                     "fixture-args-invalid",
-                    f"sample argument {ap.path or 'object'!r} {ap.message} (per {name!r}'s "
-                    "inputSchema); change the fixture to a value the tool accepts",
+                    f"sample argument {ap.path or 'object'!r} {ap.message} (per the inputSchema of "
+                    f"{name!r}); change the fixture to a value the tool accepts",
                 )
             )
     return fixtures, problems

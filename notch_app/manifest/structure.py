@@ -328,7 +328,7 @@ def _child(node: Any, el: str | int) -> tuple[Any, bool]:
 
 def _structure_problem(
     doc: SourceDocument, err: ErrorDetails, place: _Place, parent_data: Any
-) -> Problem:
+) -> Problem | None:
     kind = err["type"]
     ctx: dict[str, Any] = dict(err.get("ctx") or {})
     last = err["loc"][-1] if err["loc"] else ""
@@ -340,6 +340,8 @@ def _structure_problem(
         if isinstance(parent_data, dict):
             typo = nearest(str(last), [k for k in parent_data if k not in fields])
             if typo is not None:
+                if place.model is not None and place.model.model_config.get("extra") == "forbid":
+                    return None  # the unknown-property problem for the typo says it all
                 hint = f" (is {typo!r} a misspelling of it?)"
         return doc.problem(
             parent_pointer(pointer),
@@ -414,7 +416,21 @@ def _structure_problem(
             f"{what} needs at least {need} entr{'y' if need == 1 else 'ies'}; add one",
         )
     if kind == "string_too_short":
-        return doc.problem(pointer, "schema-structure", f"{what} must not be empty; write a value")
+        if last in ("bind", "visibleIf", "itemsFrom"):
+            return doc.problem(
+                pointer,
+                "binding-malformed",
+                f'{what} must be exactly one binding such as "{{{{text}}}}" or '
+                f'"<<user.name>>", not {quote(place.data)}',
+            )
+        need = ctx.get("min_length", 1)
+        if need == 1:
+            return doc.problem(
+                pointer, "schema-structure", f"{what} must not be empty; write a value"
+            )
+        return doc.problem(
+            pointer, "schema-structure", f"{what} must be at least {need} characters long"
+        )
     if kind == "string_pattern_mismatch":
         pattern = str(ctx.get("pattern", ""))
         if last == "id":
@@ -476,6 +492,8 @@ def structure_problems(
             continue
         parent = walk_loc(err["loc"][:-1], model, data).data if err["loc"] else None
         problem = _structure_problem(doc, err, place, parent)
+        if problem is None:
+            continue
         grouped.setdefault(problem.pointer, []).append((err, place, problem))
     out: list[Problem] = []
     for group in grouped.values():
