@@ -57,8 +57,8 @@ DoneTone = Literal["approved", "declined", "neutral"]
 
 PILL_SIZE = QSize(132, 26)
 DONE_HEIGHT = 36
-HEADER_HEIGHT = 30
-PADDING = 10  # between the notch's edge and the card
+HEADER_HEIGHT = 36
+PADDING = 8  # between the notch's edge and the card
 RADIUS = 18.0
 
 _ACTIVITY_EVENTS = frozenset(
@@ -156,6 +156,7 @@ class NotchWindow(QWidget):
             f"color: {text}; font-size: 11px; font-weight: 600; padding: 1px 8px;"
             " border-radius: 9px; background: rgba(255,255,255,26);"
         )
+        self._counter.setFixedHeight(20)
         self._close = _CloseButton(quiet, self._header)
         self._close.clicked.connect(self._on_close_clicked)
         header_row.addWidget(self._title, 1)
@@ -293,7 +294,7 @@ class NotchWindow(QWidget):
         max_h = (
             screen.availableGeometry().height() - 2 * self._settings.top_margin if screen else 900
         )
-        height = min(hint.height() + HEADER_HEIGHT + 2 * PADDING - 4, max_h)
+        height = min(hint.height() + HEADER_HEIGHT + PADDING, max_h)
         return QSize(width + 2 * PADDING, height)
 
     def _target_rect(self, size: QSize) -> QRect:
@@ -326,7 +327,7 @@ class NotchWindow(QWidget):
 
     def resizeEvent(self, event: object) -> None:
         w = self.width()
-        self._header.setGeometry(PADDING, 4, w - 2 * PADDING + 2, HEADER_HEIGHT - 4)
+        self._header.setGeometry(PADDING, 3, w - 2 * PADDING + 2, HEADER_HEIGHT - 6)
         if self._card is not None:
             self._card_host.setGeometry(
                 PADDING, HEADER_HEIGHT, max(self._card.width(), w - 2 * PADDING), 4000

@@ -264,15 +264,20 @@ class OverlayPresenter(QObject):
         if entry is None:
             return  # already decided (Esc and Cancel in the same instant), or withdrawn
         on_screen = self._is_on_screen(entry)
-        self._remove(entry)
+        try:
+            self._sink.decide(
+                call_id,
+                approved,
+                dict(final) if approved and final is not None else None,
+                [str(p) for p in edited] if approved else [],
+                self.window.last_input_kind,
+            )
+        except Exception as exc:  # not committed: the request stays open, so does its card
+            print(f"notch: the decision for callId {call_id} was not saved: {exc}", file=sys.stderr)
+            return
+        if self._find(call_id) is entry:
+            self._remove(entry)
         self._park_timer.stop()
-        self._sink.decide(
-            call_id,
-            approved,
-            dict(final) if approved and final is not None else None,
-            [str(p) for p in edited] if approved else [],
-            self.window.last_input_kind,
-        )
         if on_screen:
             self._decided_in_run += 1
             action = entry.card.action if entry.card else entry.request.tool_name

@@ -6,32 +6,35 @@ the notch window and the side notch composited where they are placed.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
-from overlay_doubles import RecordingSink, request
+from overlay_doubles import RecordingSink
 from PySide6.QtCore import QPoint, QRect, Qt
 from PySide6.QtGui import QColor, QImage, QLinearGradient, QPainter, QPixmap
 from PySide6.QtWidgets import QApplication, QWidget
 
+from notch_app.app import BUNDLED_MANIFESTS
+from notch_app.runtime.catalog import Catalog
 from notch_app.runtime.presenter import ConfirmationRequest
-from notch_app.ui.overlay_presenter import BuiltCard, OverlayPresenter
+from notch_app.ui.overlay_cards import ManifestCardFactory
+from notch_app.ui.overlay_presenter import OverlayPresenter
 from notch_app.ui.overlay_settings import OverlaySettings
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "overlay"
 SETTINGS = OverlaySettings(expand_ms=0, done_ms=60_000, park_after_s=0)
 
 
-def real_card_factory(req: Any) -> BuiltCard:
-    """The bundled integrations' real cards (CardView) when available, else the stand-in."""
-    try:
-        from notch_app.ui.overlay_cards import ManifestCardFactory
+def bundled_factory() -> ManifestCardFactory:
+    catalog, problems = Catalog.load([BUNDLED_MANIFESTS])
+    assert not problems, problems
+    return ManifestCardFactory(catalog)
 
-        return ManifestCardFactory.bundled()(req)
-    except ImportError:
-        from overlay_doubles import simple_factory
 
-        return simple_factory(req)
+def preview_args(folder: str, tool: str) -> dict[str, Any]:
+    fixtures = json.loads((BUNDLED_MANIFESTS / folder / "preview.json").read_text())
+    return dict(fixtures["tools"][tool]["args"])
 
 
 def desktop_shot(presenter: OverlayPresenter, name: str) -> QImage:
@@ -69,7 +72,7 @@ def _offset(presenter: OverlayPresenter) -> QPoint:
 
 def test_render_idle_card_parked_and_done_looks(qtbot: Any) -> None:
     sink = RecordingSink()
-    presenter = OverlayPresenter(sink, real_card_factory, SETTINGS)
+    presenter = OverlayPresenter(sink, bundled_factory(), SETTINGS)
     qtbot.addWidget(presenter.window)
     qtbot.addWidget(presenter.side_notch)
 
@@ -81,16 +84,29 @@ def test_render_idle_card_parked_and_done_looks(qtbot: Any) -> None:
         idle, QPoint(pill.right() + 30, pill.center().y()) - _offset(presenter)
     )
 
+    mail = "dev.notch.examples.mail"
     presenter.present(
         ConfirmationRequest(
             "m1",
-            "io.elevenlabs",
-            "generate_speech",
-            {"text": "Welcome to Notch — your agent asks before it acts."},
+            mail,
+            "send_email",
+            preview_args("mail", "send_email"),
+            {"agent": "Mail assistant"},
         )
     )
-    presenter.present(request("m2"))
-    presenter.present(request("m3"))
+    presenter.present(
+        ConfirmationRequest(
+            "m2", "io.elevenlabs", "generate_speech", preview_args("elevenlabs", "generate_speech")
+        )
+    )
+    presenter.present(
+        ConfirmationRequest(
+            "m3",
+            "dev.notch.examples.payments",
+            "pay_invoice",
+            preview_args("payments", "pay_invoice"),
+        )
+    )
     card_shot = desktop_shot(presenter, "notch-card-1-of-3")
     assert presenter.window._counter.text() == "1 of 3"
     assert presenter.window.geometry().height() > 120
@@ -108,11 +124,8 @@ def test_render_idle_card_parked_and_done_looks(qtbot: Any) -> None:
     presenter.restore("m1")
     card = presenter.window.card
     assert card is not None
-    decided = getattr(card, "press", None)
-    if decided is not None:
-        card.press("confirm")
-    else:
-        card.approve.click()  # type: ignore[attr-defined]
+    assert card.press("confirm")  # type: ignore[attr-defined]
+    assert sink.of("decide")[0][1:3] == ("m1", True)
     done = desktop_shot(presenter, "notch-done")
     assert presenter.window.look == "done"
     assert presenter.window._note.text().startswith("Approved ✓")

@@ -1,0 +1,209 @@
+"""The composition root: QApplication + qasync loop + confirmation service + socket + notch.
+
+Integrations are loaded, in this order (the first copy of an integration id wins):
+1. the bundled examples, `manifests/` beside the `notch_app` package (a source checkout or
+   an editable install; see `BUNDLED_MANIFESTS`);
+2. the person's integrations folder, `<user config dir>/notch/integrations`
+   (`~/.config/notch/integrations` on Linux; see `user_integrations_dir()`);
+3. every `--manifests` folder, in the order given.
+An invalid manifest is reported on stderr with the `notch validate` messages and skipped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import sys
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TextIO
+
+import platformdirs
+
+from notch_app.ipc.address import SocketError
+from notch_app.ipc.server import NotchServer
+from notch_app.runtime.catalog import Catalog
+from notch_app.runtime.service import ConfirmationService
+from notch_app.runtime.store import DecisionStore, StoreError
+from notch_app.ui.overlay_settings import OverlaySettings
+
+BUNDLED_MANIFESTS = Path(__file__).resolve().parent.parent / "manifests"
+"""The bundled example integrations: the repository's `manifests/` folder."""
+
+
+def user_integrations_dir() -> Path:
+    """Where a person drops their own integration folders."""
+    return Path(platformdirs.user_config_dir("notch", appauthor=False)) / "integrations"
+
+
+def integration_paths(extra: Sequence[Path]) -> list[Path]:
+    """The folders `notch run` loads, in order; missing bundled/user folders are left out,
+    a missing `--manifests` folder is kept so it is reported."""
+    paths = [p for p in (BUNDLED_MANIFESTS, user_integrations_dir()) if p.is_dir()]
+    paths.extend(Path(p).expanduser() for p in extra)
+    return paths
+
+
+@dataclass(slots=True)
+class NotchConfig:
+    socket_path: Path
+    data_dir: Path
+    manifest_dirs: list[Path] = field(default_factory=list)
+    settings: OverlaySettings = field(default_factory=OverlaySettings)
+    tray: bool = True
+    """Show a tray icon where the platform has one."""
+
+
+class StartupError(Exception):
+    """Notch cannot start; the message names the file and the fix."""
+
+
+class NotchApp:
+    """The running Notch. Create inside a running qasync loop, `await start()`, then wait
+    for `stopped`; `await stop()` closes the socket, the service and the windows."""
+
+    def __init__(self, config: NotchConfig, *, err: TextIO = sys.stderr) -> None:
+        self.config = config
+        self._err = err
+        self.catalog = Catalog()
+        self.service: ConfirmationService | None = None
+        self.server: NotchServer | None = None
+        self.presenter: object | None = None
+        self.tray: object | None = None
+        self.stopped = asyncio.Event()
+
+    async def start(self) -> None:
+        """Load integrations, open the store, show the notch, listen on the socket.
+
+        Raises StartupError when the store cannot be opened or the socket is taken."""
+        from notch_app.ui.overlay_cards import ManifestCardFactory
+        from notch_app.ui.overlay_presenter import OverlayPresenter
+        from notch_app.ui.tray import NotchTray
+
+        catalog, problems = Catalog.load(integration_paths(self.config.manifest_dirs))
+        for line in problems:
+            print(line, file=self._err)
+        if problems:
+            print(
+                f"notch: {len(problems)} problem(s) above; those integrations were skipped",
+                file=self._err,
+            )
+        self.catalog = catalog
+        try:
+            store = DecisionStore(self.config.data_dir)
+        except StoreError as exc:
+            raise StartupError(str(exc)) from None
+        service = ConfirmationService(catalog, store)
+        settings = self.config.settings
+        presenter = OverlayPresenter(
+            service,
+            ManifestCardFactory(catalog, theme=settings.theme, width=settings.card_width),
+            settings,
+        )
+        service.set_presenter(presenter)
+        self.service, self.presenter = service, presenter
+        try:
+            await service.start()
+        except StoreError as exc:
+            raise StartupError(str(exc)) from None
+        server = NotchServer(service, self.config.socket_path)
+        try:
+            await server.start()
+        except SocketError as exc:
+            raise StartupError(str(exc)) from None
+        self.server = server
+        if self.config.tray and NotchTray.available():
+            tray = NotchTray(quit=self.request_stop)
+            tray.show()
+            self.tray = tray
+
+    def request_stop(self) -> None:
+        self.stopped.set()
+
+    async def stop(self) -> None:
+        if self.server is not None:
+            await self.server.close()
+            self.server = None
+        if self.service is not None:
+            self.service.close()
+            self.service = None
+        presenter = self.presenter
+        if presenter is not None:
+            window = getattr(presenter, "window", None)
+            side = getattr(presenter, "side_notch", None)
+            for w in (window, side):
+                if w is not None:
+                    w.close()
+        if self.tray is not None:
+            self.tray.hide()  # type: ignore[attr-defined]
+
+
+Scenario = Callable[[NotchApp], Awaitable[None]]
+"""Something to run once Notch is up (the demo's scripted agent); Notch stops after it."""
+
+
+def run_notch(config: NotchConfig, scenario: Scenario | None = None, *, linger_s: float = 0) -> int:
+    """Run Notch until Quit, Ctrl+C, SIGTERM, or the end of `scenario` (+ `linger_s`).
+
+    Returns the process exit code: 0 after a clean stop, 2 when Notch cannot start (the
+    reason printed on stderr)."""
+    import qasync
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    assert isinstance(app, QApplication)
+    app.setApplicationName("Notch")
+    app.setApplicationDisplayName("Notch")
+    app.setQuitOnLastWindowClosed(False)
+    loop = qasync.QEventLoop(app)
+    asyncio.set_event_loop(loop)
+    code = 0
+
+    async def main() -> None:
+        nonlocal code
+        notch = NotchApp(config)
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            try:
+                loop.add_signal_handler(sig, notch.request_stop)
+            except (NotImplementedError, RuntimeError):  # Windows: Ctrl+C ends the process
+                pass
+        try:
+            await notch.start()
+        except StartupError as exc:
+            print(f"notch: {exc}", file=sys.stderr)
+            code = 2
+            await notch.stop()
+            return
+        print(
+            f"notch: listening on {config.socket_path} "
+            f"({len(notch.catalog)} integrations; data in {config.data_dir})",
+            file=sys.stderr,
+            flush=True,
+        )
+        task: asyncio.Task[None] | None = None
+        if scenario is not None:
+
+            async def play() -> None:
+                try:
+                    await scenario(notch)
+                    await asyncio.sleep(linger_s)
+                finally:
+                    notch.request_stop()
+
+            task = asyncio.ensure_future(play())
+        await notch.stopped.wait()
+        if task is not None and not task.done():
+            task.cancel()
+            try:
+                await task
+            except (asyncio.CancelledError, Exception):
+                pass
+        elif task is not None and task.exception() is not None:
+            print(f"notch: the scenario failed: {task.exception()}", file=sys.stderr)
+            code = 1
+        await notch.stop()
+
+    with loop:
+        loop.run_until_complete(main())
+    return code

@@ -1,0 +1,91 @@
+"""`notch run`: the notch overlay plus the confirmation service on a local socket."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from notch_app.app import NotchConfig
+
+
+def add_service_options(parser: argparse.ArgumentParser) -> None:
+    """--manifests, --socket, --data-dir (shared with `notch demo`)."""
+    parser.add_argument(
+        "--manifests",
+        metavar="DIR",
+        action="append",
+        type=Path,
+        default=[],
+        help="a folder of integrations (or of manifest files) to load as well; repeatable",
+    )
+    parser.add_argument(
+        "--socket",
+        metavar="PATH",
+        type=Path,
+        default=None,
+        help="the Unix socket to listen on (default: $NOTCH_SOCKET, else "
+        "$XDG_RUNTIME_DIR/notch/notch.sock)",
+    )
+    parser.add_argument(
+        "--data-dir",
+        metavar="DIR",
+        type=Path,
+        default=None,
+        help="where requests and decisions are stored (default: $NOTCH_DATA_DIR, else the "
+        "platform's app-data folder)",
+    )
+    parser.add_argument(
+        "--idle",
+        choices=("pill", "hidden"),
+        default="pill",
+        help="what the notch looks like while nothing is pending (default: pill)",
+    )
+    parser.add_argument(
+        "--park-after",
+        metavar="SECONDS",
+        type=float,
+        default=60.0,
+        help="park a card left untouched this long in the side notch; 0 never parks "
+        "(default: 60)",
+    )
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    add_service_options(parser)
+    parser.epilog = (
+        "Integrations load from the bundled manifests/ folder, then "
+        "~/.config/notch/integrations (your own), then each --manifests folder. "
+        "Invalid manifests are reported and skipped. Quit from the tray icon, Ctrl+C or SIGTERM."
+    )
+
+
+def config_from(args: argparse.Namespace) -> NotchConfig:
+    """A NotchConfig from the parsed options. Raises ValueError for a bad option value."""
+    from notch_app.app import NotchConfig
+    from notch_app.ipc.address import default_socket_path
+    from notch_app.runtime.store import default_data_dir
+    from notch_app.ui.overlay_settings import OverlaySettings
+
+    if args.park_after < 0:
+        raise ValueError("--park-after must be 0 (never park) or more seconds")
+    return NotchConfig(
+        socket_path=(args.socket or default_socket_path()).expanduser(),
+        data_dir=(args.data_dir or default_data_dir()).expanduser(),
+        manifest_dirs=list(args.manifests),
+        settings=OverlaySettings(idle_mode=args.idle, park_after_s=args.park_after),
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    import sys
+
+    from notch_app.app import run_notch
+
+    try:
+        config = config_from(args)
+    except ValueError as exc:
+        print(f"notch run: {exc}", file=sys.stderr)
+        return 2
+    return run_notch(config)

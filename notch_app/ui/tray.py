@@ -1,0 +1,75 @@
+"""The tray icon: how a person reaches Settings and quits a Notch that has no main window.
+
+Only created where the platform has a system tray (`QSystemTrayIcon.isSystemTrayAvailable`);
+without one, Notch is quit from the terminal (Ctrl+C) or with SIGTERM.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import QObject, QRectF, Qt
+from PySide6.QtGui import QAction, QColor, QIcon, QPainter, QPixmap
+from PySide6.QtWidgets import QMenu, QSystemTrayIcon
+
+
+def notch_icon(size: int = 64) -> QIcon:
+    """The app's mark, drawn in code so no file can go missing: a dark pill with a green dot."""
+    pixmap = QPixmap(size, size)
+    pixmap.fill(Qt.GlobalColor.transparent)
+    painter = QPainter(pixmap)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    h = size * 0.42
+    body = QRectF(size * 0.06, (size - h) / 2, size * 0.88, h)
+    painter.setPen(QColor(255, 255, 255, 90))
+    painter.setBrush(QColor(18, 19, 25))
+    painter.drawRoundedRect(body, h / 2, h / 2)
+    painter.setPen(Qt.PenStyle.NoPen)
+    painter.setBrush(QColor("#30a46c"))
+    r = h * 0.2
+    painter.drawEllipse(QRectF(body.right() - h / 2 - r, body.center().y() - r, 2 * r, 2 * r))
+    painter.end()
+    return QIcon(pixmap)
+
+
+def settings_not_yet_available(tray: NotchTray) -> None:
+    """Placeholder Settings hook until the settings window exists (part 4 replaces it)."""
+    tray.show_message("Settings", "Settings are not available in this version of Notch yet.")
+
+
+class NotchTray(QObject):
+    """A tray icon with Settings… and Quit. `open_settings` is the hook the settings window
+    (part 4) replaces; `quit` is called when the person chooses Quit."""
+
+    def __init__(
+        self,
+        quit: Callable[[], None],
+        open_settings: Callable[[NotchTray], None] = settings_not_yet_available,
+    ) -> None:
+        super().__init__()
+        self.open_settings = open_settings
+        self._quit = quit
+        self._icon = QSystemTrayIcon(notch_icon(), self)
+        self._icon.setToolTip("Notch — asks before your agent acts")
+        self._menu = QMenu()
+        self.settings_action = QAction("Settings…", self._menu)
+        self.settings_action.triggered.connect(lambda: self.open_settings(self))
+        self.quit_action = QAction("Quit Notch", self._menu)
+        self.quit_action.triggered.connect(self._quit)
+        self._menu.addAction(self.settings_action)
+        self._menu.addSeparator()
+        self._menu.addAction(self.quit_action)
+        self._icon.setContextMenu(self._menu)
+
+    @staticmethod
+    def available() -> bool:
+        return QSystemTrayIcon.isSystemTrayAvailable()
+
+    def show(self) -> None:
+        self._icon.show()
+
+    def hide(self) -> None:
+        self._icon.hide()
+
+    def show_message(self, title: str, text: str) -> None:
+        self._icon.showMessage(title, text, QSystemTrayIcon.MessageIcon.Information, 4000)
