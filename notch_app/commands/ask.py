@@ -1,0 +1,114 @@
+"""`notch ask`: one confirmation request to a running Notch, for any language to shell out to.
+
+Prints the decision as JSON on stdout. Exit 0 when the tool may run (approved,
+notRequired, autoApproved), 1 when it must not (declined, superseded, withdrawn, expired,
+blocked), 2 for errors (message on stderr).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+EXIT_RUNS = 0
+EXIT_DOES_NOT_RUN = 1
+EXIT_ERROR = 2
+_MAX_ARGS_FILE = 1024 * 1024
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--integration", required=True, metavar="ID", help="integration id")
+    parser.add_argument("--tool", required=True, metavar="NAME", help="tool name")
+    parser.add_argument(
+        "--args",
+        default="{}",
+        metavar="JSON",
+        help="the tool call's arguments as a JSON object, or @FILE to read them (@- for stdin)",
+    )
+    parser.add_argument("--call-id", metavar="ID", help="your tool-call id (default: a new UUID)")
+    parser.add_argument("--supersedes", metavar="ID", help="replace the open card with this callId")
+    parser.add_argument(
+        "--expires-in", type=float, metavar="SECONDS", help="end it `expired` if undecided by then"
+    )
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        metavar="SECONDS",
+        help="stop waiting after this long: the request is withdrawn and its decision printed",
+    )
+    parser.add_argument("--agent", metavar="NAME", help="who is asking, shown on the card")
+    parser.add_argument("--socket", type=Path, metavar="PATH", help="Notch's socket")
+
+
+def _load_arguments(text: str) -> dict[str, Any]:
+    source = "--args"
+    if text.startswith("@"):
+        name = text[1:]
+        source = "stdin" if name == "-" else name
+        try:
+            if name == "-":
+                text = sys.stdin.read(_MAX_ARGS_FILE + 1)
+            else:
+                with open(name, encoding="utf-8") as handle:
+                    text = handle.read(_MAX_ARGS_FILE + 1)
+        except OSError as exc:
+            raise ValueError(f"{name}: cannot read the arguments file ({exc.strerror})") from None
+        if len(text) > _MAX_ARGS_FILE:
+            raise ValueError(f"{source}: arguments are larger than 1 MiB")
+    try:
+        value = json.loads(text)
+    except ValueError as exc:
+        raise ValueError(
+            f'{source}: not valid JSON ({exc}); pass an object like \'{{"to": "sam"}}\''
+        ) from None
+    if not isinstance(value, dict):
+        raise ValueError(f"{source}: the arguments must be a JSON object {{...}}")
+    return value
+
+
+async def _ask(args: argparse.Namespace, arguments: dict[str, Any]) -> int:
+    from notch_app.ipc.client import AsyncNotchClient
+
+    async with AsyncNotchClient(args.socket) as client:
+        call_id = args.call_id
+        try:
+            decision = await client.confirm(
+                args.integration,
+                args.tool,
+                arguments,
+                call_id=call_id,
+                supersedes=args.supersedes,
+                expires_in=args.expires_in,
+                context={"agent": args.agent} if args.agent else None,
+                timeout=args.timeout,
+            )
+        except TimeoutError:
+            if call_id is None:
+                print("notch ask: no decision in time", file=sys.stderr)
+                return EXIT_ERROR
+            decision = await client.withdraw(call_id)
+        print(json.dumps(decision.to_wire(), ensure_ascii=False, indent=2))
+        return EXIT_RUNS if decision.runs else EXIT_DOES_NOT_RUN
+
+
+def run(args: argparse.Namespace) -> int:
+    import uuid
+
+    from notch_app.ipc.client import NotchError
+
+    try:
+        arguments = _load_arguments(args.args)
+    except ValueError as exc:
+        print(f"notch ask: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    if args.timeout is not None and args.call_id is None:
+        args.call_id = uuid.uuid4().hex  # needed to withdraw it when the wait ends
+    try:
+        return asyncio.run(_ask(args, arguments))
+    except NotchError as exc:
+        print(f"notch ask: {exc}", file=sys.stderr)
+        return EXIT_ERROR
