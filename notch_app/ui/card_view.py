@@ -104,7 +104,11 @@ class _KeyRouter(QObject):
         ctrl = bool(event.modifiers() & Qt.KeyboardModifier.ControlModifier)
         if isinstance(watched, QPlainTextEdit) and not ctrl:
             return False  # a new line
-        if watched.property("chipsEntry") and isinstance(watched, QLineEdit) and watched.text().strip():
+        if (
+            watched.property("chipsEntry")
+            and isinstance(watched, QLineEdit)
+            and watched.text().strip()
+        ):
             return False  # the chips field adds a chip
         if isinstance(watched, QAbstractButton) and not ctrl:
             if watched.isEnabled():
@@ -313,7 +317,9 @@ class CardView(QWidget):
             text = (
                 self._state.text(item.value)
                 if item is not None and item.value
-                else json.dumps(self._state.final_arguments(), ensure_ascii=False, indent=2, default=str)
+                else json.dumps(
+                    self._state.final_arguments(), ensure_ascii=False, indent=2, default=str
+                )
             )
             clipboard = QGuiApplication.clipboard()
             if clipboard is not None:
@@ -357,7 +363,9 @@ class CardView(QWidget):
         if gate == self._last_gate:
             return
         self._last_gate = gate
-        why = "; ".join(reasons[:3]) + (f" (and {len(reasons) - 3} more)" if len(reasons) > 3 else "")
+        why = "; ".join(reasons[:3]) + (
+            f" (and {len(reasons) - 3} more)" if len(reasons) > 3 else ""
+        )
         for button in self._ctx.confirm_buttons:
             button.setEnabled(enabled)
             button.setToolTip("" if enabled else why)

@@ -23,7 +23,10 @@ def action_button(item: Any, ctx: CardContext) -> QPushButton:
     button.setProperty("role", item.role)
     button.setProperty("tone", item.color or "")
     button.setAutoDefault(False)
-    ctx.bind_text(item.label, lambda t: (button.setText(shown(t, 80)), button.setAccessibleName(shown(t, 200))))
+    ctx.bind_text(
+        item.label,
+        lambda t: (button.setText(shown(t, 80)), button.setAccessibleName(shown(t, 200))),
+    )
     button.clicked.connect(lambda: ctx.press(item.role, item))
     if item.role == "confirm":
         ctx.confirm_buttons.append(button)

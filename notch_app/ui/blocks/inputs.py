@@ -310,7 +310,9 @@ class _SelectEditor(InputEditor):
     def __init__(self, block: SelectBlock, ctx: CardContext) -> None:
         super().__init__(block, ctx)
         self.combo = QComboBox()
-        self.combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.combo.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+        )
         self.combo.setMinimumContentsLength(12)
         self._values: list[Any] = []
         self._syncing = False

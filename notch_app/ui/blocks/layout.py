@@ -3,6 +3,7 @@ CardView itself, which adds the glass, the scrolling body and the footer."""
 
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QBoxLayout, QFrame, QHBoxLayout, QVBoxLayout, QWidget
 
 from notch_app.manifest.view import CardBlock, StackBlock
@@ -47,8 +48,23 @@ class StackBuilder:
         layout: QBoxLayout = QVBoxLayout(box) if block.direction == "vertical" else QHBoxLayout(box)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(block.gap)
-        for child in block.children:
-            layout.addWidget(build_block(child, ctx))
-        if block.direction == "horizontal":
+        if block.direction == "vertical":
+            for child in block.children:
+                layout.addWidget(build_block(child, ctx))
+            return box
+        # Side by side: text and inputs share the width; badges, images and buttons keep
+        # their natural size. Everything hangs from the top edge.
+        flowing = [c.type in _FLOWING for c in block.children]
+        for child, flows in zip(block.children, flowing, strict=True):
+            layout.addWidget(build_block(child, ctx), 1 if flows else 0, Qt.AlignmentFlag.AlignTop)
+        if not any(flowing):
             layout.addStretch(1)
         return box
+
+
+_FLOWING = frozenset(
+    {
+        "text", "markdown", "keyValue", "metadata", "list", "stack", "card", "progress",
+        "textField", "passwordField", "select", "chips",
+    }
+)  # fmt: skip

@@ -6,7 +6,15 @@ import math
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QProgressBar, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QProgressBar,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
 
 from notch_app.manifest.bindings import find_bindings
 from notch_app.manifest.view import BadgeBlock, DividerBlock, ImageBlock, ProgressBlock
@@ -39,6 +47,7 @@ class BadgeBuilder:
         badge.setObjectName("Badge")
         badge.setTextFormat(Qt.TextFormat.PlainText)
         badge.setProperty("tone", block.tone)
+        badge.setSizePolicy(QSizePolicy.Policy.Maximum, QSizePolicy.Policy.Fixed)
         ctx.bind_text(block.text, lambda t: badge.setText(shown(t, 80)))
         row.addWidget(badge)
         row.addStretch(1)

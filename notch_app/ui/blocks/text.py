@@ -8,6 +8,7 @@ from PySide6.QtWidgets import QLabel, QWidget
 
 from notch_app.manifest.view import MarkdownBlock, TextBlock
 from notch_app.ui.blocks._context import CardContext, shown
+from notch_app.ui.theme import palette
 from notch_app.ui.widgets.markdown_view import MarkdownView
 
 # Markdown is a document, not a label: a longer bound keeps the layout fast.
@@ -36,6 +37,7 @@ class TextBuilder:
 class MarkdownBuilder:
     def build(self, block: MarkdownBlock, ctx: CardContext) -> QWidget:
         view = MarkdownView()
+        view.set_link_color(palette(ctx.theme)["link"])
         view.linkRequested.connect(ctx.open_link)
         ctx.bind_text(block.text, lambda t: view.set_markdown(_bounded(t)))
         return view

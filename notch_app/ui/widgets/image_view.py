@@ -206,4 +206,3 @@ class ImageView(QWidget):
             self._show(decode_image(data), "network")
         except ImageRefused as exc:
             self.refusal = str(exc)
-

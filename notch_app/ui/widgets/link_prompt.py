@@ -16,7 +16,9 @@ def open_in_system(url: str) -> None:
 class LinkPrompt(QFrame):
     """`ask(url)` shows "Open <url>?" with Open / Not now; Open calls `opener(url)`."""
 
-    def __init__(self, opener: Callable[[str], None] = open_in_system, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, opener: Callable[[str], None] = open_in_system, parent: QWidget | None = None
+    ) -> None:
         super().__init__(parent)
         self.setObjectName("LinkPrompt")
         self.opener = opener

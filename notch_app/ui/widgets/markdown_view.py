@@ -7,7 +7,15 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QSize, Qt, QUrl, Signal
-from PySide6.QtGui import QColor, QImage, QPainter, QTextDocument
+from PySide6.QtGui import (
+    QColor,
+    QImage,
+    QPainter,
+    QPalette,
+    QTextCharFormat,
+    QTextCursor,
+    QTextDocument,
+)
 from PySide6.QtWidgets import QFrame, QSizePolicy, QTextBrowser, QWidget
 
 ALLOWED_LINK_SCHEMES = frozenset({"https", "http", "mailto"})
@@ -21,8 +29,10 @@ def link_allowed(url: str) -> bool:
     """True for https, http and mailto URLs; every other scheme (javascript:, file:,
     data:, relative paths) is inert."""
     q = QUrl(url)
-    return q.isValid() and q.scheme().lower() in ALLOWED_LINK_SCHEMES and bool(
-        q.host() or q.scheme().lower() == "mailto"
+    return (
+        q.isValid()
+        and q.scheme().lower() in ALLOWED_LINK_SCHEMES
+        and bool(q.host() or q.scheme().lower() == "mailto")
     )
 
 
@@ -78,9 +88,40 @@ class MarkdownView(QTextBrowser):
     def refused_resources(self) -> list[str]:
         return list(self._doc.refused)
 
+    def set_link_color(self, color: str) -> None:
+        """Links take the theme's link colour (Qt reads it from the palette, not QSS)."""
+        pal = self.palette()
+        pal.setColor(QPalette.ColorRole.Link, QColor(color))
+        self.setPalette(pal)
+        self._link_color = QColor(color)
+
     def set_markdown(self, text: str) -> None:
         self._doc.setMarkdown(text, _FEATURES)
+        self._tint_links()
         self._fit()
+
+    def _tint_links(self) -> None:
+        # The markdown importer colours links from the application palette; recolour them
+        # with the card's theme so they stay readable on the glass.
+        color = getattr(self, "_link_color", None)
+        if color is None:
+            return
+        block = self._doc.begin()
+        while block.isValid():
+            it = block.begin()
+            while not it.atEnd():
+                fragment = it.fragment()
+                if fragment.isValid() and fragment.charFormat().isAnchor():
+                    cursor = QTextCursor(self._doc)
+                    cursor.setPosition(fragment.position())
+                    cursor.setPosition(
+                        fragment.position() + fragment.length(), QTextCursor.MoveMode.KeepAnchor
+                    )
+                    fmt = QTextCharFormat()
+                    fmt.setForeground(color)
+                    cursor.mergeCharFormat(fmt)
+                it += 1
+            block = block.next()
 
     def loadResource(self, type: int, name: QUrl) -> Any:  # noqa: A002 (Qt's name)
         return self._doc.loadResource(type, name)

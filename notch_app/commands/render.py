@@ -1,0 +1,120 @@
+"""`notch render MANIFEST_OR_FOLDER --tool NAME [--args JSON | --args @FILE | --fixture]
+-o OUT.png [--theme dark|light] [--width PX]`: one card, offscreen, to PNG."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("manifest", type=Path, metavar="MANIFEST_OR_FOLDER")
+    parser.add_argument("--tool", required=True, metavar="NAME", help="the tool whose card to draw")
+    source = parser.add_mutually_exclusive_group()
+    source.add_argument(
+        "--args",
+        metavar="JSON|@FILE",
+        help="the proposed arguments as JSON, or @FILE to read them from a file",
+    )
+    source.add_argument(
+        "--fixture",
+        action="store_true",
+        help="take the arguments from the integration's preview fixture (preview.json)",
+    )
+    parser.add_argument("-o", "--output", type=Path, required=True, metavar="OUT.png")
+    parser.add_argument("--theme", choices=("dark", "light"), default="dark")
+    parser.add_argument("--width", type=int, default=440, metavar="PX", help="card width (280–1200)")
+
+
+def _fail(message: str) -> int:
+    print(f"notch render: {message}", file=sys.stderr)
+    return 2
+
+
+def parse_arguments_text(text: str, origin: str) -> tuple[dict[str, Any] | None, str | None]:
+    """Arguments JSON → (object, None) or (None, an error naming line and column)."""
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        return None, f"{origin}:{exc.lineno}:{exc.colno}: invalid JSON: {exc.msg}"
+    except (ValueError, RecursionError) as exc:
+        return None, f"{origin}: cannot read the JSON: {exc}"
+    if not isinstance(value, dict):
+        return None, f"{origin}: the arguments must be a JSON object ({{...}})"
+    return value, None
+
+
+def run(args: argparse.Namespace) -> int:
+    from notch_app.manifest.arguments import argument_problems
+    from notch_app.manifest.integration import load_integration
+
+    if not 280 <= args.width <= 1200:
+        return _fail(f"--width {args.width} is out of range: use 280 to 1200 pixels")
+    if not args.manifest.exists():
+        return _fail(f"{args.manifest}: no such file or folder")
+    integration, problems = load_integration(args.manifest)
+    for p in problems:
+        print(p.format(), file=sys.stderr)
+    if integration is None:
+        return _fail(f"{args.manifest}: the manifest has errors (above); fix them and retry")
+    manifest = integration.manifest
+    tool = manifest.tool(args.tool)
+    with_cards = [t.name for t in manifest.tools if t.confirmation is not None]
+    if tool is None or tool.confirmation is None:
+        what = "is not a tool of" if tool is None else "has no confirmation card in"
+        return _fail(
+            f"{args.tool!r} {what} {integration.manifest_path}; tools with cards: "
+            + (", ".join(with_cards) or "none")
+        )
+
+    arguments: dict[str, Any] | None
+    if args.fixture or args.args is None:
+        fixture = integration.fixtures.tools.get(tool.name) if integration.fixtures else None
+        if fixture is None:
+            return _fail(
+                f"no preview fixture for {tool.name!r} beside {integration.manifest_path}; "
+                "pass --args JSON or add it to preview.json"
+            )
+        arguments = dict(fixture.args)
+    elif args.args.startswith("@"):
+        path = Path(args.args[1:])
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            return _fail(f"{path}: cannot read the arguments file ({exc})")
+        arguments, error = parse_arguments_text(text, str(path))
+        if error:
+            return _fail(error)
+    else:
+        arguments, error = parse_arguments_text(args.args, "--args")
+        if error:
+            return _fail(error)
+    assert arguments is not None
+    mismatch = argument_problems(tool, arguments)
+    if mismatch:
+        lines = "\n".join(f"  {p}" for p in mismatch[:10])
+        return _fail(f"the arguments do not match {tool.name}'s inputSchema:\n{lines}")
+
+    from notch_app.ui.headless import headless_app
+
+    headless_app()
+    from notch_app.ui.card_view import CardView
+    from notch_app.ui.snapshot import save_card_png
+
+    card = CardView(
+        tool,
+        arguments,
+        base_dir=integration.folder,
+        network_domains=manifest.network_domains,
+        theme=args.theme,
+        width=args.width,
+    )
+    try:
+        save_card_png(card, args.output)
+    except OSError as exc:
+        return _fail(str(exc))
+    print(f"wrote {args.output} ({card.width()}×{card.height()} px, {args.theme})")
+    return 0
