@@ -400,6 +400,10 @@ class NotchWindow(QWidget):
                     self.pillClicked.emit()
                 elif self._look == "card" and self._accepts_focus and not self.isActiveWindow():
                     self.activateWindow()
+                    card = self._card
+                    if card is not None and not card.isAncestorOf(self.focusWidget()):
+                        # Enter/Esc and Tab work from here even when the click hit no field.
+                        card.setFocus(Qt.FocusReason.MouseFocusReason)
             if self._look == "card":
                 self.activity.emit()
         return False
