@@ -13,7 +13,15 @@ import json
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Discriminator,
+    Field,
+    StringConstraints,
+    Tag,
+    ValidationError,
+)
 
 from notch_app.manifest import limits
 from notch_app.manifest.problems import Problem
@@ -56,6 +64,10 @@ class Expectation(_Closed):
 class ExpectStep(_Closed):
     expect: Expectation
 
+    @property
+    def kind(self) -> str:
+        return "expect"
+
 
 class SetStep(_Closed):
     set: dict[str, Any] = Field(
@@ -64,12 +76,39 @@ class SetStep(_Closed):
         "remove chips), in order.",
     )
 
+    @property
+    def kind(self) -> str:
+        return "set"
+
 
 class PressStep(_Closed):
     press: Literal["confirm", "cancel"]
 
+    @property
+    def kind(self) -> str:
+        return "press"
 
-Step = ExpectStep | SetStep | PressStep
+
+def _step_kind(value: Any) -> str | None:
+    # A step is told apart by its one key, so a typo gets one precise error, not three.
+    if isinstance(value, dict):
+        for key in ("expect", "set", "press"):
+            if key in value:
+                return key
+        return None
+    return getattr(value, "kind", None)
+
+
+Step = Annotated[
+    Annotated[ExpectStep, Tag("expect")]
+    | Annotated[SetStep, Tag("set")]
+    | Annotated[PressStep, Tag("press")],
+    Discriminator(
+        _step_kind,
+        custom_error_type="scenario_step",
+        custom_error_message='a step is {"expect": {...}}, {"set": {...}} or {"press": "confirm"|"cancel"}',
+    ),
+]
 
 
 class Scenario(_Closed):

@@ -26,7 +26,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("-o", "--output", type=Path, required=True, metavar="OUT.png")
     parser.add_argument("--theme", choices=("dark", "light"), default="dark")
-    parser.add_argument("--width", type=int, default=440, metavar="PX", help="card width (280–1200)")
+    parser.add_argument(
+        "--width", type=int, default=440, metavar="PX", help="card width (280–1200)"
+    )
 
 
 def _fail(message: str) -> int:

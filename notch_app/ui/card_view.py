@@ -8,6 +8,7 @@ texts, `visibleIf`, watched values, field errors and the confirm gate.
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Mapping
 from pathlib import Path
@@ -32,7 +33,6 @@ from PySide6.QtWidgets import (
 from notch_app.card.state import CardState
 from notch_app.manifest.model import Tool
 from notch_app.manifest.view import CardBlock
-from notch_app.ui import theme
 from notch_app.ui.blocks import CardContext, build_block
 from notch_app.ui.blocks._context import unshown
 from notch_app.ui.blocks.inputs import InputEditor
@@ -211,7 +211,7 @@ class CardView(QWidget):
         chain = self._ctx.focus_chain
         for w in chain:
             w.installEventFilter(router)
-        for a, b in zip(chain, chain[1:], strict=False):
+        for a, b in itertools.pairwise(chain):
             QWidget.setTabOrder(a, b)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self._last_gate: tuple[bool, tuple[str, ...]] | None = None
@@ -274,9 +274,7 @@ class CardView(QWidget):
             if not w.isVisibleTo(self):
                 continue
             text = ""
-            if isinstance(w, QLabel):
-                text = w.text()
-            elif isinstance(w, QAbstractButton):
+            if isinstance(w, (QLabel, QAbstractButton)):
                 text = w.text()
             elif isinstance(w, QTextBrowser):
                 text = w.toPlainText()

@@ -18,7 +18,6 @@ from PySide6.QtGui import QImage, QImageReader, QPixmap
 from PySide6.QtNetwork import QNetworkAccessManager, QNetworkReply, QNetworkRequest
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
-
 MAX_IMAGE_BYTES = 2 * 1024 * 1024
 FETCH_TIMEOUT_MS = 5000
 _MAX_DECODE_MB = 64  # a tiny PNG can claim a gigapixel canvas; Qt refuses above this

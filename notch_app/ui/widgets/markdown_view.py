@@ -56,7 +56,7 @@ class SafeDocument(QTextDocument):
         super().__init__(parent)
         self.refused: list[str] = []
 
-    def loadResource(self, type: int, name: QUrl) -> Any:  # noqa: A002 (Qt's name)
+    def loadResource(self, type: int, name: QUrl) -> Any:
         if len(self.refused) < 100:
             self.refused.append(name.toString())
         if type == QTextDocument.ResourceType.ImageResource.value:
@@ -123,7 +123,7 @@ class MarkdownView(QTextBrowser):
                 it += 1
             block = block.next()
 
-    def loadResource(self, type: int, name: QUrl) -> Any:  # noqa: A002 (Qt's name)
+    def loadResource(self, type: int, name: QUrl) -> Any:
         return self._doc.loadResource(type, name)
 
     def _on_anchor(self, url: QUrl) -> None:
