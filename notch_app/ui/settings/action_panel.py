@@ -1,0 +1,254 @@
+"""One action on an integration's detail page: Asks first, Block, and its guards."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+from pydantic import ValidationError
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QFrame,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from notch_app.manifest.model import Manifest, Tool
+from notch_app.runtime.policy_book import (
+    Guard,
+    NotOneOfGuard,
+    OverGuard,
+    PolicyBook,
+    PolicyRefused,
+    PolicyWriteError,
+)
+from notch_app.runtime.policy_book.schema_paths import argument_paths
+
+OVER = "is over"
+NOT_ONE_OF = "is not one of"
+
+
+def _label(text: str, name: str | None = None, *, wrap: bool = False) -> QLabel:
+    label = QLabel(text)
+    label.setTextFormat(Qt.TextFormat.PlainText)  # manifest text is never markup
+    if name:
+        label.setObjectName(name)
+    label.setWordWrap(wrap)
+    return label
+
+
+class GuardChip(QFrame):
+    """A guard shown as "Ask anyway when amount is over 500 ×"."""
+
+    def __init__(self, guard: Guard, on_remove: Callable[[Guard], None]) -> None:
+        super().__init__()
+        self.guard = guard
+        self.setObjectName("Chip")
+        row = QHBoxLayout(self)
+        row.setContentsMargins(8, 2, 4, 2)
+        row.setSpacing(2)
+        row.addWidget(_label(guard.describe()))
+        self.remove_button = QToolButton()
+        self.remove_button.setObjectName("ChipRemove")
+        self.remove_button.setToolTip("Remove this guard")
+        self.remove_button.setAccessibleName(f"Remove guard: {guard.describe()}")
+        self.remove_button.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.remove_button.clicked.connect(lambda: on_remove(guard))
+        row.addWidget(self.remove_button)
+
+
+class ActionPanel(QWidget):
+    """The controls for one action. Every change goes straight to the PolicyBook."""
+
+    def __init__(self, book: PolicyBook, manifest: Manifest, tool: Tool) -> None:
+        super().__init__()
+        self.book = book
+        self.manifest = manifest
+        self.tool = tool
+        self.setObjectName("Row")
+        state = book.state(manifest, tool)
+
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(16, 14, 16, 14)
+        outer.setSpacing(8)
+
+        head = QHBoxLayout()
+        text = QVBoxLayout()
+        text.setSpacing(2)
+        text.addWidget(_label(tool.display_title, "ActionTitle"))
+        if tool.description:
+            text.addWidget(_label(tool.description, "Quiet", wrap=True))
+        head.addLayout(text, 1)
+        switches = QGridLayout()
+        switches.setHorizontalSpacing(10)
+        switches.setVerticalSpacing(6)
+        self.asks_first = QCheckBox()
+        self.asks_first.setObjectName("Switch")
+        self.asks_first.setAccessibleName("Asks first")
+        self.asks_first.setChecked(state.asks_first)
+        self.asks_first.setEnabled(not state.blocked)
+        self.asks_first.setToolTip(
+            "On: a card before every call. Off: runs the moment the agent picks it."
+        )
+        self.asks_first.toggled.connect(self._asks_first_toggled)
+        self.blocked = QCheckBox()
+        self.blocked.setObjectName("Switch")
+        self.blocked.setAccessibleName("Block")
+        self.blocked.setChecked(state.blocked)
+        self.blocked.setToolTip("Never runs; the agent is told you blocked it.")
+        self.blocked.toggled.connect(self._blocked_toggled)
+        right = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+        for row, (text_, box) in enumerate(
+            (("Asks first", self.asks_first), ("Block", self.blocked))
+        ):
+            caption = _label(text_)
+            caption.setBuddy(box)
+            caption.setEnabled(box.isEnabled())
+            switches.addWidget(caption, row, 0, right)
+            switches.addWidget(box, row, 1, right)
+        head.addLayout(switches)
+        outer.addLayout(head)
+
+        if state.blocked:
+            hint = "Blocked: never runs; the agent is told you blocked it."
+        elif state.asks_first:
+            hint = "Default: asks first — a card before every call."
+        else:
+            hint = "Runs the moment the agent picks it (default: asks first)."
+        self.hint = _label(hint, "Faint", wrap=True)
+        outer.addWidget(self.hint)
+        if state.card_changed:
+            self.note = _label(
+                "Reset: the card changed since you turned Asks first off, so it asks again.",
+                "Note",
+                wrap=True,
+            )
+            outer.addWidget(self.note)
+
+        outer.addWidget(self._guards(state.guards))
+        self.error = _label("", "Error", wrap=True)
+        self.error.hide()
+        outer.addWidget(self.error)
+
+    # --- guards ---------------------------------------------------------------------------
+
+    def _guards(self, guards: tuple[Guard, ...]) -> QWidget:
+        box = QWidget()
+        column = QVBoxLayout(box)
+        column.setContentsMargins(0, 4, 0, 0)
+        column.setSpacing(6)
+        chips = QHBoxLayout()
+        chips.setSpacing(6)
+        chips.addWidget(_label("Ask anyway when", "Quiet"))
+        self.chips: list[GuardChip] = []
+        for guard in guards:
+            chip = GuardChip(guard, self._remove_guard)
+            self.chips.append(chip)
+            chips.addWidget(chip)
+        if not guards:
+            chips.addWidget(_label("no guards", "Faint"))
+        chips.addStretch(1)
+        column.addLayout(chips)
+
+        editor = QHBoxLayout()
+        editor.setSpacing(6)
+        self.guard_argument = QComboBox()
+        self.guard_argument.setAccessibleName("Argument")
+        for info in argument_paths(self.tool):
+            self.guard_argument.addItem(info.path, info)
+        self.guard_kind = QComboBox()
+        self.guard_kind.setAccessibleName("Condition")
+        self.guard_kind.addItems([OVER, NOT_ONE_OF])
+        self.guard_value = QLineEdit()
+        self.guard_value.setAccessibleName("Value")
+        self.guard_value.setPlaceholderText("500")
+        self.guard_kind.currentTextChanged.connect(self._kind_changed)
+        self.guard_argument.currentIndexChanged.connect(self._argument_changed)
+        self.guard_value.returnPressed.connect(self._add_guard)
+        self.add_guard_button = QPushButton("Add guard")
+        self.add_guard_button.clicked.connect(self._add_guard)
+        editor.addWidget(self.guard_argument, 2)
+        editor.addWidget(self.guard_kind, 2)
+        editor.addWidget(self.guard_value, 3)
+        editor.addWidget(self.add_guard_button)
+        column.addLayout(editor)
+        self._argument_changed()
+        if self.guard_argument.count() == 0:
+            for w in (self.guard_argument, self.guard_kind, self.guard_value):
+                w.setEnabled(False)
+            self.add_guard_button.setEnabled(False)
+        return box
+
+    def _argument_changed(self) -> None:
+        info = self.guard_argument.currentData()
+        numeric = getattr(info, "numeric", None)
+        # Suggest the condition that fits what the argument holds.
+        self.guard_kind.setCurrentText(OVER if numeric else NOT_ONE_OF)
+
+    def _kind_changed(self, kind: str) -> None:
+        self.guard_value.setPlaceholderText(
+            "500" if kind == OVER else "sam@example.com, kim@example.com"
+        )
+
+    def _add_guard(self) -> None:
+        argument = self.guard_argument.currentText()
+        raw = self.guard_value.text().strip()
+        guard: Guard
+        try:
+            if self.guard_kind.currentText() == OVER:
+                limit = float(raw.replace(",", ""))
+                if not math.isfinite(limit):
+                    raise ValueError
+                number: int | float = int(limit) if limit.is_integer() else limit
+                guard = OverGuard(argument=argument, limit=number)
+            else:
+                allowed = [v.strip() for v in raw.split(",") if v.strip()]
+                if not allowed:
+                    self._show_error("Type the allowed values, separated by commas.")
+                    return
+                guard = NotOneOfGuard(argument=argument, allowed=allowed)
+        except ValueError:  # also pydantic's ValidationError
+            if self.guard_kind.currentText() == OVER:
+                self._show_error(f"Type a number for “{argument} is over …”, e.g. 500.")
+            else:
+                self._show_error("Those values are too long or too many.")
+            return
+        self._apply(lambda: self.book.add_guard(self.manifest, self.tool, guard))
+
+    def _remove_guard(self, guard: Guard) -> None:
+        self._apply(lambda: self.book.remove_guard(self.manifest, self.tool, guard))
+
+    # --- switches ---------------------------------------------------------------------------
+
+    def _asks_first_toggled(self, on: bool) -> None:
+        self._apply(lambda: self.book.set_asks_first(self.manifest, self.tool, on))
+
+    def _blocked_toggled(self, on: bool) -> None:
+        self._apply(lambda: self.book.block(self.manifest, self.tool, on))
+
+    def _apply(self, change: Callable[[], None]) -> None:
+        try:
+            change()  # the book notifies the window, which redraws this page
+        except (PolicyRefused, PolicyWriteError, ValidationError) as exc:
+            self._show_error(str(exc))
+            self._sync_switches()
+
+    def _sync_switches(self) -> None:
+        # A refused change must not leave a switch showing a state the book does not hold.
+        state = self.book.state(self.manifest, self.tool)
+        for box, value in ((self.asks_first, state.asks_first), (self.blocked, state.blocked)):
+            box.blockSignals(True)
+            box.setChecked(value)
+            box.blockSignals(False)
+
+    def _show_error(self, message: str) -> None:
+        self.error.setText(message)
+        self.error.show()

@@ -1,0 +1,59 @@
+"""The Settings window's look: the card theme's palette plus opaque window colours."""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from pathlib import Path
+
+from PySide6.QtGui import QGuiApplication
+
+from notch_app.ui.theme import ICON_DIR, ThemeName, palette
+
+_QSS = Path(__file__).with_name("settings.qss")
+_TOKEN = re.compile(r"\$\{([a-z_]+)\}")
+
+# The card is translucent glass; a settings window is an ordinary opaque window.
+WINDOW_COLOURS: dict[ThemeName, dict[str, str]] = {
+    "dark": {
+        "window_fill": "#1b1d22",
+        "group_fill": "#24262c",
+        "group_border": "rgba(255, 255, 255, 20)",
+        "row_hover": "rgba(255, 255, 255, 8)",
+        "button_fill": "rgba(255, 255, 255, 12)",
+        "menu_fill": "#2a2c33",
+    },
+    "light": {
+        "window_fill": "#f3f4f6",
+        "group_fill": "#ffffff",
+        "group_border": "rgba(0, 0, 0, 22)",
+        "row_hover": "rgba(0, 0, 0, 5)",
+        "button_fill": "#ffffff",
+        "menu_fill": "#ffffff",
+    },
+}
+
+
+@cache
+def settings_style_sheet(theme: ThemeName) -> str:
+    """settings.qss with the theme's tokens filled in. Raises KeyError for a missing token."""
+    tokens = dict(palette(theme))
+    tokens.update(WINDOW_COLOURS[theme])
+    tokens["icons"] = ICON_DIR.as_posix()
+    return _TOKEN.sub(lambda m: tokens[m.group(1)], _QSS.read_text(encoding="utf-8"))
+
+
+def system_theme() -> ThemeName:
+    """Dark or light, following the desktop's colour scheme (light when unknown)."""
+    app = QGuiApplication.instance()
+    if isinstance(app, QGuiApplication):
+        from PySide6.QtCore import Qt
+
+        scheme = app.styleHints().colorScheme()
+        if scheme == Qt.ColorScheme.Dark:
+            return "dark"
+        if scheme == Qt.ColorScheme.Light:
+            return "light"
+        if app.palette().window().color().lightness() < 128:
+            return "dark"
+    return "light"
