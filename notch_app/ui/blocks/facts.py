@@ -137,6 +137,8 @@ class ListBuilder:
             while dyn_layout.count():
                 w = dyn_layout.takeAt(0).widget()
                 if w is not None:
+                    w.hide()
+                    w.setParent(None)  # gone now, not at the next event loop turn
                     w.deleteLater()
             elements = list(value) if isinstance(value, list | tuple) else []
             room = max(0, block.max_visible - len(fixed))

@@ -72,6 +72,8 @@ class ChipsBox(QFrame):
             return
         for chip in self._chips:
             self._flow.removeWidget(chip)
+            chip.hide()
+            chip.setParent(None)  # gone now, not at the next event loop turn
             chip.deleteLater()
         self._chips = []
         self._values = list(values)

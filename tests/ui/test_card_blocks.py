@@ -1,0 +1,181 @@
+"""Every block of the vocabulary renders, and what it shows follows the arguments."""
+
+from __future__ import annotations
+
+import base64
+from typing import Any
+
+from PySide6.QtWidgets import QComboBox, QLineEdit, QPlainTextEdit, QProgressBar
+
+from notch_app.manifest.view import BLOCK_TYPES
+from notch_app.ui.blocks import BUILDERS
+from notch_app.ui.widgets.image_view import ImageView
+from notch_app.ui.widgets.markdown_view import MarkdownView
+from card_fixtures import card
+
+def _png_base64() -> str:
+    from PySide6.QtCore import QBuffer, QByteArray, QIODevice
+    from PySide6.QtGui import QColor, QGuiApplication, QImage
+
+    _app = QGuiApplication.instance()
+    image = QImage(4, 4, QImage.Format.Format_ARGB32)
+    image.fill(QColor("red"))
+    data = QByteArray()
+    buffer = QBuffer(data)
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    image.save(buffer, "PNG")
+    return base64.b64encode(bytes(data.data())).decode()
+
+
+PNG_1PX = _png_base64()
+
+
+PROPS: dict[str, Any] = {
+    "title": {"type": "string"},
+    "body": {"type": "string"},
+    "secret": {"type": "string"},
+    "voice": {"type": "string", "enum": ["a", "b"]},
+    "loud": {"type": "boolean"},
+    "tags": {"type": "array", "items": {"type": "string"}},
+    "done": {"type": "number"},
+    "files": {"type": "array", "items": {"type": "string"}},
+}
+
+EVERY_BLOCK: list[dict[str, Any]] = [
+    {"type": "text", "text": "Title is {{title}}", "variant": "title"},
+    {"type": "markdown", "text": "Some **bold** words"},
+    {"type": "keyValue", "items": [{"label": "Key", "value": "Value of {{title}}"}]},
+    {"type": "metadata", "items": [{"label": "Size", "value": "3 MB"}, {"value": "today"}]},
+    {
+        "type": "list",
+        "itemsFrom": "{{files}}",
+        "maxVisible": 2,
+        "items": [],
+    },
+    {"type": "list", "items": [{"type": "listItem", "title": "Row one", "trailing": "1 KB"}]},
+    {"type": "image", "src": f"data:image/png;base64,{PNG_1PX}", "alt": "A dot"},
+    {"type": "badge", "text": "Careful", "tone": "danger"},
+    {"type": "progress", "value": "{{done}}", "max": 10, "label": "Done so far"},
+    {"type": "divider"},
+    {
+        "type": "stack",
+        "direction": "horizontal",
+        "gap": 4,
+        "children": [
+            {"type": "textField", "bind": "{{title}}", "label": "Title", "required": True},
+            {"type": "select", "bind": "{{voice}}", "label": "Voice", "options": [
+                {"label": "Voice A", "value": "a"}, {"label": "Voice B", "value": "b"}]},
+        ],
+    },
+    {"type": "textField", "bind": "{{body}}", "label": "Body", "multiline": True},
+    {"type": "passwordField", "bind": "{{secret}}", "label": "PIN"},
+    {"type": "toggle", "bind": "{{loud}}", "label": "Loud"},
+    {"type": "chips", "bind": "{{tags}}", "label": "Tags"},
+    {"type": "card", "title": "Inner section", "children": [{"type": "text", "text": "inside"}]},
+    {"type": "button", "label": "Copy title", "role": "copy", "value": "{{title}}"},
+]  # fmt: skip
+
+ARGS: dict[str, Any] = {
+    "title": "Hello",
+    "body": "Line one\nLine two",
+    "secret": "1234",
+    "voice": "b",
+    "loud": True,
+    "tags": ["x", "y"],
+    "done": 5,
+    "files": ["a.txt", "b.txt", "c.txt", "d.txt"],
+}
+
+
+def _types(blocks: list[dict[str, Any]]) -> set[str]:
+    out: set[str] = set()
+    for b in blocks:
+        out.add(b["type"])
+        out |= _types(b.get("children", []) + b.get("items", []) if b["type"] != "keyValue" and b["type"] != "metadata" else [])
+    return out
+
+
+def test_the_registry_covers_the_whole_vocabulary() -> None:
+    assert set(BUILDERS) == set(BLOCK_TYPES)
+
+
+def test_every_block_renders_what_the_arguments_say(qtbot: Any) -> None:
+    view = card(EVERY_BLOCK, PROPS, ARGS)
+    qtbot.addWidget(view)
+    view.show()
+    assert _types(EVERY_BLOCK) | {"actions"} == set(BLOCK_TYPES)
+    text = view.visible_text()
+    for shown in [
+        "Title is Hello", "bold", "Value of Hello", "Size: 3 MB · today", "a.txt", "b.txt",
+        "and 2 more", "Row one", "1 KB", "Careful", "Done so far", "Voice B", "Loud",
+        "Inner section", "inside", "Copy title", "Line one", "x", "y", "Cancel", "Do it",
+    ]:  # fmt: skip
+        assert shown in text, shown
+    assert "1234" not in text  # the password is masked
+    assert "c.txt" not in text  # folded into "and 2 more"
+    assert isinstance(view.input_widget("title"), QLineEdit)
+    assert isinstance(view.input_widget("body"), QPlainTextEdit)
+    assert isinstance(view.input_widget("voice"), QComboBox)
+    bar = view.findChild(QProgressBar)
+    assert bar is not None and bar.value() == 500
+    image = view.findChild(ImageView)
+    assert image is not None and image.source_kind == "data"
+    assert view.findChild(MarkdownView) is not None
+
+
+def test_display_text_follows_edits_live(qtbot: Any) -> None:
+    view = card(
+        [
+            {"type": "text", "text": "Delete {{count}} files"},
+            {"type": "textField", "bind": "{{count}}", "label": "Count"},
+        ],
+        {"count": {"type": "integer"}},
+        {"count": 42},
+        confirm_label="Delete {{count}} files",
+    )
+    qtbot.addWidget(view)
+    view.set_via_widget("count", "7")
+    assert "Delete 7 files" in view.visible_text()
+    assert view.confirm_button() is not None
+    assert view.confirm_button().text() == "Delete 7 files"  # type: ignore[union-attr]
+
+
+def test_list_rows_follow_an_edited_array(qtbot: Any) -> None:
+    view = card(
+        [
+            {"type": "list", "itemsFrom": "{{who}}"},
+            {"type": "chips", "bind": "{{who}}", "label": "Who"},
+        ],
+        {"who": {"type": "array", "items": {"type": "string"}}},
+        {"who": ["sam"]},
+    )
+    qtbot.addWidget(view)
+    view.set_via_widget("who", ["sam", "lee"])
+    assert view.state().value("who") == ["sam", "lee"]
+    assert "lee" in view.visible_text().splitlines()
+    view.set_via_widget("who", ["lee"])
+    assert view.state().final_arguments()["who"] == ["lee"]
+    assert "sam" not in view.visible_text().splitlines()
+
+
+def test_password_reveal_shows_the_value(qtbot: Any) -> None:
+    view = card(
+        [{"type": "passwordField", "bind": "{{pin}}", "label": "PIN"}],
+        {"pin": {"type": "string"}},
+        {"pin": "9876"},
+    )
+    qtbot.addWidget(view)
+    field = view.input_widget("pin")
+    assert isinstance(field, QLineEdit)
+    assert field.echoMode() == QLineEdit.EchoMode.Password
+    assert "9876" not in view.visible_text()
+    field.actions()[0].trigger()
+    assert field.echoMode() == QLineEdit.EchoMode.Normal
+    assert "9876" in view.visible_text()
+
+
+def test_light_and_dark_themes_both_build(qtbot: Any) -> None:
+    for theme in ("dark", "light"):
+        view = card(EVERY_BLOCK, PROPS, ARGS, theme=theme)
+        qtbot.addWidget(view)
+        assert "QPushButton" in view.styleSheet()
