@@ -10,6 +10,7 @@ import pytest
 from notch_app.card.paths import MISSING
 from notch_app.card.state import SECRET_MASK, CardState
 from notch_app.manifest.model import Tool
+from notch_app.manifest.view import ActionsBlock, CardBlock
 
 SECRET = "hunter2-do-not-show"
 
@@ -119,6 +120,11 @@ def tool() -> Tool:
 @pytest.fixture
 def state(tool: Tool) -> CardState:
     return CardState(tool, PROPOSED)
+
+
+def root(state: CardState) -> CardBlock:
+    assert isinstance(state.view.root, CardBlock)
+    return state.view.root
 
 
 def block_bound_to(state: CardState, path: str) -> Any:
@@ -304,7 +310,11 @@ def test_hidden_required_inputs_do_not_gate_until_shown(state: CardState) -> Non
     assert state.confirm_enabled
 
 
-def test_toggles_never_gate_even_when_marked_required(state: CardState) -> None:
+def test_toggles_never_gate_even_when_marked_required(tool: Tool) -> None:
+    state = CardState(tool, {k: v for k, v in PROPOSED.items() if k != "schedule"})
+    assert state.value("schedule") is MISSING  # shown as off: off is an answer
+    assert state.confirm_enabled, state.blockers()
+    assert "schedule" not in state.final_arguments()
     state.set("schedule", False)
     assert state.value("schedule") is False
     assert state.field_error("schedule") is None
@@ -330,8 +340,9 @@ def test_cancel_copy_and_open_url_are_never_gated_but_follow_visible_if(tool: To
     ]
     state = CardState(make_tool(CHILDREN, PROPERTIES, ["to"], footer=footer), {"to": ""})
     assert not state.confirm_enabled
-    actions = state.view.root.footer[0]
-    items = actions.items  # type: ignore[union-attr]
+    actions = root(state).footer[0]
+    assert isinstance(actions, ActionsBlock)
+    items = actions.items
     assert [state.is_visible(i) for i in items] == [True, True, False, True]
     state.set("when", "now")
     assert state.is_visible(items[2])
@@ -362,12 +373,12 @@ def test_visible_if_truthiness(value: Any, visible: bool) -> None:
         {"flag": {}},
     )
     state = CardState(tool, {"flag": value})
-    assert state.is_visible(state.view.root.children[0]) is visible  # type: ignore[union-attr]
+    assert state.is_visible(root(state).children[0]) is visible
 
 
 def test_absent_visible_if_argument_hides(tool: Tool) -> None:
     state = CardState(make_tool([{"type": "text", "text": "x", "visibleIf": "{{nope}}"}], {}), {})
-    assert not state.is_visible(state.view.root.children[0])  # type: ignore[union-attr]
+    assert not state.is_visible(root(state).children[0])
 
 
 def test_visibility_requires_every_ancestor(tool: Tool) -> None:
