@@ -398,10 +398,11 @@ class NotchWindow(QWidget):
                 self.last_input_kind = "click"
                 if self._look == "idle":
                     self.pillClicked.emit()
-                elif self._look == "card" and self._accepts_focus and not self.isActiveWindow():
+                elif self._look == "card" and self._accepts_focus:
                     self.activateWindow()
                     card = self._card
-                    if card is not None and not card.isAncestorOf(self.focusWidget()):
+                    focus = self.focusWidget()
+                    if card is not None and (focus is None or not card.isAncestorOf(focus)):
                         # Enter/Esc and Tab work from here even when the click hit no field.
                         card.setFocus(Qt.FocusReason.MouseFocusReason)
             if self._look == "card":
