@@ -31,7 +31,9 @@ from notch_app.runtime.policy_book import (
     PolicyWriteError,
 )
 from notch_app.runtime.policy_book.schema_paths import argument_paths
+from notch_app.ui.widgets.flow_layout import FlowLayout
 
+CHIP_HEIGHT = 24
 OVER = "is over"
 NOT_ONE_OF = "is not one of"
 
@@ -52,6 +54,7 @@ class GuardChip(QFrame):
         super().__init__()
         self.guard = guard
         self.setObjectName("Chip")
+        self.setFixedHeight(CHIP_HEIGHT)
         row = QHBoxLayout(self)
         row.setContentsMargins(8, 2, 4, 2)
         row.setSpacing(2)
@@ -145,18 +148,24 @@ class ActionPanel(QWidget):
         column = QVBoxLayout(box)
         column.setContentsMargins(0, 4, 0, 0)
         column.setSpacing(6)
-        chips = QHBoxLayout()
-        chips.setSpacing(6)
-        chips.addWidget(_label("Ask anyway when", "Quiet"))
+        chips_box = QWidget()
+        chips = FlowLayout(chips_box, spacing=6)
+        chips.setContentsMargins(0, 0, 0, 0)
+        lead = _label("Ask anyway when", "Quiet")
+        lead.setFixedHeight(CHIP_HEIGHT)
+        lead.setAlignment(Qt.AlignmentFlag.AlignVCenter)
+        chips.addWidget(lead)
         self.chips: list[GuardChip] = []
         for guard in guards:
             chip = GuardChip(guard, self._remove_guard)
             self.chips.append(chip)
             chips.addWidget(chip)
         if not guards:
-            chips.addWidget(_label("no guards", "Faint"))
-        chips.addStretch(1)
-        column.addLayout(chips)
+            none = _label("… (no guards yet)", "Faint")
+            none.setFixedHeight(CHIP_HEIGHT)
+            chips.addWidget(none)
+        chips.addWidget(QWidget())  # FlowLayout stretches its last item: keep chips compact
+        column.addWidget(chips_box)
 
         editor = QHBoxLayout()
         editor.setSpacing(6)

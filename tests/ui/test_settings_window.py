@@ -1,0 +1,287 @@
+"""The Settings window, driven as a person would: toggles, Block, guards, install."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+from pytestqt.qtbot import QtBot
+
+from notch_app.runtime.catalog import Catalog
+from notch_app.runtime.policy_book import PolicyBook, settings_path
+from notch_app.runtime.policy_book.places import bundled_manifests_dir
+from notch_app.ui.settings import SettingsFileWatcher, SettingsWindow
+
+REPO = Path(__file__).resolve().parents[2]
+ARTIFACTS = REPO / "artifacts"
+PAY = "dev.notch.examples.payments"
+MAIL = "dev.notch.examples.mail"
+
+
+class Integrations:
+    """What the app does: a catalog loaded from the bundled and installed folders."""
+
+    def __init__(self, install_dir: Path) -> None:
+        self.install_dir = install_dir
+        self.catalog = Catalog()
+        self.reload()
+
+    def reload(self) -> None:
+        folders = [bundled_manifests_dir()]
+        if self.install_dir.is_dir():
+            folders.append(self.install_dir)
+        self.catalog, problems = Catalog.load(folders)
+        assert problems == []
+
+
+@pytest.fixture
+def setup(tmp_path: Path, qtbot: QtBot) -> tuple[SettingsWindow, PolicyBook, Integrations]:
+    book = PolicyBook.in_data_dir(tmp_path / "data")
+    integrations = Integrations(tmp_path / "integrations")
+    window = SettingsWindow(
+        book,
+        lambda: integrations.catalog,
+        integrations.install_dir,
+        reload_integrations=integrations.reload,
+        theme="light",
+    )
+    qtbot.addWidget(window)
+    window.show()
+    return window, book, integrations
+
+
+def stored_file(book: PolicyBook) -> dict[str, object]:
+    return json.loads(book.path.read_text())  # type: ignore[no-any-return]
+
+
+def test_the_list_shows_every_integration_with_name_publisher_and_summary(
+    setup: tuple[SettingsWindow, PolicyBook, Integrations],
+) -> None:
+    window, _, _ = setup
+    assert set(window.rows) >= {PAY, MAIL, "io.elevenlabs"}
+    texts = [label.text() for label in window.rows[PAY].findChildren(type(window.status_label))]
+    assert "Payments" in texts and "by Notch examples" in texts
+    assert any("SEPA" in t for t in texts)
+
+
+def test_toggling_asks_first_writes_the_file_at_once(
+    setup: tuple[SettingsWindow, PolicyBook, Integrations], qtbot: QtBot
+) -> None:
+    window, book, integrations = setup
+    qtbot.mouseClick(window.rows[PAY], Qt.MouseButton.LeftButton)
+    panel = window.action_panels["pay_invoice"]
+    assert panel.asks_first.isChecked()
+    assert "Default: asks first" in panel.hint.text()
+
+    panel.asks_first.click()
+    entry = stored_file(book)["policies"][PAY]["pay_invoice"]  # type: ignore[index]
+    assert entry["asksFirst"] is False
+    manifest = integrations.catalog.integration(PAY)
+    assert manifest is not None and manifest.tool("pay_invoice") is not None
+    assert book.verdict(manifest, manifest.tool("pay_invoice"), {}).action == "auto"  # type: ignore[arg-type]
+
+    qtbot.waitUntil(lambda: "Runs the moment" in window.action_panels["pay_invoice"].hint.text())
+    # The list says so too.
+    window.show_list()
+    assert "runs without asking" in " ".join(
+        w.text() for w in window.rows[PAY].findChildren(type(window.status_label))
+    )
+
+
+def test_block_and_unblock(
+    setup: tuple[SettingsWindow, PolicyBook, Integrations], qtbot: QtBot
+) -> None:
+    window, book, _ = setup
+    window.open_integration(MAIL)
+    window.action_panels["send_email"].blocked.click()
+    assert stored_file(book)["policies"][MAIL]["send_email"]["blocked"] is True  # type: ignore[index]
+    qtbot.waitUntil(lambda: not window.action_panels["send_email"].asks_first.isEnabled())
+    window.action_panels["send_email"].blocked.click()
+    assert not settings_path(book.path.parent).read_text().count("send_email")
+
+
+def test_adding_and_removing_guards(
+    setup: tuple[SettingsWindow, PolicyBook, Integrations], qtbot: QtBot
+) -> None:
+    window, book, _ = setup
+    window.open_integration(PAY)
+    panel = window.action_panels["pay_invoice"]
+    panel.guard_argument.setCurrentText("amount")
+    assert panel.guard_kind.currentText() == "is over"  # suggested for a number
+    panel.guard_value.setText("500")
+    panel.add_guard_button.click()
+    qtbot.waitUntil(lambda: len(window.action_panels["pay_invoice"].chips) == 1)
+    guards = stored_file(book)["policies"][PAY]["pay_invoice"]["guards"]  # type: ignore[index]
+    assert guards == [{"kind": "over", "argument": "amount", "limit": 500}]
+
+    panel = window.action_panels["pay_invoice"]
+    panel.guard_argument.setCurrentText("currency")
+    panel.guard_kind.setCurrentText("is not one of")
+    panel.guard_value.setText("EUR, CHF")
+    panel.add_guard_button.click()
+    qtbot.waitUntil(lambda: len(window.action_panels["pay_invoice"].chips) == 2)
+    assert "currency is not one of EUR, CHF" in [
+        c.guard.describe() for c in window.action_panels["pay_invoice"].chips
+    ]
+
+    window.action_panels["pay_invoice"].chips[0].remove_button.click()
+    qtbot.waitUntil(lambda: len(window.action_panels["pay_invoice"].chips) == 1)
+    assert len(stored_file(book)["policies"][PAY]["pay_invoice"]["guards"]) == 1  # type: ignore[index]
+
+
+def test_a_bad_guard_value_is_explained_and_nothing_stored(
+    setup: tuple[SettingsWindow, PolicyBook, Integrations],
+) -> None:
+    window, book, _ = setup
+    window.open_integration(PAY)
+    panel = window.action_panels["pay_invoice"]
+    panel.guard_argument.setCurrentText("amount")
+    panel.guard_kind.setCurrentText("is over")
+    panel.guard_value.setText("a lot")
+    panel.add_guard_button.click()
+    assert panel.error.isVisibleTo(window) and "Type a number" in panel.error.text()
+    assert not book.path.exists()
+
+
+def test_read_only_tools_are_listed_quietly_without_switches(
+    setup: tuple[SettingsWindow, PolicyBook, Integrations],
+) -> None:
+    window, _, _ = setup
+    window.open_integration(MAIL)
+    assert set(window.action_panels) == {"send_email"}
+    labels = [w.text() for w in window.detail_page.findChildren(type(window.status_label))]
+    assert "Search mail" in labels and "Never asks (read-only)" in labels
+    assert window.remove_button is None  # bundled: cannot be removed
+
+
+def test_install_from_a_broken_folder_shows_the_validate_messages(
+    setup: tuple[SettingsWindow, PolicyBook, Integrations], tmp_path: Path
+) -> None:
+    window, _, integrations = setup
+    broken = tmp_path / "broken"
+    broken.mkdir()
+    (broken / "manifest.json").write_text('{"schemaVersion": 1, "id": "Not DNS", "tools": []}')
+    window.choose_folder = lambda: broken
+    window.install_from_folder()
+    dialog = window.problems_dialog
+    assert dialog is not None and dialog.isVisible()
+    text = dialog.problems.toPlainText()
+    assert f"{broken / 'manifest.json'}:1:" in text and "error[" in text
+    assert not integrations.install_dir.exists() or not any(integrations.install_dir.iterdir())
+
+
+def test_install_reload_and_remove_a_folder(
+    setup: tuple[SettingsWindow, PolicyBook, Integrations], tmp_path: Path, qtbot: QtBot
+) -> None:
+    window, book, integrations = setup
+    source = tmp_path / "notes"
+    shutil.copytree(REPO / "manifests" / "mail", source)
+    manifest = json.loads((source / "manifest.json").read_text())
+    manifest["id"] = "com.example.notes"
+    manifest["name"] = "Notes"
+    (source / "manifest.json").write_text(json.dumps(manifest))
+
+    window.choose_folder = lambda: source
+    window.install_from_folder()
+    assert (integrations.install_dir / "com.example.notes" / "manifest.json").is_file()
+    assert window.current_id == "com.example.notes"
+    assert window.remove_button is not None
+
+    window.action_panels["send_email"].asks_first.click()
+    assert book.stored("com.example.notes", "send_email") is not None
+
+    window.confirm = lambda title, text: True
+    window.remove_button.click()
+    assert not (integrations.install_dir / "com.example.notes").exists()
+    assert book.stored("com.example.notes", "send_email") is None  # forgotten with it
+    assert "com.example.notes" not in window.rows
+    assert "Removed Notes." in window.status_label.text()
+
+
+def test_installing_over_a_bundled_id_is_refused(
+    setup: tuple[SettingsWindow, PolicyBook, Integrations],
+) -> None:
+    window, _, _ = setup
+    window.choose_folder = lambda: REPO / "manifests" / "mail"
+    window.install_from_folder()
+    assert window.problems_dialog is not None
+    assert "already loaded from" in window.problems_dialog.problems.toPlainText()
+
+
+def test_a_corrupt_settings_file_shows_a_note(tmp_path: Path, qtbot: QtBot) -> None:
+    path = settings_path(tmp_path)
+    path.write_text("{broken")
+    book = PolicyBook(path)
+    integrations = Integrations(tmp_path / "integrations")
+    window = SettingsWindow(book, lambda: integrations.catalog, integrations.install_dir)
+    qtbot.addWidget(window)
+    assert "every action asks first" in window.problem_label.text()
+
+
+def test_a_change_from_notch_policy_shows_up_in_the_open_window(
+    setup: tuple[SettingsWindow, PolicyBook, Integrations], qtbot: QtBot
+) -> None:
+    window, book, integrations = setup
+    watcher = SettingsFileWatcher(book, delay_ms=10)
+    window.open_integration(PAY)
+    other = PolicyBook(book.path)  # `notch policy` in another process
+    manifest = integrations.catalog.integration(PAY)
+    assert manifest is not None
+    tool = manifest.tool("pay_invoice")
+    assert tool is not None
+    other.block(manifest, tool)
+    qtbot.waitUntil(lambda: window.action_panels["pay_invoice"].blocked.isChecked(), timeout=3000)
+    other.block(manifest, tool, False)  # the watch survives the atomic rename
+    qtbot.waitUntil(
+        lambda: not window.action_panels["pay_invoice"].blocked.isChecked(), timeout=3000
+    )
+    del watcher
+
+
+@pytest.mark.parametrize("theme", ["dark", "light"])
+def test_screenshots(tmp_path: Path, qtbot: QtBot, theme: str) -> None:
+    """Renders the list and a detail page to artifacts/ to look at."""
+    from notch_app.runtime.policy_book import NotOneOfGuard, OverGuard
+
+    book = PolicyBook.in_data_dir(tmp_path)
+    integrations = Integrations(tmp_path / "integrations")
+    cat = integrations.catalog
+    pay = cat.integration(PAY)
+    mail = cat.integration(MAIL)
+    files = cat.integration("dev.notch.examples.files")
+    assert pay and mail and files
+    book.set_asks_first(pay, pay.tool("pay_invoice"), False)  # type: ignore[arg-type]
+    book.add_guard(pay, pay.tool("pay_invoice"), OverGuard(argument="amount", limit=500))  # type: ignore[arg-type]
+    book.add_guard(
+        pay,
+        pay.tool("pay_invoice"),  # type: ignore[arg-type]
+        NotOneOfGuard(argument="currency", allowed=["EUR", "CHF"]),
+    )
+    book.add_guard(
+        mail,
+        mail.tool("send_email"),  # type: ignore[arg-type]
+        NotOneOfGuard(argument="to", allowed=["sam@example.com", "kim@example.com"]),
+    )
+    book.block(files, files.tool("delete_files"))  # type: ignore[arg-type]
+    window = SettingsWindow(book, lambda: cat, integrations.install_dir, theme=theme)  # type: ignore[arg-type]
+    qtbot.addWidget(window)
+    window.resize(720, 640)
+    window.show()
+    ARTIFACTS.mkdir(exist_ok=True)
+    shots = {
+        "list": None,
+        "detail": PAY,
+        "detail-files": "dev.notch.examples.files",
+    }
+    for name, iid in shots.items():
+        if iid is None:
+            window.show_list()
+        else:
+            window.open_integration(iid)
+        qtbot.wait(10)
+        image = window.grab().toImage()
+        assert not image.isNull() and image.width() == 720
+        image.save(str(ARTIFACTS / f"settings-{name}-{theme}.png"))
