@@ -96,11 +96,8 @@ class NotchApp:
             raise StartupError(str(exc)) from None
         service = ConfirmationService(catalog, store)
         settings = self.config.settings
-        presenter = OverlayPresenter(
-            service,
-            ManifestCardFactory(catalog, theme=settings.theme, width=settings.card_width),
-            settings,
-        )
+        cards = ManifestCardFactory(catalog, theme=settings.theme, width=settings.card_width)
+        presenter = OverlayPresenter(service, cards, settings, describe=cards.title)
         service.set_presenter(presenter)
         self.service, self.presenter = service, presenter
         try:

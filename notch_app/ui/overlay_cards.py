@@ -49,12 +49,20 @@ class ManifestCardFactory:
             theme=self._theme,
             width=self._width,
         )
-        title = f"{entry.manifest.name} · {tool.display_title}"
+        return BuiltCard(
+            card, title=self.title(request), action=_one_line(tool.display_title, 40)
+        )
+
+    def title(self, request: ConfirmationRequest) -> str:
+        """The notch's header line: "Mail assistant → Mail · Send email"."""
+        manifest = self._catalog.integration(request.integration_id)
+        tool = self._catalog.tool(request.integration_id, request.tool_name)
+        title = (
+            f"{manifest.name} · {tool.display_title}"
+            if manifest is not None and tool is not None
+            else f"{request.integration_id} · {request.tool_name}"
+        )
         agent = request.context.get("agent") if isinstance(request.context, dict) else None
         if isinstance(agent, str) and agent.strip():
             title = f"{_one_line(agent, 28)} → {title}"
-        return BuiltCard(
-            card,
-            title=_one_line(title, MAX_TITLE_CHARS),
-            action=_one_line(tool.display_title, 40),
-        )
+        return _one_line(title, MAX_TITLE_CHARS)

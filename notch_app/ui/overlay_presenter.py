@@ -16,6 +16,7 @@ Rules a person can see:
 from __future__ import annotations
 
 import sys
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -82,10 +83,13 @@ class OverlayPresenter(QObject):
         *,
         window: NotchWindow | None = None,
         side_notch: SideNotch | None = None,
+        describe: Callable[[ConfirmationRequest], str] | None = None,
     ) -> None:
         super().__init__()
         self._sink = sink
         self._factory = card_factory
+        # Names a parked card in the side notch's menu without building its widgets.
+        self._describe = describe or self._plain_title
         self._settings = settings or OverlaySettings()
         self.window = window or NotchWindow(self._settings)
         self.side_notch = side_notch or SideNotch(self._settings)
@@ -326,10 +330,7 @@ class OverlayPresenter(QObject):
 
     def _update_side_notch(self) -> None:
         self.side_notch.set_parked(
-            [
-                ParkedCard(e.call_id, e.card.title if e.card else self._plain_title(e.request))
-                for e in self._parked
-            ]
+            [ParkedCard(e.call_id, self._parked_label(e)) for e in self._parked]
         )
         self._follow_notch()
 
@@ -362,6 +363,14 @@ class OverlayPresenter(QObject):
             entry.card.widget.removeEventFilter(self)
             entry.card.widget.deleteLater()
             entry.card = None
+
+    def _parked_label(self, entry: _Entry) -> str:
+        title = entry.card.title if entry.card else self._describe(entry.request)
+        if entry.request.created_at > 0:
+            # Two parked cards for the same tool are told apart by when they were asked.
+            asked = time.strftime("%H:%M", time.localtime(entry.request.created_at))
+            return f"{title}  ·  {asked}"
+        return title
 
     @staticmethod
     def _plain_title(request: ConfirmationRequest) -> str:

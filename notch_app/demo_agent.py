@@ -1,0 +1,169 @@
+"""The scripted agent `notch demo` plays: a short, real session against a running Notch.
+
+It talks to Notch the way any executor does — `notch_app.client` over the socket — and
+prints every decision in the terminal. Arguments come from the bundled integrations'
+preview fixtures, so the cards look like real ones. The script:
+
+1. a read-only tool (search mail): no card, `notRequired` at once;
+2. a voice note the agent revises while the card is open: the first card is replaced in
+   place (`supersedes`) and ends `superseded`;
+3. one agent step with three tool calls (send an email, book a meeting, pay an invoice):
+   the notch shows "1 of 3", and each is decided on its own.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TextIO
+
+from notch_app.client import AsyncNotchClient, ConfirmationEvent, Decision, NotchRequestError
+
+AGENT = {"agent": "Demo agent"}
+MAIL = "dev.notch.examples.mail"
+CALENDAR = "dev.notch.examples.calendar"
+PAYMENTS = "dev.notch.examples.payments"
+SPEECH = "io.elevenlabs"
+
+_MARKS = {
+    "approved": "✓",
+    "autoApproved": "✓",
+    "notRequired": "·",
+    "declined": "✗",
+    "superseded": "↻",
+    "withdrawn": "↶",
+    "expired": "⌛",
+    "blocked": "⛔",
+}
+
+
+def preview_arguments(manifests: Path, folder: str, tool: str) -> dict[str, Any]:
+    """Sample arguments for `tool` from `manifests/<folder>/preview.json`.
+    Raises OSError/KeyError/ValueError when the bundled fixtures are missing or changed."""
+    fixtures = json.loads((manifests / folder / "preview.json").read_text(encoding="utf-8"))
+    return dict(fixtures["tools"][tool]["args"])
+
+
+def describe(decision: Decision) -> str:
+    """One terminal line for a decision: mark, tool, outcome, and what changed."""
+    line = f"  {_MARKS.get(decision.outcome, '?')} {decision.tool_name:<16} {decision.outcome}"
+    if decision.edited_paths:
+        line += f"  (edited: {', '.join(decision.edited_paths)})"
+    if decision.outcome in ("approved", "autoApproved") and decision.decided_by:
+        line += f"  by {decision.decided_by}"
+    if decision.message and decision.outcome not in ("approved", "notRequired"):
+        line += f"  — {decision.message}"
+    return line
+
+
+class DemoAgent:
+    """Plays the script against the Notch listening on `socket_path`."""
+
+    def __init__(
+        self, socket_path: Path, manifests: Path, out: TextIO, *, pause_s: float = 1.2
+    ) -> None:
+        self._socket = socket_path
+        self._manifests = manifests
+        self._out = out
+        self._pause = pause_s
+        self._run = uuid.uuid4().hex[:8]  # callIds are per run: a replay must not collide
+        self.decisions: list[Decision] = []
+
+    def say(self, text: str) -> None:
+        print(text, file=self._out, flush=True)
+
+    def _args(self, folder: str, tool: str) -> dict[str, Any]:
+        return preview_arguments(self._manifests, folder, tool)
+
+    def _record(self, decision: Decision) -> Decision:
+        self.decisions.append(decision)
+        self.say(describe(decision))
+        return decision
+
+    async def play(self) -> list[Decision]:
+        """Run the whole script; returns every decision in the order it arrived.
+        Raises NotchError subclasses if Notch is unreachable or refuses a request."""
+        async with AsyncNotchClient(self._socket) as client:
+            self.say("Demo agent: searching the mail for the Q3 thread (read-only: no card)…")
+            self._record(
+                await client.confirm(MAIL, "search_mail", self._args("mail", "search_mail"))
+            )
+            await asyncio.sleep(self._pause)
+            await self._revised_voice_note(client)
+            await asyncio.sleep(self._pause)
+            await self._three_calls_in_one_step(client)
+        approved = sum(1 for d in self.decisions if d.outcome == "approved")
+        self.say(
+            f"Demo agent: done — {len(self.decisions)} decisions, {approved} approved. "
+            "Nothing ran without your yes."
+        )
+        return self.decisions
+
+    async def _revised_voice_note(self, client: AsyncNotchClient) -> None:
+        first_id, second_id = f"demo-{self._run}-speech-1", f"demo-{self._run}-speech-2"
+        shown = asyncio.Event()
+        on_event = _when(first_id, "shown", shown.set)
+        self.say("Demo agent: drafting a voice note (a card drops from the notch)…")
+        draft = {
+            "text": "Hi team — quick update: the Q3 report is out, revenue is up twelve "
+            "percent on Q2, and the details are on page four. Talk soon!",
+            "voice": "rachel",
+        }
+        first = asyncio.ensure_future(
+            client.confirm(SPEECH, "generate_speech", draft, call_id=first_id,
+                           context=AGENT, on_event=on_event)
+        )  # fmt: skip
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(shown.wait(), timeout=5)
+        await asyncio.sleep(2.5)  # long enough to read the first draft
+        if first.done():
+            self._record(first.result())
+            self.say("Demo agent: (you decided before I could revise it — fine.)")
+            return
+        self.say("Demo agent: on second thought, shorter — revising the open card (supersedes)…")
+        shorter = {
+            "text": "Q3 report is out: revenue up 12%. Details on page 4.",
+            "voice": "rachel",
+        }
+        try:
+            second = asyncio.ensure_future(
+                client.confirm(SPEECH, "generate_speech", shorter, call_id=second_id,
+                               supersedes=first_id, context=AGENT)
+            )  # fmt: skip
+            self._record(await first)
+            self._record(await second)
+        except NotchRequestError:  # decided in the instant between the check and the send
+            self._record(await first)
+
+    async def _three_calls_in_one_step(self, client: AsyncNotchClient) -> None:
+        self.say("Demo agent: one step, three tool calls — they queue as '1 of 3'…")
+        calls = [
+            (MAIL, "send_email", self._args("mail", "send_email")),
+            (CALENDAR, "book_meeting", self._args("calendar", "book_meeting")),
+            (PAYMENTS, "pay_invoice", self._args("payments", "pay_invoice")),
+        ]
+        pending = []
+        for i, (integration, tool, args) in enumerate(calls, 1):
+            call_id = f"demo-{self._run}-step-{i}"
+            pending.append(
+                asyncio.ensure_future(
+                    client.confirm(integration, tool, args, call_id=call_id, context=AGENT)
+                )
+            )
+            await asyncio.sleep(0.05)  # keep the queue in the order the agent asked
+        for future in asyncio.as_completed(pending):
+            self._record(await future)
+
+
+def _when(
+    call_id: str, event: str, then: Callable[[], None]
+) -> Callable[[ConfirmationEvent], None]:
+    def handler(e: ConfirmationEvent) -> None:
+        if e.call_id == call_id and e.event == event:
+            then()
+
+    return handler

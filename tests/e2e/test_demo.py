@@ -1,0 +1,83 @@
+"""`notch demo` as a newcomer runs it: the scripted agent's cards appear on the real screen,
+the person answers with keys and clicks, every decision is printed, and it ends by itself."""
+
+from __future__ import annotations
+
+import subprocess
+import threading
+import time
+from queue import Empty, Queue
+
+from conftest import NOTCH, REPO, XServer, wait_for
+from test_overlay_real_window import notch_window
+
+
+def _lines(proc: subprocess.Popen[str]) -> Queue[str]:
+    out: Queue[str] = Queue()
+
+    def pump() -> None:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            out.put(line.rstrip("\n"))
+
+    threading.Thread(target=pump, daemon=True).start()
+    return out
+
+
+def _wait_line(lines: Queue[str], seen: list[str], needle: str, timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while not any(needle in s for s in seen):
+        try:
+            seen.append(lines.get(timeout=max(0.01, deadline - time.monotonic())))
+        except Empty:
+            raise AssertionError(f"the demo never printed {needle!r}; it printed {seen}") from None
+
+
+def _card(x: XServer) -> dict[str, int]:
+    card = wait_for(lambda: (g := notch_window(x)) and g["HEIGHT"] > 150 and g, 20, "a card")
+    assert isinstance(card, dict)
+    return card
+
+
+def test_demo_plays_prints_every_decision_and_ends_by_itself(xserver: XServer) -> None:
+    demo = subprocess.Popen(
+        [*NOTCH, "demo", "--exit-after-demo", "0.5"],
+        env=xserver.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO,
+    )  # fmt: skip
+    try:
+        lines, seen = _lines(demo), []
+        _wait_line(lines, seen, "notRequired")
+        _wait_line(lines, seen, "revising the open card")
+        # The revised voice note replaced the first in place; approve it with the keyboard.
+        time.sleep(0.4)
+        card = _card(xserver)
+        xserver.screenshot("demo-voice-note")
+        xserver.xdotool("mousemove", str(card["X"] + 150), str(card["Y"] + 16), "click", "1")
+        xserver.xdotool("sleep", "0.3", "key", "ctrl+Return")
+        _wait_line(lines, seen, "one step, three tool calls")
+        # Three queued cards: decline each with the × in the notch's corner.
+        for n in range(3):
+            time.sleep(1.3 if n else 0.6)  # the done note, then the next card
+            card = _card(xserver)
+            if n == 0:
+                xserver.screenshot("demo-1-of-3")
+            xserver.xdotool(
+                "mousemove", str(card["X"] + card["WIDTH"] - 19), str(card["Y"] + 18), "click", "1"
+            )
+        demo.wait(30)
+    finally:
+        if demo.poll() is None:
+            demo.kill()
+    while not lines.empty():
+        seen.append(lines.get())
+    text = "\n".join(seen)
+    assert demo.returncode == 0, (text, demo.stderr.read() if demo.stderr else "")
+    assert "search_mail" in text and "notRequired" in text
+    assert "superseded" in text
+    assert [s.split()[1] for s in seen if s.startswith("  ")] == [
+        "search_mail", "generate_speech", "generate_speech",
+        "send_email", "book_meeting", "pay_invoice",
+    ]  # fmt: skip
+    outcomes = [s.split()[2] for s in seen if s.startswith("  ")]
+    assert outcomes == ["notRequired", "superseded", "approved", "declined", "declined", "declined"]
+    assert "done — 6 decisions, 1 approved" in text
