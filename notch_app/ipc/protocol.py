@@ -93,7 +93,8 @@ def decode(line: bytes) -> Any:
         ) from None
     except ValueError as exc:
         raise RpcError(PARSE_ERROR, f"parse error: {exc}; send one JSON object per line") from None
-    if _too_deep(value):
+    # Counting brackets is C-speed; only a line that could be that deep is walked.
+    if line.count(b"[") + line.count(b"{") > MAX_JSON_DEPTH and _too_deep(value):
         raise RpcError(PARSE_ERROR, f"parse error: JSON nested deeper than {MAX_JSON_DEPTH}")
     return value
 

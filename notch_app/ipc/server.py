@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import time
 from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
 from typing import Any, Final
@@ -32,6 +33,7 @@ MAX_WRITE_BUFFER: Final = 16 * 1024 * 1024
 """Unread bytes queued for one client before it is disconnected as not reading."""
 MAX_CONNECTIONS: Final = 512
 MAX_AWAIT_MS: Final = 24 * 3600 * 1000
+_SLICE_S: Final = 0.004
 
 _ERROR_CODES: Final[Mapping[str, int]] = {
     "invalidParams": rpc.INVALID_PARAMS,
@@ -183,6 +185,7 @@ class NotchServer:
             conn.close()
             return
         self._connections.add(conn)
+        busy = 0.0
         try:
             while not conn.closed:
                 try:
@@ -202,7 +205,14 @@ class NotchServer:
                         break
                     continue
                 if line.strip():
+                    began = time.perf_counter()
                     self._handle(conn, line)
+                    busy += time.perf_counter() - began
+                # Buffered lines are read without yielding; give other clients (and the
+                # presenter) a turn every few milliseconds of work.
+                if busy > _SLICE_S:
+                    busy = 0.0
+                    await asyncio.sleep(0)
         except (ConnectionError, OSError):
             pass
         finally:
@@ -357,7 +367,8 @@ class NotchServer:
         _only(params, frozenset({"callId"}))
         call_id = _text(params, "callId")
         assert call_id is not None
-        return self.service.withdraw(call_id).to_wire()
+        future = self.service.withdraw(call_id)
+        return future.result().to_wire() if future.done() else _wire(future)
 
     def _integrations_list(self, conn: _Connection, params: dict[str, Any]) -> Result:
         _only(params, frozenset())

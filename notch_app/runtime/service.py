@@ -15,6 +15,7 @@ import logging
 import math
 import time
 from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import Any, Final, Literal
 
@@ -30,7 +31,7 @@ from notch_app.runtime.decision import (
 from notch_app.runtime.policy import ASK, AlwaysAsk, Policy, PolicyVerdict
 from notch_app.runtime.presenter import ConfirmationRequest, DecidedBy, Outcome, Presenter
 from notch_app.runtime.redaction import redact, secret_paths
-from notch_app.runtime.store import DecisionStore, StoreError
+from notch_app.runtime.store import DecisionStore, NewDecision, NewRequest, StoreError, WriteOp
 
 log = logging.getLogger("notch.service")
 
@@ -70,6 +71,8 @@ class _Open:
     future: asyncio.Future[Decision]
     timer: asyncio.TimerHandle | None = None
     listeners: list[EventListener] = field(default_factory=list)
+    ending: Decision | None = None
+    """Set while its decision is being written: no other decision can take its place."""
 
 
 def _names(items: list[str], limit: int = 20) -> str:
@@ -98,6 +101,13 @@ class ConfirmationService:
         self._open: dict[str, _Open] = {}
         self._presenter: Presenter | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
+        # Group commit: writes queue here and go to disk in batches on one writer thread,
+        # so an fsync never stalls the loop and a flood costs a few fsyncs, not one each.
+        self._writes: list[tuple[WriteOp, Callable[[StoreError | None], None]]] = []
+        self._flushing = False
+        self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="notch-store")
+        self._closed = False
+        self._drained: list[asyncio.Future[None]] = []
 
     # --- lifecycle -------------------------------------------------------------------
 
@@ -132,9 +142,16 @@ class ConfirmationService:
                 item.digest = arguments_digest(request.arguments)
                 self._arm_timer(item)
                 self._present(request)
+        await self.drain()  # start settled: requests ended above are stored and answerable
 
     def close(self) -> None:
-        """Stop timers and close the store. Open requests stay stored for the next start."""
+        """Finish pending writes, stop timers and close the store. Open requests stay
+        stored and come back parked on the next start."""
+        self._closed = True
+        self._writer.shutdown(wait=True)
+        if self._writes:
+            self.store.write([op for op, _ in self._writes])
+            self._writes.clear()
         for item in self._open.values():
             if item.timer is not None:
                 item.timer.cancel()
@@ -169,7 +186,7 @@ class ConfirmationService:
         self._loop = loop
         _check_call_id(call_id, "callId")
         context = dict(context or {})
-        if len(canonical_json(context)) > MAX_CONTEXT_CHARS:
+        if context and len(canonical_json(context)) > MAX_CONTEXT_CHARS:
             raise ServiceError(
                 "invalidParams", f"context is over {MAX_CONTEXT_CHARS} characters", "context"
             )
@@ -191,7 +208,13 @@ class ConfirmationService:
             if listener is not None:
                 item.listeners.append(listener)
             return item.future
-        stored = self.store.decision(call_id)
+        # Read-only tools never reach the store: no card, so nothing to decide twice.
+        read_only = self.catalog.tool(integration_id, tool_name)
+        stored = (
+            None
+            if read_only is not None and read_only.confirmation is None
+            else self.store.decision(call_id)
+        )
         if stored is not None:
             known = self.store.request_digest(call_id)
             if known is not None:
@@ -293,35 +316,50 @@ class ConfirmationService:
                 now,
                 verdict.reason or (None if runs else "the person blocked this action"),
             )
-            self._commit(decision, item, new_request=request)
-            future.set_result(decision)
-            if runs and self._presenter is not None:
-                text = verdict.reason or tool.display_title
-                self._call_presenter("glance", request, text)
+            item.ending = decision
+            self._open[call_id] = item  # a repeat while it is written joins this one
+
+            def decided(error: StoreError | None) -> None:
+                if error is not None:
+                    self._open.pop(call_id, None)
+                    future.set_exception(ServiceError("storage", str(error)))
+                    return
+                self._settle(item, decision)
+                if runs:
+                    self._call_presenter("glance", request, verdict.reason or tool.display_title)
+
+            self._write(
+                NewDecision(decision, self._logged(item, decision), context, request), decided
+            )
             return future
 
-        superseded: Decision | None = None
+        superseded: NewDecision | None = None
         if old is not None:
-            superseded = self._ended(old, "superseded", "agent", f"superseded by {call_id!r}")
-        try:
-            logged = None
+            ended = self._ended(old, "superseded", "agent", f"superseded by {call_id!r}")
+            old.ending = ended
+            superseded = NewDecision(ended, self._logged(old, ended), old.request.context)
+        self._open[call_id] = item  # a repeat while it is written joins this one
+
+        def written(error: StoreError | None) -> None:
+            if error is not None:
+                self._open.pop(call_id, None)
+                if old is not None:
+                    old.ending = None
+                future.set_exception(ServiceError("storage", str(error)))
+                return
+            self._arm_timer(item)
+            self._emit(
+                item,
+                "confirmationRequired",
+                {"integration": integration_id, "tool": tool_name, "reason": request.reason},
+            )
             if old is not None and superseded is not None:
-                logged = self._logged(old, superseded)
-            self.store.add_request(request, superseded, logged)
-        except StoreError as exc:
-            raise ServiceError("storage", str(exc)) from None
-        self._open[call_id] = item
-        self._arm_timer(item)
-        self._emit(
-            item,
-            "confirmationRequired",
-            {"integration": integration_id, "tool": tool_name, "reason": request.reason},
-        )
-        if old is not None and superseded is not None:
-            self._settle(old, superseded)
-            self._call_presenter("replace", old.request.call_id, request)
-        else:
-            self._present(request)
+                self._settle(old, superseded.decision)
+                self._call_presenter("replace", old.request.call_id, request)
+            else:
+                self._present(request)
+
+        self._write(NewRequest(request, superseded), written)
         return future
 
     async def request(
@@ -362,19 +400,17 @@ class ConfirmationService:
             raise ServiceError("unknownCall", f"no request has callId {call_id!r}", "callId")
         return stored.replayed()
 
-    def withdraw(self, call_id: str) -> Decision:
-        """End an open request `withdrawn` and remove its card. An already decided callId
-        returns its decision (marked already decided): too late to withdraw.
+    def withdraw(self, call_id: str) -> asyncio.Future[Decision]:
+        """End an open request `withdrawn` and remove its card; the future resolves once
+        that is stored. If a decision came first, it resolves with that decision instead
+        (marked already decided when it was stored before this call).
         Raises ServiceError(unknownCall) for a callId never seen."""
         item = self._open.get(call_id)
         if item is None:
-            stored = self.store.decision(call_id)
-            if stored is None:
-                raise ServiceError("unknownCall", f"no request has callId {call_id!r}", "callId")
-            return stored.replayed()
-        return self._finish(
-            item, "withdrawn", "agent", message="withdrawn by the agent", dismiss=True
-        )
+            return self.wait(call_id)
+        if item.ending is None:
+            self._finish(item, "withdrawn", "agent", message="withdrawn by the agent", dismiss=True)
+        return item.future
 
     def unsubscribe(self, call_id: str, listener: EventListener) -> None:
         """Stop sending events for `call_id` to `listener` (its client went away)."""
@@ -402,7 +438,7 @@ class ConfirmationService:
         the tool's inputSchema (the card must not allow that): the request stays open.
         Raises StoreError if the decision cannot be committed: nothing is sent."""
         item = self._open.get(call_id)
-        if item is None:
+        if item is None or item.ending is not None:
             log.info("decision for %s ignored: it is no longer open", call_id)
             return
         if not approved:
@@ -511,16 +547,6 @@ class ConfirmationService:
         secrets = secret_paths(item.tool) if item.tool is not _GONE_TOOL else frozenset()
         return redact(shown, secrets) if secrets else dict(shown)
 
-    def _commit(
-        self, decision: Decision, item: _Open, new_request: ConfirmationRequest | None = None
-    ) -> None:
-        try:
-            self.store.record_decision(
-                decision, self._logged(item, decision), item.request.context, new_request
-            )
-        except StoreError as exc:
-            raise ServiceError("storage", str(exc)) from None
-
     def _finish(
         self,
         item: _Open,
@@ -532,12 +558,91 @@ class ConfirmationService:
         edited: list[str] | None = None,
         dismiss: bool = False,
     ) -> Decision:
+        """End `item` with this decision; waiters hear it once it is on disk."""
+        if item.ending is not None:
+            return item.ending
         decision = self._ended(item, outcome, by, message, arguments, edited)
-        self._commit(decision, item)  # on disk before anyone hears of it
-        self._settle(item, decision)
-        if dismiss:
-            self._call_presenter("dismiss", item.request.call_id, outcome)
+        item.ending = decision
+        if item.timer is not None:
+            item.timer.cancel()
+            item.timer = None
+
+        def written(error: StoreError | None) -> None:
+            if error is not None:
+                # Not stored, so not sent: the request stays open and can be decided again.
+                log.error("could not store the decision for %s: %s", item.request.call_id, error)
+                item.ending = None
+                self._arm_timer(item)
+                return
+            self._settle(item, decision)
+            if dismiss:
+                self._call_presenter("dismiss", item.request.call_id, outcome)
+
+        self._write(
+            NewDecision(decision, self._logged(item, decision), item.request.context), written
+        )
         return decision
+
+    def _write(self, op: WriteOp, written: Callable[[StoreError | None], None]) -> None:
+        self._writes.append((op, written))
+        if not self._flushing:
+            self._flushing = True
+            (self._loop or asyncio.get_running_loop()).call_soon(self._flush)
+
+    def _flush(self) -> None:
+        if self._closed:
+            return
+        batch, self._writes = self._writes, []
+        loop = self._loop or asyncio.get_running_loop()
+        job = loop.run_in_executor(self._writer, self.store.write, [op for op, _ in batch])
+        job.add_done_callback(lambda done: self._flushed(batch, done))
+
+    def _flushed(
+        self,
+        batch: list[tuple[WriteOp, Callable[[StoreError | None], None]]],
+        job: asyncio.Future[list[StoreError | None]],
+    ) -> None:
+        if self._closed:
+            return
+        try:
+            results = job.result()
+        except Exception as exc:  # the writer thread itself failed: nothing is stored
+            results = [StoreError(f"{self.store.path}: {exc}") for _ in batch]
+        self._announce(list(zip([w for _, w in batch], results, strict=True)), 0)
+
+    def _announce(
+        self, done: list[tuple[Callable[[StoreError | None], None], StoreError | None]], start: int
+    ) -> None:
+        # A big batch (a flood) is announced a slice at a time, so the loop never stalls.
+        began = time.perf_counter()
+        index = start
+        while index < len(done):
+            written, error = done[index]
+            index += 1
+            try:
+                written(error)
+            except Exception:
+                log.exception("after a store write")
+            if index < len(done) and time.perf_counter() - began > 0.004:
+                (self._loop or asyncio.get_running_loop()).call_soon(self._announce, done, index)
+                return
+        if self._closed:
+            return
+        if self._writes:
+            self._flush()
+        else:
+            self._flushing = False
+            for waiter in self._drained:
+                if not waiter.done():
+                    waiter.set_result(None)
+            self._drained.clear()
+
+    async def drain(self) -> None:
+        """Wait until every write queued so far is on disk (and its waiters told)."""
+        if self._flushing:
+            waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            self._drained.append(waiter)
+            await waiter
 
     def _settle(self, item: _Open, decision: Decision) -> None:
         self._open.pop(item.request.call_id, None)
@@ -562,12 +667,9 @@ class ConfirmationService:
         if item is None:
             return
         item.timer = None
-        try:
-            self._finish(
-                item, "expired", "timeout", message="no decision before it expired", dismiss=True
-            )
-        except ServiceError:
-            log.exception("could not store the expiry of %s; it stays open", call_id)
+        self._finish(
+            item, "expired", "timeout", message="no decision before it expired", dismiss=True
+        )
 
     def _emit(self, item: _Open, event: Event, data: dict[str, Any]) -> None:
         for listener in list(item.listeners):

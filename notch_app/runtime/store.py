@@ -8,16 +8,18 @@ Two tables with two jobs:
 * `decisions` — the log (`notch log`): one row per callId, ever (the primary key is what
   makes a decision exactly-once), with secret values already redacted.
 
-Every write is committed with `synchronous=FULL` before the caller goes on: a decision
-is on disk before it is sent, a request before its card is shown.
+Writes are batched (`write(ops)`: one transaction, `synchronous=FULL`, one fsync per
+batch) on a writer thread; the service acts on a write only once it is durable: a
+decision is on disk before it is sent, a request before its card is shown.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sqlite3
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final, cast
@@ -105,6 +107,79 @@ class LogEntry:
         }
 
 
+def _insert_request(db: sqlite3.Connection, request: ConfirmationRequest) -> None:
+    db.execute(
+        "INSERT INTO requests (call_id, integration, tool, arguments, args_digest,"
+        " context, created_at, expires_at, reason) VALUES (?,?,?,?,?,?,?,?,?)",
+        (
+            request.call_id,
+            request.integration_id,
+            request.tool_name,
+            canonical_json(request.arguments),
+            arguments_digest(request.arguments),
+            canonical_json(request.context),
+            request.created_at,
+            request.expires_at,
+            request.reason,
+        ),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class NewDecision:
+    """Record `decision` (once per callId, ever). `logged_arguments` are the redacted copy
+    for the log; the real final arguments go to the requests table only. `request` is
+    set for a decision made without an open request (the policy's autoApproved/blocked)."""
+
+    decision: Decision
+    logged_arguments: dict[str, Any] | None
+    context: Mapping[str, Any]
+    request: ConfirmationRequest | None = None
+
+    def apply(self, db: sqlite3.Connection) -> None:
+        if self.request is not None:
+            _insert_request(db, self.request)
+        d = self.decision
+        db.execute(
+            "INSERT INTO decisions (call_id, integration, tool, outcome, logged_arguments,"
+            " digest, edited_paths, decided_by, decided_at, message, context)"
+            " VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+            (
+                d.call_id,
+                d.integration_id,
+                d.tool_name,
+                d.outcome,
+                None if self.logged_arguments is None else canonical_json(self.logged_arguments),
+                d.digest,
+                json.dumps(list(d.edited_paths)),
+                d.decided_by,
+                d.decided_at,
+                d.message,
+                canonical_json(dict(self.context)),
+            ),
+        )
+        db.execute(
+            "UPDATE requests SET decided = 1, final_arguments = ? WHERE call_id = ?",
+            (None if d.arguments is None else canonical_json(d.arguments), d.call_id),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class NewRequest:
+    """Store a pending request, and with it the decision ending the one it supersedes."""
+
+    request: ConfirmationRequest
+    superseded: NewDecision | None = None
+
+    def apply(self, db: sqlite3.Connection) -> None:
+        _insert_request(db, self.request)
+        if self.superseded is not None:
+            self.superseded.apply(db)
+
+
+WriteOp = NewRequest | NewDecision
+
+
 class DecisionStore:
     """The SQLite file `<data_dir>/notch.sqlite3`. One instance per running Notch."""
 
@@ -128,6 +203,10 @@ class DecisionStore:
                 )
             self._db.executescript(_SCHEMA)
             self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            # Reads happen on the event loop's thread, writes on the writer thread (WAL
+            # lets them overlap); each connection is only ever used by one thread at a time.
+            self._read = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            self._read.execute("PRAGMA busy_timeout=2000")
         except sqlite3.DatabaseError as exc:
             raise StoreError(
                 f"{self.path}: cannot open the decision store ({exc}); move the file aside "
@@ -141,124 +220,45 @@ class DecisionStore:
 
     def close(self) -> None:
         self._db.close()
+        self._read.close()
 
-    # --- writes (each one transaction, durable on return) --------------------------
+    # --- writes ----------------------------------------------------------------------
 
-    def add_request(self, request: ConfirmationRequest, superseded: Decision | None = None,
-                    logged_superseded: dict[str, Any] | None = None) -> None:  # fmt: skip
-        """Store a new pending request, and in the same transaction the decision ending the
-        request it supersedes (if any). Raises StoreError on a write failure."""
-        with self._transaction():
-            self._db.execute(
-                "INSERT INTO requests (call_id, integration, tool, arguments, args_digest,"
-                " context, created_at, expires_at, reason) VALUES (?,?,?,?,?,?,?,?,?)",
-                (
-                    request.call_id,
-                    request.integration_id,
-                    request.tool_name,
-                    canonical_json(request.arguments),
-                    arguments_digest(request.arguments),
-                    canonical_json(request.context),
-                    request.created_at,
-                    request.expires_at,
-                    request.reason,
-                ),
-            )
-            if superseded is not None:
-                self._insert_decision(superseded, logged_superseded, {})
-
-    def record_decision(
-        self,
-        decision: Decision,
-        logged_arguments: dict[str, Any] | None,
-        context: Mapping[str, Any],
-        request: ConfirmationRequest | None = None,
-    ) -> None:
-        """Commit `decision` (once per callId). `logged_arguments` are the redacted copy
-        for the log; the real final arguments go to the requests table only. Pass
-        `request` for a decision made without a pending row (policy: autoApproved/blocked).
-        Raises StoreError if the callId was already decided or the write fails.
+    def write(self, ops: Sequence[WriteOp]) -> list[StoreError | None]:
+        """Apply `ops` in one transaction (one fsync for the batch: group commit), each
+        in its own savepoint so one failing op (e.g. a callId already decided) does not
+        undo the others. Returns one entry per op: None when it is durable on disk, else
+        the StoreError. Safe to call from one writer thread while the loop thread reads.
         """
-        with self._transaction():
-            if request is not None:
-                self._db.execute(
-                    "INSERT INTO requests (call_id, integration, tool, arguments, args_digest,"
-                    " context, created_at, expires_at, reason) VALUES (?,?,?,?,?,?,?,?,?)",
-                    (
-                        request.call_id,
-                        request.integration_id,
-                        request.tool_name,
-                        canonical_json(request.arguments),
-                        arguments_digest(request.arguments),
-                        canonical_json(request.context),
-                        request.created_at,
-                        request.expires_at,
-                        request.reason,
-                    ),
-                )
-            self._insert_decision(decision, logged_arguments, context)
-
-    def _insert_decision(
-        self, decision: Decision, logged: dict[str, Any] | None, context: Mapping[str, Any]
-    ) -> None:
-        self._db.execute(
-            "INSERT INTO decisions (call_id, integration, tool, outcome, logged_arguments,"
-            " digest, edited_paths, decided_by, decided_at, message, context)"
-            " VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-            (
-                decision.call_id,
-                decision.integration_id,
-                decision.tool_name,
-                decision.outcome,
-                None if logged is None else canonical_json(logged),
-                decision.digest,
-                json.dumps(list(decision.edited_paths)),
-                decision.decided_by,
-                decision.decided_at,
-                decision.message,
-                canonical_json(dict(context)),
-            ),
-        )
-        self._db.execute(
-            "UPDATE requests SET decided = 1, final_arguments = ? WHERE call_id = ?",
-            (
-                None if decision.arguments is None else canonical_json(decision.arguments),
-                decision.call_id,
-            ),
-        )
-
-    class _Tx:
-        def __init__(self, db: sqlite3.Connection, path: Path) -> None:
-            self.db = db
-            self.path = path
-
-        def __enter__(self) -> None:
-            self.db.execute("BEGIN IMMEDIATE")
-
-        def __exit__(self, kind: object, exc: BaseException | None, tb: object) -> None:
-            if exc is None:
+        results: list[StoreError | None] = []
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+            for op in ops:
+                self._db.execute("SAVEPOINT op")
                 try:
-                    self.db.execute("COMMIT")
-                    return
-                except sqlite3.Error as err:
-                    exc = err
-            self.db.execute("ROLLBACK")
-            if isinstance(exc, sqlite3.IntegrityError):
-                raise StoreError(f"{self.path}: that callId is already stored") from None
-            if isinstance(exc, sqlite3.Error):
-                raise StoreError(
-                    f"{self.path}: cannot write the decision store ({exc}); "
-                    "check free disk space and permissions"
-                ) from None
-
-    def _transaction(self) -> DecisionStore._Tx:
-        return DecisionStore._Tx(self._db, self.path)
+                    op.apply(self._db)
+                except sqlite3.IntegrityError:
+                    self._db.execute("ROLLBACK TO op")
+                    results.append(StoreError(f"{self.path}: that callId is already stored"))
+                else:
+                    results.append(None)
+                self._db.execute("RELEASE op")
+            self._db.execute("COMMIT")
+        except sqlite3.Error as exc:
+            with contextlib.suppress(sqlite3.Error):
+                self._db.execute("ROLLBACK")
+            error = StoreError(
+                f"{self.path}: cannot write the decision store ({exc}); "
+                "check free disk space and permissions"
+            )
+            return [error for _ in ops]
+        return results
 
     # --- reads ---------------------------------------------------------------------
 
     def pending(self) -> list[ConfirmationRequest]:
         """Undecided requests, oldest first (they come back as parked cards on start)."""
-        rows = self._db.execute(
+        rows = self._read.execute(
             "SELECT call_id, integration, tool, arguments, context, created_at, expires_at,"
             " reason FROM requests WHERE decided = 0 ORDER BY created_at, rowid"
         ).fetchall()
@@ -279,7 +279,7 @@ class DecisionStore:
 
     def decision(self, call_id: str) -> Decision | None:
         """The stored decision for `call_id`, with the real final arguments, or None."""
-        row = self._db.execute(
+        row = self._read.execute(
             "SELECT d.outcome, d.integration, d.tool, r.final_arguments, d.edited_paths,"
             " d.digest, d.decided_by, d.decided_at, d.message FROM decisions d"
             " LEFT JOIN requests r ON r.call_id = d.call_id WHERE d.call_id = ?",
@@ -302,14 +302,14 @@ class DecisionStore:
 
     def request_digest(self, call_id: str) -> tuple[str, str, str] | None:
         """(integration, tool, arguments digest) of a stored request, or None."""
-        row = self._db.execute(
+        row = self._read.execute(
             "SELECT integration, tool, args_digest FROM requests WHERE call_id = ?", (call_id,)
         ).fetchone()
         return None if row is None else (row[0], row[1], row[2])
 
     def log(self, limit: int = 50) -> list[LogEntry]:
         """The newest `limit` decisions, oldest first, secrets redacted."""
-        rows = self._db.execute(
+        rows = self._read.execute(
             "SELECT call_id, integration, tool, outcome, logged_arguments, edited_paths,"
             " decided_by, decided_at, message, context FROM decisions"
             " ORDER BY decided_at DESC, rowid DESC LIMIT ?",

@@ -241,6 +241,7 @@ def test_a_client_that_disconnects_mid_request_leaves_it_open_for_a_later_get(ba
             async with AsyncNotchClient(notch.server.path) as client:
                 assert await client.get("d1") is None  # still pending
                 cards.approve("d1", {"to": "sam@example.com"})
+                await client.await_decision("d1", timeout=5)  # stored, then answered
                 later = await client.get("d1")
                 assert later is not None and later.outcome == "approved"
                 assert later.arguments == {"to": "sam@example.com"}

@@ -1,0 +1,305 @@
+"""Service benchmarks, each a ratio or a bound measured in the same run.
+
+1. A `notRequired` round trip through `notch_app.client` vs a bare asyncio echo over the
+   same kind of Unix socket (both servers in a child process, the client here).
+   Target: p50 within 2x of the echo.
+2. 1,000 requests queued at once from another process: the longest event-loop stall in
+   the service's loop (a 1 ms heartbeat task), memory (tracemalloc peak, RSS), and every
+   request decided as the scripted person decided it. Target: stall < 50 ms.
+3. Idle: timer wakeups of the service's loop while nothing is pending.
+
+    .venv/bin/python benchmarks/bench_service.py [--round-trips 3000] [--flood 1000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import tracemalloc
+from pathlib import Path
+from typing import Any
+
+from notch_app.client import AsyncNotchClient
+from notch_app.manifest.model import Manifest
+from notch_app.runtime.catalog import Catalog
+from notch_app.runtime.headless import start
+from notch_app.runtime.presenter import ConfirmationRequest
+from notch_app.runtime.scripted import ScriptedPresenter
+
+MANIFEST = {
+    "schemaVersion": 1, "id": "com.example.bench", "version": "1", "name": "Bench",
+    "tools": [
+        {"name": "search_notes", "annotations": {"readOnlyHint": True},
+         "inputSchema": {"type": "object", "properties": {"query": {"type": "string"}}}},
+        {"name": "send_note",
+         "inputSchema": {"type": "object", "properties": {"to": {"type": "string"},
+                                                          "n": {"type": "integer"}},
+                         "required": ["to"]},
+         "confirmation": {"schemaVersion": 1, "root": {"type": "card", "title": "Send",
+             "children": [{"type": "textField", "bind": "{{to}}", "label": "To"}],
+             "footer": [{"type": "actions", "items": [{"label": "Cancel", "role": "cancel"},
+                                                      {"label": "Send", "role": "confirm"}]}]}}},
+    ],
+}  # fmt: skip
+ID = "com.example.bench"
+
+
+def catalog() -> Catalog:
+    return Catalog([Manifest.model_validate(MANIFEST)])
+
+
+# --- child processes -----------------------------------------------------------------
+
+
+async def serve_echo(path: str) -> None:
+    async def echo(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        while line := await reader.readline():
+            writer.write(line)
+
+    server = await asyncio.start_unix_server(echo, path=path)
+    print("ready", flush=True)
+    await server.serve_forever()
+
+
+async def serve_notch(path: str, data: str) -> None:
+    await start(Path(path), Path(data), catalog=catalog())
+    if os.environ.get("BENCH_GC_FREEZE"):
+        gc.freeze()  # long-lived startup objects out of the collector's way
+    print("ready", flush=True)
+    await asyncio.Event().wait()
+
+
+async def flood(path: str, count: int) -> None:
+    """Send `count` confirm requests at once from 4 clients (agents); print the decisions.
+    (One connection may have at most 256 requests waiting: `MAX_IN_FLIGHT`.)"""
+    clients = [AsyncNotchClient(path) for _ in range(4)]
+    for client in clients:
+        await client.connect()
+    asks = [
+        clients[i % 4].confirm(ID, "send_note", {"to": f"p{i}", "n": i}, call_id=f"f{i}")
+        for i in range(count)
+    ]
+    decisions = await asyncio.gather(*asks)
+    for client in clients:
+        await client.close()
+    print(json.dumps([d.to_wire() for d in decisions]), flush=True)
+
+
+# --- measurements --------------------------------------------------------------------
+
+
+def spawn(*argv: str) -> subprocess.Popen[str]:
+    child = subprocess.Popen(
+        [sys.executable, __file__, *argv], stdout=subprocess.PIPE, text=True, env=os.environ
+    )
+    assert child.stdout is not None
+    if child.stdout.readline().strip() != "ready":
+        raise SystemExit(f"child {argv} did not start")
+    return child
+
+
+async def echo_round_trips(path: str, n: int) -> list[float]:
+    reader, writer = await asyncio.open_unix_connection(path)
+    line = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "confirm.request", "params":
+                       {"callId": "x", "integration": ID, "tool": "search_notes",
+                        "arguments": {"query": "q"}}}).encode() + b"\n"  # fmt: skip
+    out = []
+    for _ in range(n):
+        t = time.perf_counter()
+        writer.write(line)
+        await reader.readline()
+        out.append(time.perf_counter() - t)
+    writer.close()
+    return out
+
+
+async def client_round_trips(path: str, n: int) -> list[float]:
+    out = []
+    async with AsyncNotchClient(path) as client:
+        for i in range(n):
+            t = time.perf_counter()
+            decision = await client.confirm(ID, "search_notes", {"query": "q"}, call_id=f"r{i}")
+            out.append(time.perf_counter() - t)
+            assert decision.outcome == "notRequired"
+    return out
+
+
+def bench_round_trip(tmp: Path, n: int) -> dict[str, Any]:
+    echo_path, notch_path = str(tmp / "echo.sock"), str(tmp / "n" / "notch.sock")
+    echo = spawn("--serve-echo", echo_path)
+    notch = spawn("--serve-notch", notch_path, str(tmp / "data"))
+    try:
+        echo_t: list[float] = []
+        notch_t: list[float] = []
+        for _ in range(5):  # interleaved rounds, so drift hits both sides alike
+            echo_t += asyncio.run(echo_round_trips(echo_path, n // 5))
+            notch_t += asyncio.run(client_round_trips(notch_path, n // 5))
+    finally:
+        echo.kill()
+        notch.kill()
+    q = statistics.quantiles
+    return {
+        "echo_p50_us": statistics.median(echo_t) * 1e6,
+        "client_p50_us": statistics.median(notch_t) * 1e6,
+        "client_p99_us": q(notch_t, n=100)[98] * 1e6,
+        "ratio_p50": statistics.median(notch_t) / statistics.median(echo_t),
+    }
+
+
+class Heartbeat:
+    """Ticks every 1 ms; the longest gap beyond that is the loop's worst stall."""
+
+    def __init__(self) -> None:
+        self.worst = 0.0
+        self.task: asyncio.Task[None] | None = None
+
+    async def run(self) -> None:
+        last = time.perf_counter()
+        while True:
+            await asyncio.sleep(0.001)
+            now = time.perf_counter()
+            self.worst = max(self.worst, now - last - 0.001)
+            last = now
+
+
+async def bench_flood(tmp: Path, count: int, trace: bool) -> dict[str, Any]:
+    def person(request: ConfirmationRequest) -> tuple[bool, dict[str, Any] | None] | None:
+        return None  # decided below, one at a time, once all are queued
+
+    gc.collect()
+    if trace:  # tracemalloc slows Python ~2x: memory and stalls are measured in separate runs
+        tracemalloc.start()
+    base_mem = tracemalloc.get_traced_memory()[0]
+    notch = await start(tmp / f"f{int(trace)}" / "notch.sock", tmp / f"fdata{int(trace)}",
+                        presenter=lambda sink: ScriptedPresenter(sink, person), catalog=catalog())  # fmt: skip
+    cards = notch.presenter
+    assert isinstance(cards, ScriptedPresenter)
+    beat = Heartbeat()
+    beat_task = asyncio.ensure_future(beat.run())
+    t0 = time.perf_counter()
+    child = await asyncio.create_subprocess_exec(
+        sys.executable, __file__, "--flood-client", str(notch.server.path), str(count),
+        stdout=asyncio.subprocess.PIPE, limit=64 * 1024 * 1024,
+    )  # fmt: skip
+    await cards.wait_for_cards(count, timeout=120)
+    queued_s = time.perf_counter() - t0
+    queued_stall = beat.worst
+    peak_queued = tracemalloc.get_traced_memory()[1] - base_mem
+    # The person works through the queue: even ones approved with an edit, odd declined.
+    for call_id in list(cards.cards):
+        i = int(call_id[1:])
+        if i % 2 == 0:
+            cards.approve(call_id, {"to": f"p{i}@example.com", "n": i})
+        else:
+            cards.decline(call_id)
+        await asyncio.sleep(0)
+    out, _ = await child.communicate()
+    total_s = time.perf_counter() - t0
+    decisions = json.loads(out)
+    wrong = 0
+    for d in decisions:
+        i = int(d["callId"][1:])
+        want = (
+            ("approved", {"to": f"p{i}@example.com", "n": i}) if i % 2 == 0 else ("declined", None)
+        )
+        wrong += (d["outcome"], d["arguments"]) != want
+    beat_task.cancel()
+    open_after = len(notch.service.open_requests)
+    await notch.close()
+    gc.collect()
+    left = tracemalloc.get_traced_memory()[0] - base_mem
+    tracemalloc.stop()
+    return {
+        "requests": count,
+        "decided": len(decisions),
+        "wrong": wrong,
+        "open_after": open_after,
+        "queued_in_s": queued_s,
+        "total_s": total_s,
+        "max_stall_ms": beat.worst * 1000,
+        "max_stall_while_queueing_ms": queued_stall * 1000,
+        "traced_peak_queued_kib": peak_queued / 1024,
+        "traced_per_request_kib": peak_queued / 1024 / count,
+        "traced_left_after_close_kib": left / 1024,
+        "rss_max_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+    }
+
+
+async def bench_idle(tmp: Path, seconds: float) -> dict[str, Any]:
+    """Count the loop's iterations while nothing is pending (0 means no timer wakeups)."""
+    notch = await start(tmp / "i" / "notch.sock", tmp / "idata", presenter=None, catalog=catalog())
+    loop = asyncio.get_running_loop()
+    ticks = 0
+    original = loop._run_once  # type: ignore[attr-defined]
+
+    def counting() -> None:
+        nonlocal ticks
+        ticks += 1
+        original()
+
+    loop._run_once = counting  # type: ignore[attr-defined]
+    await asyncio.sleep(seconds)  # our own sleep costs one wakeup at its end
+    loop._run_once = original  # type: ignore[attr-defined]
+    await notch.close()
+    return {"idle_seconds": seconds, "loop_wakeups": ticks}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--round-trips", type=int, default=3000)
+    parser.add_argument("--flood", type=int, default=1000)
+    parser.add_argument("--serve-echo")
+    parser.add_argument("--serve-notch", nargs=2)
+    parser.add_argument("--flood-client", nargs=2)
+    args = parser.parse_args()
+    if args.serve_echo:
+        asyncio.run(serve_echo(args.serve_echo))
+        return
+    if args.serve_notch:
+        asyncio.run(serve_notch(*args.serve_notch))
+        return
+    if args.flood_client:
+        asyncio.run(flood(args.flood_client[0], int(args.flood_client[1])))
+        return
+    with tempfile.TemporaryDirectory(prefix="notch-b") as name:
+        tmp = Path(name)
+        rt = bench_round_trip(tmp, args.round_trips)
+        print(f"notRequired round trip: client p50 {rt['client_p50_us']:.0f} µs "
+              f"(p99 {rt['client_p99_us']:.0f} µs) vs bare echo p50 {rt['echo_p50_us']:.0f} µs "
+              f"= {rt['ratio_p50']:.2f}x (target ≤ 2x)")  # fmt: skip
+        fl = asyncio.run(bench_flood(tmp, args.flood, trace=False))
+        mem = asyncio.run(bench_flood(tmp, args.flood, trace=True))
+        for key in (
+            "traced_peak_queued_kib",
+            "traced_per_request_kib",
+            "traced_left_after_close_kib",
+        ):
+            fl[key] = mem[key]
+        fl["wrong"] += mem["wrong"]
+        print(f"{fl['requests']} queued at once: all queued in {fl['queued_in_s']:.2f} s, "
+              f"all decided in {fl['total_s']:.2f} s; {fl['decided']} answers, "
+              f"{fl['wrong']} wrong, {fl['open_after']} left open")  # fmt: skip
+        print(f"  worst event-loop stall {fl['max_stall_ms']:.1f} ms (target < 50 ms; "
+              f"{fl['max_stall_while_queueing_ms']:.1f} ms while queueing)")  # fmt: skip
+        print(f"  memory: traced peak {fl['traced_peak_queued_kib']:.0f} KiB with all queued "
+              f"({fl['traced_per_request_kib']:.1f} KiB per request), "
+              f"{fl['traced_left_after_close_kib']:.0f} KiB left after close; "
+              f"max RSS {fl['rss_max_mib']:.0f} MiB")  # fmt: skip
+        idle = asyncio.run(bench_idle(tmp, 2.0))
+        print(f"idle: {idle['loop_wakeups']} event-loop wakeups in {idle['idle_seconds']:.0f} s "
+              "with nothing pending")  # fmt: skip
+        ok = rt["ratio_p50"] <= 2 and fl["max_stall_ms"] < 50 and fl["wrong"] == 0
+        print("PASS" if ok else "MISS")
+
+
+if __name__ == "__main__":
+    main()
