@@ -44,6 +44,11 @@ from notch_app.ui.widgets.chips_box import ChipsBox
 LONG_VALUE_CHARS = 4096
 """A single-line field holding more than this becomes a bounded text area: QLineEdit
 lays out its whole line on every paint, which freezes on a 1 MB string."""
+LARGE_VALUE_CHARS = 20_000
+"""Beyond this a text value is shown as a read-only preview: Qt lays out a wrapped
+paragraph in quadratic time (200 k characters take seconds), and nobody edits a
+megabyte in a card. The value itself is kept whole and sent as proposed."""
+_PREVIEW_CHARS = 4000
 _TYPED_CHARS = 256  # drive(): type shorter values key by key, paste longer ones
 _AREA_MIN, _AREA_MAX = 64, 168
 
@@ -209,11 +214,19 @@ class _TextEditor(InputEditor):
         value = self._last
         multiline = bool(getattr(block, "multiline", False))
         secret = isinstance(block, PasswordFieldBlock)
+        self.large = isinstance(value, str) and len(value) > LARGE_VALUE_CHARS
         self.multiline = not secret and (
             multiline or (isinstance(value, str) and len(value) > LONG_VALUE_CHARS)
         )
         self.secret = secret
-        if self.multiline:
+        if self.large:
+            self.multiline = True
+            self.area = TextArea()
+            self.area.setReadOnly(True)
+            self.area.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+            self._showing = False
+            field = self.area
+        elif self.multiline:
             self.area = TextArea()
             if block.placeholder:
                 self.area.setPlaceholderText(block.placeholder)
@@ -227,7 +240,7 @@ class _TextEditor(InputEditor):
                 self.line.setPlaceholderText(block.placeholder)
             self.line.textEdited.connect(self.push)
             field = self.line
-        if secret:
+        if secret and not self.large:
             self.line.setEchoMode(QLineEdit.EchoMode.Password)
             self.reveal = QAction(theme.icon("eye"), "Show", self.line)
             self.reveal.setCheckable(True)
@@ -246,8 +259,24 @@ class _TextEditor(InputEditor):
         if not self._showing:
             self.push(self.area.toPlainText())
 
+    def _preview(self, text: str) -> str:
+        if len(text) <= _PREVIEW_CHARS:
+            return text
+        # Cut into lines so the preview never becomes one giant wrapped paragraph.
+        head = text[:_PREVIEW_CHARS]
+        lines = [head[i : i + 200] for i in range(0, len(head), 200)] if "\n" not in head else [head]
+        size = f"{len(text) / 1_000_000:.1f} million" if len(text) >= 1_000_000 else f"{len(text):,}"
+        return "\n".join(lines) + f"\n… ({size} characters; too long to edit here, sent as proposed)"
+
     def show_value(self, value: Any) -> None:
         text = _as_text(value)
+        if self.large:
+            self._showing = True
+            try:
+                self.area.setPlainText(self._preview("*" * len(text) if self.secret else text))
+            finally:
+                self._showing = False
+            return
         if self.multiline:
             if self.area.toPlainText() != text:
                 self._showing = True
@@ -261,6 +290,10 @@ class _TextEditor(InputEditor):
 
     def drive(self, value: Any) -> None:
         text = _as_text(value)
+        if self.large:
+            self.push(text)  # a paste over the whole value
+            self.show_value(self.ctx.state.value(self.path))
+            return
         if self.multiline:
             self.area.setFocus()
             self.area.selectAll()
@@ -283,6 +316,8 @@ class _TextEditor(InputEditor):
     def shown_text(self) -> str:
         if self.multiline:
             return shown(self.area.toPlainText())
+        if self.large:
+            return self.area.toPlainText()
         if self.secret and self.line.echoMode() != QLineEdit.EchoMode.Normal:
             return ""
         return shown(self.line.text())

@@ -1,0 +1,137 @@
+"""Hostile input: markdown that tries HTML, scripts and local files; images that try to
+leave the integration folder; megabyte strings; very large views."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+from card_fixtures import card
+from PySide6.QtCore import QUrl
+from PySide6.QtGui import QTextDocument
+
+from notch_app.ui.widgets.image_view import ImageView
+from notch_app.ui.widgets.markdown_view import MarkdownView, link_allowed
+
+HOSTILE_MD = (
+    "<b>bold?</b> <img src='/etc/passwd'> <script>alert(1)</script>\n\n"
+    "[run me](javascript:alert(1)) [file](file:///etc/passwd) [ok](https://example.com/x)\n\n"
+    "![x](/etc/passwd)"
+)
+
+
+def _markdown_card(qtbot: Any) -> tuple[Any, MarkdownView]:
+    view = card([{"type": "markdown", "text": HOSTILE_MD}], {}, {})
+    qtbot.addWidget(view)
+    md = view.findChild(MarkdownView)
+    assert md is not None
+    return view, md
+
+
+def test_raw_html_shows_as_literal_text(qtbot: Any) -> None:
+    view, md = _markdown_card(qtbot)
+    text = view.visible_text()
+    assert "<b>bold?</b>" in text
+    assert "<script>alert(1)</script>" in text
+    assert "run me" in text
+
+
+def test_local_images_are_never_read(qtbot: Any) -> None:
+    _view, md = _markdown_card(qtbot)
+    # Qt asked for the image and got a placeholder: nothing came from disk.
+    assert any("/etc/passwd" in r for r in md.refused_resources)
+    cached = md.document().resource(
+        QTextDocument.ResourceType.ImageResource.value, QUrl("/etc/passwd")
+    )
+    assert cached is None or not isinstance(cached, bytes | bytearray)
+    img = md.loadResource(QTextDocument.ResourceType.ImageResource.value, QUrl("/etc/passwd"))
+    assert img.width() == 24  # the placeholder, never the file
+
+
+def test_only_web_and_mail_links_open_and_only_after_a_second_click(
+    qtbot: Any,
+) -> None:
+    view, md = _markdown_card(qtbot)
+    opened: list[str] = []
+    view.link_prompt.opener = opened.append
+    for bad in ("javascript:alert(1)", "file:///etc/passwd", "data:text/html,x", "/etc/passwd"):
+        assert not link_allowed(bad)
+        md.anchorClicked.emit(QUrl(bad))
+        assert view.link_prompt.pending is None
+    assert link_allowed("mailto:sam@example.com")
+    md.anchorClicked.emit(QUrl("https://example.com/x"))
+    assert opened == []  # shown first
+    assert view.link_prompt.pending == "https://example.com/x"
+    assert "https://example.com/x" in view.visible_text()
+    view.link_prompt.open_button.click()
+    assert opened == ["https://example.com/x"]
+
+
+def test_images_never_leave_the_integration_folder(qtbot: Any, tmp_path: Path) -> None:
+    folder = tmp_path / "integration"
+    folder.mkdir()
+    outside = tmp_path / "secret.png"
+    outside.write_bytes(b"not really")
+    (folder / "link.png").symlink_to(outside)
+    for src in ("../secret.png", str(outside), "link.png", "file:///etc/passwd", "~/x.png"):
+        view = card([{"type": "image", "src": src, "alt": "Alt words"}], {}, {}, base_dir=folder)
+        qtbot.addWidget(view)
+        image = view.findChild(ImageView)
+        assert image.source_kind == "placeholder", src
+        assert "Alt words" in view.visible_text()
+
+
+def test_remote_images_only_from_declared_domains(qtbot: Any) -> None:
+    view = card(
+        [
+            {"type": "image", "src": "https://evil.example.net/a.png", "alt": "A"},
+            {"type": "image", "src": "http://cdn.example.com/a.png", "alt": "B"},
+        ],
+        {},
+        {},
+        network_domains=("*.example.com",),
+    )
+    qtbot.addWidget(view)
+    images = view.findChildren(ImageView)
+    assert [i.source_kind for i in images] == ["placeholder", "placeholder"]
+    assert "not declared" in (images[0].refusal or "")
+    assert "https" in (images[1].refusal or "")
+
+
+def test_a_megabyte_string_does_not_freeze_the_card(qtbot: Any) -> None:
+    big = "x" * 1_000_000
+    started = time.perf_counter()
+    view = card(
+        [
+            {"type": "text", "text": "Body: {{body}}"},
+            {"type": "keyValue", "items": [{"label": "Body", "value": "{{body}}"}]},
+            {"type": "textField", "bind": "{{body}}", "label": "Body"},
+        ],
+        {"body": {"type": "string"}},
+        {"body": big},
+    )
+    qtbot.addWidget(view)
+    view.show()
+    view.repaint()
+    view.set_via_widget("body", big + "y")
+    elapsed = time.perf_counter() - started
+    assert elapsed < 3.0, elapsed
+    assert view.state().final_arguments()["body"] == big + "y"  # nothing was cut
+    assert view.height() < 900  # bounded on screen
+
+
+def test_a_500_block_view_builds_in_reasonable_time(qtbot: Any) -> None:
+    children = [{"type": "text", "text": f"Line {i} of {{{{who}}}}"} for i in range(480)]
+    children += [{"type": "textField", "bind": "{{who}}", "label": f"Who {i}"} for i in range(18)]
+    started = time.perf_counter()
+    view = card(children, {"who": {"type": "string"}}, {"who": "sam"})
+    qtbot.addWidget(view)
+    view.show()
+    build = time.perf_counter() - started
+    assert build < 5.0, build
+    started = time.perf_counter()
+    view.set_via_widget("who", "lee")
+    assert time.perf_counter() - started < 1.0
+    assert "Line 479 of lee" in view.visible_text()
+    assert view.height() < 900  # the body scrolls
