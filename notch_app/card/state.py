@@ -390,17 +390,22 @@ class CardState:
         return gate
 
     def field_error(self, path: str) -> str | None:
-        """Why the value at `path` is not acceptable, or None: the coercion error, else
-        the inputSchema's complaint about that path (or inside it), else "is required"
-        for a required, visible input that is blank. Never quotes the value."""
+        """What to show under the field bound to `path`, or None: the coercion error,
+        else the inputSchema's complaint about that path (or inside it), else "is
+        required" for a required, visible input that is blank. Never quotes the value.
+
+        A field the person has not touched that is blank (or missing) shows no error: an
+        untouched form never looks like it failed (the spec's quiet, permanent `*`);
+        blockers() still names it for the disabled confirm's tooltip.
+        """
         gate = self._gate()
-        hit = gate.errors.get(path)
-        if hit is not None:
-            return hit
-        error = self._coercion_errors.get(path)
-        if error is not None:
-            return error
-        return _problem_at(gate.problems, path)
+        message = gate.errors.get(path)
+        if message is None:
+            message = self._coercion_errors.get(path) or _problem_at(gate.problems, path)
+        untouched = path not in self._touched
+        if untouched and (message == REQUIRED_MESSAGE or is_blank(get_path(self._current, path))):
+            return None
+        return message
 
     def blockers(self) -> list[str]:
         """Why confirm is disabled, in the person's words ("Text is required", "Count must

@@ -407,6 +407,19 @@ def test_visibility_requires_every_ancestor(tool: Tool) -> None:
     assert not state.is_visible(name) and state.confirm_enabled
 
 
+def test_an_untouched_blank_required_field_does_not_look_failed(tool: Tool) -> None:
+    state = CardState(tool, {**PROPOSED, "to": ""})
+    assert state.blockers() == ["To must not be empty"]  # the disabled confirm explains
+    assert state.field_error("to") is None  # but the field shows only its quiet `*`
+    assert not state.is_touched("to")
+    state.set("to", "a")
+    state.set("to", "")
+    assert state.is_touched("to")
+    assert state.field_error("to") == "must not be empty"
+    state.revert("to")
+    assert state.field_error("to") is None
+
+
 def test_required_chips_need_at_least_one_entry(tool: Tool) -> None:
     children = [{"type": "chips", "bind": "{{tags}}", "label": "Tags", "required": True}]
     props = {"tags": {"type": "array", "items": {"type": "string"}}}
