@@ -13,9 +13,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import best_match
-from jsonschema.validators import validator_for
 from pydantic import ValidationError
 
 from notch_app.manifest import limits
@@ -24,6 +21,7 @@ from notch_app.manifest.bindings import MalformedBinding, find_bindings, parse_s
 from notch_app.manifest.fixtures import PreviewFixtures
 from notch_app.manifest.model import Manifest, Tool, leading_verb, tool_kind
 from notch_app.manifest.problems import Problem, join_pointer, quote
+from notch_app.manifest.schema_check import SIMPLE_TYPES, first_schema_error
 from notch_app.manifest.source import SourceDocument
 from notch_app.manifest.structure import (
     did_you_mean,
@@ -252,33 +250,33 @@ def _check_input_schema(doc: SourceDocument, tool: Tool, base: str, out: list[Pr
                 )
             )
             return False
-    cls = validator_for(schema, default=Draft202012Validator)
-    error = best_match(cls(cls.META_SCHEMA).iter_errors(schema))
-    if error is None:
+    found = first_schema_error(schema)
+    if found is None:
         return True
-    where = join_pointer(pointer, *error.absolute_path)
-    path = list(error.absolute_path)
-    if path and path[-1] == "type" and isinstance(error.instance, str):
+    where, why = found
+    value = _at(schema, where)
+    if where.endswith("/type") and isinstance(value, str):
         message = (
-            f"{quote(error.instance)} is not a JSON Schema type"
-            f"{did_you_mean(error.instance, _SCHEMA_TYPES)}; use one of: "
-            f"{', '.join(_SCHEMA_TYPES)}"
+            f"{quote(value)} is not a JSON Schema type{did_you_mean(value, SIMPLE_TYPES)}; "
+            f"use one of: {', '.join(SIMPLE_TYPES)}"
         )
     else:
-        message = (
-            f"inputSchema is not a valid JSON Schema: {_short(error.message)}; fix it so "
-            "the tool's arguments can be checked"
-        )
-    out.append(doc.problem(where, "input-schema-invalid", message))
+        message = f"inputSchema is not a valid JSON Schema: {why}; fix it so the tool's arguments can be checked"
+    out.append(doc.problem(pointer + where, "input-schema-invalid", message))
     return False
 
 
-_SCHEMA_TYPES = ("string", "number", "integer", "boolean", "array", "object", "null")
-
-
-def _short(text: str, limit: int = 160) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+def _at(schema: Any, pointer: str) -> Any:
+    node = schema
+    for token in pointer.split("/")[1:]:
+        token = token.replace("~1", "/").replace("~0", "~")
+        if isinstance(node, dict):
+            node = node.get(token)
+        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
+            node = node[int(token)]
+        else:
+            return None
+    return node
 
 
 def _refs(schema: Any, base: str) -> Iterator[tuple[str, str]]:

@@ -12,6 +12,7 @@ time a problem has to be placed: a clean file never pays for it.
 from __future__ import annotations
 
 import bisect
+import itertools
 import json
 import re
 from dataclasses import dataclass, field
@@ -40,8 +41,7 @@ class SourceDocument:
     display_name: str
     text: str
     data: Any
-    _values: dict[str, int] | None = field(default=None, repr=False)
-    _keys: dict[str, int] | None = field(default=None, repr=False)
+    _children: dict[str, dict[str, tuple[int, int]]] = field(default_factory=dict, repr=False)
     _line_starts: list[int] | None = field(default=None, repr=False)
 
     def offset(self, pointer: str, *, key: bool = False) -> int:
@@ -50,18 +50,19 @@ class SourceDocument:
         A pointer that is not in the document (a missing property) falls back to its
         nearest existing ancestor.
         """
-        if self._values is None or self._keys is None:
-            self._values, self._keys = _map_pointers(self.text)
-        if key and pointer in self._keys:
-            return self._keys[pointer]
-        probe = pointer
-        while True:
-            hit = self._values.get(probe)
-            if hit is not None:
-                return hit
-            if not probe:
-                return 0
-            probe = probe.rsplit("/", 1)[0]
+        here = _skip_ws(self.text, 0)
+        walked = ""
+        for token in pointer.split("/")[1:]:
+            children = self._children.get(walked)
+            if children is None:
+                children = _scan_container(self.text, here)
+                self._children[walked] = children
+            hit = children.get(token)
+            if hit is None:
+                return here
+            walked = walked + "/" + token
+            here = hit[1] if key and walked == pointer and hit[1] >= 0 else hit[0]
+        return here
 
     def position(self, pointer: str, *, key: bool = False) -> tuple[int, int]:
         """1-based (line, column) of the value at `pointer` (see `offset`)."""
@@ -97,48 +98,43 @@ class SourceDocument:
         )
 
 
-def _map_pointers(text: str) -> tuple[dict[str, int], dict[str, int]]:
-    """Offsets of every value (and every object key) by JSON Pointer, in one pass.
+_DECODER: Final = json.JSONDecoder()
+_WHITESPACE: Final = re.compile(r"[ \t\n\r]*")
 
-    Assumes `text` is valid JSON (it has been parsed already). Iterative: depth costs
-    a list entry, not a Python frame.
-    """
-    values: dict[str, int] = {}
-    keys: dict[str, int] = {}
-    # Each frame: [pointer of the container, is_object, current key or index, awaiting key]
-    stack: list[list[Any]] = []
-    for m in _TOKEN.finditer(text):
-        tok = m.group(0)
-        c = tok[0]
-        if c in ",:":
-            if c == "," and stack:
-                frame = stack[-1]
-                if frame[1]:
-                    frame[3] = True
-                else:
-                    frame[2] += 1
-            continue
-        if c in "]}":
-            stack.pop()
-            continue
-        if stack:
-            frame = stack[-1]
-            if frame[1] and frame[3]:
-                # An object key: decode escapes only when there are any.
-                name = json.loads(tok) if "\\" in tok else tok[1:-1]
-                frame[2] = name
-                frame[3] = False
-                keys[frame[0] + "/" + escape_pointer_token(name)] = m.start()
-                continue
-            here = frame[0] + "/" + (escape_pointer_token(frame[2]) if frame[1] else str(frame[2]))
+
+def _skip_ws(text: str, at: int) -> int:
+    m = _WHITESPACE.match(text, at)
+    return m.end() if m else at
+
+
+def _scan_container(text: str, at: int) -> dict[str, tuple[int, int]]:
+    """Pointer token → (value offset, key offset or -1) for the children of the object or
+    array starting at `at`. Sibling values are skipped by json's C scanner, so placing a
+    problem costs about one parse of the enclosing containers, never a Python-level walk
+    of the whole file. Assumes valid JSON (the document has been parsed already)."""
+    out: dict[str, tuple[int, int]] = {}
+    if at >= len(text) or text[at] not in "[{":
+        return out
+    is_object = text[at] == "{"
+    i = _skip_ws(text, at + 1)
+    index = 0
+    while i < len(text) and text[i] not in "]}":
+        key_at = -1
+        if is_object:
+            key_at = i
+            name, i = _DECODER.raw_decode(text, i)
+            i = _skip_ws(text, i)
+            i = _skip_ws(text, i + 1)  # the ':'
+            token = escape_pointer_token(str(name))
         else:
-            here = ""
-        values[here] = m.start()
-        if c == "{":
-            stack.append([here, True, "", True])
-        elif c == "[":
-            stack.append([here, False, 0, False])
-    return values, keys
+            token = str(index)
+            index += 1
+        out[token] = (i, key_at)
+        _, i = _DECODER.raw_decode(text, i)
+        i = _skip_ws(text, i)
+        if i < len(text) and text[i] == ",":
+            i = _skip_ws(text, i + 1)
+    return out
 
 
 def _problem_at(name: str, text: str, offset: int, rule: str, message: str) -> Problem:
@@ -147,8 +143,30 @@ def _problem_at(name: str, text: str, offset: int, rule: str, message: str) -> P
     return Problem(name, line, column, "", rule, "error", message)
 
 
+_STRINGS: Final = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+_NOT_BRACKETS: Final = re.compile(r"[^\[\]{}]+")
+_DEPTH_STEP: Final = {"[": 1, "{": 1, "]": -1, "}": -1}
+
+
 def check_depth(text: str, name: str) -> Problem | None:
-    """Refuse nesting deeper than MAX_NESTING_DEPTH, and NaN/Infinity, before parsing."""
+    """Refuse nesting deeper than MAX_NESTING_DEPTH, and NaN/Infinity, before parsing.
+
+    The common case runs at C speed (strip strings, keep brackets, running sum); the
+    token-by-token scan only runs to place a problem.
+    """
+    bare = _STRINGS.sub('""', text)
+    brackets = _NOT_BRACKETS.sub("", bare)
+    clean = "NaN" not in bare and "Infinity" not in bare
+    if clean and (
+        brackets.count("[") + brackets.count("{") <= limits.MAX_NESTING_DEPTH
+        or max(itertools.accumulate(map(_DEPTH_STEP.__getitem__, brackets)), default=0)
+        <= limits.MAX_NESTING_DEPTH
+    ):
+        return None
+    return _place_depth_problem(text, name)
+
+
+def _place_depth_problem(text: str, name: str) -> Problem | None:
     depth = 0
     for m in _DEPTH_SCAN.finditer(text):
         c = m.group(0)[0]
