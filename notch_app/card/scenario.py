@@ -207,7 +207,7 @@ def load_scenario(
             out.append(
                 doc.problem(
                     pointer,
-                    "scenario-" + error["type"].replace("_", "-"),
+                    "scenario-" + error["type"].removeprefix("scenario_").replace("_", "-"),
                     message,
                     key=error["type"] == "extra_forbidden",
                 )

@@ -5,13 +5,14 @@ from __future__ import annotations
 import base64
 from typing import Any
 
+from card_fixtures import card
 from PySide6.QtWidgets import QComboBox, QLineEdit, QPlainTextEdit, QProgressBar
 
 from notch_app.manifest.view import BLOCK_TYPES
 from notch_app.ui.blocks import BUILDERS
 from notch_app.ui.widgets.image_view import ImageView
 from notch_app.ui.widgets.markdown_view import MarkdownView
-from card_fixtures import card
+
 
 def _png_base64() -> str:
     from PySide6.QtCore import QBuffer, QByteArray, QIODevice
@@ -91,7 +92,11 @@ def _types(blocks: list[dict[str, Any]]) -> set[str]:
     out: set[str] = set()
     for b in blocks:
         out.add(b["type"])
-        out |= _types(b.get("children", []) + b.get("items", []) if b["type"] != "keyValue" and b["type"] != "metadata" else [])
+        out |= _types(
+            b.get("children", []) + b.get("items", [])
+            if b["type"] != "keyValue" and b["type"] != "metadata"
+            else []
+        )
     return out
 
 

@@ -24,9 +24,7 @@ CHILDREN: list[dict[str, Any]] = [
     {
         "type": "stack",
         "visibleIf": "{{later}}",
-        "children": [
-            {"type": "textField", "bind": "{{when}}", "label": "When", "required": True}
-        ],
+        "children": [{"type": "textField", "bind": "{{when}}", "label": "When", "required": True}],
     },
     {"type": "toggle", "bind": "{{notify}}", "label": "Notify", "required": True},
     {"type": "textField", "bind": "{{count}}", "label": "Count"},
@@ -83,7 +81,9 @@ def test_abc_in_an_integer_field_keeps_confirm_disabled_with_the_reason_at_the_f
     view.set_via_widget("count", "abc")
     assert not view.confirm_button().isEnabled()
     errors = [
-        w.text() for w in view.findChildren(QLabel) if w.objectName() == "FieldError" and w.isVisibleTo(view)
+        w.text()
+        for w in view.findChildren(QLabel)
+        if w.objectName() == "FieldError" and w.isVisibleTo(view)
     ]
     assert len(errors) == 1 and "whole number" in errors[0]
     assert view.input_widget("count").property("invalid") is True
