@@ -96,7 +96,11 @@ def acting_tool(i: int) -> dict[str, Any]:
                         "tone": "warning",
                         "visibleIf": f"{{{{{p}urgent}}}}",
                     },
-                    {"type": "text", "text": f"Goes out as {{{{{p}sender.name}}}}.", "variant": "muted"},
+                    {
+                        "type": "text",
+                        "text": f"Goes out as {{{{{p}sender.name}}}}.",
+                        "variant": "muted",
+                    },
                 ],
                 "footer": [
                     {
