@@ -198,7 +198,10 @@ class CardState:
 
     def value(self, path: str) -> Any:
         """The current value at `path`: the person's edit, else the agent's proposal,
-        else MISSING. An edit that failed coercion reads as the raw text typed."""
+        else MISSING. An edit that failed coercion reads as the raw text typed.
+
+        The value is shared with the card's state (no copy per call, so 1 MB arguments
+        stay cheap): treat it as read-only and hand changes to set()."""
         return get_path(self._current, path)
 
     def input_for(self, path: str) -> InputBinding | None:
@@ -217,6 +220,7 @@ class CardState:
         return all(is_truthy(get_path(self._current, p)) for p in conditions)
 
     def input_visible(self, binding: InputBinding) -> bool:
+        """Whether the input's block shows (see is_visible)."""
         return self.is_visible(binding.block)
 
     def is_touched(self, path: str) -> bool:
