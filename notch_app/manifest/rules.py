@@ -9,11 +9,14 @@ data (no rule looks at pairs of tools or blocks), so validation grows linearly.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import unquote
 
 from pydantic import ValidationError
+from referencing.exceptions import Unresolvable
 
 from notch_app.manifest import limits
 from notch_app.manifest.arguments import argument_problems
@@ -250,6 +253,16 @@ def _check_input_schema(doc: SourceDocument, tool: Tool, base: str, out: list[Pr
                 )
             )
             return False
+        if not _resolves(schema, ref):
+            out.append(
+                doc.problem(
+                    ref_pointer,
+                    "input-schema-invalid",
+                    f"$ref {quote(ref)} points at nothing in this inputSchema; add the "
+                    'definition under "$defs" or fix the reference',
+                )
+            )
+            return False
     found = first_schema_error(schema)
     if found is None:
         return True
@@ -277,6 +290,34 @@ def _at(schema: Any, pointer: str) -> Any:
         else:
             return None
     return node
+
+
+def _resolves(schema: dict[str, Any], ref: str) -> bool:
+    """Whether a local `$ref` (`#`, `#/json/pointer` or `#anchor`) names something."""
+    if ref in ("#", "#/"):
+        return True
+    if ref.startswith("#/"):
+        node: Any = schema
+        for token in ref[2:].split("/"):
+            token = unquote(token).replace("~1", "/").replace("~0", "~")
+            if isinstance(node, dict) and token in node:
+                node = node[token]
+            elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
+                node = node[int(token)]
+            else:
+                return False
+        return True
+    name = ref[1:]
+    stack: list[Any] = [schema]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            if name in (node.get("$anchor"), node.get("$dynamicAnchor")):
+                return True
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return False
 
 
 def _refs(schema: Any, base: str) -> Iterator[tuple[str, str]]:
@@ -787,7 +828,20 @@ def check_fixtures(
         args = entry.get("args") if isinstance(entry, dict) else None
         if tool is None or not isinstance(args, dict):
             continue
-        for ap in argument_problems(tool, args):
+        try:
+            found = argument_problems(tool, args)
+        except (Unresolvable, re.error, RecursionError, ValueError) as exc:
+            # The inputSchema passed its checks but cannot be applied; say so, once.
+            problems.append(
+                doc.problem(
+                    pointer + "/args",
+                    "fixture-args-invalid",
+                    f"these sample arguments cannot be checked: the inputSchema of {name!r} "
+                    f"fails when applied ({type(exc).__name__}); fix the inputSchema",
+                )
+            )
+            continue
+        for ap in found:
             problems.append(
                 doc.problem(
                     pointer + "/args" + ap.pointer,

@@ -154,3 +154,21 @@ def test_validate_never_imports_qt() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False
     )
     assert result.returncode == 0, result.stderr
+
+
+def test_a_dangling_ref_in_an_input_schema_is_reported_not_raised(tmp_path: Path) -> None:
+    manifest = json.loads((CORPUS / "valid" / "manifest.json").read_text())
+    manifest["tools"][0]["inputSchema"]["properties"]["user"] = {"$ref": "#/$defs/person"}
+    (tmp_path / "manifest.json").write_text(json.dumps(manifest, indent=2))
+    (tmp_path / "preview.json").write_text((CORPUS / "valid" / "preview.json").read_text())
+    integration, problems = load_integration(tmp_path)
+    assert integration is None
+    assert [(p.rule, p.pointer) for p in problems] == [
+        ("input-schema-invalid", "/tools/0/inputSchema/properties/user/$ref")
+    ]
+    # With the definition in place, the dotted binding {{user.name}} walks through the $ref.
+    manifest["tools"][0]["inputSchema"]["$defs"] = {
+        "person": {"type": "object", "properties": {"name": {"type": "string"}}}
+    }
+    (tmp_path / "manifest.json").write_text(json.dumps(manifest, indent=2))
+    assert load_integration(tmp_path)[1] == []
