@@ -147,8 +147,7 @@ class CardView(QWidget):
         self.setObjectName("NotchCardView")
         self.setAttribute(Qt.WidgetAttribute.WA_TranslucentBackground, True)
         self.setFont(theme_module.card_font())
-        self.setStyleSheet(theme_module.style_sheet(theme))  # type: ignore[arg-type]
-        self.link_prompt = LinkPrompt()
+        self._link_prompt: LinkPrompt | None = None
         self._ctx = CardContext(
             state=self._state,
             theme=theme,  # type: ignore[arg-type]
@@ -202,11 +201,10 @@ class CardView(QWidget):
         self._blockers.setTextFormat(Qt.TextFormat.PlainText)
         self._blockers.setAlignment(Qt.AlignmentFlag.AlignRight)
         frame.addWidget(self._blockers)
-        frame.addWidget(self.link_prompt)
-        self._ctx.focusable(self.link_prompt.open_button)
-        self._ctx.focusable(self.link_prompt.dismiss_button)
+        self._frame = frame
 
         router = _KeyRouter(self)
+        self._router = router
         self.installEventFilter(router)
         chain = self._ctx.focus_chain
         for w in chain:
@@ -216,6 +214,8 @@ class CardView(QWidget):
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self._last_gate: tuple[bool, tuple[str, ...]] | None = None
         self._apply_gate()
+        # Styled last: every widget is polished once here, not again at each addWidget.
+        self.setStyleSheet(theme_module.style_sheet(theme))  # type: ignore[arg-type]
         self._unsubscribe = self._state.subscribe(self._changed)
         self.destroyed.connect(lambda *_: None)
 
@@ -290,6 +290,21 @@ class CardView(QWidget):
             if text:
                 out.append(unshown(text))
         return "\n".join(out)
+
+    @property
+    def link_prompt(self) -> LinkPrompt:
+        """The "Open <url>?" line under the footer (made when first needed)."""
+        if self._link_prompt is None:
+            prompt = LinkPrompt()
+            self._frame.addWidget(prompt)
+            chain = self._ctx.focus_chain
+            for w in (prompt.open_button, prompt.dismiss_button):
+                w.installEventFilter(self._router)
+                if chain:
+                    QWidget.setTabOrder(chain[-1], w)
+                chain.append(w)
+            self._link_prompt = prompt
+        return self._link_prompt
 
     def open_link(self, url: str) -> None:
         """Show `url` with Open / Not now; only https, http and mailto get that far."""

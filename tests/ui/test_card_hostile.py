@@ -30,7 +30,7 @@ def _markdown_card(qtbot: Any) -> tuple[Any, MarkdownView]:
 
 
 def test_raw_html_shows_as_literal_text(qtbot: Any) -> None:
-    view, md = _markdown_card(qtbot)
+    view, _md = _markdown_card(qtbot)
     text = view.visible_text()
     assert "<b>bold?</b>" in text
     assert "<script>alert(1)</script>" in text

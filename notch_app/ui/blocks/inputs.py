@@ -90,11 +90,9 @@ class InputEditor:
         else:
             self._name_label = None
         self._help: QLabel | None = None
-        self._error_label = QLabel()
-        self._error_label.setObjectName("FieldError")
-        self._error_label.setTextFormat(Qt.TextFormat.PlainText)
-        self._error_label.setWordWrap(True)
-        self._error_label.hide()
+        # Made on the first error only: most inputs never show one, and every widget
+        # costs time when the card is styled.
+        self._error_label: QLabel | None = None
 
     def finish(self, field: QWidget, focus: QWidget | None = None) -> QWidget:
         """Add `field` under the label, then help and error lines; register the editor."""
@@ -108,7 +106,6 @@ class InputEditor:
             self._help.setTextFormat(Qt.TextFormat.PlainText)
             self._help.setWordWrap(True)
             self._layout.addWidget(self._help)
-        self._layout.addWidget(self._error_label)
         for w in {field, focus or field}:
             w.setAccessibleName(self.label)
             w.setAccessibleDescription(self._description())
@@ -147,6 +144,14 @@ class InputEditor:
         if message == self._error:
             return
         self._error = message
+        if self._error_label is None:
+            if not message:
+                return
+            self._error_label = QLabel()
+            self._error_label.setObjectName("FieldError")
+            self._error_label.setTextFormat(Qt.TextFormat.PlainText)
+            self._error_label.setWordWrap(True)
+            self._layout.addWidget(self._error_label)
         self._error_label.setText(shown(message or "", 300))
         self._error_label.setVisible(bool(message))
         self.field.setProperty("invalid", bool(message))
@@ -264,9 +269,15 @@ class _TextEditor(InputEditor):
             return text
         # Cut into lines so the preview never becomes one giant wrapped paragraph.
         head = text[:_PREVIEW_CHARS]
-        lines = [head[i : i + 200] for i in range(0, len(head), 200)] if "\n" not in head else [head]
-        size = f"{len(text) / 1_000_000:.1f} million" if len(text) >= 1_000_000 else f"{len(text):,}"
-        return "\n".join(lines) + f"\n… ({size} characters; too long to edit here, sent as proposed)"
+        lines = (
+            [head[i : i + 200] for i in range(0, len(head), 200)] if "\n" not in head else [head]
+        )
+        size = (
+            f"{len(text) / 1_000_000:.1f} million" if len(text) >= 1_000_000 else f"{len(text):,}"
+        )
+        return (
+            "\n".join(lines) + f"\n… ({size} characters; too long to edit here, sent as proposed)"
+        )
 
     def show_value(self, value: Any) -> None:
         text = _as_text(value)
