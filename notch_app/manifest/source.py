@@ -41,7 +41,7 @@ class SourceDocument:
     display_name: str
     text: str
     data: Any
-    _children: dict[str, dict[str, tuple[int, int]]] = field(default_factory=dict, repr=False)
+    _scans: dict[str, _ContainerScan] = field(default_factory=dict, repr=False)
     _line_starts: list[int] | None = field(default=None, repr=False)
 
     def offset(self, pointer: str, *, key: bool = False) -> int:
@@ -53,11 +53,10 @@ class SourceDocument:
         here = _skip_ws(self.text, 0)
         walked = ""
         for token in pointer.split("/")[1:]:
-            children = self._children.get(walked)
-            if children is None:
-                children = _scan_container(self.text, here)
-                self._children[walked] = children
-            hit = children.get(token)
+            scan = self._scans.get(walked)
+            if scan is None:
+                scan = self._scans[walked] = _ContainerScan(self.text, here)
+            hit = scan.find(token)
             if hit is None:
                 return here
             walked = walked + "/" + token
@@ -107,34 +106,55 @@ def _skip_ws(text: str, at: int) -> int:
     return m.end() if m else at
 
 
-def _scan_container(text: str, at: int) -> dict[str, tuple[int, int]]:
-    """Pointer token → (value offset, key offset or -1) for the children of the object or
-    array starting at `at`. Sibling values are skipped by json's C scanner, so placing a
-    problem costs about one parse of the enclosing containers, never a Python-level walk
-    of the whole file. Assumes valid JSON (the document has been parsed already)."""
-    out: dict[str, tuple[int, int]] = {}
-    if at >= len(text) or text[at] not in "[{":
-        return out
-    is_object = text[at] == "{"
-    i = _skip_ws(text, at + 1)
-    index = 0
-    while i < len(text) and text[i] not in "]}":
-        key_at = -1
-        if is_object:
-            key_at = i
-            name, i = _DECODER.raw_decode(text, i)
-            i = _skip_ws(text, i)
-            i = _skip_ws(text, i + 1)  # the ':'
-            token = escape_pointer_token(str(name))
-        else:
-            token = str(index)
-            index += 1
-        out[token] = (i, key_at)
-        _, i = _DECODER.raw_decode(text, i)
-        i = _skip_ws(text, i)
-        if i < len(text) and text[i] == ",":
-            i = _skip_ws(text, i + 1)
-    return out
+class _ContainerScan:
+    """The children of one object or array, found on demand and remembered.
+
+    Scanning stops at the child asked for and resumes from there next time, so placing a
+    problem never decodes more than the siblings before it; each skipped sibling is decoded
+    (and dropped) by json's C scanner on its own. Assumes valid JSON.
+    """
+
+    __slots__ = ("children", "index", "is_object", "next_at", "pending", "text")
+
+    def __init__(self, text: str, at: int) -> None:
+        self.text = text
+        self.children: dict[str, tuple[int, int]] = {}
+        self.is_object = at < len(text) and text[at] == "{"
+        self.next_at = _skip_ws(text, at + 1) if at < len(text) and text[at] in "[{" else -1
+        self.index = 0
+        self.pending = False
+
+    def find(self, token: str) -> tuple[int, int] | None:
+        """(value offset, key offset or -1) of the child named `token`, or None."""
+        hit = self.children.get(token)
+        text = self.text
+        i = self.next_at
+        while hit is None and i >= 0:
+            if self.pending:
+                # Step over the previous child's value only now that it is not the answer.
+                _, i = _DECODER.raw_decode(text, i)
+                i = _skip_ws(text, i)
+                if i < len(text) and text[i] == ",":
+                    i = _skip_ws(text, i + 1)
+                self.pending = False
+            if i >= len(text) or text[i] in "]}":
+                i = -1
+                break
+            key_at = -1
+            if self.is_object:
+                key_at = i
+                name, i = _DECODER.raw_decode(text, i)
+                i = _skip_ws(text, _skip_ws(text, i) + 1)  # past the ':'
+                child = escape_pointer_token(str(name))
+            else:
+                child = str(self.index)
+                self.index += 1
+            self.children.setdefault(child, (i, key_at))
+            self.pending = True
+            if child == token:
+                hit = self.children[child]
+        self.next_at = i
+        return hit
 
 
 def _problem_at(name: str, text: str, offset: int, rule: str, message: str) -> Problem:
