@@ -12,6 +12,7 @@ An invalid manifest is reported on stderr with the `notch validate` messages and
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import signal
 import sys
 from collections.abc import Awaitable, Callable, Sequence
@@ -145,7 +146,7 @@ def run_notch(config: NotchConfig, scenario: Scenario | None = None, *, linger_s
 
     Returns the process exit code: 0 after a clean stop, 2 when Notch cannot start (the
     reason printed on stderr)."""
-    import qasync
+    import qasync  # type: ignore[import-untyped]
     from PySide6.QtWidgets import QApplication
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
@@ -161,10 +162,9 @@ def run_notch(config: NotchConfig, scenario: Scenario | None = None, *, linger_s
         nonlocal code
         notch = NotchApp(config)
         for sig in (signal.SIGINT, signal.SIGTERM):
-            try:
+            # Windows has no add_signal_handler: there Ctrl+C ends the process.
+            with contextlib.suppress(NotImplementedError, RuntimeError):
                 loop.add_signal_handler(sig, notch.request_stop)
-            except (NotImplementedError, RuntimeError):  # Windows: Ctrl+C ends the process
-                pass
         try:
             await notch.start()
         except StartupError as exc:
@@ -192,10 +192,8 @@ def run_notch(config: NotchConfig, scenario: Scenario | None = None, *, linger_s
         await notch.stopped.wait()
         if task is not None and not task.done():
             task.cancel()
-            try:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
-            except (asyncio.CancelledError, Exception):
-                pass
         elif task is not None and task.exception() is not None:
             print(f"notch: the scenario failed: {task.exception()}", file=sys.stderr)
             code = 1

@@ -47,8 +47,7 @@ def add_service_options(parser: argparse.ArgumentParser) -> None:
         metavar="SECONDS",
         type=float,
         default=60.0,
-        help="park a card left untouched this long in the side notch; 0 never parks "
-        "(default: 60)",
+        help="park a card left untouched this long in the side notch; 0 never parks (default: 60)",
     )
 
 

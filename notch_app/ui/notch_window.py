@@ -29,10 +29,12 @@ from PySide6.QtCore import (
 from PySide6.QtGui import (
     QColor,
     QCursor,
+    QFont,
     QGuiApplication,
     QKeyEvent,
     QPainter,
     QPainterPath,
+    QPalette,
     QPen,
     QScreen,
 )
@@ -168,6 +170,10 @@ class NotchWindow(QWidget):
         self._note.setObjectName("notchNote")
         self._note.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self._note.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
+        note_font = QFont(self.font())
+        note_font.setPixelSize(13)
+        note_font.setWeight(QFont.Weight.DemiBold)
+        self._note.setFont(note_font)
 
         self._animation = QPropertyAnimation(self, b"geometry", self)
         self._animation.setEasingCurve(QEasingCurve.Type.OutCubic)
@@ -217,7 +223,8 @@ class NotchWindow(QWidget):
         """Expand into `card`. `position`/`total` drive the "1 of 3" counter (hidden for one)."""
         self._take_card()
         self._card = card
-        card.setParent(self._card_host)
+        if card.parentWidget() is not self._card_host:
+            card.setParent(self._card_host)  # costly (restyles the card): build it here instead
         card.move(0, 0)
         card.adjustSize()
         card.show()
@@ -242,6 +249,12 @@ class NotchWindow(QWidget):
         self._apply_look_children("done")
         width = max(200, min(self._settings.card_width, self._note.sizeHint().width() + 48))
         self._animate_to(QSize(width, DONE_HEIGHT))
+
+    @property
+    def card_parent(self) -> QWidget:
+        """Build cards as children of this widget: reparenting a styled card later costs
+        a full restyle (10–20 ms), building it in place costs nothing extra."""
+        return self._card_host
 
     def take_card(self) -> QWidget | None:
         """Detach and return the card on screen (e.g. to park it) without changing looks."""
@@ -317,8 +330,14 @@ class NotchWindow(QWidget):
             self.setGeometry(target)
             self._on_animation_finished()
             return
+        start = self.geometry()
+        if self._look == "card" and start.height() < HEADER_HEIGHT + 16:
+            # Open far enough that the first frame already shows the top of the card: the
+            # person sees it one frame after the request arrives, not after a few ticks.
+            start = self._target_rect(QSize(start.width(), HEADER_HEIGHT + 16))
+            self.setGeometry(start)
         self._animation.setDuration(self._settings.expand_ms)
-        self._animation.setStartValue(self.geometry())
+        self._animation.setStartValue(start)
         self._animation.setEndValue(target)
         self._animation.start()
 
@@ -338,12 +357,18 @@ class NotchWindow(QWidget):
         self._header.setVisible(look == "card")
         self._card_host.setVisible(look == "card")
         self._note.setVisible(look == "done")
-        colour = {
-            "approved": self._palette.get("badge_success_text", "#8fe0b5"),
-            "declined": self._palette["text_quiet"],
-            "neutral": self._palette["text"],
-        }[self._tone]
-        self._note.setStyleSheet(f"color: {colour}; font-size: 13px; font-weight: 600;")
+        if look == "done":
+            colour = QColor(
+                {
+                    "approved": self._palette.get("badge_success_text", "#8fe0b5"),
+                    "declined": self._palette["text_quiet"],
+                    "neutral": self._palette["text"],
+                }[self._tone]
+            )
+            # A palette change, not a style sheet: restyling costs milliseconds per card.
+            palette = self._note.palette()
+            palette.setColor(QPalette.ColorRole.WindowText, colour)
+            self._note.setPalette(palette)
         self.setCursor(
             Qt.CursorShape.PointingHandCursor if look == "idle" else Qt.CursorShape.ArrowCursor
         )
@@ -352,8 +377,7 @@ class NotchWindow(QWidget):
     def _take_card(self) -> QWidget | None:
         card, self._card = self._card, None
         if card is not None:
-            card.hide()
-            card.setParent(None)
+            card.hide()  # stays a child of the card host: a parked card comes back cheaply
         return card
 
     # ---- painting ----------------------------------------------------------------

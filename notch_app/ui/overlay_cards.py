@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Literal
 
+from PySide6.QtWidgets import QWidget
+
 from notch_app.runtime.catalog import Catalog
 from notch_app.runtime.presenter import ConfirmationRequest
 from notch_app.ui.overlay_presenter import BuiltCard
@@ -32,7 +34,7 @@ class ManifestCardFactory:
         self._theme = theme
         self._width = width
 
-    def __call__(self, request: ConfirmationRequest) -> BuiltCard:
+    def __call__(self, request: ConfirmationRequest, parent: QWidget | None = None) -> BuiltCard:
         from notch_app.ui.card_view import CardView  # Qt, only once a card is needed
 
         entry = self._catalog.entry(request.integration_id)
@@ -48,10 +50,9 @@ class ManifestCardFactory:
             network_domains=entry.manifest.network_domains,
             theme=self._theme,
             width=self._width,
+            parent=parent,
         )
-        return BuiltCard(
-            card, title=self.title(request), action=_one_line(tool.display_title, 40)
-        )
+        return BuiltCard(card, title=self.title(request), action=_one_line(tool.display_title, 40))
 
     def title(self, request: ConfirmationRequest) -> str:
         """The notch's header line: "Mail assistant → Mail · Send email"."""

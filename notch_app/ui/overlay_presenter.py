@@ -49,8 +49,8 @@ class BuiltCard:
     """What approving does, for the done note: "Generate speech"."""
 
 
-CardFactory = Callable[[ConfirmationRequest], BuiltCard]
-"""Builds the card for a request. Raises when it cannot (the request is then declined by
+CardFactory = Callable[[ConfirmationRequest, QWidget], BuiltCard]
+"""Builds the card for a request as a child of the given widget. Raises when it cannot (the request is then declined by
 the service side, with a message on stderr) — the factory is the only place that knows
 manifests."""
 
@@ -252,7 +252,7 @@ class OverlayPresenter(QObject):
     def _ensure_card(self, entry: _Entry) -> None:
         if entry.card is not None:
             return
-        built = self._factory(entry.request)
+        built = self._factory(entry.request, self.window.card_parent)
         call_id = entry.call_id
         built.widget.decided.connect(  # type: ignore[attr-defined]
             lambda approved, final, edited, cid=call_id: self._on_decided(
@@ -360,8 +360,12 @@ class OverlayPresenter(QObject):
 
     def _drop_card(self, entry: _Entry) -> None:
         if entry.card is not None:
-            entry.card.widget.removeEventFilter(self)
-            entry.card.widget.deleteLater()
+            widget = entry.card.widget
+            widget.removeEventFilter(self)
+            if widget is self.window.card:
+                self.window.take_card()
+            widget.hide()
+            widget.deleteLater()
             entry.card = None
 
     def _parked_label(self, entry: _Entry) -> str:

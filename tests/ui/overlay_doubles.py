@@ -54,8 +54,10 @@ class SimpleCard(QWidget):
 
     decided = Signal(bool, dict, list)
 
-    def __init__(self, request: ConfirmationRequest, *, editable: bool) -> None:
-        super().__init__()
+    def __init__(
+        self, request: ConfirmationRequest, *, editable: bool, parent: QWidget | None = None
+    ) -> None:
+        super().__init__(parent)
         self.request = request
         layout = QVBoxLayout(self)
         layout.addWidget(QLabel(f"{request.tool_name} ({request.call_id})"))
@@ -80,8 +82,8 @@ class SimpleCard(QWidget):
         self.decided.emit(True, args, edited)
 
 
-def simple_factory(request: ConfirmationRequest) -> BuiltCard:
-    card = SimpleCard(request, editable="text" in request.arguments)
+def simple_factory(request: ConfirmationRequest, parent: QWidget | None = None) -> BuiltCard:
+    card = SimpleCard(request, editable="text" in request.arguments, parent=parent)
     return BuiltCard(card, title=f"Test · {request.tool_name}", action=request.tool_name)
 
 
