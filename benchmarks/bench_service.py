@@ -1,8 +1,10 @@
 """Service benchmarks, each a ratio or a bound measured in the same run.
 
-1. A `notRequired` round trip through `notch_app.client` vs a bare asyncio echo over the
-   same kind of Unix socket (both servers in a child process, the client here).
-   Target: p50 within 2x of the echo.
+1. A `notRequired` round trip through `notch_app.client` vs a bare asyncio echo server
+   over the same kind of Unix socket (both servers in child processes, the clients
+   here), in two like-for-like pairs: `AsyncNotchClient` vs an asyncio stream echo
+   client, and the blocking `NotchClient` vs a blocking socket echo client.
+   Target: p50 within 2x of the echo, for each pair.
 2. 1,000 requests queued at once from another process: the longest event-loop stall in
    the service's loop (a 1 ms heartbeat task), memory (tracemalloc peak, RSS), and every
    request decided as the scripted person decided it. Target: stall < 50 ms.
@@ -19,6 +21,7 @@ import gc
 import json
 import os
 import resource
+import socket
 import statistics
 import subprocess
 import sys
@@ -28,7 +31,7 @@ import tracemalloc
 from pathlib import Path
 from typing import Any
 
-from notch_app.client import AsyncNotchClient
+from notch_app.client import AsyncNotchClient, NotchClient
 from notch_app.manifest.model import Manifest
 from notch_app.runtime.catalog import Catalog
 from notch_app.runtime.headless import start
@@ -107,27 +110,57 @@ def spawn(*argv: str) -> subprocess.Popen[str]:
     return child
 
 
-async def echo_round_trips(path: str, n: int) -> list[float]:
+ECHO_LINE = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "confirm.request", "params":
+                        {"callId": "x", "integration": ID, "tool": "search_notes",
+                         "arguments": {"query": "q"}}}).encode() + b"\n"  # fmt: skip
+
+
+async def async_echo_round_trips(path: str, n: int) -> list[float]:
     reader, writer = await asyncio.open_unix_connection(path)
-    line = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "confirm.request", "params":
-                       {"callId": "x", "integration": ID, "tool": "search_notes",
-                        "arguments": {"query": "q"}}}).encode() + b"\n"  # fmt: skip
     out = []
     for _ in range(n):
         t = time.perf_counter()
-        writer.write(line)
+        writer.write(ECHO_LINE)
         await reader.readline()
         out.append(time.perf_counter() - t)
     writer.close()
     return out
 
 
-async def client_round_trips(path: str, n: int) -> list[float]:
+async def async_client_round_trips(path: str, n: int, tag: int) -> list[float]:
     out = []
     async with AsyncNotchClient(path) as client:
         for i in range(n):
             t = time.perf_counter()
-            decision = await client.confirm(ID, "search_notes", {"query": "q"}, call_id=f"r{i}")
+            decision = await client.confirm(
+                ID, "search_notes", {"query": "q"}, call_id=f"a{tag}-{i}"
+            )
+            out.append(time.perf_counter() - t)
+            assert decision.outcome == "notRequired"
+    return out
+
+
+def sync_echo_round_trips(path: str, n: int) -> list[float]:
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    sock.connect(path)
+    out = []
+    for _ in range(n):
+        t = time.perf_counter()
+        sock.sendall(ECHO_LINE)
+        got = b""
+        while not got.endswith(b"\n"):
+            got += sock.recv(65536)
+        out.append(time.perf_counter() - t)
+    sock.close()
+    return out
+
+
+def sync_client_round_trips(path: str, n: int, tag: int) -> list[float]:
+    out = []
+    with NotchClient(path) as client:
+        for i in range(n):
+            t = time.perf_counter()
+            decision = client.confirm(ID, "search_notes", {"query": "q"}, call_id=f"s{tag}-{i}")
             out.append(time.perf_counter() - t)
             assert decision.outcome == "notRequired"
     return out
@@ -137,22 +170,24 @@ def bench_round_trip(tmp: Path, n: int) -> dict[str, Any]:
     echo_path, notch_path = str(tmp / "echo.sock"), str(tmp / "n" / "notch.sock")
     echo = spawn("--serve-echo", echo_path)
     notch = spawn("--serve-notch", notch_path, str(tmp / "data"))
+    times: dict[str, list[float]] = {"async_echo": [], "async_client": [],
+                                     "sync_echo": [], "sync_client": []}  # fmt: skip
     try:
-        echo_t: list[float] = []
-        notch_t: list[float] = []
-        for _ in range(5):  # interleaved rounds, so drift hits both sides alike
-            echo_t += asyncio.run(echo_round_trips(echo_path, n // 5))
-            notch_t += asyncio.run(client_round_trips(notch_path, n // 5))
+        for r in range(5):  # interleaved rounds, so drift hits every side alike
+            times["async_echo"] += asyncio.run(async_echo_round_trips(echo_path, n // 5))
+            times["async_client"] += asyncio.run(async_client_round_trips(notch_path, n // 5, r))
+            times["sync_echo"] += sync_echo_round_trips(echo_path, n // 5)
+            times["sync_client"] += sync_client_round_trips(notch_path, n // 5, r)
     finally:
         echo.kill()
         notch.kill()
-    q = statistics.quantiles
-    return {
-        "echo_p50_us": statistics.median(echo_t) * 1e6,
-        "client_p50_us": statistics.median(notch_t) * 1e6,
-        "client_p99_us": q(notch_t, n=100)[98] * 1e6,
-        "ratio_p50": statistics.median(notch_t) / statistics.median(echo_t),
-    }
+    out: dict[str, Any] = {}
+    for name, values in times.items():
+        out[f"{name}_p50_us"] = statistics.median(values) * 1e6
+        out[f"{name}_p99_us"] = statistics.quantiles(values, n=100)[98] * 1e6
+    for kind in ("async", "sync"):
+        out[f"{kind}_ratio_p50"] = out[f"{kind}_client_p50_us"] / out[f"{kind}_echo_p50_us"]
+    return out
 
 
 class Heartbeat:
@@ -273,9 +308,11 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="notch-b") as name:
         tmp = Path(name)
         rt = bench_round_trip(tmp, args.round_trips)
-        print(f"notRequired round trip: client p50 {rt['client_p50_us']:.0f} µs "
-              f"(p99 {rt['client_p99_us']:.0f} µs) vs bare echo p50 {rt['echo_p50_us']:.0f} µs "
-              f"= {rt['ratio_p50']:.2f}x (target ≤ 2x)")  # fmt: skip
+        for kind, label in (("async", "AsyncNotchClient"), ("sync", "NotchClient (blocking)")):
+            print(f"notRequired round trip, {label}: p50 {rt[kind + '_client_p50_us']:.0f} µs "
+                  f"(p99 {rt[kind + '_client_p99_us']:.0f} µs) vs {kind} echo client p50 "
+                  f"{rt[kind + '_echo_p50_us']:.0f} µs (p99 {rt[kind + '_echo_p99_us']:.0f} µs) "
+                  f"= {rt[kind + '_ratio_p50']:.2f}x (target ≤ 2x)")  # fmt: skip
         fl = asyncio.run(bench_flood(tmp, args.flood, trace=False))
         mem = asyncio.run(bench_flood(tmp, args.flood, trace=True))
         for key in (
@@ -297,7 +334,12 @@ def main() -> None:
         idle = asyncio.run(bench_idle(tmp, 2.0))
         print(f"idle: {idle['loop_wakeups']} event-loop wakeups in {idle['idle_seconds']:.0f} s "
               "with nothing pending")  # fmt: skip
-        ok = rt["ratio_p50"] <= 2 and fl["max_stall_ms"] < 50 and fl["wrong"] == 0
+        ok = (
+            rt["async_ratio_p50"] <= 2
+            and rt["sync_ratio_p50"] <= 2
+            and fl["max_stall_ms"] < 50
+            and fl["wrong"] == 0
+        )
         print("PASS" if ok else "MISS")
 
 

@@ -72,89 +72,114 @@ class _Lost(Exception):
     pass
 
 
-class _Link:
-    """One open connection: a reader task routing replies to futures."""
+def event_from(params: Any) -> ConfirmationEvent | None:
+    """The `ConfirmationEvent` in a `confirm.event` notification's params, else None."""
+    if not isinstance(params, dict):
+        return None
+    rest = {k: v for k, v in params.items() if k not in ("callId", "event")}
+    return ConfirmationEvent(str(params.get("callId", "")), str(params.get("event", "")), rest)
 
-    def __init__(
-        self,
-        reader: asyncio.StreamReader,
-        writer: asyncio.StreamWriter,
-        on_event: Callable[[ConfirmationEvent], None],
-    ) -> None:
-        self.reader = reader
-        self.writer = writer
+
+def request_error(error: Any) -> NotchRequestError:
+    """The exception for a JSON-RPC `error` member."""
+    if not isinstance(error, dict):
+        return NotchRequestError(rpc.INTERNAL_ERROR, "Notch sent a malformed error")
+    return NotchRequestError(
+        int(error.get("code", rpc.INTERNAL_ERROR)),
+        str(error.get("message", "error")),
+        error.get("data"),
+    )
+
+
+def encode_call(request_id: int, method: str, params: dict[str, Any]) -> bytes:
+    """One request line. Raises NotchRequestError when it is over Notch's 1 MiB limit."""
+    data = rpc.encode({"jsonrpc": "2.0", "id": request_id, "method": method, "params": params})
+    if len(data) > rpc.MAX_MESSAGE_BYTES + 1:
+        raise NotchRequestError(
+            rpc.INVALID_REQUEST,
+            f"the request is {len(data)} bytes; Notch accepts at most "
+            f"{rpc.MAX_MESSAGE_BYTES} (1 MiB) per message",
+        )
+    return data
+
+
+class _Link(asyncio.Protocol):
+    """One open connection. Replies are routed to their futures straight from
+    `data_received` (no reader task): a reply wakes its caller in one loop turn."""
+
+    def __init__(self, on_event: Callable[[ConfirmationEvent], None]) -> None:
         self.on_event = on_event
+        self.transport: asyncio.Transport | None = None
+        self.buffer = bytearray()
         self.waiting: dict[int, asyncio.Future[Any]] = {}
         self.ids = itertools.count(1)
         self.alive = True
-        self.task = asyncio.ensure_future(self._read())
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self.transport = transport
+
+    def data_received(self, data: bytes) -> None:
+        buffer = self.buffer
+        buffer += data
+        start = 0
+        while (end := buffer.find(b"\n", start)) >= 0:
+            line = bytes(buffer[start:end])
+            start = end + 1
+            try:
+                message = rpc.decode(line)
+            except rpc.RpcError:
+                continue
+            if isinstance(message, dict):
+                self._route(message)
+        if start:
+            del buffer[:start]
+        if len(buffer) > _READ_LIMIT:  # not Notch: nothing it sends is that long
+            self._lose()
+
+    def _route(self, message: dict[str, Any]) -> None:
+        if "method" in message:
+            if message["method"] == rpc.EVENT_METHOD:
+                event = event_from(message.get("params"))
+                if event is not None:
+                    self.on_event(event)
+            return
+        future = self.waiting.get(message.get("id"))  # type: ignore[arg-type]
+        if future is None or future.done():
+            return
+        if "error" in message:
+            future.set_exception(request_error(message["error"]))
+        else:
+            future.set_result(message.get("result"))
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._lose()
+
+    def _lose(self) -> None:
+        self.alive = False
+        for future in self.waiting.values():
+            if not future.done():
+                future.set_exception(_Lost())
+        if self.transport is not None:
+            self.transport.close()
 
     async def call(self, method: str, params: dict[str, Any]) -> Any:
-        if not self.alive:
+        if not self.alive or self.transport is None:
             raise _Lost
         request_id = next(self.ids)
-        data = rpc.encode({"jsonrpc": "2.0", "id": request_id, "method": method, "params": params})
-        if len(data) > rpc.MAX_MESSAGE_BYTES + 1:
-            raise NotchRequestError(
-                rpc.INVALID_REQUEST,
-                f"the request is {len(data)} bytes; Notch accepts at most "
-                f"{rpc.MAX_MESSAGE_BYTES} (1 MiB) per message",
-            )
+        data = encode_call(request_id, method, params)
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self.waiting[request_id] = future
         try:
-            self.writer.write(data)
+            self.transport.write(data)
             return await future
         finally:
-            self.waiting.pop(request_id, None)
-
-    async def _read(self) -> None:
-        try:
-            while True:
-                line = await self.reader.readuntil(b"\n")
-                try:
-                    message = rpc.decode(line)
-                except rpc.RpcError:
-                    continue
-                if not isinstance(message, dict):
-                    continue
-                if "method" in message:
-                    params = message.get("params")
-                    if message["method"] == rpc.EVENT_METHOD and isinstance(params, dict):
-                        call_id = str(params.get("callId", ""))
-                        event = str(params.get("event", ""))
-                        rest = {k: v for k, v in params.items() if k not in ("callId", "event")}
-                        self.on_event(ConfirmationEvent(call_id, event, rest))
-                    continue
-                future = self.waiting.get(message.get("id"))  # type: ignore[arg-type]
-                if future is None or future.done():
-                    continue
-                error = message.get("error")
-                if isinstance(error, dict):
-                    future.set_exception(
-                        NotchRequestError(
-                            int(error.get("code", rpc.INTERNAL_ERROR)),
-                            str(error.get("message", "error")),
-                            error.get("data"),
-                        )
-                    )
-                else:
-                    future.set_result(message.get("result"))
-        except (asyncio.IncompleteReadError, asyncio.LimitOverrunError, ConnectionError, OSError):
-            pass
-        finally:
-            self.alive = False
-            for future in self.waiting.values():
-                if not future.done():
-                    future.set_exception(_Lost())
-            self.writer.close()
+            del self.waiting[request_id]
 
     async def close(self) -> None:
         self.alive = False
-        self.writer.close()
-        self.task.cancel()
-        with contextlib.suppress(BaseException):
-            await self.task
+        if self.transport is not None:
+            self.transport.close()
 
 
 class AsyncNotchClient:
@@ -217,9 +242,11 @@ class AsyncNotchClient:
         NotchNotRunning, NotchConnectionLost, or TimeoutError after `timeout` seconds (the
         request stays open: `withdraw()` it if you give up).
         """
-        params = self._request_params(
+        params = request_params(
             integration, tool, arguments, call_id, supersedes, expires_in, context
         )
+        if timeout is None and on_event is None:  # the common case, without the extras
+            return Decision.from_wire(await self.call("confirm.request", params))
         async with asyncio.timeout(timeout):
             with self._listening(params["callId"], on_event):
                 result = await self.call("confirm.request", params)
@@ -238,12 +265,12 @@ class AsyncNotchClient:
     ) -> tuple[str, Decision | None]:
         """Queue a request without waiting: (callId, decision or None while pending).
         Same errors as `confirm()`."""
-        params = self._request_params(
+        params = request_params(
             integration, tool, arguments, call_id, supersedes, expires_in, context
         )
         params["wait"] = False
         result = await self.call("confirm.request", params)
-        return params["callId"], _decision_or_none(result)
+        return params["callId"], decision_or_none(result)
 
     async def await_decision(
         self, call_id: str, *, timeout: float | None = None, on_event: EventHandler | None = None
@@ -254,13 +281,13 @@ class AsyncNotchClient:
             with self._listening(call_id, on_event):
                 while True:
                     result = await self.call("confirm.await", {"callId": call_id})
-                    decision = _decision_or_none(result)
+                    decision = decision_or_none(result)
                     if decision is not None:
                         return decision
 
     async def get(self, call_id: str) -> Decision | None:
         """The decision on `call_id`, or None while it is pending."""
-        return _decision_or_none(await self.call("confirm.get", {"callId": call_id}))
+        return decision_or_none(await self.call("confirm.get", {"callId": call_id}))
 
     async def withdraw(self, call_id: str) -> Decision:
         """Withdraw `call_id`; returns `withdrawn`, or the decision if it came first."""
@@ -275,6 +302,12 @@ class AsyncNotchClient:
         """Call any method; retries on a new connection if the old one drops."""
         loop = asyncio.get_running_loop()
         deadline: float | None = None
+        link = self._link
+        if link is not None and link.alive:  # fast path: already connected
+            try:
+                return await link.call(method, params)
+            except _Lost:
+                deadline = loop.time() + self.reconnect_for
         delay = 0.05
         while True:
             try:
@@ -294,30 +327,6 @@ class AsyncNotchClient:
                 delay = min(delay * 2, 1.0)
 
     # --- internals -------------------------------------------------------------------
-
-    def _request_params(
-        self,
-        integration: str,
-        tool: str,
-        arguments: Mapping[str, Any],
-        call_id: str | None,
-        supersedes: str | None,
-        expires_in: float | None,
-        context: Mapping[str, Any] | None,
-    ) -> dict[str, Any]:
-        params: dict[str, Any] = {
-            "callId": call_id or uuid.uuid4().hex,
-            "integration": integration,
-            "tool": tool,
-            "arguments": dict(arguments),
-        }
-        if supersedes is not None:
-            params["supersedes"] = supersedes
-        if expires_in is not None:
-            params["expiresInMs"] = max(1, round(expires_in * 1000))
-        if context:
-            params["context"] = dict(context)
-        return params
 
     @contextlib.contextmanager
     def _listening(self, call_id: str, handler: EventHandler | None) -> Any:
@@ -347,9 +356,10 @@ class AsyncNotchClient:
         async with self._connecting:
             if self._link is not None and self._link.alive:
                 return self._link
+            loop = asyncio.get_running_loop()
             try:
-                reader, writer = await asyncio.open_unix_connection(
-                    os.fspath(self.socket_path), limit=_READ_LIMIT
+                _, link = await loop.create_unix_connection(
+                    lambda: _Link(self._dispatch), os.fspath(self.socket_path)
                 )
             except (FileNotFoundError, ConnectionRefusedError):
                 raise NotchNotRunning(
@@ -359,13 +369,39 @@ class AsyncNotchClient:
                 raise NotchNotRunning(
                     f"cannot connect to Notch at {self.socket_path}: {exc.strerror}"
                 ) from None
-            self._link = _Link(reader, writer, self._dispatch)
-            return self._link
+            self._link = link
+            return link
 
 
-def _decision_or_none(result: Any) -> Decision | None:
+def decision_or_none(result: Any) -> Decision | None:
+    """A decision reply as a Decision; None for `{status: "pending"}`."""
     if isinstance(result, dict) and result.get("status") == "pending":
         return None
     if not isinstance(result, dict):
         raise NotchRequestError(rpc.INTERNAL_ERROR, "Notch sent a reply that is not a decision")
     return Decision.from_wire(result)
+
+
+def request_params(
+    integration: str,
+    tool: str,
+    arguments: Mapping[str, Any],
+    call_id: str | None,
+    supersedes: str | None,
+    expires_in: float | None,
+    context: Mapping[str, Any] | None,
+) -> dict[str, Any]:
+    """The params of `confirm.request`; `call_id` defaults to a fresh UUID."""
+    params: dict[str, Any] = {
+        "callId": call_id or uuid.uuid4().hex,
+        "integration": integration,
+        "tool": tool,
+        "arguments": dict(arguments),
+    }
+    if supersedes is not None:
+        params["supersedes"] = supersedes
+    if expires_in is not None:
+        params["expiresInMs"] = max(1, round(expires_in * 1000))
+    if context:
+        params["context"] = dict(context)
+    return params

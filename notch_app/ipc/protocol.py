@@ -70,21 +70,21 @@ class RpcError(Exception):
         return error
 
 
+_ENCODER: Final = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+# One encoder for every message: `json.dumps` with options builds a new one each time.
+
+
 def encode(message: dict[str, Any]) -> bytes:
-    """One message as a line. Non-ASCII is kept as UTF-8; NaN/Infinity are refused."""
-    return (
-        json.dumps(message, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode(
-            "utf-8"
-        )
-        + b"\n"
-    )
+    """One message as a line. Non-ASCII is kept as UTF-8; NaN/Infinity are refused
+    (ValueError)."""
+    return (_ENCODER.encode(message) + "\n").encode("utf-8")
 
 
 def decode(line: bytes) -> Any:
     """Parse one line. Raises RpcError(PARSE_ERROR) for bad UTF-8, bad JSON or JSON nested
     deeper than MAX_JSON_DEPTH."""
     try:
-        value = json.loads(line)
+        value = json.loads(line.decode("utf-8"))  # str: skips json's encoding sniffing
     except UnicodeDecodeError:
         raise RpcError(PARSE_ERROR, "parse error: the message is not valid UTF-8") from None
     except RecursionError:

@@ -3,8 +3,10 @@
 No client can crash or stall it: every line is bounded (1 MiB; longer ones are answered
 with an error and skipped without being buffered), parsing is bounded in depth, each
 connection has a bounded number of requests in flight and a bounded write buffer (a
-client that stops reading is disconnected), and handlers never block. A client that
-disconnects mid-request leaves its request open: the decision is stored for `confirm.get`.
+client that stops reading is disconnected), and handlers never block. Lines from all
+clients are handled a few milliseconds at a time, round-robin, so a burst from one agent
+neither starves the others nor stalls the loop. A client that disconnects mid-request
+leaves its request open: the decision is stored for `confirm.get`.
 """
 
 from __future__ import annotations
@@ -14,7 +16,8 @@ import contextlib
 import logging
 import os
 import time
-from collections.abc import Awaitable, Callable, Mapping
+from collections import deque
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, Final
 
@@ -34,6 +37,9 @@ MAX_WRITE_BUFFER: Final = 16 * 1024 * 1024
 MAX_CONNECTIONS: Final = 512
 MAX_AWAIT_MS: Final = 24 * 3600 * 1000
 _SLICE_S: Final = 0.004
+"""Work handled per loop turn, across all connections, before yielding to the loop."""
+_MAX_QUEUED_LINES: Final = 64
+"""Lines read ahead from one client before its socket stops being read (backpressure)."""
 
 _ERROR_CODES: Final[Mapping[str, int]] = {
     "invalidParams": rpc.INVALID_PARAMS,
@@ -44,7 +50,8 @@ _ERROR_CODES: Final[Mapping[str, int]] = {
     "storage": rpc.STORAGE_ERROR,
 }
 
-Result = Any | Awaitable[Any]
+Result = Any
+"""A JSON-ready result, or a `_Later` for one that waits on a decision."""
 Handler = Callable[["_Connection", dict[str, Any]], Result]
 
 
@@ -84,19 +91,98 @@ def _pending(request: ConfirmationRequest) -> dict[str, Any]:
     return {"callId": request.call_id, "status": "pending", "parked": request.parked}
 
 
-class _Connection:
+class _Later:
+    """A reply that waits for a decision: `future` (the service's, shared with other
+    waiters, never cancelled here), or `{callId, status: "pending"}` after `timeout` s."""
+
+    __slots__ = ("call_id", "future", "timeout")
+
     def __init__(
-        self, server: NotchServer, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
+        self, future: asyncio.Future[Decision], call_id: str, timeout: float | None = None
     ) -> None:
+        self.future = future
+        self.call_id = call_id
+        self.timeout = timeout
+
+
+class _Connection(asyncio.Protocol):
+    """One client. Lines are split here (no reader task, no StreamReader), queued, and
+    handled by the server's `_drain` under a time budget shared by all connections."""
+
+    def __init__(self, server: NotchServer) -> None:
         self.server = server
-        self.reader = reader
-        self.writer = writer
-        self.tasks: set[asyncio.Task[None]] = set()
+        self.transport: asyncio.Transport | None = None
+        self.buffer = bytearray()
+        self.lines: deque[bytes] = deque()
+        self.queued = False
+        """In the server's ready queue (has lines waiting to be handled)."""
+        self.skipping = False
+        """Dropping the rest of an oversized line until its newline."""
+        self.paused = False
+        self.eof = False
+        self.waiting: dict[object, tuple[asyncio.Future[Decision], Callable[..., None]]] = {}
+        """Replies waiting for a decision, each with its done callback (and timer)."""
+        self.timers: dict[object, asyncio.TimerHandle] = {}
         self.watched: set[str] = set()
         self.closed = False
 
+    # --- asyncio.Protocol ------------------------------------------------------------
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self.transport = transport
+        self.server._accepted(self)
+
+    def data_received(self, data: bytes) -> None:
+        if self.closed:
+            return
+        if self.skipping:
+            end = data.find(b"\n")
+            if end < 0:
+                return
+            self.skipping = False
+            data = data[end + 1 :]
+        buffer = self.buffer
+        buffer += data
+        start = 0
+        while True:
+            end = buffer.find(b"\n", start)
+            if end < 0:
+                break
+            if end - start > rpc.MAX_MESSAGE_BYTES:
+                self.lines.append(_OVERSIZED)
+            elif end > start:
+                self.lines.append(bytes(buffer[start:end]))
+            start = end + 1
+        if start:
+            del buffer[:start]
+        if len(buffer) > rpc.MAX_MESSAGE_BYTES:
+            # Never buffer a line past the limit: answer now, drop the rest as it comes.
+            buffer.clear()
+            self.skipping = True
+            self.lines.append(_OVERSIZED)
+        if self.lines:
+            self.server._ready_to_handle(self)
+
+    def eof_received(self) -> bool:
+        leftover = bytes(self.buffer).strip()
+        self.buffer.clear()
+        if leftover and not self.skipping:
+            self.lines.append(leftover)
+        self.eof = True
+        if self.lines:
+            self.server._ready_to_handle(self)
+            return True  # closed once its last lines are handled
+        return False
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.close()
+
+    # --- replies ---------------------------------------------------------------------
+
     def send(self, message: dict[str, Any]) -> None:
-        if self.closed or self.writer.is_closing():
+        transport = self.transport
+        if self.closed or transport is None or transport.is_closing():
             return
         try:
             data = rpc.encode(message)
@@ -107,11 +193,49 @@ class _Connection:
                     rpc.RpcError(rpc.INTERNAL_ERROR, "internal error: reply is not valid JSON"),
                 )
             )
-        self.writer.write(data)
-        if self.writer.transport.get_write_buffer_size() > MAX_WRITE_BUFFER:
+        transport.write(data)
+        if transport.get_write_buffer_size() > MAX_WRITE_BUFFER:
             log.warning("a client stopped reading its replies; disconnecting it")
             self.closed = True
-            self.writer.transport.abort()
+            transport.abort()
+
+    def reply_later(self, request_id: Any, later: _Later, quiet: bool) -> None:
+        """Send the decision when `later.future` resolves: a done callback, not a task,
+        so a flood of waiters costs one callback each when decided."""
+        key = object()
+
+        def done(future: asyncio.Future[Decision]) -> None:
+            self.waiting.pop(key, None)
+            timer = self.timers.pop(key, None)
+            if timer is not None:
+                timer.cancel()
+            if quiet or future.cancelled():
+                return
+            exc = future.exception()
+            if exc is None:
+                self.send(rpc.response(request_id, future.result().to_wire()))
+            elif isinstance(exc, ServiceError):
+                self.send(rpc.error_response(request_id, _service_error(exc)))
+            else:
+                log.error("request %r failed: %r", request_id, exc)
+                self.send(rpc.error_response(request_id, rpc.RpcError(
+                    rpc.INTERNAL_ERROR, "internal error; see Notch's log"
+                )))  # fmt: skip
+
+        self.waiting[key] = (later.future, done)
+        later.future.add_done_callback(done)
+        if later.timeout is not None:
+
+            def timed_out() -> None:
+                self.timers.pop(key, None)
+                if self.waiting.pop(key, None) is not None:
+                    later.future.remove_done_callback(done)
+                    if not quiet:
+                        self.send(
+                            rpc.response(request_id, {"callId": later.call_id, "status": "pending"})
+                        )
+
+            self.timers[key] = asyncio.get_running_loop().call_later(later.timeout, timed_out)
 
     def on_event(self, call_id: str, event: Event, data: dict[str, Any]) -> None:
         self.send(rpc.notification(rpc.EVENT_METHOD, {"callId": call_id, "event": event, **data}))
@@ -122,14 +246,28 @@ class _Connection:
         self.watched.add(call_id)
 
     def close(self) -> None:
+        if self.closed and self.transport is None:
+            return
         self.closed = True
-        for task in self.tasks:
-            task.cancel()
+        self.lines.clear()
         # The requests stay open in the service; only this client stops hearing about them.
+        for future, done in self.waiting.values():
+            future.remove_done_callback(done)
+        self.waiting.clear()
+        for timer in self.timers.values():
+            timer.cancel()
+        self.timers.clear()
         for call_id in self.watched:
             self.server.service.unsubscribe(call_id, self.on_event)
         self.watched.clear()
-        self.writer.close()
+        self.server._connections.discard(self)
+        if self.transport is not None:
+            self.transport.close()
+            self.transport = None
+
+
+_OVERSIZED: Final = b"\x00oversized"
+"""Stands in for a line over the limit (never valid JSON, so never confused with one)."""
 
 
 class NotchServer:
@@ -149,12 +287,18 @@ class NotchServer:
             "integrations.list": self._integrations_list,
             "server.info": self._server_info,
         }
+        # Lines waiting to be handled, round-robin over connections; see `_drain`.
+        self._ready: deque[_Connection] = deque()
+        self._drain_scheduled = False
+        self._spent = 0.0
+        self._tick_pending = False
 
     async def start(self) -> None:
         """Claim the socket and listen. Raises SocketError if another Notch owns it."""
         claim_socket_path(self.path)
-        self._server = await asyncio.start_unix_server(
-            self._serve, path=os.fspath(self.path), limit=rpc.MAX_MESSAGE_BYTES + 1
+        loop = asyncio.get_running_loop()
+        self._server = await loop.create_unix_server(
+            lambda: _Connection(self), path=os.fspath(self.path)
         )
         os.chmod(self.path, 0o600)
         self._inode = self.path.stat().st_ino
@@ -165,6 +309,7 @@ class NotchServer:
             self._server.close()
         for conn in list(self._connections):
             conn.close()
+        self._ready.clear()
         if self._server is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self._server.wait_closed(), 2)
@@ -173,10 +318,9 @@ class NotchServer:
             if self._inode is not None and self.path.stat().st_ino == self._inode:
                 self.path.unlink()
 
-    # --- connection loop -------------------------------------------------------------
+    # --- connections and their lines -------------------------------------------------
 
-    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        conn = _Connection(self, reader, writer)
+    def _accepted(self, conn: _Connection) -> None:
         if len(self._connections) >= MAX_CONNECTIONS:
             conn.send(rpc.error_response(None, rpc.RpcError(
                 rpc.TOO_MANY_CONNECTIONS,
@@ -185,41 +329,63 @@ class NotchServer:
             conn.close()
             return
         self._connections.add(conn)
-        busy = 0.0
-        try:
-            while not conn.closed:
-                try:
-                    line = await reader.readuntil(b"\n")
-                except asyncio.IncompleteReadError as exc:
-                    if exc.partial.strip():
-                        self._handle(conn, exc.partial)
-                    break
-                except asyncio.LimitOverrunError:
-                    conn.send(rpc.error_response(None, rpc.RpcError(
-                        rpc.INVALID_REQUEST,
-                        f"message is larger than {rpc.MAX_MESSAGE_BYTES} bytes (1 MiB); it was "
-                        "skipped. Send smaller arguments",
-                        {"maxMessageBytes": rpc.MAX_MESSAGE_BYTES},
-                    )))  # fmt: skip
-                    if not await _skip_line(reader):
-                        break
-                    continue
-                if line.strip():
-                    began = time.perf_counter()
-                    self._handle(conn, line)
-                    busy += time.perf_counter() - began
-                # Buffered lines are read without yielding; give other clients (and the
-                # presenter) a turn every few milliseconds of work.
-                if busy > _SLICE_S:
-                    busy = 0.0
-                    await asyncio.sleep(0)
-        except (ConnectionError, OSError):
-            pass
-        finally:
-            self._connections.discard(conn)
-            conn.close()
+
+    def _ready_to_handle(self, conn: _Connection) -> None:
+        if not conn.queued:
+            conn.queued = True
+            self._ready.append(conn)
+        if len(conn.lines) > _MAX_QUEUED_LINES and not conn.paused and conn.transport:
+            # Backpressure: stop reading a client that sends faster than we handle.
+            conn.paused = True
+            conn.transport.pause_reading()
+        if not self._drain_scheduled:
+            self._drain()  # at once when there is no backlog: no extra loop turn
+
+    def _drain(self) -> None:
+        """Handle queued lines, one per connection in turn, for at most `_SLICE_S` of
+        work per loop turn across all connections; then yield so timers, other I/O and
+        the presenter run (a flood of 1,000 requests never stalls the loop)."""
+        self._drain_scheduled = False
+        loop = asyncio.get_running_loop()
+        if not self._tick_pending:
+            self._tick_pending = True
+            loop.call_soon(self._new_tick)
+        ready = self._ready
+        began = time.perf_counter()
+        while ready:
+            if self._spent + (time.perf_counter() - began) > _SLICE_S:
+                self._drain_scheduled = True
+                loop.call_soon(self._drain)
+                break
+            conn = ready.popleft()
+            if conn.closed:
+                conn.queued = False
+                continue
+            self._handle(conn, conn.lines.popleft())
+            if conn.lines and not conn.closed:
+                ready.append(conn)
+                continue
+            conn.queued = False
+            if conn.eof:
+                conn.close()
+            elif conn.paused and conn.transport is not None:
+                conn.paused = False
+                conn.transport.resume_reading()
+        self._spent += time.perf_counter() - began
+
+    def _new_tick(self) -> None:
+        self._tick_pending = False
+        self._spent = 0.0
 
     def _handle(self, conn: _Connection, line: bytes) -> None:
+        if line is _OVERSIZED:
+            conn.send(rpc.error_response(None, rpc.RpcError(
+                rpc.INVALID_REQUEST,
+                f"message is larger than {rpc.MAX_MESSAGE_BYTES} bytes (1 MiB); it was "
+                "skipped. Send smaller arguments",
+                {"maxMessageBytes": rpc.MAX_MESSAGE_BYTES},
+            )))  # fmt: skip
+            return
         try:
             message = rpc.decode(line)
         except rpc.RpcError as exc:
@@ -259,7 +425,7 @@ class NotchServer:
                 raise rpc.RpcError(
                     rpc.INVALID_PARAMS, "invalid params: params must be an object {...}"
                 )
-            if len(conn.tasks) >= MAX_IN_FLIGHT:
+            if len(conn.waiting) >= MAX_IN_FLIGHT:
                 raise rpc.RpcError(
                     rpc.TOO_MANY_IN_FLIGHT,
                     f"{MAX_IN_FLIGHT} requests are already waiting on this connection; "
@@ -281,35 +447,10 @@ class NotchServer:
                     rpc.INTERNAL_ERROR, f"internal error in {method}; see Notch's log"
                 )))  # fmt: skip
             return
-        if isinstance(result, Awaitable):
-            task = asyncio.ensure_future(
-                self._reply_later(conn, request_id, result, is_notification)
-            )
-            conn.tasks.add(task)
-            task.add_done_callback(conn.tasks.discard)
+        if isinstance(result, _Later):
+            conn.reply_later(request_id, result, is_notification)
         elif not is_notification:
             conn.send(rpc.response(request_id, result))
-
-    async def _reply_later(
-        self, conn: _Connection, request_id: Any, result: Awaitable[Any], quiet: bool
-    ) -> None:
-        try:
-            value = await result
-        except asyncio.CancelledError:
-            raise
-        except ServiceError as exc:
-            if not quiet:
-                conn.send(rpc.error_response(request_id, _service_error(exc)))
-            return
-        except Exception:
-            log.exception("request %r failed", request_id)
-            if not quiet:
-                conn.send(rpc.error_response(request_id, rpc.RpcError(
-                    rpc.INTERNAL_ERROR, "internal error; see Notch's log"
-                )))  # fmt: skip
-            return
-        if not quiet:
-            conn.send(rpc.response(request_id, value))
 
     # --- methods ---------------------------------------------------------------------
 
@@ -343,7 +484,7 @@ class NotchServer:
         conn.watch(call_id)
         if not wait:
             return {"callId": call_id, "status": "pending", "parked": False}
-        return _wire(future)
+        return _Later(future, call_id)
 
     def _confirm_await(self, conn: _Connection, params: dict[str, Any]) -> Result:
         _only(params, frozenset({"callId", "timeoutMs"}))
@@ -354,7 +495,7 @@ class NotchServer:
         if future.done():
             return future.result().to_wire()
         conn.watch(call_id)
-        return _wire(future, call_id, None if timeout_ms is None else timeout_ms / 1000)
+        return _Later(future, call_id, None if timeout_ms is None else timeout_ms / 1000)
 
     def _confirm_get(self, conn: _Connection, params: dict[str, Any]) -> Result:
         _only(params, frozenset({"callId"}))
@@ -368,7 +509,7 @@ class NotchServer:
         call_id = _text(params, "callId")
         assert call_id is not None
         future = self.service.withdraw(call_id)
-        return future.result().to_wire() if future.done() else _wire(future)
+        return future.result().to_wire() if future.done() else _Later(future, call_id)
 
     def _integrations_list(self, conn: _Connection, params: dict[str, Any]) -> Result:
         _only(params, frozenset())
@@ -389,30 +530,6 @@ _REQUEST_PARAMS: Final = frozenset(
 )
 
 
-async def _wire(
-    future: asyncio.Future[Decision], call_id: str | None = None, timeout: float | None = None
-) -> dict[str, Any]:
-    # shield: a client going away cancels its wait, never the request itself.
-    if timeout is None:
-        return (await asyncio.shield(future)).to_wire()
-    try:
-        return (await asyncio.wait_for(asyncio.shield(future), timeout)).to_wire()
-    except TimeoutError:
-        return {"callId": call_id, "status": "pending"}
-
-
 def _service_error(exc: ServiceError) -> rpc.RpcError:
     data = {"field": exc.field} if exc.field else None
     return rpc.RpcError(_ERROR_CODES.get(exc.kind, rpc.INTERNAL_ERROR), exc.message, data)
-
-
-async def _skip_line(reader: asyncio.StreamReader) -> bool:
-    """Drop the rest of an oversized line without buffering it. False at end of input."""
-    while True:
-        try:
-            await reader.readuntil(b"\n")
-            return True
-        except asyncio.LimitOverrunError as exc:
-            await reader.read(exc.consumed)
-        except asyncio.IncompleteReadError:
-            return False

@@ -21,9 +21,13 @@ OUTCOMES: Final = frozenset(get_args(Outcome))
 DECIDED_BY: Final = frozenset(get_args(DecidedBy))
 
 
+_CANONICAL: Final = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+# One encoder for every call: `json.dumps` with options builds a new one each time.
+
+
 def canonical_json(value: Any) -> str:
     """The one JSON spelling of `value` that digests are computed over."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return _CANONICAL.encode(value)
 
 
 def arguments_digest(arguments: Mapping[str, Any]) -> str:

@@ -21,6 +21,7 @@ from typing import Any, Final, Literal
 
 from notch_app.manifest.arguments import argument_problems
 from notch_app.manifest.model import Manifest, Tool
+from notch_app.runtime.argument_fast_path import surely_valid
 from notch_app.runtime.catalog import Catalog
 from notch_app.runtime.decision import (
     Decision,
@@ -224,7 +225,7 @@ class ConfirmationService:
             return done
 
         integration, tool = self._lookup(integration_id, tool_name)
-        problems = argument_problems(tool, args)
+        problems = [] if surely_valid(tool, args) else argument_problems(tool, args)
         if problems:
             first = problems[0]
             more = f" (and {len(problems) - 1} more problems)" if len(problems) > 1 else ""
@@ -445,7 +446,7 @@ class ConfirmationService:
             self._finish(item, "declined", decided_by, message="the person declined")
             return
         final = dict(item.request.arguments if final_arguments is None else final_arguments)
-        problems = argument_problems(item.tool, final)
+        problems = [] if surely_valid(item.tool, final) else argument_problems(item.tool, final)
         if problems:
             raise ValueError(
                 f"final arguments for {call_id!r} fail the inputSchema: "

@@ -1,0 +1,366 @@
+"""The blocking client for a running Notch (public face: `notch_app.client.NotchClient`).
+
+A plain socket, no event loop and no helper thread: a call sends one line and reads
+until its reply comes back, so a round trip costs what a blocking echo costs plus
+Notch's own work. One client may be shared by threads: whichever caller is waiting
+reads for all of them (the others sleep on a condition until their reply is routed to
+them), and event handlers run on that reading thread.
+
+Like the async client it reconnects for up to `reconnect_for` seconds when the
+connection drops mid-call and sends the call again (`confirm.request` is keyed by
+callId, so that never makes a second card). Timeouts are the caller's (`timeout=`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import os
+import socket
+import threading
+import time
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Final
+
+from notch_app.ipc import protocol as rpc
+from notch_app.ipc.address import default_socket_path
+from notch_app.ipc.client import (
+    ConfirmationEvent,
+    EventHandler,
+    NotchConnectionLost,
+    NotchError,
+    NotchNotRunning,
+    decision_or_none,
+    encode_call,
+    event_from,
+    request_error,
+    request_params,
+)
+from notch_app.runtime.decision import Decision
+
+_READ_LIMIT: Final = 4 * rpc.MAX_MESSAGE_BYTES
+_RECV_BYTES: Final = 256 * 1024
+
+
+class _Lost(Exception):
+    pass
+
+
+class NotchClient:
+    """Blocking client with the same methods as `AsyncNotchClient`. Safe to share
+    between threads; usable inside or outside asyncio (it never touches a loop).
+    `on_event` and per-call handlers run on whichever calling thread is reading."""
+
+    def __init__(
+        self,
+        socket_path: str | os.PathLike[str] | None = None,
+        *,
+        reconnect_for: float = 10.0,
+        on_event: EventHandler | None = None,
+    ) -> None:
+        self.socket_path = Path(socket_path) if socket_path else default_socket_path()
+        self.reconnect_for = reconnect_for
+        self.on_event = on_event
+        self._state = threading.Condition()
+        self._send_lock = threading.Lock()
+        self._sock: socket.socket | None = None
+        self._generation = 0
+        """Bumped whenever the connection is dropped: a waiter on an older one resends."""
+        self._sock_timeout: float | None = None
+        self._buffer = bytearray()
+        self._ids = itertools.count(1)
+        self._expected: set[int] = set()
+        self._replies: dict[int, dict[str, Any]] = {}
+        self._reading = False
+        self._closed = False
+        self._handlers: dict[str, list[EventHandler]] = {}
+
+    def __enter__(self) -> NotchClient:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def connect(self) -> None:
+        """Open the connection now (calls also connect on demand).
+        Raises NotchNotRunning when nothing listens on the socket."""
+        with self._state:
+            self._connected()
+
+    def close(self) -> None:
+        """Close the connection; calls waiting in other threads raise NotchError.
+        Safe to call twice."""
+        with self._state:
+            self._closed = True
+            self._drop(self._generation)
+
+    # --- the API ---------------------------------------------------------------------
+
+    def confirm(
+        self,
+        integration: str,
+        tool: str,
+        arguments: Mapping[str, Any],
+        *,
+        call_id: str | None = None,
+        supersedes: str | None = None,
+        expires_in: float | None = None,
+        context: Mapping[str, Any] | None = None,
+        timeout: float | None = None,
+        on_event: EventHandler | None = None,
+    ) -> Decision:
+        """Ask the person (unless no card is needed) and return the decision.
+        See `AsyncNotchClient.confirm`: same arguments, same errors (TimeoutError after
+        `timeout` seconds leaves the request open)."""
+        params = request_params(
+            integration, tool, arguments, call_id, supersedes, expires_in, context
+        )
+        with self._listening(params["callId"], on_event):
+            return Decision.from_wire(self.call("confirm.request", params, timeout=timeout))
+
+    def submit(
+        self,
+        integration: str,
+        tool: str,
+        arguments: Mapping[str, Any],
+        *,
+        call_id: str | None = None,
+        supersedes: str | None = None,
+        expires_in: float | None = None,
+        context: Mapping[str, Any] | None = None,
+    ) -> tuple[str, Decision | None]:
+        """Queue a request without waiting: (callId, decision or None while pending)."""
+        params = request_params(
+            integration, tool, arguments, call_id, supersedes, expires_in, context
+        )
+        params["wait"] = False
+        return params["callId"], decision_or_none(self.call("confirm.request", params))
+
+    def await_decision(
+        self, call_id: str, *, timeout: float | None = None, on_event: EventHandler | None = None
+    ) -> Decision:
+        """Wait for the decision on `call_id`. Raises TimeoutError after `timeout` seconds,
+        NotchRequestError(-32001) for a callId Notch never saw."""
+        with self._listening(call_id, on_event):
+            while True:
+                result = self.call("confirm.await", {"callId": call_id}, timeout=timeout)
+                decision = decision_or_none(result)
+                if decision is not None:
+                    return decision
+
+    def get(self, call_id: str) -> Decision | None:
+        """The decision on `call_id`, or None while it is pending."""
+        return decision_or_none(self.call("confirm.get", {"callId": call_id}))
+
+    def withdraw(self, call_id: str) -> Decision:
+        """Withdraw `call_id`; returns `withdrawn`, or the decision if it came first."""
+        return Decision.from_wire(self.call("confirm.withdraw", {"callId": call_id}))
+
+    def integrations(self) -> list[dict[str, Any]]:
+        """The integrations Notch has loaded, each with its tools."""
+        return list(self.call("integrations.list", {})["integrations"])
+
+    def call(self, method: str, params: dict[str, Any], *, timeout: float | None = None) -> Any:
+        """Call any method and return its result; retries on a new connection if the old
+        one drops. Raises NotchRequestError, NotchNotRunning, NotchConnectionLost, or
+        TimeoutError after `timeout` seconds."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        lost_until: float | None = None
+        delay = 0.05
+        while True:
+            try:
+                return self._call_once(method, params, deadline)
+            except (_Lost, NotchNotRunning) as exc:
+                if self._closed:
+                    raise NotchError("this NotchClient is closed") from None
+                now = time.monotonic()
+                if lost_until is None:
+                    if isinstance(exc, NotchNotRunning):
+                        raise  # never connected for this call: nothing to resume
+                    lost_until = now + self.reconnect_for
+                if now >= lost_until:
+                    raise NotchConnectionLost(
+                        f"lost the connection to Notch at {self.socket_path} and could not "
+                        f"reconnect within {self.reconnect_for:g} s"
+                    ) from None
+                if deadline is not None and now + delay >= deadline:
+                    raise TimeoutError(f"no answer from Notch within {timeout:g} s") from None
+                time.sleep(delay)
+                delay = min(delay * 2, 1.0)
+
+    # --- internals -------------------------------------------------------------------
+
+    def _call_once(self, method: str, params: dict[str, Any], deadline: float | None) -> Any:
+        with self._state:
+            if self._closed:
+                raise NotchError("this NotchClient is closed")
+            sock = self._connected()
+            generation = self._generation
+            request_id = next(self._ids)
+            self._expected.add(request_id)
+        try:
+            data = encode_call(request_id, method, params)
+            try:
+                with self._send_lock:
+                    sock.sendall(data)
+            except OSError:
+                with self._state:
+                    self._drop(generation)
+                raise _Lost from None
+            message = self._reply(request_id, generation, deadline)
+        finally:
+            with self._state:
+                self._expected.discard(request_id)
+                self._replies.pop(request_id, None)
+        if "error" in message:
+            raise request_error(message["error"])
+        return message.get("result")
+
+    def _reply(self, request_id: int, generation: int, deadline: float | None) -> dict[str, Any]:
+        """Wait for the reply to `request_id`, reading the socket while no other thread is."""
+        while True:
+            with self._state:
+                while True:
+                    reply = self._replies.pop(request_id, None)
+                    if reply is not None:
+                        return reply
+                    if self._generation != generation:
+                        raise _Lost
+                    left = None if deadline is None else deadline - time.monotonic()
+                    if left is not None and left <= 0:
+                        raise TimeoutError("no decision yet; the request stays open")
+                    if not self._reading:
+                        self._reading = True
+                        sock = self._sock
+                        break
+                    self._state.wait(left)
+            # This thread reads for everyone until its own reply arrives.
+            messages: list[dict[str, Any]] = []
+            lost = False
+            try:
+                if sock is None:
+                    raise _Lost
+                messages = self._receive(sock, left)
+            except _Lost:
+                lost = True
+            events: list[ConfirmationEvent] = []
+            with self._state:
+                self._reading = False
+                for message in messages:
+                    if "method" in message:
+                        if message["method"] == rpc.EVENT_METHOD:
+                            event = event_from(message.get("params"))
+                            if event is not None:
+                                events.append(event)
+                        continue
+                    reply_id = message.get("id")
+                    if isinstance(reply_id, int) and reply_id in self._expected:
+                        self._replies[reply_id] = message
+                if lost:
+                    self._drop(generation)
+                self._state.notify_all()
+            for event in events:
+                self._dispatch(event)
+
+    def _receive(self, sock: socket.socket, timeout: float | None) -> list[dict[str, Any]]:
+        """Read at least once (up to `timeout` s) and return the complete messages."""
+        if timeout != self._sock_timeout:  # settimeout is a syscall: only when it changes
+            sock.settimeout(timeout)
+            self._sock_timeout = timeout
+        try:
+            chunk = sock.recv(_RECV_BYTES)
+        except TimeoutError:
+            return []
+        except OSError:
+            raise _Lost from None
+        if not chunk:
+            raise _Lost
+        buffer = self._buffer
+        buffer += chunk
+        out: list[dict[str, Any]] = []
+        start = 0
+        while (end := buffer.find(b"\n", start)) >= 0:
+            line = bytes(buffer[start:end])
+            start = end + 1
+            try:
+                message = rpc.decode(line)
+            except rpc.RpcError:
+                continue
+            if isinstance(message, dict):
+                out.append(message)
+        if start:
+            del buffer[:start]
+        if len(buffer) > _READ_LIMIT:  # not Notch: nothing it sends is that long
+            raise _Lost
+        return out
+
+    def _connected(self) -> socket.socket:
+        """The open socket, connecting first if needed. Call with `_state` held."""
+        if self._sock is not None:
+            return self._sock
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            sock.connect(os.fspath(self.socket_path))
+        except (FileNotFoundError, ConnectionRefusedError):
+            sock.close()
+            raise NotchNotRunning(
+                f"no Notch is running at {self.socket_path}: start it with `notch run`"
+            ) from None
+        except OSError as exc:
+            sock.close()
+            raise NotchNotRunning(
+                f"cannot connect to Notch at {self.socket_path}: {exc.strerror}"
+            ) from None
+        self._sock = sock
+        self._sock_timeout = None
+        self._buffer.clear()
+        return sock
+
+    def _drop(self, generation: int) -> None:
+        """Close the connection of `generation` (if still current). Call with `_state` held."""
+        if generation != self._generation:
+            return
+        self._generation += 1
+        sock, self._sock = self._sock, None
+        self._buffer.clear()
+        if sock is not None:
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)  # wakes a thread blocked in recv
+            sock.close()
+        self._state.notify_all()
+
+    def _listening(self, call_id: str, handler: EventHandler | None) -> _Listening:
+        return _Listening(self, call_id, handler)
+
+    def _dispatch(self, event: ConfirmationEvent) -> None:
+        with self._state:
+            handlers = [*self._handlers.get(event.call_id, ())]
+        if self.on_event is not None:
+            handlers.append(self.on_event)
+        for handler in handlers:
+            handler(event)
+
+
+class _Listening:
+    """Routes events for one callId to `handler` for the duration of a call."""
+
+    def __init__(self, client: NotchClient, call_id: str, handler: EventHandler | None) -> None:
+        self.client = client
+        self.call_id = call_id
+        self.handler = handler
+
+    def __enter__(self) -> None:
+        if self.handler is not None:
+            with self.client._state:
+                self.client._handlers.setdefault(self.call_id, []).append(self.handler)
+
+    def __exit__(self, *exc: object) -> None:
+        if self.handler is None:
+            return
+        with self.client._state:
+            handlers = self.client._handlers.get(self.call_id, [])
+            if self.handler in handlers:
+                handlers.remove(self.handler)
+            if not handlers:
+                self.client._handlers.pop(self.call_id, None)
