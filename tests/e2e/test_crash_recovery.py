@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from conftest import NOTCH, REPO, NotchProcess, XServer, start_notch, wait_for
-from test_overlay_real_window import notch_window
+from test_overlay_real_window import notch_window, settled_card
 
 from notch_app.client import NotchClient, NotchRequestError
 
@@ -36,8 +36,7 @@ def is_open(client: NotchClient, call_id: str) -> bool:
 
 
 def approve_card_with_keys(x: XServer) -> None:
-    card = wait_for(lambda: (g := notch_window(x)) and g["HEIGHT"] > 200 and g, 15, "a card")
-    assert isinstance(card, dict)
+    card = settled_card(x)
     x.xdotool("mousemove", str(card["X"] + 150), str(card["Y"] + 16), "click", "1")
     x.xdotool("sleep", "0.3", "key", "ctrl+Return")
 
@@ -48,9 +47,11 @@ def test_sigkill_loses_nothing_and_decides_nothing_twice(
     socket, data = notch_env["socket"], notch_env["data_dir"]
     first = start_notch(xserver.env, socket, data, notch_env["log"])
     stop_notch(first)
-    askers = {cid: ask(xserver, socket, cid) for cid in ("a1", "a2", "a3")}
+    askers: dict[str, subprocess.Popen[str]] = {}
     with NotchClient(socket) as client:
-        wait_for(lambda: all(is_open(client, c) for c in askers), 15, "three open requests")
+        for cid in ("a1", "a2", "a3"):  # one after another: a1's card is the one on screen
+            askers[cid] = ask(xserver, socket, cid)
+            wait_for(lambda cid=cid: is_open(client, cid), 15, f"{cid} to be open")
     approve_card_with_keys(xserver)
     out, err = askers.pop("a1").communicate(timeout=30)
     approved = json.loads(out)

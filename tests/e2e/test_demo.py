@@ -8,8 +8,8 @@ import threading
 import time
 from queue import Empty, Queue
 
-from conftest import NOTCH, REPO, XServer, wait_for
-from test_overlay_real_window import notch_window
+from conftest import NOTCH, REPO, XServer
+from test_overlay_real_window import settled_card
 
 
 def _lines(proc: subprocess.Popen[str]) -> Queue[str]:
@@ -34,9 +34,7 @@ def _wait_line(lines: Queue[str], seen: list[str], needle: str, timeout: float =
 
 
 def _card(x: XServer) -> dict[str, int]:
-    card = wait_for(lambda: (g := notch_window(x)) and g["HEIGHT"] > 150 and g, 20, "a card")
-    assert isinstance(card, dict)
-    return card
+    return settled_card(x, 20)
 
 
 def test_demo_plays_prints_every_decision_and_ends_by_itself(xserver: XServer) -> None:

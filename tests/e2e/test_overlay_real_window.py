@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -22,6 +23,24 @@ def notch_window(x: XServer, name: str = "^Notch$") -> dict[str, int] | None:
         if box["WIDTH"] > 1:
             return box
     return None
+
+
+def settled_card(x: XServer, timeout: float = 15) -> dict[str, int]:
+    """The notch's geometry once it has expanded into a card and stopped moving."""
+    last: list[dict[str, int] | None] = [None]
+
+    def check() -> dict[str, int] | None:
+        now = notch_window(x)
+        if now is None or now["HEIGHT"] <= 150:
+            last[0] = None
+            return None
+        stable = now if now == last[0] else None
+        last[0] = now
+        return stable
+
+    card = wait_for(lambda: (time.sleep(0.08), check())[1], timeout, "the card to settle")
+    assert isinstance(card, dict)
+    return card
 
 
 def ask(
@@ -45,12 +64,7 @@ def test_card_appears_on_screen_and_keys_edit_and_approve_it(
     asker = ask(
         xserver, notch_env["socket"], "generate_speech", {"text": "Hello wrld", "voice": "rachel"}
     )
-    card = wait_for(
-        lambda: (g := notch_window(xserver)) and g["HEIGHT"] > 200 and g,
-        15,
-        "the card to expand on screen",
-    )
-    assert isinstance(card, dict)
+    card = settled_card(xserver)
     # At the top centre of the 1280-pixel-wide screen.
     assert abs(card["X"] + card["WIDTH"] // 2 - 640) <= 2 and card["Y"] < 20
     shot = xserver.screenshot("card-on-screen")
