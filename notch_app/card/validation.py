@@ -9,7 +9,10 @@ Edits are copy-on-write, so an untouched argument keeps its identity and its ear
 result is reused. Any other schema shape falls back to the whole check.
 
 The messages are argument_problems' own: each part runs through it with a small derived
-tool, so there is one source of wording.
+tool, so there is one source of wording. Before that, a value whose subschema uses only
+`type`, `enum`, `items` and annotations is checked in plain Python; the answer there is
+only ever "certainly valid" (then there is nothing to word), anything else goes to the
+full check. That keeps a fresh card's first gate off jsonschema for typical tools.
 """
 
 from __future__ import annotations
@@ -30,6 +33,14 @@ _SPLITTABLE_KEYS: Final = frozenset(
 )  # fmt: skip
 _SHARED_KEYS: Final = ("$schema", "$id", "$defs", "definitions")
 _MAX_PROBLEMS: Final = 50
+_ANNOTATIONS: Final = frozenset(
+    {"title", "description", "default", "examples", "$comment", "readOnly", "writeOnly",
+     "deprecated"}
+)  # fmt: skip
+_PLAIN_KEYS: Final = _ANNOTATIONS | {"type", "enum", "items"}
+_OBJECT_KEYS: Final = _ANNOTATIONS | {
+    "type", "properties", "required", "additionalProperties", *_SHARED_KEYS
+}  # fmt: skip
 
 
 class ArgumentCheck:
@@ -46,27 +57,38 @@ class ArgumentCheck:
             and all(isinstance(k, str) for k in props)
         )
         self._parts: dict[str, Tool] = {}
+        self._subschemas: dict[str, Any] = {}
+        self._shared: dict[str, Any] = {}
         self._cache: dict[str, tuple[Any, list[ArgumentProblem]]] = {}
         self._object_rules: Tool | None = None
         self._object_cache: tuple[tuple[str, ...], tuple[Any, ...], list[ArgumentProblem]] | None
         self._object_cache = None
+        self._required: tuple[str, ...] | None = None
+        self._closed = False
         if self._split and isinstance(props, Mapping):
-            shared: dict[str, Any] = {k: schema[k] for k in _SHARED_KEYS if k in schema}
+            self._shared = {k: schema[k] for k in _SHARED_KEYS if k in schema}
             # Object-level rules alone: every property accepted, extras and required kept.
             object_schema = {k: v for k, v in schema.items() if k != "properties"}
             object_schema["properties"] = dict.fromkeys(props, True)
             self._object_rules = _derived(tool, object_schema)
-            for name, sub in props.items():
-                self._parts[name] = _derived(
-                    tool, {**shared, "type": "object", "properties": {name: sub}}
-                )
+            self._subschemas = dict(props)
+            required = schema.get("required", [])
+            extra = schema.get("additionalProperties", True)
+            if (
+                isinstance(required, list)
+                and all(isinstance(r, str) for r in required)
+                and extra in (True, False)
+                and schema.get("type", "object") == "object"
+            ):
+                self._required = tuple(required)
+                self._closed = extra is False
 
     def problems(self, arguments: Mapping[str, Any]) -> list[ArgumentProblem]:
         """Every way `arguments` fails the inputSchema (at most 50), deepest first."""
         if not self._split or self._object_rules is None:
             return argument_problems(self.tool, arguments)
         found: list[ArgumentProblem] = []
-        for name, part in self._parts.items():
+        for name, sub in self._subschemas.items():
             value = arguments.get(name, MISSING)
             if value is MISSING:
                 continue
@@ -74,14 +96,33 @@ class ArgumentCheck:
             if hit is not None and hit[0] is value:
                 found.extend(hit[1])
                 continue
-            result = argument_problems(part, {name: value})
+            result = (
+                []
+                if plainly_valid(sub, value)
+                else argument_problems(self._part(name, sub), {name: value})
+            )
             self._cache[name] = (value, result)  # holds `value`, so its id stays unique
             found.extend(result)
         found.sort(key=lambda p: -p.pointer.count("/"))
         found.extend(self._object_problems(self._object_rules, arguments))
         return found[:_MAX_PROBLEMS]
 
+    def _part(self, name: str, sub: Any) -> Tool:
+        part = self._parts.get(name)
+        if part is None:
+            part = _derived(
+                self.tool, {**self._shared, "type": "object", "properties": {name: sub}}
+            )
+            self._parts[name] = part
+        return part
+
     def _object_problems(self, rules: Tool, arguments: Mapping[str, Any]) -> list[ArgumentProblem]:
+        if (
+            self._required is not None
+            and all(r in arguments for r in self._required)
+            and (not self._closed or all(k in self._subschemas for k in arguments))
+        ):
+            return []  # every required key present, no key the schema refuses
         # The object-level rules see only which keys are present and the values of keys
         # the schema does not name (additionalProperties), so those are the cache key.
         keys = tuple(arguments)
@@ -97,6 +138,50 @@ class ArgumentCheck:
         result = argument_problems(rules, arguments)
         self._object_cache = (keys, extras, result)
         return result
+
+
+def plainly_valid(schema: Any, value: Any) -> bool:
+    """True when `value` certainly satisfies `schema` judged by `type`, `enum` and
+    `items` alone (annotations ignored). False means "not known here": the schema has
+    other keywords, or the value may fail; the full check decides and words it."""
+    if schema is True:
+        return True
+    if not isinstance(schema, Mapping) or not schema.keys() <= _PLAIN_KEYS:
+        return False
+    if "type" in schema and not _has_type(schema["type"], value):
+        return False
+    if "enum" in schema:
+        enum = schema["enum"]
+        # Same JSON type and equal: 1 and True differ in JSON Schema, 1 and 1.0 do not,
+        # and "not known here" is always a safe answer.
+        if not isinstance(enum, list) or not any(
+            type(e) is type(value) and e == value for e in enum
+        ):
+            return False
+    if "items" in schema and isinstance(value, list):
+        items = schema["items"]
+        return all(plainly_valid(items, v) for v in value)
+    return True
+
+
+def _has_type(expected: Any, value: Any) -> bool:
+    if isinstance(expected, list):
+        return any(_has_type(t, value) for t in expected)
+    if expected == "string":
+        return isinstance(value, str)
+    if expected == "integer":
+        return isinstance(value, int) and not isinstance(value, bool)
+    if expected == "number":
+        return isinstance(value, int | float) and not isinstance(value, bool)
+    if expected == "boolean":
+        return isinstance(value, bool)
+    if expected == "array":
+        return isinstance(value, list)
+    if expected == "object":
+        return isinstance(value, dict)
+    if expected == "null":
+        return value is None
+    return False
 
 
 def _derived(tool: Tool, schema: dict[str, Any]) -> Tool:

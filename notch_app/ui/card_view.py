@@ -18,6 +18,7 @@ from PySide6.QtCore import QEvent, QObject, QSize, Qt, Signal
 from PySide6.QtGui import QGuiApplication, QKeyEvent
 from PySide6.QtWidgets import (
     QAbstractButton,
+    QApplication,
     QComboBox,
     QFrame,
     QLabel,
@@ -37,6 +38,9 @@ from notch_app.ui.blocks import CardContext, build_block
 from notch_app.ui.blocks._context import unshown
 from notch_app.ui.blocks.inputs import InputEditor
 from notch_app.ui.blocks.layout import add_card_header
+from notch_app.ui.blocks.text import wrapped_label
+from notch_app.ui.theme import Look
+from notch_app.ui.widgets.chrome import FieldFrame, GlassFrame, ThinScrollBar
 from notch_app.ui.widgets.link_prompt import LinkPrompt
 from notch_app.ui.widgets.markdown_view import link_allowed
 
@@ -47,9 +51,11 @@ MAX_BODY_HEIGHT = 520
 class _Body(QScrollArea):
     """The scrolling middle of the card, as tall as its content up to MAX_BODY_HEIGHT."""
 
-    def __init__(self, content: QWidget, content_width: int) -> None:
+    def __init__(self, content: QWidget, content_width: int, look: Look) -> None:
         super().__init__()
+        self.setVerticalScrollBar(ThinScrollBar(look))
         self._content_width = content_width
+        self._content = content
         self.setObjectName("CardBody")
         self.setWidget(content)
         self.setWidgetResizable(True)
@@ -58,9 +64,13 @@ class _Body(QScrollArea):
         self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.viewport().setAutoFillBackground(False)
         content.setAutoFillBackground(False)
-        # A scroll area hides its content's layout changes from the card: pass them on,
-        # so the card grows (up to MAX_BODY_HEIGHT) when a field grows or a block appears.
-        content.installEventFilter(self)
+
+    def follow_content(self) -> None:
+        """From now on, pass the content's layout changes on to the card: a scroll area
+        hides them, and the card must grow (up to MAX_BODY_HEIGHT) when a field grows or
+        a block appears. Called once the blocks are built: while they are added, the
+        filter would be a Python call for every event."""
+        self._content.installEventFilter(self)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if event.type() == QEvent.Type.LayoutRequest:
@@ -68,7 +78,7 @@ class _Body(QScrollArea):
         return False
 
     def sizeHint(self) -> QSize:
-        content = self.widget()
+        content = self._content
         width = self._content_width
         layout = content.layout()
         if layout is not None and layout.hasHeightForWidth():
@@ -79,43 +89,6 @@ class _Body(QScrollArea):
 
     def minimumSizeHint(self) -> QSize:
         return self.sizeHint()
-
-
-class _KeyRouter(QObject):
-    """Enter confirms (Ctrl+Enter inside a multiline field), Esc cancels, Enter on a
-    focused button presses that button. Installed on every focusable widget of the card."""
-
-    def __init__(self, view: CardView) -> None:
-        super().__init__(view)
-        self._view = view
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if event.type() != QEvent.Type.KeyPress:
-            return False
-        assert isinstance(event, QKeyEvent)
-        key = event.key()
-        if key == Qt.Key.Key_Escape:
-            if isinstance(watched, QComboBox) and watched.view().isVisible():
-                return False
-            self._view.press("cancel")
-            return True
-        if key not in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
-            return False
-        ctrl = bool(event.modifiers() & Qt.KeyboardModifier.ControlModifier)
-        if isinstance(watched, QPlainTextEdit) and not ctrl:
-            return False  # a new line
-        if (
-            watched.property("chipsEntry")
-            and isinstance(watched, QLineEdit)
-            and watched.text().strip()
-        ):
-            return False  # the chips field adds a chip
-        if isinstance(watched, QAbstractButton) and not ctrl:
-            if watched.isEnabled():
-                watched.click()
-            return True
-        self._view.press("confirm")
-        return True
 
 
 class CardView(QWidget):
@@ -142,25 +115,29 @@ class CardView(QWidget):
         super().__init__(parent)
         from notch_app.ui import theme as theme_module
 
+        theme_name = theme_module.theme_name(theme)
         self._state = CardState(tool, arguments)
         self._decision: bool | None = None
         self.setObjectName("NotchCardView")
         self.setAttribute(Qt.WidgetAttribute.WA_TranslucentBackground, True)
-        self.setFont(theme_module.card_font())
         self._link_prompt: LinkPrompt | None = None
         self._ctx = CardContext(
             state=self._state,
-            theme=theme,  # type: ignore[arg-type]
+            theme=theme_name,
             base_dir=base_dir,
             network_domains=network_domains,
             press=self._pressed,
             open_link=self.open_link,
         )
+        # The theme reaches every widget through inheritance: a palette and a font set
+        # here, before any child exists, cost nothing per widget (a style sheet would).
+        self.setPalette(self._ctx.look.base_palette)
+        self.setFont(theme_module.card_font())
 
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         outer.setSizeConstraint(QLayout.SizeConstraint.SetFixedSize)
-        glass = QFrame()
+        glass = GlassFrame(self._ctx.look, "card")
         glass.setObjectName("NotchCard")
         glass.setFixedWidth(width)
         outer.addWidget(glass)
@@ -172,50 +149,45 @@ class CardView(QWidget):
         header = QVBoxLayout()
         header.setSpacing(3)
         frame.addLayout(header)
-        content = QWidget()
-        content.setObjectName("CardBodyContent")
-        body = QVBoxLayout(content)
-        body.setContentsMargins(0, 0, 4, 0)
-        body.setSpacing(12)
+        children = list(root.children) if isinstance(root, CardBlock) else [root]
+        footer_blocks = list(root.footer) if isinstance(root, CardBlock) else []
+        self._body: _Body | None = None
+        if children:
+            # The scrolling body joins the card before its blocks are built, so each
+            # block takes the card's palette and font once, as it is added, instead of
+            # the whole body being re-themed when it joins at the end.
+            content = QWidget()
+            content.setObjectName("CardBodyContent")
+            body = QVBoxLayout(content)
+            body.setContentsMargins(0, 0, 4, 0)
+            body.setSpacing(12)
+            self._body = _Body(content, width - 40, self._ctx.look)
+            frame.addWidget(self._body)
         footer = QVBoxLayout()
         footer.setSpacing(8)
+        frame.addLayout(footer)
         if isinstance(root, CardBlock):
             add_card_header(root, header, self._ctx)
-            for child in root.children:
-                body.addWidget(build_block(child, self._ctx))
-            footer_blocks = list(root.footer)
-        else:
-            body.addWidget(build_block(root, self._ctx))
-            footer_blocks = []
+        for child in children:
+            body.addWidget(build_block(child, self._ctx))
         for block in footer_blocks:
             footer.addWidget(build_block(block, self._ctx))
-        if body.count():
-            self._body: _Body | None = _Body(content, width - 40)
-            frame.addWidget(self._body)
-        else:
-            self._body = None
-        frame.addLayout(footer)
-        self._blockers = QLabel()
-        self._blockers.setObjectName("Blockers")
-        self._blockers.setWordWrap(True)
-        self._blockers.setTextFormat(Qt.TextFormat.PlainText)
+        if self._body is not None:
+            self._body.follow_content()
+        self._blockers = wrapped_label("Blockers", self._ctx.look, selectable=False)
         self._blockers.setAlignment(Qt.AlignmentFlag.AlignRight)
         frame.addWidget(self._blockers)
         self._frame = frame
 
-        router = _KeyRouter(self)
-        self._router = router
-        self.installEventFilter(router)
+        # Enter and Esc are not filtered on every widget (an event filter on each costs
+        # a Python call per event while the card builds); the fields ignore them, so
+        # they reach keyPressEvent below.
         chain = self._ctx.focus_chain
-        for w in chain:
-            w.installEventFilter(router)
         for a, b in itertools.pairwise(chain):
             QWidget.setTabOrder(a, b)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self._last_gate: tuple[bool, tuple[str, ...]] | None = None
         self._apply_gate()
-        # Styled last: every widget is polished once here, not again at each addWidget.
-        self.setStyleSheet(theme_module.style_sheet(theme))  # type: ignore[arg-type]
         self._unsubscribe = self._state.subscribe(self._changed)
         self.destroyed.connect(lambda *_: None)
 
@@ -255,7 +227,7 @@ class CardView(QWidget):
     def confirm_button(self) -> QAbstractButton | None:
         """The primary confirm button (the first confirm on the card), if any."""
         buttons = self._ctx.confirm_buttons
-        return buttons[0] if buttons else None  # type: ignore[return-value]
+        return buttons[0] if buttons else None
 
     def is_input_visible(self, path: str) -> bool:
         """True while the input bound to `path` is shown (its visibleIf chain is truthy)."""
@@ -274,7 +246,9 @@ class CardView(QWidget):
             if not w.isVisibleTo(self):
                 continue
             text = ""
-            if isinstance(w, (QLabel, QAbstractButton)):
+            if isinstance(w, FieldFrame):
+                text = w.label or ""
+            elif isinstance(w, (QLabel, QAbstractButton)):
                 text = w.text()
             elif isinstance(w, QTextBrowser):
                 text = w.toPlainText()
@@ -295,11 +269,10 @@ class CardView(QWidget):
     def link_prompt(self) -> LinkPrompt:
         """The "Open <url>?" line under the footer (made when first needed)."""
         if self._link_prompt is None:
-            prompt = LinkPrompt()
+            prompt = LinkPrompt(self._ctx.look)
             self._frame.addWidget(prompt)
             chain = self._ctx.focus_chain
             for w in (prompt.open_button, prompt.dismiss_button):
-                w.installEventFilter(self._router)
                 if chain:
                     QWidget.setTabOrder(chain[-1], w)
                 chain.append(w)
@@ -385,6 +358,30 @@ class CardView(QWidget):
             button.setAccessibleDescription("" if enabled else f"Unavailable: {why}")
         self._blockers.setText(why)
         self._blockers.setVisible(bool(why))
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        """Enter confirms (Ctrl+Enter inside a multiline field), Esc cancels, Enter on a
+        focused button presses that button. Fields pass these keys on to the card: a
+        line edit and a combo box ignore them, a text area keeps plain Enter (a new
+        line) and a chips field keeps Enter while it holds text (a new chip)."""
+        key = event.key()
+        if key == Qt.Key.Key_Escape:
+            self.press("cancel")
+            event.accept()
+            return
+        if key not in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            super().keyPressEvent(event)
+            return
+        event.accept()
+        focused = QApplication.focusWidget()
+        ctrl = bool(event.modifiers() & Qt.KeyboardModifier.ControlModifier)
+        if isinstance(focused, QPlainTextEdit) and not ctrl:
+            return  # a read-only text area: Enter there is not a decision
+        if isinstance(focused, QAbstractButton) and not ctrl and self.isAncestorOf(focused):
+            if focused.isEnabled():
+                focused.click()
+            return
+        self.press("confirm")
 
     def closeEvent(self, event: Any) -> None:
         self._unsubscribe()

@@ -1,10 +1,18 @@
-"""The card's look: palettes and the style sheet live in `resources/theme/`, icons in
-`resources/icons/`. This module only reads them, substitutes the palette tokens and
-caches the result.
+"""The card's look, read from `resources/theme/`: colour tokens (`dark.json`,
+`light.json`), typography and shapes (`card.json`), the scroll bar's style sheet
+(`card.qss`) and icons (`resources/icons/`). This module only reads them and caches the
+Qt objects made from them (QColor, QFont, QPalette), so building a card never parses a
+colour twice.
+
+Why no style sheet on the card: Qt styles every widget under a style sheet through
+QStyleSheetStyle, which costs more than building the widget (about 170 µs each, whatever
+the sheet says). The card instead takes its colours from a QPalette, its text from cached
+fonts, and draws its few shapes (glass, fields, pills, switches, chips) itself
+(`notch_app.ui.widgets.chrome`).
 
 Rendering is made deterministic for tests and `notch render`: one explicit font family
 (DejaVu Sans, installed by the setup script; any `.ttf`/`.otf` in `resources/fonts/` is
-registered first) and a fixed pixel size.
+registered first) and fixed pixel sizes.
 """
 
 from __future__ import annotations
@@ -13,9 +21,10 @@ import json
 import re
 from functools import cache
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal, cast
 
-from PySide6.QtGui import QFont, QFontDatabase, QIcon
+from PySide6.QtGui import QColor, QFont, QFontDatabase, QFontMetrics, QIcon, QPalette
+from PySide6.QtWidgets import QWidget
 
 ThemeName = Literal["dark", "light"]
 THEMES: tuple[ThemeName, ...] = ("dark", "light")
@@ -29,32 +38,42 @@ FONT_FAMILY = "DejaVu Sans"
 FONT_PIXEL_SIZE = 13
 
 _TOKEN = re.compile(r"\$\{([a-z_]+)\}")
+_RGBA = re.compile(r"rgba?\(\s*(\d+)\s*,\s*(\d+)\s*,\s*(\d+)\s*(?:,\s*(\d+)\s*)?\)")
 
 
 class ThemeError(RuntimeError):
-    """A theme file is missing or names a token its palette does not define."""
+    """A theme file is missing, unreadable, or names a token its palette does not define."""
+
+
+def theme_name(name: str) -> ThemeName:
+    """`name` as a ThemeName. Raises ThemeError for anything but "dark" or "light"."""
+    if name not in THEMES:
+        raise ThemeError(f"unknown theme {name!r}: use one of {', '.join(THEMES)}")
+    return cast(ThemeName, name)
+
+
+def _read_json(path: Path) -> dict[str, Any]:
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ThemeError(f"{path}: cannot read the theme file ({exc})") from exc
+    if not isinstance(raw, dict):
+        raise ThemeError(f"{path}: expected a JSON object at the top level")
+    return raw
 
 
 @cache
 def palette(name: ThemeName) -> dict[str, str]:
     """The colour tokens of one theme (`resources/theme/<name>.json`)."""
-    path = THEME_DIR / f"{name}.json"
-    try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise ThemeError(f"{path}: cannot read the palette ({exc})") from exc
+    raw = _read_json(THEME_DIR / f"{theme_name(name)}.json")
     return {k: str(v) for k, v in raw.items() if not k.startswith("_")}
 
 
 @cache
 def style_sheet(name: ThemeName) -> str:
-    """`card.qss` with the palette's tokens and the icon folder filled in.
-
-    Raises ThemeError for an unknown theme or a token the palette lacks.
-    """
-    if name not in THEMES:
-        raise ThemeError(f"unknown theme {name!r}: use one of {', '.join(THEMES)}")
-    tokens = dict(palette(name))
+    """`card.qss` (the scroll bar's sheet) with the palette's tokens and the icon folder
+    filled in. Raises ThemeError for an unknown theme or a token the palette lacks."""
+    tokens = dict(palette(theme_name(name)))
     tokens["icons"] = ICON_DIR.as_posix()
     template = (THEME_DIR / "card.qss").read_text(encoding="utf-8")
 
@@ -65,6 +84,162 @@ def style_sheet(name: ThemeName) -> str:
         return tokens[key]
 
     return _TOKEN.sub(fill, template)
+
+
+def parse_color(text: str) -> QColor:
+    """A palette token's colour: `#rrggbb`, `#aarrggbb`, a colour name, or CSS-style
+    `rgba(r, g, b, a)` with an alpha of 0–255. Raises ThemeError when it is none of these."""
+    m = _RGBA.fullmatch(text.strip())
+    if m:
+        r, g, b = (int(m.group(i)) for i in (1, 2, 3))
+        a = int(m.group(4)) if m.group(4) is not None else 255
+        return QColor(r, g, b, a)
+    color = QColor(text.strip())
+    if not color.isValid():
+        raise ThemeError(f"{text!r} is not a colour (use #rrggbb or rgba(r, g, b, a))")
+    return color
+
+
+class Look:
+    """One theme as Qt objects: colours by token, fonts and palettes by text role, and
+    the shapes' metrics. Made once per theme by `look(name)`; read-only afterwards."""
+
+    def __init__(self, name: ThemeName) -> None:
+        self.name = name
+        self.tokens = palette(name)
+        # Tokens naming files (the switch's images) are not colours.
+        self.colors = {k: parse_color(v) for k, v in self.tokens.items() if not v.endswith(".svg")}
+        spec = _read_json(THEME_DIR / "card.json")
+        self._text: dict[str, dict[str, Any]] = spec["text"]
+        self.radius: dict[str, int] = spec["radius"]
+        self.metrics: dict[str, dict[str, int]] = {
+            k: v for k, v in spec.items() if isinstance(v, dict) and k not in ("text", "radius")
+        }
+        for role, props in self._text.items():
+            if props.get("color", "text") not in self.colors:
+                raise ThemeError(
+                    f"{THEME_DIR / 'card.json'}: text role {role!r} uses colour "
+                    f"{props.get('color')!r}, which {name}.json does not define"
+                )
+        self._fonts: dict[str, QFont] = {}
+        self._palettes: dict[str, QPalette] = {}
+        self._metrics: dict[str, QFontMetrics] = {}
+        self.base_palette = self._make_base_palette()
+
+    def color(self, token: str) -> QColor:
+        """The colour of a palette token. KeyError for a token the theme lacks."""
+        return self.colors[token]
+
+    def font(self, role: str) -> QFont:
+        """The font of a text role from `card.json` (the base font for an unknown role)."""
+        font = self._fonts.get(role)
+        if font is None:
+            props = self._text.get(role, self._text["base"])
+            font = card_font()
+            font.setPixelSize(int(props.get("size", FONT_PIXEL_SIZE)))
+            font.setBold(bool(props.get("bold", False)))
+            self._fonts[role] = font
+        return font
+
+    def font_metrics(self, role: str) -> QFontMetrics:
+        fm = self._metrics.get(role)
+        if fm is None:
+            fm = self._metrics[role] = QFontMetrics(self.font(role))
+        return fm
+
+    def text_color(self, role: str) -> QColor:
+        return self.colors[str(self._text.get(role, self._text["base"]).get("color", "text"))]
+
+    def text_palette(self, role: str) -> QPalette:
+        """The card's palette with the role's colour as the text colour."""
+        pal = self._palettes.get(role)
+        if pal is None:
+            pal = QPalette(self.base_palette)
+            color = self.text_color(role)
+            for group in (QPalette.ColorGroup.Active, QPalette.ColorGroup.Inactive):
+                pal.setColor(group, QPalette.ColorRole.WindowText, color)
+                pal.setColor(group, QPalette.ColorRole.Text, color)
+            self._palettes[role] = pal
+        return pal
+
+    def tinted_palette(self, key: str, role: QPalette.ColorRole, token: str) -> QPalette:
+        """The card's palette with one colour role replaced by a token's colour (cached)."""
+        pal = self._palettes.get(key)
+        if pal is None:
+            pal = QPalette(self.base_palette)
+            pal.setColor(role, self.colors[token])
+            self._palettes[key] = pal
+        return pal
+
+    def _make_base_palette(self) -> QPalette:
+        c = self.colors
+        clear = QColor(0, 0, 0, 0)
+        pal = QPalette()
+        R = QPalette.ColorRole
+        for group in (QPalette.ColorGroup.Active, QPalette.ColorGroup.Inactive):
+            for role, color in (
+                (R.Window, clear),
+                (R.Base, clear),
+                (R.AlternateBase, c["section_fill"]),
+                (R.Button, c["field_fill"]),
+                (R.WindowText, c["text"]),
+                (R.Text, c["text"]),
+                (R.ButtonText, c["text"]),
+                (R.BrightText, c["text"]),
+                (R.PlaceholderText, c["text_faint"]),
+                (R.Highlight, c["selection"]),
+                (R.HighlightedText, c["text"]),
+                (R.Link, c["link"]),
+                (R.LinkVisited, c["link"]),
+                (R.ToolTipBase, _opaque(c["glass_fill"])),
+                (R.ToolTipText, c["text"]),
+                (R.Light, c["glass_border"]),
+                (R.Midlight, c["field_border"]),
+                (R.Mid, c["divider"]),
+                (R.Dark, c["glass_border"]),
+                (R.Shadow, clear),
+            ):
+                pal.setColor(group, role, color)
+        disabled = QPalette.ColorGroup.Disabled
+        for role in (R.WindowText, R.Text, R.ButtonText, R.PlaceholderText):
+            pal.setColor(disabled, role, c["disabled_text"])
+        for role in (R.Window, R.Base):
+            pal.setColor(disabled, role, clear)
+        pal.setColor(disabled, R.Highlight, c["selection"])
+        return pal
+
+    def popup_palette(self) -> QPalette:
+        """For a combo box's list: a popup is its own window, so it gets an opaque glass."""
+        pal = self._palettes.get("_popup")
+        if pal is None:
+            pal = QPalette(self.base_palette)
+            glass = _opaque(self.colors["glass_fill"])
+            pal.setColor(QPalette.ColorRole.Base, glass)
+            pal.setColor(QPalette.ColorRole.Window, glass)
+            self._palettes["_popup"] = pal
+        return pal
+
+
+def _opaque(color: QColor) -> QColor:
+    out = QColor(color)
+    out.setAlpha(255)
+    return out
+
+
+@cache
+def look(name: ThemeName) -> Look:
+    """The cached Look of a theme (needs a QGuiApplication). ThemeError for an unknown
+    theme or an unreadable theme file."""
+    return Look(theme_name(name))
+
+
+def style_text(widget: QWidget, role: str, look: Look) -> None:
+    """Give `widget` the font and text colour of a text role (skipped for the base role,
+    which every widget of the card inherits)."""
+    if role == "base":
+        return
+    widget.setFont(look.font(role))
+    widget.setPalette(look.text_palette(role))
 
 
 @cache

@@ -6,10 +6,12 @@ import base64
 from typing import Any
 
 from card_fixtures import card
+from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QComboBox, QLineEdit, QPlainTextEdit, QProgressBar
 
 from notch_app.manifest.view import BLOCK_TYPES
 from notch_app.ui.blocks import BUILDERS
+from notch_app.ui.snapshot import card_image
 from notch_app.ui.widgets.image_view import ImageView
 from notch_app.ui.widgets.markdown_view import MarkdownView
 
@@ -180,7 +182,13 @@ def test_password_reveal_shows_the_value(qtbot: Any) -> None:
 
 
 def test_light_and_dark_themes_both_build(qtbot: Any) -> None:
+    lightness = {}
     for theme in ("dark", "light"):
         view = card(EVERY_BLOCK, PROPS, ARGS, theme=theme)
         qtbot.addWidget(view)
-        assert "QPushButton" in view.styleSheet()
+        image = card_image(view)
+        # The glass in the middle of the card's top edge, and the text drawn on it.
+        lightness[theme] = image.pixelColor(image.width() // 2, 6).lightness()
+        text = view.input_widget("title").palette().color(QPalette.ColorRole.Text)
+        assert (text.lightness() > 128) == (theme == "dark"), theme
+    assert lightness["dark"] < 100 < lightness["light"]

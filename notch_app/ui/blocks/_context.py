@@ -12,11 +12,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QAbstractButton, QWidget
 
 from notch_app.card.interpolate import template_paths
 from notch_app.card.state import CardState
-from notch_app.ui.theme import ThemeName
+from notch_app.ui.theme import Look, ThemeName, look
 
 if TYPE_CHECKING:
     from notch_app.ui.blocks.inputs import InputEditor
@@ -79,8 +79,8 @@ class CardContext:
     theme: ThemeName
     base_dir: Path | None
     network_domains: tuple[str, ...]
-    press: Callable[[str, Any], None]
-    """Called with (role, action props) when a button is clicked."""
+    press: Callable[[str, Any], object]
+    """Called with (role, action props) when a button is clicked (its result is unused)."""
     open_link: Callable[[str], None]
     """Called with a URL the person clicked: shown first, opened only on a second click."""
     live_texts: list[LiveText] = field(default_factory=list)
@@ -88,9 +88,14 @@ class CardContext:
     conditional: list[tuple[Any, QWidget]] = field(default_factory=list)
     editors: dict[str, InputEditor] = field(default_factory=dict)
     focus_chain: list[QWidget] = field(default_factory=list)
-    confirm_buttons: list[QWidget] = field(default_factory=list)
+    confirm_buttons: list[QAbstractButton] = field(default_factory=list)
     has_primary: bool = False
     """Set once the first confirm is built: it is the primary pill, the rest are ghosts."""
+    look: Look = field(init=False)
+    """The theme as Qt objects (fonts, colours, palettes), shared by every card."""
+
+    def __post_init__(self) -> None:
+        self.look = look(self.theme)
 
     def bind_text(self, template: str, apply: Callable[[str], None]) -> None:
         """Show `template` through `apply` now, and again whenever its bindings change."""

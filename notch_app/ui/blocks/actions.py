@@ -6,27 +6,29 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QHBoxLayout, QPushButton, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QWidget
 
 from notch_app.manifest.view import ActionsBlock, ButtonBlock
 from notch_app.ui.blocks._context import CardContext, shown
+from notch_app.ui.widgets.chrome import PillButton
 
 
-def action_button(item: Any, ctx: CardContext) -> QPushButton:
+def action_button(item: Any, ctx: CardContext) -> PillButton:
     """One button for an action item or a button block, wired to `ctx.press`."""
-    button = QPushButton()
-    button.setCursor(Qt.CursorShape.PointingHandCursor)
     primary = item.role == "confirm" and not ctx.has_primary
     if primary:
         ctx.has_primary = True
-    button.setProperty("kind", "primary" if primary else "ghost")
+    button = PillButton(ctx.look, "primary" if primary else "ghost", item.color or "")
+    button.setCursor(Qt.CursorShape.PointingHandCursor)
     button.setProperty("role", item.role)
-    button.setProperty("tone", item.color or "")
     button.setAutoDefault(False)
-    ctx.bind_text(
-        item.label,
-        lambda t: (button.setText(shown(t, 80)), button.setAccessibleName(shown(t, 200))),
-    )
+
+    def show_label(text: str) -> None:
+        button.setText(shown(text, 80))
+        button.setAccessibleName(shown(text, 200))
+        button.updateGeometry()
+
+    ctx.bind_text(item.label, show_label)
     button.clicked.connect(lambda: ctx.press(item.role, item))
     if item.role == "confirm":
         ctx.confirm_buttons.append(button)

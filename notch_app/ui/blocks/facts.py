@@ -2,22 +2,33 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QFrame, QGridLayout, QHBoxLayout, QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QBoxLayout,
+    QFrame,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QVBoxLayout,
+    QWidget,
+)
 
 from notch_app.card.interpolate import display_value
 from notch_app.card.paths import MISSING
 from notch_app.manifest.bindings import parse_single_binding
 from notch_app.manifest.view import KeyValueBlock, ListBlock, ListItemBlock, MetadataBlock
-from notch_app.ui.blocks._context import CardContext, shown
+from notch_app.ui.blocks._context import MAX_SHOWN_CHARS, CardContext, shown
 from notch_app.ui.blocks.text import wrapped_label
+from notch_app.ui.theme import Look, style_text
+from notch_app.ui.widgets.chrome import Rule
 
 
 class KeyValueBuilder:
     def build(self, block: KeyValueBlock, ctx: CardContext) -> QWidget:
+        look = ctx.look
         box = QWidget()
         grid = QGridLayout(box)
         grid.setContentsMargins(0, 0, 0, 0)
@@ -25,12 +36,12 @@ class KeyValueBuilder:
         grid.setVerticalSpacing(6)
         grid.setColumnStretch(1, 1)
         for row, item in enumerate(block.items):
-            key = wrapped_label("KeyLabel")
+            key = wrapped_label("KeyLabel", look)
             key.setText(shown(item.label, 200))
             key.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
             key.setMaximumWidth(150)
-            value = wrapped_label("KeyValue")
-            ctx.bind_text(item.value, lambda t, v=value: v.setText(shown(t)))
+            value = wrapped_label("KeyValue", look)
+            ctx.bind_text(item.value, _setter(value))
             grid.addWidget(key, row, 0, Qt.AlignmentFlag.AlignTop)
             grid.addWidget(value, row, 1)
         return box
@@ -38,7 +49,7 @@ class KeyValueBuilder:
 
 class MetadataBuilder:
     def build(self, block: MetadataBlock, ctx: CardContext) -> QWidget:
-        label = wrapped_label("Metadata")
+        label = wrapped_label("Metadata", ctx.look)
         template = " · ".join(
             f"{item.label}: {item.value}" if item.label else item.value for item in block.items
         )
@@ -46,34 +57,47 @@ class MetadataBuilder:
         return label
 
 
+def _setter(label: QLabel, limit: int = MAX_SHOWN_CHARS) -> Callable[[str], None]:
+    """Sets `label`'s text, bounded: one per label (a lambda in a loop would share it)."""
+
+    def apply(text: str) -> None:
+        label.setText(shown(text, limit))
+
+    return apply
+
+
+def _small_label(text: str, role: str, look: Look) -> QLabel:
+    label = QLabel(text)
+    label.setObjectName(role)
+    label.setTextFormat(Qt.TextFormat.PlainText)
+    style_text(label, role, look)
+    return label
+
+
 def _row(
-    title: str, subtitle: str | None, trailing: str | None, index: int | None
+    title: str, subtitle: str | None, trailing: str | None, index: int | None, look: Look
 ) -> tuple[QFrame, QLabel, QLabel | None, QLabel | None]:
-    frame = QFrame()
+    frame = Rule(look, bottom_only=True)
     frame.setObjectName("ListItem")
     outer = QHBoxLayout(frame)
     outer.setContentsMargins(0, 5, 0, 6)
     outer.setSpacing(10)
     if index is not None:
-        num = QLabel(f"{index}.")
-        num.setObjectName("ListIndex")
-        outer.addWidget(num, 0, Qt.AlignmentFlag.AlignTop)
+        outer.addWidget(_small_label(f"{index}.", "ListIndex", look), 0, Qt.AlignmentFlag.AlignTop)
     texts = QVBoxLayout()
     texts.setSpacing(1)
-    title_label = wrapped_label("ListTitle")
+    title_label = wrapped_label("ListTitle", look)
     title_label.setText(shown(title, 1000))
     texts.addWidget(title_label)
     sub_label = None
     if subtitle is not None:
-        sub_label = wrapped_label("ListSubtitle")
+        sub_label = wrapped_label("ListSubtitle", look)
         sub_label.setText(shown(subtitle, 1000))
         texts.addWidget(sub_label)
     outer.addLayout(texts, 1)
     trail_label = None
     if trailing is not None:
-        trail_label = QLabel(shown(trailing, 100))
-        trail_label.setObjectName("ListTrailing")
-        trail_label.setTextFormat(Qt.TextFormat.PlainText)
+        trail_label = _small_label(shown(trailing, 100), "ListTrailing", look)
         outer.addWidget(trail_label, 0, Qt.AlignmentFlag.AlignTop)
     return frame, title_label, sub_label, trail_label
 
@@ -97,7 +121,7 @@ def _element_subtitle(element: Any) -> str | None:
 
 class ListItemBuilder:
     def build(self, block: ListItemBlock, ctx: CardContext) -> QWidget:
-        frame, title, sub, trail = _row(block.title, block.subtitle, block.trailing, None)
+        frame, title, sub, trail = _row(block.title, block.subtitle, block.trailing, None, ctx.look)
         ctx.bind_text(block.title, lambda t: title.setText(shown(t, 1000)))
         if sub is not None and block.subtitle is not None:
             ctx.bind_text(block.subtitle, lambda t: sub.setText(shown(t, 1000)))
@@ -117,13 +141,15 @@ class ListBuilder:
         layout = QVBoxLayout(box)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
-        more = QLabel()
-        more.setObjectName("ListMore")
+        more = _small_label("", "ListMore", ctx.look)
         fixed = list(block.items)
         for i, item in enumerate(fixed[: block.max_visible]):
             row = build_block(item, ctx)
             if block.ordered:
-                row.layout().insertWidget(0, _index_label(i + 1), 0, Qt.AlignmentFlag.AlignTop)  # type: ignore[union-attr]
+                row_layout = row.layout()
+                if isinstance(row_layout, QBoxLayout):
+                    index = _small_label(f"{i + 1}.", "ListIndex", ctx.look)
+                    row_layout.insertWidget(0, index, 0, Qt.AlignmentFlag.AlignTop)
             layout.addWidget(row)
         dynamic = QWidget()
         dyn_layout = QVBoxLayout(dynamic)
@@ -135,7 +161,8 @@ class ListBuilder:
 
         def show_elements(value: Any) -> None:
             while dyn_layout.count():
-                w = dyn_layout.takeAt(0).widget()
+                taken = dyn_layout.takeAt(0)
+                w = taken.widget() if taken is not None else None
                 if w is not None:
                     w.hide()
                     w.setParent(None)  # gone now, not at the next event loop turn
@@ -144,7 +171,9 @@ class ListBuilder:
             room = max(0, block.max_visible - len(fixed))
             for i, element in enumerate(elements[:room]):
                 index = len(fixed) + i + 1 if block.ordered else None
-                frame, *_ = _row(element_title(element), _element_subtitle(element), None, index)
+                frame, *_ = _row(
+                    element_title(element), _element_subtitle(element), None, index, ctx.look
+                )
                 dyn_layout.addWidget(frame)
             hidden = hidden_fixed + max(0, len(elements) - room)
             more.setText(f"and {hidden} more" if hidden else "")
@@ -155,9 +184,3 @@ class ListBuilder:
         else:
             show_elements(MISSING)
         return box
-
-
-def _index_label(n: int) -> QLabel:
-    label = QLabel(f"{n}.")
-    label.setObjectName("ListIndex")
-    return label

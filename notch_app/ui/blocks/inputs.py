@@ -16,14 +16,11 @@ from PySide6.QtCore import QRect, Qt
 from PySide6.QtGui import QAction, QTextOption
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import (
-    QCheckBox,
-    QComboBox,
-    QHBoxLayout,
+    QFrame,
     QLabel,
     QLineEdit,
     QPlainTextEdit,
     QSizePolicy,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -39,7 +36,10 @@ from notch_app.manifest.view import (
 )
 from notch_app.ui import theme
 from notch_app.ui.blocks._context import CardContext, shown
+from notch_app.ui.blocks.text import wrapped_label
+from notch_app.ui.theme import Look
 from notch_app.ui.widgets.chips_box import ChipsBox
+from notch_app.ui.widgets.chrome import ChoiceBox, FieldFrame, Switch
 
 LONG_VALUE_CHARS = 4096
 """A single-line field holding more than this becomes a bounded text area: QLineEdit
@@ -67,44 +67,23 @@ class InputEditor:
         self._pushing = False
         self._last: Any = ctx.state.value(self.path)
         self._error: str | None = None
-        self.container = QWidget()
-        self._layout = QVBoxLayout(self.container)
-        self._layout.setContentsMargins(0, 0, 0, 0)
-        self._layout.setSpacing(5)
-        if label_row:
-            row = QHBoxLayout()
-            row.setSpacing(3)
-            name = QLabel(shown(block.label, 200))
-            name.setObjectName("FieldLabel")
-            name.setTextFormat(Qt.TextFormat.PlainText)
-            row.addWidget(name)
-            if block.required:
-                # Quiet and permanent: an untouched form never looks like it failed.
-                mark = QLabel("*")
-                mark.setObjectName("RequiredMark")
-                mark.setToolTip("Required")
-                row.addWidget(mark)
-            row.addStretch(1)
-            self._layout.addLayout(row)
-            self._name_label: QLabel | None = name
-        else:
-            self._name_label = None
+        # One widget for the label, its quiet permanent `*` (an untouched form never looks
+        # like it failed) and the field's box: they are painted, not three more widgets.
+        self.container = FieldFrame(
+            ctx.look, shown(block.label, 200) if label_row else None, bool(block.required)
+        )
+        self._layout = self.container.column
         self._help: QLabel | None = None
-        # Made on the first error only: most inputs never show one, and every widget
-        # costs time when the card is styled.
+        # Made on the first error only: most inputs never show one.
         self._error_label: QLabel | None = None
 
     def finish(self, field: QWidget, focus: QWidget | None = None) -> QWidget:
         """Add `field` under the label, then help and error lines; register the editor."""
         self.field = field
         self._layout.addWidget(field)
-        if self._name_label is not None:
-            self._name_label.setBuddy(focus or field)
         if self.block.help:
-            self._help = QLabel(shown(self.block.help, 300))
-            self._help.setObjectName("FieldHelp")
-            self._help.setTextFormat(Qt.TextFormat.PlainText)
-            self._help.setWordWrap(True)
+            self._help = wrapped_label("FieldHelp", self.ctx.look, selectable=False)
+            self._help.setText(shown(self.block.help, 300))
             self._layout.addWidget(self._help)
         for w in {field, focus or field}:
             w.setAccessibleName(self.label)
@@ -141,22 +120,19 @@ class InputEditor:
             self.show_value(value)
 
     def set_error(self, message: str | None) -> None:
+        """Show `message` under the field (None clears it) and mark the field invalid."""
         if message == self._error:
             return
         self._error = message
         if self._error_label is None:
             if not message:
                 return
-            self._error_label = QLabel()
-            self._error_label.setObjectName("FieldError")
-            self._error_label.setTextFormat(Qt.TextFormat.PlainText)
-            self._error_label.setWordWrap(True)
+            self._error_label = wrapped_label("FieldError", self.ctx.look, selectable=False)
             self._layout.addWidget(self._error_label)
         self._error_label.setText(shown(message or "", 300))
         self._error_label.setVisible(bool(message))
         self.field.setProperty("invalid", bool(message))
-        self.field.style().unpolish(self.field)
-        self.field.style().polish(self.field)
+        self.container.set_invalid(bool(message))
         self.field.setAccessibleDescription(self._description())
 
     @property
@@ -184,8 +160,14 @@ def _as_text(value: Any) -> str:
 class TextArea(QPlainTextEdit):
     """A text area that grows with its content between two bounds, then scrolls."""
 
-    def __init__(self) -> None:
+    def __init__(self, look: Look) -> None:
         super().__init__()
+        # Frameless and transparent: the FieldFrame around it draws the field box.
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        a = look.metrics["area"]
+        self.setViewportMargins(a["padding_x"] + 1, a["padding_y"] + 1,
+                                a["padding_x"] + 1, a["padding_y"] + 1)  # fmt: skip
+        self.viewport().setAutoFillBackground(False)
         self.setTabChangesFocus(True)
         self.setWordWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
@@ -224,27 +206,34 @@ class _TextEditor(InputEditor):
             multiline or (isinstance(value, str) and len(value) > LONG_VALUE_CHARS)
         )
         self.secret = secret
+        self._showing = False
+        field: QWidget
         if self.large:
             self.multiline = True
-            self.area = TextArea()
+            self.area = TextArea(ctx.look)
             self.area.setReadOnly(True)
             self.area.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
-            self._showing = False
             field = self.area
         elif self.multiline:
-            self.area = TextArea()
+            self.area = TextArea(ctx.look)
             if block.placeholder:
                 self.area.setPlaceholderText(block.placeholder)
             self.area.textChanged.connect(self._area_edited)
-            self._showing = False
-            field: QWidget = self.area
+            field = self.area
         else:
             self.line = QLineEdit()
+            # Frameless: the FieldFrame draws the box; the margins are the box's padding
+            # and border less QLineEdit's own inner margins (2 px across, 2 px down).
+            self.line.setFrame(False)
+            f = ctx.look.metrics["field"]
+            px, py = f["padding_x"] - 1, f["padding_y"] - 1
+            self.line.setTextMargins(px, py, px, py)
             self.line.setMaxLength(2**31 - 1)
             if block.placeholder:
                 self.line.setPlaceholderText(block.placeholder)
             self.line.textEdited.connect(self.push)
             field = self.line
+        self.container.box_for(field)
         if secret and not self.large:
             self.line.setEchoMode(QLineEdit.EchoMode.Password)
             self.reveal = QAction(theme.icon("eye"), "Show", self.line)
@@ -355,11 +344,7 @@ def _same(a: Any, b: Any) -> bool:
 class _SelectEditor(InputEditor):
     def __init__(self, block: SelectBlock, ctx: CardContext) -> None:
         super().__init__(block, ctx)
-        self.combo = QComboBox()
-        self.combo.setSizeAdjustPolicy(
-            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
-        )
-        self.combo.setMinimumContentsLength(12)
+        self.combo = ChoiceBox(ctx.look)
         self._values: list[Any] = []
         self._syncing = False
         for option in block.options:
@@ -430,7 +415,7 @@ class SelectBuilder:
 class _ToggleEditor(InputEditor):
     def __init__(self, block: ToggleBlock, ctx: CardContext) -> None:
         super().__init__(block, ctx, label_row=False)
-        self.box = QCheckBox(shown(block.label, 200))
+        self.box = Switch(ctx.look, shown(block.label, 200))
         self.box.setObjectName("Switch")
         self.box.setCursor(Qt.CursorShape.PointingHandCursor)
         self.box.clicked.connect(self.push)
@@ -465,7 +450,7 @@ def _chip_values(value: Any) -> list[str]:
 class _ChipsEditor(InputEditor):
     def __init__(self, block: ChipsBlock, ctx: CardContext) -> None:
         super().__init__(block, ctx)
-        self.box = ChipsBox(block.placeholder)
+        self.box = ChipsBox(block.placeholder, look=ctx.look)
         self.box.valuesEdited.connect(self.push)
         self.widget = self.finish(self.box, focus=self.box.entry)
 

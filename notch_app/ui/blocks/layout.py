@@ -4,21 +4,27 @@ CardView itself, which adds the glass, the scrolling body and the footer."""
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QBoxLayout, QFrame, QHBoxLayout, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QBoxLayout, QHBoxLayout, QVBoxLayout, QWidget
 
 from notch_app.manifest.view import CardBlock, StackBlock
 from notch_app.ui.blocks._context import CardContext
 from notch_app.ui.blocks.text import wrapped_label
+from notch_app.ui.theme import style_text
+from notch_app.ui.widgets.chrome import GlassFrame
 
 
-def add_card_header(block: CardBlock, layout: QBoxLayout, ctx: CardContext) -> None:
-    """Title and subtitle (both interpolated live), if the card has them."""
+def add_card_header(
+    block: CardBlock, layout: QBoxLayout, ctx: CardContext, *, nested: bool = False
+) -> None:
+    """Title and subtitle (both interpolated live), if the card has them. A nested card
+    (a section) has a smaller title."""
     if block.title:
         title = wrapped_label("CardTitle")
+        style_text(title, "SectionTitle" if nested else "CardTitle", ctx.look)
         ctx.bind_text(block.title, title.setText)
         layout.addWidget(title)
     if block.subtitle:
-        subtitle = wrapped_label("CardSubtitle")
+        subtitle = wrapped_label("CardSubtitle", ctx.look)
         ctx.bind_text(block.subtitle, subtitle.setText)
         layout.addWidget(subtitle)
 
@@ -27,12 +33,12 @@ class CardBuilder:
     def build(self, block: CardBlock, ctx: CardContext) -> QWidget:
         from notch_app.ui.blocks import build_block  # the registry imports this module
 
-        frame = QFrame()
+        frame = GlassFrame(ctx.look, "section")
         frame.setObjectName("NotchSection")
         layout = QVBoxLayout(frame)
         layout.setContentsMargins(12, 10, 12, 12)
         layout.setSpacing(8)
-        add_card_header(block, layout, ctx)
+        add_card_header(block, layout, ctx, nested=True)
         for child in block.children:
             layout.addWidget(build_block(child, ctx))
         for child in block.footer:

@@ -6,19 +6,13 @@ import math
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import (
-    QFrame,
-    QHBoxLayout,
-    QLabel,
-    QProgressBar,
-    QSizePolicy,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from notch_app.manifest.bindings import find_bindings
 from notch_app.manifest.view import BadgeBlock, DividerBlock, ImageBlock, ProgressBlock
 from notch_app.ui.blocks._context import CardContext, shown
+from notch_app.ui.theme import style_text
+from notch_app.ui.widgets.chrome import Badge, ProgressLine, Rule
 from notch_app.ui.widgets.image_view import ImageView
 
 _IMAGE_MAX_WIDTH = 400
@@ -33,6 +27,7 @@ class ImageBuilder:
             max_width=_IMAGE_MAX_WIDTH,
             base_dir=ctx.base_dir,
             network_domains=ctx.network_domains,
+            look=ctx.look,
         )
         ctx.bind_text(block.src, view.set_source)
         return view
@@ -43,7 +38,7 @@ class BadgeBuilder:
         box = QWidget()
         row = QHBoxLayout(box)
         row.setContentsMargins(0, 0, 0, 0)
-        badge = QLabel()
+        badge = Badge(ctx.look, block.tone)
         badge.setObjectName("Badge")
         badge.setTextFormat(Qt.TextFormat.PlainText)
         badge.setProperty("tone", block.tone)
@@ -76,11 +71,11 @@ class ProgressBuilder:
             label = QLabel()
             label.setObjectName("ProgressLabel")
             label.setTextFormat(Qt.TextFormat.PlainText)
+            style_text(label, "ProgressLabel", ctx.look)
             ctx.bind_text(block.label, lambda t: label.setText(shown(t, 200)))
             layout.addWidget(label)
-        bar = QProgressBar()
+        bar = ProgressLine(ctx.look)
         bar.setRange(0, _STEPS)
-        bar.setTextVisible(False)
         layout.addWidget(bar)
 
         def show(value: Any) -> None:
@@ -101,8 +96,6 @@ class ProgressBuilder:
 
 class DividerBuilder:
     def build(self, block: DividerBlock, ctx: CardContext) -> QWidget:
-        line = QFrame()
+        line = Rule(ctx.look)
         line.setObjectName("Divider")
-        line.setFrameShape(QFrame.Shape.NoFrame)
-        line.setFixedHeight(1)
         return line

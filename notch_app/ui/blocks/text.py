@@ -7,21 +7,28 @@ from PySide6.QtWidgets import QLabel, QWidget
 
 from notch_app.manifest.view import MarkdownBlock, TextBlock
 from notch_app.ui.blocks._context import CardContext, shown
-from notch_app.ui.theme import palette
+from notch_app.ui.theme import Look, style_text
 from notch_app.ui.widgets.markdown_view import MarkdownView
 
 # Markdown is a document, not a label: a longer bound keeps the layout fast.
 _MAX_MARKDOWN_CHARS = 20_000
 
 
-def wrapped_label(object_name: str | None = None) -> QLabel:
-    """A plain-text, word-wrapping, selectable label (never interpreted as rich text)."""
+def wrapped_label(
+    object_name: str | None = None, look: Look | None = None, *, selectable: bool = True
+) -> QLabel:
+    """A plain-text, word-wrapping label (never interpreted as rich text), selectable
+    unless told otherwise. With `look`, it takes the font and colour of the text role
+    named `object_name` in `resources/theme/card.json`."""
     label = QLabel()
     label.setTextFormat(Qt.TextFormat.PlainText)
     label.setWordWrap(True)
-    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    if selectable:
+        label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
     if object_name:
         label.setObjectName(object_name)
+        if look is not None:
+            style_text(label, object_name, look)
     return label
 
 
@@ -29,6 +36,7 @@ class TextBuilder:
     def build(self, block: TextBlock, ctx: CardContext) -> QWidget:
         label = wrapped_label()
         label.setProperty("variant", block.variant)
+        style_text(label, block.variant, ctx.look)
         ctx.bind_text(block.text, lambda t: label.setText(shown(t)))
         return label
 
@@ -36,7 +44,7 @@ class TextBuilder:
 class MarkdownBuilder:
     def build(self, block: MarkdownBlock, ctx: CardContext) -> QWidget:
         view = MarkdownView()
-        view.set_link_color(palette(ctx.theme)["link"])
+        view.set_link_color(ctx.look.tokens["link"])
         view.linkRequested.connect(ctx.open_link)
         ctx.bind_text(block.text, lambda t: view.set_markdown(_bounded(t)))
         return view

@@ -2,21 +2,26 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, QSize, Qt, Signal
-from PySide6.QtGui import QKeyEvent
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QLineEdit, QToolButton, QWidget
+from PySide6.QtCore import QEvent, QObject, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import QKeyEvent, QPainter, QPaintEvent
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QLineEdit, QWidget
 
 from notch_app.ui import theme
+from notch_app.ui.theme import Look, style_text
+from notch_app.ui.widgets.chrome import IconButton, RoundedPanel, paint_round
 from notch_app.ui.widgets.flow_layout import FlowLayout
 
 _CHIP_TEXT_CHARS = 60
+_FOCUS_EVENTS = (QEvent.Type.FocusIn, QEvent.Type.FocusOut)
 
 
-class Chip(QFrame):
+class Chip(RoundedPanel):
+    """One value with its × (`remove_button`); `removeRequested(value)` on a click."""
+
     removeRequested = Signal(str)
 
-    def __init__(self, value: str, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
+    def __init__(self, value: str, look: Look, parent: QWidget | None = None) -> None:
+        super().__init__(look, "chip_fill", "chip_border", "chip", parent)
         self.setObjectName("Chip")
         self.value = value
         row = QHBoxLayout(self)
@@ -26,9 +31,10 @@ class Chip(QFrame):
         label = QLabel(text)
         label.setObjectName("ChipText")
         label.setTextFormat(Qt.TextFormat.PlainText)
+        style_text(label, "ChipText", look)
         self.setToolTip(value[:500])
         row.addWidget(label)
-        self.remove_button = QToolButton()
+        self.remove_button = IconButton(look)
         self.remove_button.setObjectName("ChipRemove")
         self.remove_button.setIcon(theme.icon("chip-remove"))
         self.remove_button.setIconSize(QSize(10, 10))
@@ -39,13 +45,17 @@ class Chip(QFrame):
 
 
 class ChipsBox(QFrame):
-    """`valuesEdited(list)` fires when the person adds or removes a chip."""
+    """`valuesEdited(list)` fires when the person adds or removes a chip. Drawn as a
+    field box (focused while its entry field is); `look` defaults to the dark theme."""
 
     valuesEdited = Signal(list)
 
-    def __init__(self, placeholder: str | None, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, placeholder: str | None, parent: QWidget | None = None, *, look: Look | None = None
+    ) -> None:
         super().__init__(parent)
         self.setObjectName("ChipsBox")
+        self._look = look if look is not None else theme.look("dark")
         self._flow = FlowLayout(self, spacing=5)
         self._flow.setContentsMargins(5, 5, 5, 5)
         self._values: list[str] = []
@@ -54,6 +64,8 @@ class ChipsBox(QFrame):
         policy.setHeightForWidth(True)
         self.setSizePolicy(policy)
         self.entry = QLineEdit()
+        self.entry.setFrame(False)
+        self.entry.setTextMargins(2, 2, 2, 2)
         self.entry.setPlaceholderText(placeholder or "Add…")
         self.entry.setMinimumWidth(90)
         self.entry.setProperty("chipsEntry", True)
@@ -79,7 +91,7 @@ class ChipsBox(QFrame):
         self._values = list(values)
         self._flow.removeWidget(self.entry)
         for v in self._values:
-            chip = Chip(v, self)
+            chip = Chip(v, self._look, self)
             chip.removeRequested.connect(self._remove)
             self._chips.append(chip)
             self._flow.addWidget(chip)
@@ -106,6 +118,8 @@ class ChipsBox(QFrame):
         return True
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.entry and event.type() in _FOCUS_EVENTS:
+            self.update()  # the box shows where the focus is
         if watched is self.entry and event.type() == QEvent.Type.KeyPress:
             assert isinstance(event, QKeyEvent)
             key = event.key()
@@ -116,6 +130,18 @@ class ChipsBox(QFrame):
                 self._remove(self._values[-1])
                 return True
         return False
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        look = self._look
+        focus = self.entry.hasFocus()
+        p = QPainter(self)
+        paint_round(
+            p,
+            QRectF(self.rect()),
+            look.radius["field"],
+            look.color("field_fill_focus" if focus else "field_fill"),
+            look.color("field_border_focus" if focus else "field_border"),
+        )
 
     def hasHeightForWidth(self) -> bool:
         return True

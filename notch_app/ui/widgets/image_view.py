@@ -13,10 +13,13 @@ import binascii
 from pathlib import Path
 from urllib.parse import unquote_to_bytes, urlsplit
 
-from PySide6.QtCore import QByteArray, QSize, Qt, QUrl
-from PySide6.QtGui import QImage, QImageReader, QPixmap
+from PySide6.QtCore import QByteArray, QRectF, QSize, Qt, QUrl
+from PySide6.QtGui import QImage, QImageReader, QPainter, QPaintEvent, QPixmap
 from PySide6.QtNetwork import QNetworkAccessManager, QNetworkReply, QNetworkRequest
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+
+from notch_app.ui.theme import Look, style_text
+from notch_app.ui.widgets.chrome import paint_round
 
 MAX_IMAGE_BYTES = 2 * 1024 * 1024
 FETCH_TIMEOUT_MS = 5000
@@ -100,10 +103,12 @@ class ImageView(QWidget):
         base_dir: Path | None,
         network_domains: tuple[str, ...],
         parent: QWidget | None = None,
+        *,
+        look: Look | None = None,
     ) -> None:
         super().__init__(parent)
         self.setObjectName("ImageFrame")
-        self.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)
+        self._look = look
         self._alt = alt
         self._height = height
         self._max_width = max_width
@@ -119,9 +124,18 @@ class ImageView(QWidget):
         self._label.setObjectName("ImagePlaceholder")
         self._label.setAccessibleName(alt)
         self._label.setWordWrap(True)
+        if look is not None:
+            style_text(self._label, "ImagePlaceholder", look)
         layout.addWidget(self._label)
         self.setFixedHeight(height)
         self._placeholder()
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        # The frame behind the image (or its placeholder), in the theme's colours.
+        if self._look is not None:
+            p = QPainter(self)
+            paint_round(p, QRectF(self.rect()), self._look.radius["image"],
+                        self._look.color("placeholder_fill"))  # fmt: skip
 
     def _placeholder(self) -> None:
         self.source_kind = "placeholder"

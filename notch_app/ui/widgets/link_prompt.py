@@ -6,20 +6,26 @@ from collections.abc import Callable
 
 from PySide6.QtCore import Qt, QUrl
 from PySide6.QtGui import QDesktopServices
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QWidget
+
+from notch_app.ui.theme import Look, style_text
+from notch_app.ui.widgets.chrome import GlassFrame, PillButton
 
 
 def open_in_system(url: str) -> None:
     QDesktopServices.openUrl(QUrl(url))
 
 
-class LinkPrompt(QFrame):
+class LinkPrompt(GlassFrame):
     """`ask(url)` shows "Open <url>?" with Open / Not now; Open calls `opener(url)`."""
 
     def __init__(
-        self, opener: Callable[[str], None] = open_in_system, parent: QWidget | None = None
+        self,
+        look: Look,
+        opener: Callable[[str], None] = open_in_system,
+        parent: QWidget | None = None,
     ) -> None:
-        super().__init__(parent)
+        super().__init__(look, "link_prompt", parent)
         self.setObjectName("LinkPrompt")
         self.opener = opener
         self.pending: str | None = None
@@ -30,12 +36,11 @@ class LinkPrompt(QFrame):
         self.target.setObjectName("LinkTarget")
         self.target.setTextFormat(Qt.TextFormat.PlainText)
         self.target.setWordWrap(True)
+        style_text(self.target, "LinkTarget", look)
         row.addWidget(self.target, 1)
-        self.open_button = QPushButton("Open")
-        self.open_button.setProperty("kind", "ghost")
+        self.open_button = PillButton(look, small=True, text="Open")
         self.open_button.clicked.connect(self._open)
-        self.dismiss_button = QPushButton("Not now")
-        self.dismiss_button.setProperty("kind", "ghost")
+        self.dismiss_button = PillButton(look, small=True, text="Not now")
         self.dismiss_button.clicked.connect(self.dismiss)
         row.addWidget(self.open_button)
         row.addWidget(self.dismiss_button)

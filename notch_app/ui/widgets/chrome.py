@@ -1,0 +1,527 @@
+"""The card's shapes, drawn from the theme (`notch_app.ui.theme.Look`) instead of a style
+sheet: the glass and its sections, the field boxes, the pill buttons, the switch, the
+choice box, badges, progress, dividers and list rules.
+
+Each widget paints itself in one short paintEvent; colours, radii and paddings come
+from `resources/theme/*.json`, never from here. A style sheet would cost ~170 µs per
+widget of the card (QStyleSheetStyle polishes and lays out every widget under it);
+these cost nothing until they paint.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from PySide6.QtCore import QPoint, QRect, QRectF, QSize, Qt
+from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPaintEvent, QPen, QPixmap
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QFrame,
+    QLabel,
+    QProgressBar,
+    QPushButton,
+    QScrollBar,
+    QStyle,
+    QStyleOptionSlider,
+    QToolButton,
+    QToolTip,
+    QVBoxLayout,
+    QWidget,
+)
+
+from notch_app.ui import theme
+from notch_app.ui.theme import Look
+
+_AA = QPainter.RenderHint.Antialiasing
+_CHOICE_CHARS = 12
+
+
+_SHAPES: dict[tuple[int, int, float, int, int, float], QPixmap] = {}
+_MAX_SHAPES = 256
+
+
+def paint_round(
+    painter: QPainter,
+    rect: QRectF,
+    radius: float,
+    fill: QColor | None,
+    border: QColor | None = None,
+) -> None:
+    """A rounded rectangle with an optional 1 px border drawn inside `rect`.
+
+    Antialiased rounded outlines are slow to rasterise (~0.3 ms for a field box), and a
+    card repeats the same few shapes, so whole-pixel shapes are drawn once into a
+    pixmap and reused, as Qt's own styles do with their frames.
+    """
+    x, y, w, h = rect.x(), rect.y(), rect.width(), rect.height()
+    if w <= 0 or h <= 0:
+        return
+    if not (x.is_integer() and y.is_integer() and w.is_integer() and h.is_integer()):
+        _draw_round(painter, rect, radius, fill, border)
+        return
+    device = painter.device()
+    dpr = device.devicePixelRatioF() if device is not None else 1.0
+    key = (
+        int(w),
+        int(h),
+        radius,
+        fill.rgba() if fill is not None else -1,
+        border.rgba() if border is not None else -1,
+        dpr,
+    )
+    pixmap = _SHAPES.get(key)
+    if pixmap is None:
+        pixmap = QPixmap(round(w * dpr), round(h * dpr))
+        pixmap.setDevicePixelRatio(dpr)
+        pixmap.fill(Qt.GlobalColor.transparent)
+        shape = QPainter(pixmap)
+        _draw_round(shape, QRectF(0, 0, w, h), radius, fill, border)
+        shape.end()
+        if len(_SHAPES) >= _MAX_SHAPES:
+            _SHAPES.pop(next(iter(_SHAPES)))
+        _SHAPES[key] = pixmap
+    painter.drawPixmap(QPoint(int(x), int(y)), pixmap)
+
+
+def _draw_round(
+    painter: QPainter, rect: QRectF, radius: float, fill: QColor | None, border: QColor | None
+) -> None:
+    painter.setRenderHint(_AA)
+    if border is not None:
+        painter.setPen(QPen(border, 1.0))
+        rect = rect.adjusted(0.5, 0.5, -0.5, -0.5)
+        radius = max(radius - 0.5, 0.0)
+    else:
+        painter.setPen(Qt.PenStyle.NoPen)
+    if fill is not None:
+        painter.setBrush(fill)
+    else:
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+    painter.drawRoundedRect(rect, radius, radius)
+
+
+def field_box_height(look: Look) -> int:
+    """The height of a one-line field box (text, choice): text, padding and border."""
+    f = look.metrics["field"]
+    return look.font_metrics("base").height() + 2 * f["padding_y"] + 2
+
+
+class GlassFrame(QFrame):
+    """A rounded panel: the card's glass (`card`), a nested card (`section`) or the link
+    prompt (`link_prompt`)."""
+
+    _TOKENS: ClassVar[dict[str, tuple[str, str, str]]] = {
+        "card": ("glass_fill", "glass_border", "card"),
+        "section": ("section_fill", "section_border", "section"),
+        "link_prompt": ("section_fill", "section_border", "link_prompt"),
+    }
+
+    def __init__(self, look: Look, kind: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        fill, border, radius = self._TOKENS[kind]
+        self._fill = look.color(fill)
+        self._border = look.color(border)
+        self._radius = look.radius[radius]
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        p = QPainter(self)
+        paint_round(p, QRectF(self.rect()), self._radius, self._fill, self._border)
+
+
+class FieldFrame(QWidget):
+    """One input's column: the label with its quiet `*` (painted, not two more widgets),
+    the field, then help and error lines. Draws the rounded box behind a frameless text
+    field (`box_for`), so focus and errors change one paint, not a style."""
+
+    def __init__(
+        self, look: Look, label: str | None, required: bool, parent: QWidget | None = None
+    ) -> None:
+        super().__init__(parent)
+        self._look = look
+        self.label = label
+        self.required = required
+        self.invalid = False
+        self._box_for: QWidget | None = None
+        gap = look.metrics["field"]["label_gap"]
+        self._label_height = look.font_metrics("FieldLabel").height() if label else 0
+        if required and label:
+            self.setMouseTracking(True)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, self._label_height + gap if label else 0, 0, 0)
+        layout.setSpacing(gap)
+        self.column = layout
+
+    def box_for(self, field: QWidget) -> None:
+        """Draw the field box behind `field` (a frameless QLineEdit or text area)."""
+        self._box_for = field
+
+    def set_invalid(self, invalid: bool) -> None:
+        if invalid != self.invalid:
+            self.invalid = invalid
+            self.update()
+
+    def _star_rect(self) -> QRect:
+        fm = self._look.font_metrics("FieldLabel")
+        x = fm.horizontalAdvance(self._shown_label()) + self._look.metrics["field"]["star_gap"]
+        return QRect(x, 0, self._look.font_metrics("RequiredMark").horizontalAdvance("*") + 2,
+                     self._label_height)  # fmt: skip
+
+    def _shown_label(self) -> str:
+        fm = self._look.font_metrics("FieldLabel")
+        room = max(self.width() - (16 if self.required else 0), 40)
+        return fm.elidedText(self.label or "", Qt.TextElideMode.ElideRight, room)
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:
+        # The `*` explains itself when hovered. Mouse tracking, not an event() override:
+        # that would be a Python call for every event while the card builds.
+        if self.required and self.label and self._star_rect().contains(event.position().toPoint()):
+            QToolTip.showText(event.globalPosition().toPoint(), "Required", self)
+        elif QToolTip.isVisible():
+            QToolTip.hideText()
+        super().mouseMoveEvent(event)
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        look = self._look
+        p = QPainter(self)
+        if self.label:
+            fm = look.font_metrics("FieldLabel")
+            p.setFont(look.font("FieldLabel"))
+            p.setPen(look.text_color("FieldLabel"))
+            text = self._shown_label()
+            p.drawText(QPoint(0, fm.ascent()), text)
+            if self.required:
+                p.setFont(look.font("RequiredMark"))
+                p.setPen(look.text_color("RequiredMark"))
+                x = fm.horizontalAdvance(text) + look.metrics["field"]["star_gap"]
+                p.drawText(QPoint(x, fm.ascent()), "*")
+        field = self._box_for
+        if field is not None and not field.isHidden():
+            focus = field.hasFocus()
+            fill = look.color("field_fill_focus" if focus else "field_fill")
+            if self.invalid:
+                border = look.color("field_error")
+            else:
+                border = look.color("field_border_focus" if focus else "field_border")
+            paint_round(p, QRectF(field.geometry()), look.radius["field"], fill, border)
+
+
+class PillButton(QPushButton):
+    """A rounded button: the primary glass pill (`kind="primary"`, tinted by `tone`) or a
+    quiet ghost. `small` for the link prompt's buttons."""
+
+    _PRIMARY: ClassVar[dict[str, tuple[str, str, str]]] = {  # tone: (fill, hover, text)
+        "": ("primary_fill", "primary_fill_hover", "primary_text"),
+        "accent": ("accent_fill", "accent_fill_hover", "accent_text"),
+        "danger": ("danger_fill", "danger_fill_hover", "danger_text"),
+        "success": ("success_fill", "success_fill", "accent_text"),
+        "warning": ("warning_fill", "warning_fill", "primary_text"),
+    }
+
+    def __init__(
+        self,
+        look: Look,
+        kind: str = "ghost",
+        tone: str = "",
+        *,
+        small: bool = False,
+        text: str = "",
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(text, parent)
+        self._look = look
+        self.kind = kind
+        self.tone = tone if tone in self._PRIMARY else ""
+        self.small = small
+        self.setProperty("kind", kind)
+        self.setProperty("tone", tone)
+        self.setAttribute(Qt.WidgetAttribute.WA_Hover, True)
+        role = "SmallButton" if small else ("PrimaryButton" if kind == "primary" else "Button")
+        self._role = role
+        self.setFont(look.font(role))
+
+    def _padding(self) -> tuple[int, int]:
+        b = self._look.metrics["button"]
+        if self.small:
+            return b["small_padding_x"], b["small_padding_y"]
+        return b["padding_x"], b["padding_y"]
+
+    def sizeHint(self) -> QSize:
+        fm = self._look.font_metrics(self._role)
+        px, py = self._padding()
+        text_h = max(fm.height(), self._look.metrics["button"]["min_text_height"])
+        return QSize(fm.horizontalAdvance(self.text()) + 2 * px + 2, text_h + 2 * py + 2)
+
+    def minimumSizeHint(self) -> QSize:
+        return self.sizeHint()
+
+    def colors(self) -> tuple[QColor | None, QColor, QColor]:
+        """(fill, border, text) for the button's current state."""
+        c = self._look.colors
+        hover = self.underMouse() and self.isEnabled()
+        if self.kind == "primary":
+            fill_t, hover_t, text_t = self._PRIMARY[self.tone]
+            if not self.isEnabled():
+                fill: QColor | None = c["disabled_fill"]
+                text = c["disabled_text"]
+                border = c["disabled_fill"]
+            else:
+                fill = c[hover_t if hover else fill_t]
+                text = c[text_t]
+                border = c[fill_t]
+        else:
+            fill = c["ghost_hover"] if hover else None
+            border = c["ghost_border"]
+            if not self.isEnabled():
+                text = c["disabled_text"]
+            else:
+                text = c["field_error"] if self.tone == "danger" else c["text"]
+        if self.hasFocus():
+            border = c["field_border_focus"]
+        return fill, border, text
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        fill, border, text = self.colors()
+        p = QPainter(self)
+        radius = self._look.radius["small_pill" if self.small else "pill"]
+        rect = QRectF(self.rect())
+        paint_round(p, rect, min(radius, rect.height() / 2), fill, border)
+        p.setPen(text)
+        px, _ = self._padding()
+        shown = self.fontMetrics().elidedText(
+            self.text(), Qt.TextElideMode.ElideRight, max(self.width() - 2 * px, 10)
+        )
+        p.drawText(self.rect(), int(Qt.AlignmentFlag.AlignCenter), shown)
+
+
+class Switch(QCheckBox):
+    """A toggle drawn as a switch (the theme's switch images) followed by its label."""
+
+    def __init__(self, look: Look, text: str, parent: QWidget | None = None) -> None:
+        super().__init__(text, parent)
+        self._look = look
+        self.setAttribute(Qt.WidgetAttribute.WA_Hover, True)
+
+    def _images(self) -> tuple[QPixmap, QPixmap]:
+        s = self._look.metrics["switch"]
+        size = QSize(s["width"], s["height"])
+        return (
+            theme.icon(self._look.tokens["switch_off"].removesuffix(".svg")).pixmap(size),
+            theme.icon(self._look.tokens["switch_on"].removesuffix(".svg")).pixmap(size),
+        )
+
+    def sizeHint(self) -> QSize:
+        s = self._look.metrics["switch"]
+        fm = self.fontMetrics()
+        return QSize(
+            s["width"] + s["spacing"] + fm.horizontalAdvance(self.text()) + 2,
+            max(s["height"], fm.height()),
+        )
+
+    def minimumSizeHint(self) -> QSize:
+        return self.sizeHint()
+
+    def hitButton(self, pos: QPoint) -> bool:
+        return self.rect().contains(pos)
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        s = self._look.metrics["switch"]
+        p = QPainter(self)
+        p.setRenderHint(_AA)
+        off, on = self._images()
+        top = (self.height() - s["height"]) // 2
+        p.drawPixmap(0, top, on if self.isChecked() else off)
+        if self.hasFocus():
+            r = QRectF(0, top, s["width"], s["height"]).adjusted(-1.5, -1.5, 1.5, 1.5)
+            p.setPen(QPen(self._look.color("field_border_focus"), 1.0))
+            p.setBrush(Qt.BrushStyle.NoBrush)
+            p.drawRoundedRect(r, r.height() / 2, r.height() / 2)
+        p.setPen(self.palette().color(self.foregroundRole()))
+        x = s["width"] + s["spacing"]
+        text_rect = QRect(x, 0, self.width() - x, self.height())
+        p.drawText(text_rect, int(Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft),
+                   self.text())  # fmt: skip
+
+
+class ChoiceBox(QComboBox):
+    """A combo box drawn as a field box with the current option and a chevron."""
+
+    def __init__(self, look: Look, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._look = look
+        self._popup_styled = False
+        self.setAttribute(Qt.WidgetAttribute.WA_Hover, True)
+
+    def sizeHint(self) -> QSize:
+        # Room for about 12 characters, the padding and the chevron, whatever the options
+        # say: measuring every option (QComboBox's size policies) costs ~0.5 ms per box.
+        pad = self._look.metrics["field"]["padding_x"] + 1
+        width = self.fontMetrics().horizontalAdvance("x" * _CHOICE_CHARS) + pad + 24
+        return QSize(width, field_box_height(self._look))
+
+    def minimumSizeHint(self) -> QSize:
+        return self.sizeHint()
+
+    def showPopup(self) -> None:
+        # The popup is made when first opened; style it then, not while the card builds.
+        if not self._popup_styled:
+            self._popup_styled = True
+            self.view().setPalette(self._look.popup_palette())
+            self.view().window().setPalette(self._look.popup_palette())
+        super().showPopup()
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        look = self._look
+        p = QPainter(self)
+        focus = self.hasFocus()
+        fill = look.color("field_fill_focus" if focus else "field_fill")
+        border = look.color("field_border_focus" if focus else "field_border")
+        paint_round(p, QRectF(self.rect()), look.radius["field"], fill, border)
+        pad = look.metrics["field"]["padding_x"] + 1
+        arrow = 24
+        icon = theme.icon("chevron-down")
+        icon.paint(p, QRect(self.width() - arrow + 6, (self.height() - 12) // 2, 12, 12))
+        p.setPen(self.palette().color(self.foregroundRole()))
+        room = max(self.width() - pad - arrow, 10)
+        text = self.fontMetrics().elidedText(self.currentText(), Qt.TextElideMode.ElideRight, room)
+        p.drawText(QRect(pad, 0, room, self.height()),
+                   int(Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft), text)  # fmt: skip
+
+
+class ThinScrollBar(QScrollBar):
+    """A slim vertical scroll bar: a rounded handle on a clear track. The handle is drawn
+    where the style places the slider, so dragging and clicking behave as usual."""
+
+    def __init__(self, look: Look, parent: QWidget | None = None) -> None:
+        super().__init__(Qt.Orientation.Vertical, parent)
+        self._look = look
+
+    def sizeHint(self) -> QSize:
+        return QSize(self._look.metrics["scrollbar"]["width"], super().sizeHint().height())
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        option = QStyleOptionSlider()
+        self.initStyleOption(option)
+        handle = self.style().subControlRect(
+            QStyle.ComplexControl.CC_ScrollBar,
+            option,
+            QStyle.SubControl.SC_ScrollBarSlider,
+            self,
+        )
+        m = self._look.metrics["scrollbar"]["margin"]
+        rect = QRectF(m, handle.y() + m, self.width() - 2 * m, handle.height() - 2 * m)
+        radius = min(self._look.radius["scroll_handle"], rect.width() / 2)
+        p = QPainter(self)
+        _draw_round(p, rect, radius, self._look.color("scroll_handle"), None)
+
+
+class Badge(QLabel):
+    """A small tinted label (`tone`: neutral, info, success, warning, danger)."""
+
+    def __init__(self, look: Look, tone: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        if f"badge_{tone}" not in look.colors:
+            tone = "neutral"
+        self._fill = look.color(f"badge_{tone}")
+        self._radius = look.radius["badge"]
+        self.setFont(look.font("Badge"))
+        self.setPalette(
+            look.tinted_palette(
+                f"badge_{tone}", look.base_palette.ColorRole.WindowText, f"badge_{tone}_text"
+            )
+        )
+        b = look.metrics["badge"]
+        self.setContentsMargins(b["padding_x"], b["padding_y"], b["padding_x"], b["padding_y"])
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        p = QPainter(self)
+        paint_round(p, QRectF(self.rect()), self._radius, self._fill)
+        p.end()
+        super().paintEvent(event)
+
+
+class ProgressLine(QProgressBar):
+    """A thin progress track with its filled part."""
+
+    def __init__(self, look: Look, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._look = look
+        self.setTextVisible(False)
+        self.setFixedHeight(look.metrics["progress"]["height"])
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        look = self._look
+        p = QPainter(self)
+        radius = look.radius["progress"]
+        rect = QRectF(self.rect())
+        paint_round(p, rect, radius, look.color("progress_track"))
+        span = self.maximum() - self.minimum()
+        done = (self.value() - self.minimum()) / span if span > 0 else 0.0
+        if done > 0:
+            filled = QRectF(rect.x(), rect.y(), max(rect.width() * done, 2 * radius), rect.height())
+            paint_round(p, filled, radius, look.color("progress_fill"))
+
+
+class Rule(QFrame):
+    """A one-pixel line in the divider colour: the whole widget (`divider`) or its
+    bottom edge (a list row)."""
+
+    def __init__(self, look: Look, *, bottom_only: bool = False,
+                 parent: QWidget | None = None) -> None:  # fmt: skip
+        super().__init__(parent)
+        self._color = look.color("divider")
+        self._bottom_only = bottom_only
+        if not bottom_only:
+            self.setFixedHeight(1)
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        p = QPainter(self)
+        if self._bottom_only:
+            p.fillRect(QRect(0, self.height() - 1, self.width(), 1), self._color)
+        else:
+            p.fillRect(self.rect(), self._color)
+
+
+class RoundedPanel(QFrame):
+    """A rounded box in two palette tokens (a chip, an image's frame)."""
+
+    def __init__(
+        self,
+        look: Look,
+        fill: str,
+        border: str | None,
+        radius: str,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self._fill = look.color(fill)
+        self._border = look.color(border) if border else None
+        self._radius = look.radius[radius]
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        p = QPainter(self)
+        paint_round(p, QRectF(self.rect()), self._radius, self._fill, self._border)
+
+
+class IconButton(QToolButton):
+    """A flat icon button with a soft round highlight on hover (a chip's ×)."""
+
+    def __init__(self, look: Look, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._look = look
+        self.setAutoRaise(True)
+        self.setAttribute(Qt.WidgetAttribute.WA_Hover, True)
+
+    def sizeHint(self) -> QSize:
+        s = self.iconSize()
+        return QSize(s.width() + 6, s.height() + 6)
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        p = QPainter(self)
+        if self.underMouse() or self.hasFocus():
+            paint_round(p, QRectF(self.rect()), self._look.radius["chip_remove"],
+                        self._look.color("ghost_hover"))  # fmt: skip
+        s = self.iconSize()
+        r = QRect((self.width() - s.width()) // 2, (self.height() - s.height()) // 2,
+                  s.width(), s.height())  # fmt: skip
+        self.icon().paint(p, r)
