@@ -154,11 +154,12 @@ class OverlayPresenter(QObject):
         if entry is None:
             return
         on_screen = self._is_on_screen(entry)
+        action = entry.card.action if entry.card else None
         self._remove(entry)
         if on_screen:
             self._park_timer.stop()
             text, tone = _DISMISS_NOTES.get(outcome, (outcome.capitalize(), "neutral"))
-            self._show_done(f"{text} · {entry.card.action}" if entry.card else text, tone)
+            self._show_done(f"{text} · {action}" if action else text, tone)
         else:
             self._update_counter()
 
@@ -268,6 +269,7 @@ class OverlayPresenter(QObject):
         if entry is None:
             return  # already decided (Esc and Cancel in the same instant), or withdrawn
         on_screen = self._is_on_screen(entry)
+        action = entry.card.action if entry.card else entry.request.tool_name
         try:
             self._sink.decide(
                 call_id,
@@ -284,7 +286,6 @@ class OverlayPresenter(QObject):
         self._park_timer.stop()
         if on_screen:
             self._decided_in_run += 1
-            action = entry.card.action if entry.card else entry.request.tool_name
             if approved:
                 self._show_done(f"Approved ✓  {action}", "approved")
             else:

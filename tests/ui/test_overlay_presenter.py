@@ -192,7 +192,7 @@ def test_supersede_replaces_the_card_in_place_and_dismiss_removes_it(
     field = _card(presenter).field
     assert field is not None and field.text() == "v2"
     presenter.dismiss("new", "withdrawn")
-    assert "Withdrawn" in presenter.window._note.text()
+    assert presenter.window._note.text() == "Withdrawn by the agent · send_thing"
     _settle(qtbot, presenter, "card")
     assert presenter.on_screen is not None and presenter.on_screen.call_id == "other"
     presenter.dismiss("unknown", "expired")  # harmless

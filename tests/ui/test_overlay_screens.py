@@ -128,7 +128,7 @@ def test_render_idle_card_parked_and_done_looks(qtbot: Any) -> None:
     assert sink.of("decide")[0][1:3] == ("m1", True)
     done = desktop_shot(presenter, "notch-done")
     assert presenter.window.look == "done"
-    assert presenter.window._note.text().startswith("Approved ✓")
+    assert presenter.window._note.text() == "Approved ✓  Send email"
     assert _is_notch_dark(
         done,
         QPoint(presenter.window.geometry().left() + 12, presenter.window.geometry().center().y())
