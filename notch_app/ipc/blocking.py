@@ -62,7 +62,9 @@ class NotchClient:
         self.socket_path = Path(socket_path) if socket_path else default_socket_path()
         self.reconnect_for = reconnect_for
         self.on_event = on_event
-        self._state = threading.Condition()
+        self._lock = threading.Lock()
+        self._state = threading.Condition(self._lock)
+        self._sleepers = 0
         self._send_lock = threading.Lock()
         self._sock: socket.socket | None = None
         self._generation = 0
@@ -85,7 +87,7 @@ class NotchClient:
     def connect(self) -> None:
         """Open the connection now (calls also connect on demand).
         Raises NotchNotRunning when nothing listens on the socket."""
-        with self._state:
+        with self._lock:
             self._connected()
 
     def close(self) -> None:
@@ -94,6 +96,7 @@ class NotchClient:
         with self._state:
             self._closed = True
             self._drop(self._generation)
+            self._state.notify_all()
 
     # --- the API ---------------------------------------------------------------------
 
@@ -192,38 +195,42 @@ class NotchClient:
     # --- internals -------------------------------------------------------------------
 
     def _call_once(self, method: str, params: dict[str, Any], deadline: float | None) -> Any:
-        with self._state:
+        request_id = next(self._ids)
+        data = encode_call(request_id, method, params)
+        with self._lock:
             if self._closed:
                 raise NotchError("this NotchClient is closed")
             sock = self._connected()
             generation = self._generation
-            request_id = next(self._ids)
             self._expected.add(request_id)
         try:
-            data = encode_call(request_id, method, params)
             try:
                 with self._send_lock:
                     sock.sendall(data)
             except OSError:
-                with self._state:
+                with self._lock:
                     self._drop(generation)
                 raise _Lost from None
             message = self._reply(request_id, generation, deadline)
-        finally:
-            with self._state:
+        except BaseException:
+            with self._lock:
                 self._expected.discard(request_id)
                 self._replies.pop(request_id, None)
+            raise
         if "error" in message:
             raise request_error(message["error"])
         return message.get("result")
 
     def _reply(self, request_id: int, generation: int, deadline: float | None) -> dict[str, Any]:
-        """Wait for the reply to `request_id`, reading the socket while no other thread is."""
+        """Wait for the reply to `request_id`, reading the socket while no other thread is
+        (the reader routes every reply it reads; the others sleep until theirs arrives)."""
+        state = self._state
         while True:
-            with self._state:
+            with state:
                 while True:
                     reply = self._replies.pop(request_id, None)
                     if reply is not None:
+                        self._expected.discard(request_id)
                         return reply
                     if self._generation != generation:
                         raise _Lost
@@ -234,8 +241,11 @@ class NotchClient:
                         self._reading = True
                         sock = self._sock
                         break
-                    self._state.wait(left)
-            # This thread reads for everyone until its own reply arrives.
+                    self._sleepers += 1
+                    try:
+                        state.wait(left)
+                    finally:
+                        self._sleepers -= 1
             messages: list[dict[str, Any]] = []
             lost = False
             try:
@@ -244,8 +254,9 @@ class NotchClient:
                 messages = self._receive(sock, left)
             except _Lost:
                 lost = True
+            mine: dict[str, Any] | None = None
             events: list[ConfirmationEvent] = []
-            with self._state:
+            with self._lock:
                 self._reading = False
                 for message in messages:
                     if "method" in message:
@@ -255,13 +266,19 @@ class NotchClient:
                                 events.append(event)
                         continue
                     reply_id = message.get("id")
-                    if isinstance(reply_id, int) and reply_id in self._expected:
+                    if reply_id == request_id:
+                        mine = message
+                        self._expected.discard(request_id)
+                    elif isinstance(reply_id, int) and reply_id in self._expected:
                         self._replies[reply_id] = message
                 if lost:
                     self._drop(generation)
-                self._state.notify_all()
+                elif self._sleepers:
+                    state.notify_all()  # a reply for them, or their turn to read
             for event in events:
                 self._dispatch(event)
+            if mine is not None:
+                return mine
 
     def _receive(self, sock: socket.socket, timeout: float | None) -> list[dict[str, Any]]:
         """Read at least once (up to `timeout` s) and return the complete messages."""
@@ -277,26 +294,29 @@ class NotchClient:
         if not chunk:
             raise _Lost
         buffer = self._buffer
-        buffer += chunk
+        if not buffer and chunk.find(b"\n") == len(chunk) - 1:
+            lines = [chunk]  # the usual case: exactly one whole message
+        else:
+            buffer += chunk
+            cut = buffer.rfind(b"\n") + 1
+            lines = bytes(buffer[:cut]).split(b"\n")
+            del buffer[:cut]
+            if len(buffer) > _READ_LIMIT:  # not Notch: nothing it sends is that long
+                raise _Lost
         out: list[dict[str, Any]] = []
-        start = 0
-        while (end := buffer.find(b"\n", start)) >= 0:
-            line = bytes(buffer[start:end])
-            start = end + 1
+        for line in lines:
+            if not line:
+                continue
             try:
                 message = rpc.decode(line)
             except rpc.RpcError:
                 continue
             if isinstance(message, dict):
                 out.append(message)
-        if start:
-            del buffer[:start]
-        if len(buffer) > _READ_LIMIT:  # not Notch: nothing it sends is that long
-            raise _Lost
         return out
 
     def _connected(self) -> socket.socket:
-        """The open socket, connecting first if needed. Call with `_state` held."""
+        """The open socket, connecting first if needed. Call with `_lock` held."""
         if self._sock is not None:
             return self._sock
         sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -318,23 +338,25 @@ class NotchClient:
         return sock
 
     def _drop(self, generation: int) -> None:
-        """Close the connection of `generation` (if still current). Call with `_state` held."""
+        """Close the connection of `generation` (if still current) and wake every waiter
+        to resend on a new one. Call with `_lock` held."""
         if generation != self._generation:
             return
         self._generation += 1
+        if self._sleepers:
+            self._state.notify_all()
         sock, self._sock = self._sock, None
         self._buffer.clear()
         if sock is not None:
             with contextlib.suppress(OSError):
                 sock.shutdown(socket.SHUT_RDWR)  # wakes a thread blocked in recv
             sock.close()
-        self._state.notify_all()
 
     def _listening(self, call_id: str, handler: EventHandler | None) -> _Listening:
         return _Listening(self, call_id, handler)
 
     def _dispatch(self, event: ConfirmationEvent) -> None:
-        with self._state:
+        with self._lock:
             handlers = [*self._handlers.get(event.call_id, ())]
         if self.on_event is not None:
             handlers.append(self.on_event)
@@ -352,7 +374,7 @@ class _Listening:
 
     def __enter__(self) -> None:
         if self.handler is not None:
-            with self.client._state:
+            with self.client._lock:
                 self.client._handlers.setdefault(self.call_id, []).append(self.handler)
 
     def __exit__(self, *exc: object) -> None:

@@ -86,15 +86,14 @@ def _compile(schema: Any, depth: int) -> Check:
     if kind is not None:
         names = kind if isinstance(kind, list) else [kind]
         typed = [_type_check(name) for name in names]
-        checks.append(lambda v: any(t(v) for t in typed))
+        checks.append(typed[0] if len(typed) == 1 else _any(typed))
 
-    if "enum" in schema or "const" in schema:
-        allowed = list(schema["enum"]) if "enum" in schema else [schema["const"]]
-        if not isinstance(schema.get("enum", []), list):
+    if "enum" in schema:
+        if not isinstance(schema["enum"], list):
             raise _Unsupported
-        texts = frozenset(a for a in allowed if isinstance(a, str))
-        null = None in allowed
-        checks.append(lambda v: (isinstance(v, str) and v in texts) or (v is None and null))
+        checks.append(_one_of(schema["enum"]))
+    if "const" in schema:  # both must hold when both are given
+        checks.append(_one_of([schema["const"]]))
 
     low_len, high_len = schema.get("minLength"), schema.get("maxLength")
     if low_len is not None or high_len is not None:
@@ -126,15 +125,52 @@ def _compile(schema: Any, depth: int) -> Check:
                 return True
             if len(v) < low_items or (high_items is not None and len(v) > high_items):
                 return False
-            return item is None or all(item(x) for x in v)
+            if item is not None:
+                for x in v:
+                    if not item(x):
+                        return False
+            return True
 
         checks.append(array)
 
+    return _all(checks)
+
+
+# Combinators without generator expressions: this runs on every request.
+def _all(checks: list[Check]) -> Check:
     if not checks:
         return lambda v: True
     if len(checks) == 1:
         return checks[0]
-    return lambda v: all(c(v) for c in checks)
+    if len(checks) == 2:
+        first, second = checks
+        return lambda v: first(v) and second(v)
+
+    def every(v: Any) -> bool:
+        for check in checks:  # noqa: SIM110 (a loop: no generator per call)
+            if not check(v):
+                return False
+        return True
+
+    return every
+
+
+def _any(checks: list[Check]) -> Check:
+    def some(v: Any) -> bool:
+        for check in checks:  # noqa: SIM110 (a loop: no generator per call)
+            if check(v):
+                return True
+        return False
+
+    return some
+
+
+def _one_of(allowed: list[Any]) -> Check:
+    # Only text and null are compared here: jsonschema's equality (1 == 1.0, True != 1)
+    # is left to jsonschema.
+    texts = frozenset(a for a in allowed if isinstance(a, str))
+    null = any(a is None for a in allowed)
+    return lambda v: (isinstance(v, str) and v in texts) or (v is None and null)
 
 
 def _within(value: float, keyword: str, bound: float) -> bool:

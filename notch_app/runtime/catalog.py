@@ -28,6 +28,8 @@ class Catalog:
 
     def __init__(self, entries: Iterable[CatalogEntry | Manifest] = ()) -> None:
         self._entries: dict[str, CatalogEntry] = {}
+        self._tools: dict[tuple[str, str], Tool] = {}
+        """(integration id, tool name) -> tool: one dict lookup on every request."""
         self.duplicates: list[str] = []
         """Messages for integration ids seen twice (the first one loaded wins)."""
         for item in entries:
@@ -44,6 +46,8 @@ class Catalog:
             )
             return False
         self._entries[entry.manifest.id] = entry
+        for tool in entry.manifest.tools:
+            self._tools.setdefault((entry.manifest.id, tool.name), tool)
         return True
 
     @classmethod
@@ -85,8 +89,7 @@ class Catalog:
         return self._entries.get(integration_id)
 
     def tool(self, integration_id: str, tool_name: str) -> Tool | None:
-        manifest = self.integration(integration_id)
-        return manifest.tool(tool_name) if manifest else None
+        return self._tools.get((integration_id, tool_name))
 
     def describe(self) -> list[dict[str, Any]]:
         """The integrations and their tools as plain JSON (for `integrations.list`)."""

@@ -210,10 +210,10 @@ class ConfirmationService:
                 item.listeners.append(listener)
             return item.future
         # Read-only tools never reach the store: no card, so nothing to decide twice.
-        read_only = self.catalog.tool(integration_id, tool_name)
+        known_tool = self.catalog.tool(integration_id, tool_name)
         stored = (
             None
-            if read_only is not None and read_only.confirmation is None
+            if known_tool is not None and known_tool.confirmation is None
             else self.store.decision(call_id)
         )
         if stored is not None:
@@ -224,7 +224,10 @@ class ConfirmationService:
             done.set_result(stored.replayed())
             return done
 
-        integration, tool = self._lookup(integration_id, tool_name)
+        if known_tool is None:
+            self._lookup(integration_id, tool_name)  # raises, naming what is unknown
+        tool = known_tool
+        assert tool is not None
         problems = [] if surely_valid(tool, args) else argument_problems(tool, args)
         if problems:
             first = problems[0]
@@ -261,6 +264,8 @@ class ConfirmationService:
             )
             return done
 
+        integration = self.catalog.integration(integration_id)
+        assert integration is not None  # the tool was found in it above
         old: _Open | None = None
         if supersedes is not None:
             _check_call_id(supersedes, "supersedes")
