@@ -40,7 +40,7 @@ from notch_app.ui.blocks.inputs import InputEditor
 from notch_app.ui.blocks.layout import add_card_header
 from notch_app.ui.blocks.text import wrapped_label
 from notch_app.ui.theme import Look
-from notch_app.ui.widgets.chrome import FieldFrame, GlassFrame, ThinScrollBar
+from notch_app.ui.widgets.chrome import FieldFrame, GlassFrame, LabeledLine, ThinScrollBar
 from notch_app.ui.widgets.link_prompt import LinkPrompt
 from notch_app.ui.widgets.markdown_view import link_allowed
 
@@ -212,7 +212,12 @@ class CardView(QWidget):
         return self._ctx.editors[path].field
 
     def editor(self, path: str) -> InputEditor:
+        """The InputEditor of the input bound to `path`. KeyError if none."""
         return self._ctx.editors[path]
+
+    def editors(self) -> list[InputEditor]:
+        """Every input's editor, in reading order."""
+        return list(self._ctx.editors.values())
 
     def set_via_widget(self, path: str, value: Any) -> None:
         """Change the input bound to `path` through its real widget: type into the
@@ -245,10 +250,12 @@ class CardView(QWidget):
         for w in self.findChildren(QWidget):
             if not w.isVisibleTo(self):
                 continue
-            text = ""
+            if isinstance(w, FieldFrame | LabeledLine) and w.label:
+                out.append(unshown(w.label))  # painted, not a QLabel
             if isinstance(w, FieldFrame):
-                text = w.label or ""
-            elif isinstance(w, (QLabel, QAbstractButton)):
+                continue
+            text = ""
+            if isinstance(w, (QLabel, QAbstractButton)):
                 text = w.text()
             elif isinstance(w, QTextBrowser):
                 text = w.toPlainText()
@@ -263,6 +270,8 @@ class CardView(QWidget):
                     text = w.text()
             if text:
                 out.append(unshown(text))
+            if isinstance(w, LabeledLine) and w.error_text:
+                out.append(unshown(w.error_text))
         return "\n".join(out)
 
     @property

@@ -21,7 +21,7 @@ import json
 import re
 from functools import cache
 from pathlib import Path
-from typing import Any, Literal, cast
+from typing import Any, Literal
 
 from PySide6.QtGui import QColor, QFont, QFontDatabase, QFontMetrics, QIcon, QPalette
 from PySide6.QtWidgets import QWidget
@@ -49,7 +49,7 @@ def theme_name(name: str) -> ThemeName:
     """`name` as a ThemeName. Raises ThemeError for anything but "dark" or "light"."""
     if name not in THEMES:
         raise ThemeError(f"unknown theme {name!r}: use one of {', '.join(THEMES)}")
-    return cast(ThemeName, name)
+    return name
 
 
 def _read_json(path: Path) -> dict[str, Any]:
@@ -140,6 +140,14 @@ class Look:
             font.setBold(bool(props.get("bold", False)))
             self._fonts[role] = font
         return font
+
+    def same_font_as_base(self, role: str) -> bool:
+        """True when the role's font is the card's base font (nothing to set)."""
+        props = self._text.get(role, self._text["base"])
+        base = self._text["base"]
+        return int(props.get("size", FONT_PIXEL_SIZE)) == int(
+            base.get("size", FONT_PIXEL_SIZE)
+        ) and bool(props.get("bold", False)) == bool(base.get("bold", False))
 
     def font_metrics(self, role: str) -> QFontMetrics:
         fm = self._metrics.get(role)
@@ -238,8 +246,11 @@ def style_text(widget: QWidget, role: str, look: Look) -> None:
     which every widget of the card inherits)."""
     if role == "base":
         return
-    widget.setFont(look.font(role))
-    widget.setPalette(look.text_palette(role))
+    # Only what differs from the card's own font and colour: each set costs ~25 µs.
+    if not look.same_font_as_base(role):
+        widget.setFont(look.font(role))
+    if look.text_color(role) != look.text_color("base"):
+        widget.setPalette(look.text_palette(role))
 
 
 @cache

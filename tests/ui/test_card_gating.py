@@ -7,7 +7,7 @@ from typing import Any
 from card_fixtures import card, watch
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication, QLabel, QLineEdit
+from PySide6.QtWidgets import QApplication, QLineEdit
 
 PROPS: dict[str, Any] = {
     "text": {"type": "string"},
@@ -80,12 +80,9 @@ def test_abc_in_an_integer_field_keeps_confirm_disabled_with_the_reason_at_the_f
     got = watch(view)
     view.set_via_widget("count", "abc")
     assert not view.confirm_button().isEnabled()
-    errors = [
-        w.text()
-        for w in view.findChildren(QLabel)
-        if w.objectName() == "FieldError" and w.isVisibleTo(view)
-    ]
+    errors = [e.error_shown() for e in view.editors() if e.error_shown()]
     assert len(errors) == 1 and "whole number" in errors[0]
+    assert errors[0] in view.visible_text()  # shown on the card, under the field
     assert view.input_widget("count").property("invalid") is True
     QTest.keyClick(view.input_widget("count"), Qt.Key.Key_Return)
     assert got == []  # Enter does not get past the gate

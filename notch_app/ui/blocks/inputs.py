@@ -10,6 +10,7 @@ an editor follows values it did not type itself (a revert, a scenario step).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cache
 from typing import Any
 
 from PySide6.QtCore import QRect, Qt
@@ -39,7 +40,9 @@ from notch_app.ui.blocks._context import CardContext, shown
 from notch_app.ui.blocks.text import wrapped_label
 from notch_app.ui.theme import Look
 from notch_app.ui.widgets.chips_box import ChipsBox
-from notch_app.ui.widgets.chrome import ChoiceBox, FieldFrame, Switch
+from notch_app.ui.widgets.chrome import ChoiceBox, FieldFrame, LabeledLine, Switch
+
+_binding_path = cache(parse_single_binding)  # one regex match per distinct binding
 
 LONG_VALUE_CHARS = 4096
 """A single-line field holding more than this becomes a bounded text area: QLineEdit
@@ -59,35 +62,50 @@ class InputEditor:
     field: QWidget
     """The widget a person edits (focus, accessible name, `CardView.input_widget`)."""
 
-    def __init__(self, block: Any, ctx: CardContext, *, label_row: bool = True) -> None:
+    container: FieldFrame | LabeledLine
+    """What a visibleIf hides: the label, the field and its lines."""
+
+    def __init__(
+        self, block: Any, ctx: CardContext, *, label_row: bool = True, framed: bool = True
+    ) -> None:
         self.block = block
         self.ctx = ctx
-        self.path = parse_single_binding(block.bind)
+        self.path = _binding_path(block.bind)
         self.label = block.label
         self._pushing = False
         self._last: Any = ctx.state.value(self.path)
         self._error: str | None = None
         # One widget for the label, its quiet permanent `*` (an untouched form never looks
         # like it failed) and the field's box: they are painted, not three more widgets.
-        self.container = FieldFrame(
-            ctx.look, shown(block.label, 200) if label_row else None, bool(block.required)
-        )
-        self._layout = self.container.column
+        # `framed=False`: the field is its own container (a LabeledLine, set by finish).
+        if framed:
+            self.container = FieldFrame(
+                ctx.look, shown(block.label, 200) if label_row else None, bool(block.required)
+            )
         self._help: QLabel | None = None
         # Made on the first error only: most inputs never show one.
         self._error_label: QLabel | None = None
 
-    def finish(self, field: QWidget, focus: QWidget | None = None) -> QWidget:
-        """Add `field` under the label, then help and error lines; register the editor."""
+    def finish(
+        self, field: QWidget, focus: QWidget | None = None, *, grows: bool = False
+    ) -> QWidget:
+        """Add `field` under the label (`grows`: its height follows its content), then
+        the help line; register the editor."""
         self.field = field
-        self._layout.addWidget(field)
-        if self.block.help:
+        if isinstance(field, LabeledLine):
+            self.container = field
+        else:
+            assert isinstance(self.container, FieldFrame)
+            self.container.set_field(field, grows=grows)
+        if self.block.help and isinstance(self.container, FieldFrame):
             self._help = wrapped_label("FieldHelp", self.ctx.look, selectable=False)
             self._help.setText(shown(self.block.help, 300))
-            self._layout.addWidget(self._help)
+            self.container.column.addWidget(self._help)
+        description = self._description()
         for w in {field, focus or field}:
             w.setAccessibleName(self.label)
-            w.setAccessibleDescription(self._description())
+            if description:
+                w.setAccessibleDescription(description)
         self.ctx.focusable(focus or field)
         self.ctx.editors[self.path] = self
         self.show_value(self._last)
@@ -124,16 +142,19 @@ class InputEditor:
         if message == self._error:
             return
         self._error = message
+        self.field.setProperty("invalid", bool(message))
+        self.container.set_invalid(bool(message))
+        self.field.setAccessibleDescription(self._description())
+        if isinstance(self.container, LabeledLine):
+            self.container.set_error(shown(message or "", 300))
+            return
         if self._error_label is None:
             if not message:
                 return
             self._error_label = wrapped_label("FieldError", self.ctx.look, selectable=False)
-            self._layout.addWidget(self._error_label)
+            self.container.column.addWidget(self._error_label)
         self._error_label.setText(shown(message or "", 300))
         self._error_label.setVisible(bool(message))
-        self.field.setProperty("invalid", bool(message))
-        self.container.set_invalid(bool(message))
-        self.field.setAccessibleDescription(self._description())
 
     @property
     def error(self) -> str | None:
@@ -147,6 +168,14 @@ class InputEditor:
 
     def shown_text(self) -> str:
         """What the person can read in this input right now."""
+        return ""
+
+    def error_shown(self) -> str:
+        """The error line under the input as shown ("" when there is none)."""
+        if isinstance(self.container, LabeledLine):
+            return self.container.error_text
+        if self._error_label is not None and not self._error_label.isHidden():
+            return self._error_label.text()
         return ""
 
 
@@ -197,16 +226,25 @@ class TextArea(QPlainTextEdit):
 
 class _TextEditor(InputEditor):
     def __init__(self, block: TextFieldBlock | PasswordFieldBlock, ctx: CardContext) -> None:
-        super().__init__(block, ctx)
-        value = self._last
+        value = ctx.state.value(_binding_path(block.bind))
         multiline = bool(getattr(block, "multiline", False))
         secret = isinstance(block, PasswordFieldBlock)
+        # The plain one-line field (most inputs) is one widget; a password (its reveal
+        # button), a text area or a help line need the frame.
+        plain = (
+            not secret
+            and not multiline
+            and not block.help
+            and not (isinstance(value, str) and len(value) > LONG_VALUE_CHARS)
+        )
+        super().__init__(block, ctx, framed=not plain)
         self.large = isinstance(value, str) and len(value) > LARGE_VALUE_CHARS
         self.multiline = not secret and (
             multiline or (isinstance(value, str) and len(value) > LONG_VALUE_CHARS)
         )
         self.secret = secret
         self._showing = False
+        self.line: QLineEdit
         field: QWidget
         if self.large:
             self.multiline = True
@@ -220,6 +258,8 @@ class _TextEditor(InputEditor):
                 self.area.setPlaceholderText(block.placeholder)
             self.area.textChanged.connect(self._area_edited)
             field = self.area
+        elif plain:
+            self.line = LabeledLine(ctx.look, shown(block.label, 200), bool(block.required))
         else:
             self.line = QLineEdit()
             # Frameless: the FieldFrame draws the box; the margins are the box's padding
@@ -228,12 +268,15 @@ class _TextEditor(InputEditor):
             f = ctx.look.metrics["field"]
             px, py = f["padding_x"] - 1, f["padding_y"] - 1
             self.line.setTextMargins(px, py, px, py)
+        if not self.multiline:
             self.line.setMaxLength(2**31 - 1)
             if block.placeholder:
                 self.line.setPlaceholderText(block.placeholder)
             self.line.textEdited.connect(self.push)
             field = self.line
-        self.container.box_for(field)
+        if not plain:
+            assert isinstance(self.container, FieldFrame)
+            self.container.box_for(field)
         if secret and not self.large:
             self.line.setEchoMode(QLineEdit.EchoMode.Password)
             self.reveal = QAction(theme.icon("eye"), "Show", self.line)
@@ -241,7 +284,7 @@ class _TextEditor(InputEditor):
             self.reveal.setToolTip("Show")
             self.reveal.toggled.connect(self._toggle_reveal)
             self.line.addAction(self.reveal, QLineEdit.ActionPosition.TrailingPosition)
-        self.widget = self.finish(field)
+        self.widget = self.finish(field, grows=self.multiline)
 
     def _toggle_reveal(self, on: bool) -> None:
         self.line.setEchoMode(QLineEdit.EchoMode.Normal if on else QLineEdit.EchoMode.Password)
@@ -452,7 +495,7 @@ class _ChipsEditor(InputEditor):
         super().__init__(block, ctx)
         self.box = ChipsBox(block.placeholder, look=ctx.look)
         self.box.valuesEdited.connect(self.push)
-        self.widget = self.finish(self.box, focus=self.box.entry)
+        self.widget = self.finish(self.box, focus=self.box.entry, grows=True)
 
     def show_value(self, value: Any) -> None:
         self.box.set_values(_chip_values(value))

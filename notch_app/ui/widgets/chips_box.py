@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QKeyEvent, QPainter, QPaintEvent
+from PySide6.QtCore import QRectF, QSize, Qt, Signal
+from PySide6.QtGui import QFocusEvent, QKeyEvent, QPainter, QPaintEvent
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QLineEdit, QWidget
 
 from notch_app.ui import theme
@@ -12,7 +12,6 @@ from notch_app.ui.widgets.chrome import IconButton, RoundedPanel, paint_round
 from notch_app.ui.widgets.flow_layout import FlowLayout
 
 _CHIP_TEXT_CHARS = 60
-_FOCUS_EVENTS = (QEvent.Type.FocusIn, QEvent.Type.FocusOut)
 
 
 class Chip(RoundedPanel):
@@ -44,6 +43,28 @@ class Chip(RoundedPanel):
         row.addWidget(self.remove_button)
 
 
+class _Entry(QLineEdit):
+    """The chips field's text entry: Enter adds a chip, Backspace on an empty entry
+    removes the last one, focus repaints the box. Handled here rather than by an event
+    filter, which would be a Python call for every event the entry gets."""
+
+    def __init__(self, box: ChipsBox) -> None:
+        super().__init__()
+        self._box = box
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if not self._box.key_pressed(event):
+            super().keyPressEvent(event)
+
+    def focusInEvent(self, event: QFocusEvent) -> None:
+        super().focusInEvent(event)
+        self._box.update()
+
+    def focusOutEvent(self, event: QFocusEvent) -> None:
+        super().focusOutEvent(event)
+        self._box.update()
+
+
 class ChipsBox(QFrame):
     """`valuesEdited(list)` fires when the person adds or removes a chip. Drawn as a
     field box (focused while its entry field is); `look` defaults to the dark theme."""
@@ -63,13 +84,12 @@ class ChipsBox(QFrame):
         policy = self.sizePolicy()
         policy.setHeightForWidth(True)
         self.setSizePolicy(policy)
-        self.entry = QLineEdit()
+        self.entry: QLineEdit = _Entry(self)
         self.entry.setFrame(False)
         self.entry.setTextMargins(2, 2, 2, 2)
         self.entry.setPlaceholderText(placeholder or "Add…")
         self.entry.setMinimumWidth(90)
         self.entry.setProperty("chipsEntry", True)
-        self.entry.installEventFilter(self)
         self._flow.addWidget(self.entry)
 
     def values(self) -> list[str]:
@@ -117,18 +137,15 @@ class ChipsBox(QFrame):
         self.valuesEdited.emit(values)
         return True
 
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if watched is self.entry and event.type() in _FOCUS_EVENTS:
-            self.update()  # the box shows where the focus is
-        if watched is self.entry and event.type() == QEvent.Type.KeyPress:
-            assert isinstance(event, QKeyEvent)
-            key = event.key()
-            if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and self.entry.text().strip():
-                self.add_entry()
-                return True
-            if key == Qt.Key.Key_Backspace and not self.entry.text() and self._values:
-                self._remove(self._values[-1])
-                return True
+    def key_pressed(self, event: QKeyEvent) -> bool:
+        """Handle a key typed into the entry; True when it added or removed a chip."""
+        key = event.key()
+        if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and self.entry.text().strip():
+            self.add_entry()
+            return True
+        if key == Qt.Key.Key_Backspace and not self.entry.text() and self._values:
+            self._remove(self._values[-1])
+            return True
         return False
 
     def paintEvent(self, event: QPaintEvent) -> None:

@@ -56,9 +56,9 @@ class SafeDocument(QTextDocument):
         super().__init__(parent)
         self.refused: list[str] = []
 
-    def loadResource(self, type: int, name: QUrl) -> Any:
+    def loadResource(self, type: int, name: QUrl | str) -> Any:
         if len(self.refused) < 100:
-            self.refused.append(name.toString())
+            self.refused.append(name.toString() if isinstance(name, QUrl) else name)
         if type == QTextDocument.ResourceType.ImageResource.value:
             return _placeholder_image()
         return None
@@ -123,7 +123,7 @@ class MarkdownView(QTextBrowser):
                 it += 1
             block = block.next()
 
-    def loadResource(self, type: int, name: QUrl) -> Any:
+    def loadResource(self, type: int, name: QUrl | str) -> Any:
         return self._doc.loadResource(type, name)
 
     def _on_anchor(self, url: QUrl) -> None:
