@@ -40,6 +40,7 @@ from notch_app.ui.blocks.inputs import InputEditor
 from notch_app.ui.blocks.layout import add_card_header
 from notch_app.ui.blocks.text import wrapped_label
 from notch_app.ui.theme import Look
+from notch_app.ui.widgets.chips_box import Chip
 from notch_app.ui.widgets.chrome import FieldFrame, GlassFrame, LabeledLine, ThinScrollBar
 from notch_app.ui.widgets.link_prompt import LinkPrompt
 from notch_app.ui.widgets.markdown_view import link_allowed
@@ -149,6 +150,8 @@ class CardView(QWidget):
         header = QVBoxLayout()
         header.setSpacing(3)
         frame.addLayout(header)
+        if isinstance(root, CardBlock):
+            add_card_header(root, header, self._ctx)
         children = list(root.children) if isinstance(root, CardBlock) else [root]
         footer_blocks = list(root.footer) if isinstance(root, CardBlock) else []
         self._body: _Body | None = None
@@ -166,8 +169,6 @@ class CardView(QWidget):
         footer = QVBoxLayout()
         footer.setSpacing(8)
         frame.addLayout(footer)
-        if isinstance(root, CardBlock):
-            add_card_header(root, header, self._ctx)
         for child in children:
             body.addWidget(build_block(child, self._ctx))
         for block in footer_blocks:
@@ -255,7 +256,9 @@ class CardView(QWidget):
             if isinstance(w, FieldFrame):
                 continue
             text = ""
-            if isinstance(w, (QLabel, QAbstractButton)):
+            if isinstance(w, Chip):
+                text = w.text  # painted, not a QLabel
+            elif isinstance(w, (QLabel, QAbstractButton)):
                 text = w.text()
             elif isinstance(w, QTextBrowser):
                 text = w.toPlainText()

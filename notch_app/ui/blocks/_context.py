@@ -34,6 +34,8 @@ def shown(text: str, limit: int = MAX_SHOWN_CHARS) -> str:
     (URLs, ids) so word-wrapped labels never overflow the card's width."""
     if len(text) > limit:
         text = text[:limit] + "…"
+    elif len(text) < _LONG_RUN:
+        return text  # too short to hold a run that needs a break
     out: list[str] = []
     run = 0
     for ch in text:

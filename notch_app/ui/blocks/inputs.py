@@ -390,9 +390,8 @@ class _SelectEditor(InputEditor):
         self.combo = ChoiceBox(ctx.look)
         self._values: list[Any] = []
         self._syncing = False
-        for option in block.options:
-            self.combo.addItem(shown(option.label, 120))
-            self._values.append(option.value)
+        self.combo.addItems([shown(option.label, 120) for option in block.options])
+        self._values.extend(option.value for option in block.options)
         self._extra = False
         self.combo.currentIndexChanged.connect(self._picked)
         self.widget = self.finish(self.combo)

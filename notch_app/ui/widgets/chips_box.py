@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QFocusEvent, QKeyEvent, QPainter, QPaintEvent
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QLineEdit, QWidget
+from PySide6.QtCore import QRect, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import QFocusEvent, QKeyEvent, QPainter, QPaintEvent, QResizeEvent
+from PySide6.QtWidgets import QFrame, QLineEdit, QWidget
 
 from notch_app.ui import theme
-from notch_app.ui.theme import Look, style_text
+from notch_app.ui.theme import Look
 from notch_app.ui.widgets.chrome import IconButton, RoundedPanel, paint_round
 from notch_app.ui.widgets.flow_layout import FlowLayout
 
@@ -15,32 +15,65 @@ _CHIP_TEXT_CHARS = 60
 
 
 class Chip(RoundedPanel):
-    """One value with its × (`remove_button`); `removeRequested(value)` on a click."""
+    """One value with its × (`remove_button`); `removeRequested(value)` on a click.
+
+    The text is painted and the × placed by hand: a label and a layout per chip would
+    triple its cost."""
 
     removeRequested = Signal(str)
+
+    _MARGINS = (9, 2, 4, 2)  # left, top, right, bottom
+    _GAP = 4
 
     def __init__(self, value: str, look: Look, parent: QWidget | None = None) -> None:
         super().__init__(look, "chip_fill", "chip_border", "chip", parent)
         self.setObjectName("Chip")
         self.value = value
-        row = QHBoxLayout(self)
-        row.setContentsMargins(9, 2, 4, 2)
-        row.setSpacing(4)
-        text = value if len(value) <= _CHIP_TEXT_CHARS else value[:_CHIP_TEXT_CHARS] + "…"
-        label = QLabel(text)
-        label.setObjectName("ChipText")
-        label.setTextFormat(Qt.TextFormat.PlainText)
-        style_text(label, "ChipText", look)
+        self._look = look
+        self.text = value if len(value) <= _CHIP_TEXT_CHARS else value[:_CHIP_TEXT_CHARS] + "…"
         self.setToolTip(value[:500])
-        row.addWidget(label)
-        self.remove_button = IconButton(look)
+        self.setAccessibleName(self.text)
+        self.remove_button = IconButton(look, self)
         self.remove_button.setObjectName("ChipRemove")
         self.remove_button.setIcon(theme.icon("chip-remove"))
         self.remove_button.setIconSize(QSize(10, 10))
-        self.remove_button.setAccessibleName(f"Remove {text}")
+        self.remove_button.setAccessibleName(f"Remove {self.text}")
         self.remove_button.setCursor(Qt.CursorShape.PointingHandCursor)
         self.remove_button.clicked.connect(lambda: self.removeRequested.emit(self.value))
-        row.addWidget(self.remove_button)
+
+    def sizeHint(self) -> QSize:
+        left, top, right, bottom = self._MARGINS
+        fm = self._look.font_metrics("ChipText")
+        button = self.remove_button.sizeHint()
+        height = max(fm.height(), button.height()) + top + bottom
+        width = left + fm.horizontalAdvance(self.text) + self._GAP + button.width() + right
+        return QSize(width, height)
+
+    def minimumSizeHint(self) -> QSize:
+        return self.sizeHint()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        _, _, right, _ = self._MARGINS
+        button = self.remove_button.sizeHint()
+        self.remove_button.setGeometry(
+            self.width() - right - button.width(),
+            (self.height() - button.height()) // 2,
+            button.width(),
+            button.height(),
+        )
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        super().paintEvent(event)
+        left, _, right, _ = self._MARGINS
+        p = QPainter(self)
+        p.setFont(self._look.font("ChipText"))
+        p.setPen(self._look.text_color("ChipText"))
+        room = self.width() - left - self._GAP - self.remove_button.width() - right
+        p.drawText(
+            QRect(left, 0, max(room, 0), self.height()),
+            int(Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft),
+            self.text,
+        )
 
 
 class _Entry(QLineEdit):
