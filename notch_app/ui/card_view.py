@@ -41,7 +41,13 @@ from notch_app.ui.blocks.layout import add_card_header
 from notch_app.ui.blocks.text import wrapped_label
 from notch_app.ui.theme import Look
 from notch_app.ui.widgets.chips_box import Chip
-from notch_app.ui.widgets.chrome import FieldFrame, GlassFrame, LabeledLine, ThinScrollBar
+from notch_app.ui.widgets.chrome import (
+    FieldFrame,
+    GlassFrame,
+    LabeledLine,
+    Switch,
+    ThinScrollBar,
+)
 from notch_app.ui.widgets.link_prompt import LinkPrompt
 from notch_app.ui.widgets.markdown_view import link_allowed
 
@@ -189,6 +195,9 @@ class CardView(QWidget):
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self._last_gate: tuple[bool, tuple[str, ...]] | None = None
         self._apply_gate()
+        # A proposal the schema refuses says why at its field from the start.
+        for path, editor in self._ctx.editors.items():
+            editor.set_error(self._state.field_error(path))
         self._unsubscribe = self._state.subscribe(self._changed)
         self.destroyed.connect(lambda *_: None)
 
@@ -273,7 +282,7 @@ class CardView(QWidget):
                     text = w.text()
             if text:
                 out.append(unshown(text))
-            if isinstance(w, LabeledLine) and w.error_text:
+            if isinstance(w, LabeledLine | Switch) and w.error_text:
                 out.append(unshown(w.error_text))
         return "\n".join(out)
 

@@ -192,3 +192,28 @@ def test_light_and_dark_themes_both_build(qtbot: Any) -> None:
         text = view.input_widget("title").palette().color(QPalette.ColorRole.Text)
         assert (text.lightness() > 128) == (theme == "dark"), theme
     assert lightness["dark"] < 100 < lightness["light"]
+
+
+def test_card_text_can_be_selected_with_the_mouse(qtbot: Any) -> None:
+    from PySide6.QtCore import QPoint, Qt
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QLabel
+
+    view = card([{"type": "text", "text": "Copy this reference"}], {}, {})
+    qtbot.addWidget(view)
+    view.show()
+    qtbot.waitExposed(view)
+    label = next(w for w in view.findChildren(QLabel) if w.text() == "Copy this reference")
+    start, end = QPoint(2, label.height() // 2), QPoint(label.width() - 2, label.height() // 2)
+    QTest.mouseMove(label, start)
+    QTest.mousePress(label, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, start)
+    QTest.mouseMove(label, end)
+    QTest.mouseRelease(label, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, end)
+    assert "reference" in label.selectedText()
+
+
+def test_chips_read_as_text_on_the_card(qtbot: Any) -> None:
+    view = card(EVERY_BLOCK, PROPS, ARGS)
+    qtbot.addWidget(view)
+    lines = view.visible_text().splitlines()
+    assert [v for v in ARGS["tags"] if v in lines] == list(ARGS["tags"])

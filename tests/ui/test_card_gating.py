@@ -162,3 +162,18 @@ def test_revert_shows_the_proposed_value_in_the_widget(qtbot: Any) -> None:
     view.set_via_widget("text", "changed")
     view.state().revert("text")
     assert view.input_widget("text").text() == "hello"
+
+
+def test_a_toggle_the_schema_refuses_shows_why_under_it(qtbot: Any) -> None:
+    view = card(
+        [{"type": "toggle", "bind": "{{agree}}", "label": "I agree"}],
+        {"agree": {"type": "boolean", "const": True}},
+        {"agree": False},
+    )
+    qtbot.addWidget(view)
+    editor = view.editor("agree")
+    assert editor.error_shown() and editor.error_shown() in view.visible_text()
+    assert not view.confirm_button().isEnabled()  # type: ignore[union-attr]
+    view.set_via_widget("agree", True)
+    assert editor.error_shown() == ""
+    assert view.confirm_button().isEnabled()  # type: ignore[union-attr]

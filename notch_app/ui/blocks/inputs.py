@@ -62,7 +62,7 @@ class InputEditor:
     field: QWidget
     """The widget a person edits (focus, accessible name, `CardView.input_widget`)."""
 
-    container: FieldFrame | LabeledLine
+    container: FieldFrame | LabeledLine | Switch
     """What a visibleIf hides: the label, the field and its lines."""
 
     def __init__(
@@ -92,7 +92,7 @@ class InputEditor:
         """Add `field` under the label (`grows`: its height follows its content), then
         the help line; register the editor."""
         self.field = field
-        if isinstance(field, LabeledLine):
+        if isinstance(field, LabeledLine | Switch):
             self.container = field
         else:
             assert isinstance(self.container, FieldFrame)
@@ -145,7 +145,7 @@ class InputEditor:
         self.field.setProperty("invalid", bool(message))
         self.container.set_invalid(bool(message))
         self.field.setAccessibleDescription(self._description())
-        if isinstance(self.container, LabeledLine):
+        if isinstance(self.container, LabeledLine | Switch):
             self.container.set_error(shown(message or "", 300))
             return
         if self._error_label is None:
@@ -172,7 +172,7 @@ class InputEditor:
 
     def error_shown(self) -> str:
         """The error line under the input as shown ("" when there is none)."""
-        if isinstance(self.container, LabeledLine):
+        if isinstance(self.container, LabeledLine | Switch):
             return self.container.error_text
         if self._error_label is not None and not self._error_label.isHidden():
             return self._error_label.text()
@@ -456,7 +456,7 @@ class SelectBuilder:
 
 class _ToggleEditor(InputEditor):
     def __init__(self, block: ToggleBlock, ctx: CardContext) -> None:
-        super().__init__(block, ctx, label_row=False)
+        super().__init__(block, ctx, label_row=False, framed=False)
         self.box = Switch(ctx.look, shown(block.label, 200))
         self.box.setObjectName("Switch")
         self.box.setCursor(Qt.CursorShape.PointingHandCursor)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QEnterEvent
 from PySide6.QtWidgets import QLabel, QWidget
 
 from notch_app.manifest.view import MarkdownBlock, TextBlock
@@ -14,17 +15,26 @@ from notch_app.ui.widgets.markdown_view import MarkdownView
 _MAX_MARKDOWN_CHARS = 20_000
 
 
+class SelectableLabel(QLabel):
+    """A label whose text the mouse can select. It becomes selectable when the pointer
+    first comes over it: a selectable label builds a text document up front, which would
+    cost every card that much per label, though only a pointer can select."""
+
+    def enterEvent(self, event: QEnterEvent) -> None:
+        if not self.textInteractionFlags() & Qt.TextInteractionFlag.TextSelectableByMouse:
+            self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        super().enterEvent(event)
+
+
 def wrapped_label(
     object_name: str | None = None, look: Look | None = None, *, selectable: bool = True
 ) -> QLabel:
     """A plain-text, word-wrapping label (never interpreted as rich text), selectable
     unless told otherwise. With `look`, it takes the font and colour of the text role
     named `object_name` in `resources/theme/card.json`."""
-    label = QLabel()
+    label = SelectableLabel() if selectable else QLabel()
     label.setTextFormat(Qt.TextFormat.PlainText)
     label.setWordWrap(True)
-    if selectable:
-        label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
     if object_name:
         label.setObjectName(object_name)
         if look is not None:
@@ -54,4 +64,4 @@ def _bounded(text: str) -> str:
     return text if len(text) <= _MAX_MARKDOWN_CHARS else text[:_MAX_MARKDOWN_CHARS] + "…"
 
 
-__all__ = ["MarkdownBuilder", "TextBuilder", "wrapped_label"]
+__all__ = ["MarkdownBuilder", "SelectableLabel", "TextBuilder", "wrapped_label"]

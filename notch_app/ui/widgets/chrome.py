@@ -432,12 +432,39 @@ class PillButton(QPushButton):
 
 
 class Switch(QCheckBox):
-    """A toggle drawn as a switch (the theme's switch images) followed by its label."""
+    """A toggle drawn as a switch (the theme's switch images) followed by its label; it
+    is its own input container, with its (rare) error line painted underneath."""
+
+    label = None  # the text beside the switch is its label; no label row above
+    required = False
 
     def __init__(self, look: Look, text: str, parent: QWidget | None = None) -> None:
         super().__init__(text, parent)
         self._look = look
+        self.invalid = False
+        self.error_text = ""
         self.setAttribute(Qt.WidgetAttribute.WA_Hover, True)
+
+    def set_invalid(self, invalid: bool) -> None:
+        if invalid != self.invalid:
+            self.invalid = invalid
+            self.update()
+
+    def set_error(self, message: str) -> None:
+        """Show `message` under the switch (one line, elided; "" hides it)."""
+        if message != self.error_text:
+            self.error_text = message
+            self.updateGeometry()
+            self.update()
+
+    def _row_height(self) -> int:
+        return max(self._look.metrics["switch"]["height"], self.fontMetrics().height())
+
+    def _error_height(self) -> int:
+        if not self.error_text:
+            return 0
+        gap = self._look.metrics["field"]["label_gap"]
+        return self._look.font_metrics("FieldError").height() + gap
 
     def _images(self) -> tuple[QPixmap, QPixmap]:
         s = self._look.metrics["switch"]
@@ -452,32 +479,41 @@ class Switch(QCheckBox):
         fm = self.fontMetrics()
         return QSize(
             s["width"] + s["spacing"] + fm.horizontalAdvance(self.text()) + 2,
-            max(s["height"], fm.height()),
+            self._row_height() + self._error_height(),
         )
 
     def minimumSizeHint(self) -> QSize:
         return self.sizeHint()
 
     def hitButton(self, pos: QPoint) -> bool:
-        return self.rect().contains(pos)
+        return pos.y() < self._row_height() and self.rect().contains(pos)
 
     def paintEvent(self, event: QPaintEvent) -> None:
         s = self._look.metrics["switch"]
         p = QPainter(self)
         p.setRenderHint(_AA)
         off, on = self._images()
-        top = (self.height() - s["height"]) // 2
+        row = self._row_height()
+        top = (row - s["height"]) // 2
         p.drawPixmap(0, top, on if self.isChecked() else off)
-        if self.hasFocus():
+        if self.hasFocus() or self.invalid:
             r = QRectF(0, top, s["width"], s["height"]).adjusted(-1.5, -1.5, 1.5, 1.5)
-            p.setPen(QPen(self._look.color("field_border_focus"), 1.0))
+            ring = "field_error" if self.invalid else "field_border_focus"
+            p.setPen(QPen(self._look.color(ring), 1.0))
             p.setBrush(Qt.BrushStyle.NoBrush)
             p.drawRoundedRect(r, r.height() / 2, r.height() / 2)
         p.setPen(self.palette().color(self.foregroundRole()))
         x = s["width"] + s["spacing"]
-        text_rect = QRect(x, 0, self.width() - x, self.height())
+        text_rect = QRect(x, 0, self.width() - x, row)
         p.drawText(text_rect, int(Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft),
                    self.text())  # fmt: skip
+        if self.error_text:
+            fm = self._look.font_metrics("FieldError")
+            p.setFont(self._look.font("FieldError"))
+            p.setPen(self._look.text_color("FieldError"))
+            text = fm.elidedText(self.error_text, Qt.TextElideMode.ElideRight, self.width())
+            p.drawText(QPoint(0, row + self._look.metrics["field"]["label_gap"] + fm.ascent()),
+                       text)  # fmt: skip
 
 
 class ChoiceBox(QComboBox):
