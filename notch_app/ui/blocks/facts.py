@@ -23,7 +23,6 @@ from notch_app.manifest.view import KeyValueBlock, ListBlock, ListItemBlock, Met
 from notch_app.ui.blocks._context import MAX_SHOWN_CHARS, CardContext, shown
 from notch_app.ui.blocks.text import wrapped_label
 from notch_app.ui.theme import Look, style_text
-from notch_app.ui.widgets.chrome import Rule
 
 
 class KeyValueBuilder:
@@ -77,7 +76,7 @@ def _small_label(text: str, role: str, look: Look) -> QLabel:
 def _row(
     title: str, subtitle: str | None, trailing: str | None, index: int | None, look: Look
 ) -> tuple[QFrame, QLabel, QLabel | None, QLabel | None]:
-    frame = Rule(look, bottom_only=True)
+    frame = QFrame()
     frame.setObjectName("ListItem")
     outer = QHBoxLayout(frame)
     outer.setContentsMargins(0, 5, 0, 6)

@@ -40,7 +40,13 @@ from notch_app.ui.blocks._context import CardContext, shown
 from notch_app.ui.blocks.text import wrapped_label
 from notch_app.ui.theme import Look
 from notch_app.ui.widgets.chips_box import ChipsBox
-from notch_app.ui.widgets.chrome import ChoiceBox, FieldFrame, LabeledLine, Switch
+from notch_app.ui.widgets.chrome import (
+    ChoiceBox,
+    FieldFrame,
+    LabeledLine,
+    Switch,
+    field_text_margins,
+)
 
 _binding_path = cache(parse_single_binding)  # one regex match per distinct binding
 
@@ -262,11 +268,8 @@ class _TextEditor(InputEditor):
             self.line = LabeledLine(ctx.look, shown(block.label, 200), bool(block.required))
         else:
             self.line = QLineEdit()
-            # Frameless: the FieldFrame draws the box; the margins are the box's padding
-            # and border less QLineEdit's own inner margins (2 px across, 2 px down).
-            self.line.setFrame(False)
-            f = ctx.look.metrics["field"]
-            px, py = f["padding_x"] - 1, f["padding_y"] - 1
+            self.line.setFrame(False)  # the FieldFrame draws the box
+            px, py = field_text_margins(ctx.look)
             self.line.setTextMargins(px, py, px, py)
         if not self.multiline:
             self.line.setMaxLength(2**31 - 1)

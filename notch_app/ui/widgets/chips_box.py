@@ -119,7 +119,7 @@ class ChipsBox(QFrame):
         self.setSizePolicy(policy)
         self.entry: QLineEdit = _Entry(self)
         self.entry.setFrame(False)
-        self.entry.setTextMargins(2, 2, 2, 2)
+        self.entry.setTextMargins(4, 2, 4, 2)  # the old sheet's 3 px / 4 px padding
         self.entry.setPlaceholderText(placeholder or "Add…")
         self.entry.setMinimumWidth(90)
         self.entry.setProperty("chipsEntry", True)

@@ -110,10 +110,37 @@ def _draw_round(
     painter.drawRoundedRect(rect, radius, radius)
 
 
+_FIELD_HEIGHTS: dict[str, int] = {}
+
+
 def field_box_height(look: Look) -> int:
-    """The height of a one-line field box (text, choice): text, padding and border."""
+    """The height of a one-line field's box, the same for a text field and a choice box:
+    measured once per theme from a frameless QLineEdit with the field's padding, so the
+    two always line up whatever the style adds."""
+    height = _FIELD_HEIGHTS.get(look.name)
+    if height is None:
+        probe = QLineEdit()
+        probe.setFrame(False)
+        probe.setFont(look.font("base"))
+        px, py = field_text_margins(look)
+        probe.setTextMargins(px, py, px, py)
+        height = _FIELD_HEIGHTS[look.name] = probe.sizeHint().height()
+        probe.deleteLater()
+    return height
+
+
+def field_text_margins(look: Look) -> tuple[int, int]:
+    """Text margins (across, down) that put a frameless QLineEdit's text where a framed
+    field's would be: inside the 1 px border and the padding, plus the 2 px across that
+    QLineEdit always keeps (so text starts 12 px in). Down, the box's height is
+    measured from the result (`field_box_height`)."""
     f = look.metrics["field"]
-    return look.font_metrics("base").height() + 2 * f["padding_y"] + 2
+    return f["padding_x"] + 1, f["padding_y"] - 1
+
+
+def field_text_inset(look: Look) -> int:
+    """How far a field's text starts from the box's left edge (see field_text_margins)."""
+    return field_text_margins(look)[0] + 2
 
 
 class GlassFrame(QFrame):
@@ -264,18 +291,15 @@ class LabeledLine(QLineEdit):
         self.invalid = False
         self.error_text = ""
         self.setFrame(False)
-        f = look.metrics["field"]
-        self._pad = (f["padding_x"] - 1, f["padding_y"] - 1)
+        self._pad = field_text_margins(look)
         self._label_height = look.font_metrics("FieldLabel").height()
-        self._top = self._label_height + f["label_gap"]
+        self._top = self._label_height + look.metrics["field"]["label_gap"]
         self._error_height = 0
         self._place_text()
         if required:
             self.setMouseTracking(True)
 
     def _place_text(self) -> None:
-        # QLineEdit's own inner margins are 2 px across and 1 px down; with these the
-        # text sits where it would inside a framed field's padding.
         px, py = self._pad
         self.setTextMargins(px, self._top + py, px, py + self._error_height)
 
@@ -528,7 +552,7 @@ class ChoiceBox(QComboBox):
     def sizeHint(self) -> QSize:
         # Room for about 12 characters, the padding and the chevron, whatever the options
         # say: measuring every option (QComboBox's size policies) costs ~0.5 ms per box.
-        pad = self._look.metrics["field"]["padding_x"] + 1
+        pad = field_text_inset(self._look)
         width = self.fontMetrics().horizontalAdvance("x" * _CHOICE_CHARS) + pad + 24
         return QSize(width, field_box_height(self._look))
 
@@ -550,7 +574,7 @@ class ChoiceBox(QComboBox):
         fill = look.color("field_fill_focus" if focus else "field_fill")
         border = look.color("field_border_focus" if focus else "field_border")
         paint_round(p, QRectF(self.rect()), look.radius["field"], fill, border)
-        pad = look.metrics["field"]["padding_x"] + 1
+        pad = field_text_inset(look)
         arrow = 24
         icon = theme.icon("chevron-down")
         icon.paint(p, QRect(self.width() - arrow + 6, (self.height() - 12) // 2, 12, 12))
@@ -636,23 +660,15 @@ class ProgressLine(QProgressBar):
 
 
 class Rule(QFrame):
-    """A one-pixel line in the divider colour: the whole widget (`divider`) or its
-    bottom edge (a list row)."""
+    """A one-pixel line in the divider colour (the `divider` block)."""
 
-    def __init__(self, look: Look, *, bottom_only: bool = False,
-                 parent: QWidget | None = None) -> None:  # fmt: skip
+    def __init__(self, look: Look, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._color = look.color("divider")
-        self._bottom_only = bottom_only
-        if not bottom_only:
-            self.setFixedHeight(1)
+        self.setFixedHeight(1)
 
     def paintEvent(self, event: QPaintEvent) -> None:
-        p = QPainter(self)
-        if self._bottom_only:
-            p.fillRect(QRect(0, self.height() - 1, self.width(), 1), self._color)
-        else:
-            p.fillRect(self.rect(), self._color)
+        QPainter(self).fillRect(self.rect(), self._color)
 
 
 class RoundedPanel(QFrame):
