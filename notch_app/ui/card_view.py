@@ -181,9 +181,9 @@ class CardView(QWidget):
             footer.addWidget(build_block(block, self._ctx))
         if self._body is not None:
             self._body.follow_content()
-        self._blockers = wrapped_label("Blockers", self._ctx.look, selectable=False)
-        self._blockers.setAlignment(Qt.AlignmentFlag.AlignRight)
-        frame.addWidget(self._blockers)
+        # The line saying why confirm is unavailable is made the first time it is.
+        self._blockers: QLabel | None = None
+        self._blockers_at = frame.count()
         self._frame = frame
 
         # Enter and Esc are not filtered on every widget (an event filter on each costs
@@ -250,7 +250,8 @@ class CardView(QWidget):
         return editor.container.isVisibleTo(self)
 
     def blockers_text(self) -> str:
-        return self._blockers.text() if self._blockers.isVisibleTo(self) else ""
+        blockers = self._blockers
+        return blockers.text() if blockers is not None and blockers.isVisibleTo(self) else ""
 
     def visible_text(self) -> str:
         """Every piece of text currently shown on the card, one per line, in reading
@@ -377,6 +378,12 @@ class CardView(QWidget):
             button.setEnabled(enabled)
             button.setToolTip("" if enabled else why)
             button.setAccessibleDescription("" if enabled else f"Unavailable: {why}")
+        if self._blockers is None:
+            if not why:
+                return
+            self._blockers = wrapped_label("Blockers", self._ctx.look, selectable=False)
+            self._blockers.setAlignment(Qt.AlignmentFlag.AlignRight)
+            self._frame.insertWidget(self._blockers_at, self._blockers)
         self._blockers.setText(why)
         self._blockers.setVisible(bool(why))
 

@@ -399,7 +399,8 @@ class PillButton(QPushButton):
         self.setAttribute(Qt.WidgetAttribute.WA_Hover, True)
         role = "SmallButton" if small else ("PrimaryButton" if kind == "primary" else "Button")
         self._role = role
-        self.setFont(look.font(role))
+        if not look.same_font_as_base(role):
+            self.setFont(look.font(role))
 
     def _padding(self) -> tuple[int, int]:
         b = self._look.metrics["button"]
@@ -608,8 +609,7 @@ class ThinScrollBar(QScrollBar):
         m = self._look.metrics["scrollbar"]["margin"]
         rect = QRectF(m, handle.y() + m, self.width() - 2 * m, handle.height() - 2 * m)
         radius = min(self._look.radius["scroll_handle"], rect.width() / 2)
-        p = QPainter(self)
-        _draw_round(p, rect, radius, self._look.color("scroll_handle"), None)
+        paint_round(QPainter(self), rect, radius, self._look.color("scroll_handle"))
 
 
 class Badge(QLabel):
