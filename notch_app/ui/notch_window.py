@@ -19,11 +19,11 @@ from PySide6.QtCore import (
     QEvent,
     QObject,
     QPoint,
-    QPropertyAnimation,
     QRect,
     QRectF,
     QSize,
     Qt,
+    QVariantAnimation,
     Signal,
 )
 from PySide6.QtGui import (
@@ -36,6 +36,7 @@ from PySide6.QtGui import (
     QPainterPath,
     QPalette,
     QPen,
+    QRegion,
     QScreen,
 )
 from PySide6.QtWidgets import (
@@ -175,12 +176,19 @@ class NotchWindow(QWidget):
         note_font.setWeight(QFont.Weight.DemiBold)
         self._note.setFont(note_font)
 
-        self._animation = QPropertyAnimation(self, b"geometry", self)
+        # The window is resized twice per transition (to the bounding box of both looks
+        # at the start, to the final look at the end); the frames in between only change
+        # the painted "reveal" shape and a mask. Animating the X11 window's own geometry
+        # frame by frame raced configure events and could leave it at an in-between size.
+        self._reveal = QRect(QPoint(0, 0), PILL_SIZE)
+        self._target = QRect()
+        self._animation = QVariantAnimation(self)
         self._animation.setEasingCurve(QEasingCurve.Type.OutCubic)
+        self._animation.valueChanged.connect(self._set_reveal)
         self._animation.finished.connect(self._on_animation_finished)
 
         self._apply_look_children("idle")
-        self.setGeometry(self._target_rect(PILL_SIZE))
+        self._settle(self._target_rect(PILL_SIZE))
         self._watch_screens()
 
     # ---- what the presenter calls -------------------------------------------------
@@ -195,15 +203,11 @@ class NotchWindow(QWidget):
         return self._card if self._look == "card" else None
 
     def target_geometry(self) -> QRect:
-        """Where the window is going (the animation's end), else where it is."""
-        if self.is_animating():
-            end = self._animation.endValue()
-            if isinstance(end, QRect):
-                return end
-        return self.geometry()
+        """Where the notch is going (the animation's end), else where it is."""
+        return QRect(self._target) if self.is_animating() else self.geometry()
 
     def is_animating(self) -> bool:
-        return self._animation.state() == QPropertyAnimation.State.Running
+        return self._animation.state() == QVariantAnimation.State.Running
 
     def show_idle(self) -> None:
         """Shrink to the idle pill, or hide when the person chose a hidden idle notch."""
@@ -290,12 +294,9 @@ class NotchWindow(QWidget):
 
     def reposition(self) -> None:
         """Move to the top centre of the screen under the pointer (screens changed)."""
-        if self.is_animating():
-            end = self._animation.endValue()
-            self._animation.stop()
-            self.setGeometry(self._target_rect(end.size()))
-        else:
-            self.setGeometry(self._target_rect(self.size()))
+        size = self._target.size() if self.is_animating() else self.size()
+        self._animation.stop()
+        self._settle(self._target_rect(size))
 
     # ---- geometry ----------------------------------------------------------------
 
@@ -320,38 +321,68 @@ class NotchWindow(QWidget):
 
     def _animate_to(self, size: QSize) -> None:
         target = self._target_rect(size)
+        self._target = target
         self._animation.stop()
         if not self.isVisible():
             # Appearing from nothing (first show or hidden idle): start as the pill.
-            start = self._target_rect(PILL_SIZE)
-            self.setGeometry(start)
+            self._settle(self._target_rect(PILL_SIZE))
             self.show()
         if self._settings.expand_ms == 0 or self.geometry() == target:
-            self.setGeometry(target)
-            self._on_animation_finished()
+            self._settle(target)
             return
         start = self.geometry()
         if self._look == "card" and start.height() < HEADER_HEIGHT + 16:
             # Open far enough that the first frame already shows the top of the card: the
             # person sees it one frame after the request arrives, not after a few ticks.
             start = self._target_rect(QSize(start.width(), HEADER_HEIGHT + 16))
-            self.setGeometry(start)
+        box = start.united(target)
+        self.setGeometry(box)
         self._animation.setDuration(self._settings.expand_ms)
-        self._animation.setStartValue(start)
-        self._animation.setEndValue(target)
+        self._animation.setStartValue(start.translated(-box.topLeft()))
+        self._animation.setEndValue(target.translated(-box.topLeft()))
+        self._set_reveal(start.translated(-box.topLeft()))
         self._animation.start()
 
+    def _set_reveal(self, reveal: object) -> None:
+        if not isinstance(reveal, QRect):
+            return
+        self._reveal = QRect(reveal)
+        self._layout_children()
+        # The mask keeps clicks and pixels outside the shape off the screen, with or
+        # without a compositor.
+        self.setMask(QRegion(self._reveal))
+        self.update()
+
+    def _settle(self, rect: QRect) -> None:
+        self._target = QRect(rect)
+        self.setGeometry(rect)
+        self._reveal = QRect(QPoint(0, 0), rect.size())
+        self.clearMask()
+        self._layout_children()
+        self.update()
+
     def _on_animation_finished(self) -> None:
+        self._settle(self._target)
         self.lookChanged.emit(self._look)
 
     def resizeEvent(self, event: object) -> None:
-        w = self.width()
-        self._header.setGeometry(PADDING, 3, w - 2 * PADDING + 2, HEADER_HEIGHT - 6)
+        if not self.is_animating():
+            self._reveal = QRect(QPoint(0, 0), self.size())
+        self._layout_children()
+
+    def _layout_children(self) -> None:
+        r = self._reveal
+        self._header.setGeometry(
+            r.x() + PADDING, r.y() + 3, r.width() - 2 * PADDING + 2, HEADER_HEIGHT - 6
+        )
         if self._card is not None:
             self._card_host.setGeometry(
-                PADDING, HEADER_HEIGHT, max(self._card.width(), w - 2 * PADDING), 4000
+                r.x() + PADDING,
+                r.y() + HEADER_HEIGHT,
+                max(self._card.width(), r.width() - 2 * PADDING),
+                4000,
             )
-        self._note.setGeometry(0, 0, w, self.height())
+        self._note.setGeometry(r)
 
     def _apply_look_children(self, look: Look) -> None:
         self._header.setVisible(look == "card")
@@ -372,7 +403,7 @@ class NotchWindow(QWidget):
         self.setCursor(
             Qt.CursorShape.PointingHandCursor if look == "idle" else Qt.CursorShape.ArrowCursor
         )
-        self.resizeEvent(None)
+        self._layout_children()
 
     def _take_card(self) -> QWidget | None:
         card, self._card = self._card, None
@@ -385,7 +416,7 @@ class NotchWindow(QWidget):
     def paintEvent(self, event: object) -> None:
         painter = QPainter(self)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        rect = QRectF(self.rect()).adjusted(0.5, 0.5, -0.5, -0.5)
+        rect = QRectF(self._reveal).adjusted(0.5, 0.5, -0.5, -0.5)
         radius = min(RADIUS, rect.height() / 2)
         path = QPainterPath()
         path.addRoundedRect(rect, radius, radius)

@@ -23,8 +23,6 @@ REPO = Path(__file__).resolve().parents[2]
 ARTIFACTS = REPO / "artifacts" / "e2e"
 NOTCH = [sys.executable, "-m", "notch_app"]
 
-pytestmark = pytest.mark.e2e
-
 
 def wait_for(check: Callable[[], object], timeout: float, what: str) -> object:
     """Poll `check` until it returns something truthy; fail naming `what` after `timeout`."""

@@ -10,12 +10,15 @@ import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from conftest import NOTCH, REPO, NotchProcess, XServer, start_notch, wait_for
 from test_overlay_real_window import notch_window, settled_card
 
 from notch_app.client import NotchClient, NotchRequestError
 
 SPEECH = {"text": "Recovered after a crash", "voice": "rachel"}
+
+pytestmark = pytest.mark.e2e
 
 
 def ask(x: XServer, socket: Path, call_id: str) -> subprocess.Popen[str]:

@@ -8,8 +8,11 @@ import threading
 import time
 from queue import Empty, Queue
 
+import pytest
 from conftest import NOTCH, REPO, XServer
 from test_overlay_real_window import settled_card
+
+pytestmark = pytest.mark.e2e
 
 
 def _lines(proc: subprocess.Popen[str]) -> Queue[str]:

@@ -9,8 +9,11 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from conftest import NOTCH, REPO, NotchProcess, XServer, start_notch, wait_for
 from PySide6.QtGui import QImage
+
+pytestmark = pytest.mark.e2e
 
 
 def notch_window(x: XServer, name: str = "^Notch$") -> dict[str, int] | None:
@@ -26,19 +29,20 @@ def notch_window(x: XServer, name: str = "^Notch$") -> dict[str, int] | None:
 
 
 def settled_card(x: XServer, timeout: float = 15) -> dict[str, int]:
-    """The notch's geometry once it has expanded into a card and stopped moving."""
-    last: list[dict[str, int] | None] = [None]
+    """The notch's geometry once it has expanded into a card and kept still for 0.3 s
+    (longer than the 180 ms expand animation, even when a busy machine delays its ticks)."""
+    seen: list[dict[str, int]] = []
 
     def check() -> dict[str, int] | None:
+        time.sleep(0.1)
         now = notch_window(x)
         if now is None or now["HEIGHT"] <= 150:
-            last[0] = None
+            seen.clear()
             return None
-        stable = now if now == last[0] else None
-        last[0] = now
-        return stable
+        seen.append(now)
+        return now if len(seen) >= 4 and all(g == now for g in seen[-4:]) else None
 
-    card = wait_for(lambda: (time.sleep(0.08), check())[1], timeout, "the card to settle")
+    card = wait_for(check, timeout, "the card to settle")
     assert isinstance(card, dict)
     return card
 
@@ -103,6 +107,7 @@ def test_close_button_click_declines(
         lambda: (g := notch_window(xserver)) and g["HEIGHT"] > 200 and g, 15, "the card"
     )
     assert isinstance(card, dict)
+    xserver.screenshot("card-before-close")
     # The × sits in the header's right corner.
     xserver.xdotool(
         "mousemove", str(card["X"] + card["WIDTH"] - 19), str(card["Y"] + 18), "click", "1"

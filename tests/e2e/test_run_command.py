@@ -1,0 +1,71 @@
+"""`notch run` as a process: bad manifests are reported and skipped, SIGTERM stops it cleanly."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+from pathlib import Path
+
+import pytest
+from conftest import NOTCH, REPO, wait_for
+
+from notch_app.client import NotchClient
+from notch_app.ipc.address import socket_is_live
+
+pytestmark = pytest.mark.e2e
+
+
+def test_invalid_manifest_is_reported_and_skipped_and_sigterm_stops(
+    tmp_path: Path, notch_env: dict[str, Path]
+) -> None:
+    bad = tmp_path / "extra" / "broken"
+    bad.mkdir(parents=True)
+    (bad / "manifest.json").write_text('{"schemaVersion": 1, "id": "x", "tools": [}\n')
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", XDG_CONFIG_HOME=str(tmp_path / "cfg"))
+    proc = subprocess.Popen(
+        [*NOTCH, "run", "--socket", str(notch_env["socket"]), "--data-dir",
+         str(notch_env["data_dir"]), "--manifests", str(tmp_path / "extra")],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO,
+    )  # fmt: skip
+    try:
+        wait_for(lambda: proc.poll() is not None or socket_is_live(notch_env["socket"]), 30,
+                 "notch run to listen")  # fmt: skip
+        assert proc.poll() is None
+        with NotchClient(notch_env["socket"]) as client:
+            ids = {i["id"] for i in client.integrations()}
+        assert "io.elevenlabs" in ids and "x" not in ids  # bundled loaded, broken skipped
+        proc.send_signal(signal.SIGTERM)
+        _out, err = proc.communicate(timeout=15)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0, err
+    assert f"{bad / 'manifest.json'}:1:" in err, err  # file:line:column, as notch validate
+    assert "those integrations were skipped" in err
+    assert not notch_env["socket"].exists(), "the socket file is removed on a clean stop"
+    assert "Traceback" not in err
+
+
+def test_a_second_notch_on_the_same_socket_explains_and_exits_2(
+    tmp_path: Path, notch_env: dict[str, Path]
+) -> None:
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", XDG_CONFIG_HOME=str(tmp_path / "cfg"))
+    args = [
+        *NOTCH,
+        "run",
+        "--socket",
+        str(notch_env["socket"]),
+        "--data-dir",
+        str(notch_env["data_dir"]),
+    ]
+    first = subprocess.Popen(args, env=env, stderr=subprocess.PIPE, text=True, cwd=REPO)
+    try:
+        wait_for(lambda: socket_is_live(notch_env["socket"]), 30, "the first notch")
+        second = subprocess.run(args, env=env, capture_output=True, text=True, cwd=REPO, timeout=30)
+        assert second.returncode == 2
+        assert "another Notch is already running" in second.stderr
+        assert "Traceback" not in second.stderr
+    finally:
+        first.send_signal(signal.SIGTERM)
+        first.communicate(timeout=15)
