@@ -217,3 +217,22 @@ def test_chips_read_as_text_on_the_card(qtbot: Any) -> None:
     qtbot.addWidget(view)
     lines = view.visible_text().splitlines()
     assert [v for v in ARGS["tags"] if v in lines] == list(ARGS["tags"])
+
+
+def test_a_chip_added_on_a_shown_card_appears(qtbot: Any) -> None:
+    from notch_app.ui.widgets.chips_box import ChipsBox
+
+    view = card(
+        [{"type": "chips", "bind": "{{tags}}", "label": "Tags"}],
+        {"tags": {"type": "array", "items": {"type": "string"}}},
+        {"tags": ["a"]},
+    )
+    qtbot.addWidget(view)
+    view.show()
+    qtbot.waitExposed(view)
+    view.set_via_widget("tags", ["a", "b"])
+    box = view.findChild(ChipsBox)
+    assert box is not None
+    qtbot.waitUntil(lambda: all(c.isVisible() for c in box.chips()))
+    assert [c.value for c in box.chips()] == ["a", "b"]
+    assert "b" in view.visible_text().splitlines()

@@ -135,20 +135,17 @@ class ChipsBox(QFrame):
         """Show `values` without reporting an edit."""
         if values == self._values:
             return
+        old = self._chips
+        self._values = list(values)
+        self._chips = [Chip(v, self._look, self) for v in self._values]
         for chip in self._chips:
-            self._flow.removeWidget(chip)
+            chip.removeRequested.connect(self._remove)
+        # All at once, ahead of the entry field (which stays last).
+        self._flow.set_leading(self._chips)
+        for chip in old:
             chip.hide()
             chip.setParent(None)  # gone now, not at the next event loop turn
             chip.deleteLater()
-        self._chips = []
-        self._values = list(values)
-        self._flow.removeWidget(self.entry)
-        for v in self._values:
-            chip = Chip(v, self._look, self)
-            chip.removeRequested.connect(self._remove)
-            self._chips.append(chip)
-            self._flow.addWidget(chip)
-        self._flow.addWidget(self.entry)
         self.updateGeometry()
 
     def _remove(self, value: str) -> None:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from PySide6.QtCore import QPoint, QRect, QSize, Qt
-from PySide6.QtWidgets import QLayout, QLayoutItem, QWidget
+from PySide6.QtWidgets import QLayout, QLayoutItem, QWidget, QWidgetItem
 
 
 class FlowLayout(QLayout):
@@ -25,6 +27,17 @@ class FlowLayout(QLayout):
     def addItem(self, item: QLayoutItem) -> None:
         self._heights.clear()
         self._items.append(item)
+
+    def set_leading(self, widgets: Sequence[QWidget]) -> None:
+        """Replace every item but the last with `widgets`, in order, in one change (the
+        chips ahead of the entry field). Removed widgets are only taken out of the
+        layout: their owner disposes of them."""
+        last = self._items[-1:] if self._items else []
+        for w in widgets:
+            self.addChildWidget(w)  # shown with the box, as addWidget would
+        self._items = [QWidgetItem(w) for w in widgets] + last
+        self._heights.clear()
+        self.invalidate()
 
     def count(self) -> int:
         return len(self._items)
