@@ -182,6 +182,7 @@ class NotchWindow(QWidget):
         # frame by frame raced configure events and could leave it at an in-between size.
         self._reveal = QRect(QPoint(0, 0), PILL_SIZE)
         self._target = QRect()
+        self._refit_after_animation = False
         self._animation = QVariantAnimation(self)
         self._animation.setEasingCurve(QEasingCurve.Type.OutCubic)
         self._animation.valueChanged.connect(self._set_reveal)
@@ -232,6 +233,8 @@ class NotchWindow(QWidget):
         card.move(0, 0)
         card.adjustSize()
         card.show()
+        card.removeEventFilter(self)
+        card.installEventFilter(self)  # follows the card when it grows or shrinks
         self._title.setText(title)
         self.set_counter(position, total)
         self.set_accepts_focus(card_has_inputs(card))
@@ -265,10 +268,11 @@ class NotchWindow(QWidget):
         return self._take_card()
 
     def refit(self) -> None:
-        """The card's size hint changed (a field appeared, a supersede): follow it."""
+        """The card's size changed (a field appeared, a supersede): follow it."""
         if self._look == "card" and self._card is not None:
-            self._card.adjustSize()
-            self._animate_to(self._card_size(self._card))
+            size = self._card_size(self._card)
+            if size != self._target.size():
+                self._animate_to(size)
 
     def set_accepts_focus(self, accepts: bool) -> None:
         """Allow or refuse keyboard focus without remapping the window (no flicker)."""
@@ -321,16 +325,20 @@ class NotchWindow(QWidget):
 
     def _animate_to(self, size: QSize) -> None:
         target = self._target_rect(size)
+        if self.is_animating() and target == self._target:
+            return
+        # Where the notch is on screen right now, also in the middle of an animation.
+        start = QRect(self._reveal).translated(self.geometry().topLeft())
         self._target = target
         self._animation.stop()
         if not self.isVisible():
             # Appearing from nothing (first show or hidden idle): start as the pill.
             self._settle(self._target_rect(PILL_SIZE))
             self.show()
-        if self._settings.expand_ms == 0 or self.geometry() == target:
+            start = self.geometry()
+        if self._settings.expand_ms == 0 or start == target:
             self._settle(target)
             return
-        start = self.geometry()
         if self._look == "card" and start.height() < HEADER_HEIGHT + 16:
             # Open far enough that the first frame already shows the top of the card: the
             # person sees it one frame after the request arrives, not after a few ticks.
@@ -363,6 +371,11 @@ class NotchWindow(QWidget):
 
     def _on_animation_finished(self) -> None:
         self._settle(self._target)
+        if self._refit_after_animation:
+            self._refit_after_animation = False
+            self.refit()
+            if self.is_animating():
+                return
         self.lookChanged.emit(self._look)
 
     def resizeEvent(self, event: object) -> None:
@@ -446,6 +459,14 @@ class NotchWindow(QWidget):
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         kind = event.type()
+        if kind == QEvent.Type.Resize and watched is self._card and self._look == "card":
+            # A card's final size is known only once its layout has run on screen (and it
+            # changes when a field appears): follow it, after any running animation.
+            if self.is_animating():
+                self._refit_after_animation = True
+            else:
+                self.refit()
+            return False
         if kind in _ACTIVITY_EVENTS:
             if kind == QEvent.Type.KeyPress:
                 self.last_input_kind = "key"

@@ -268,3 +268,17 @@ def test_hidden_idle_mode_shows_no_window_until_a_card(qtbot: Any) -> None:
     QTimer.singleShot(0, lambda: None)
     qtbot.waitUntil(lambda: not presenter.window.isVisible(), timeout=2000)
     assert presenter.window.pos() != QPoint(-1, -1)
+
+
+def test_the_notch_follows_a_card_that_grows(qtbot: Any, overlay: Any) -> None:
+    presenter, _ = overlay
+    presenter.present(request("grow"))
+    _settle(qtbot, presenter, "card")
+    before = presenter.window.geometry()
+    _card(presenter).setFixedSize(440, 300)  # e.g. a field appeared
+    qtbot.waitUntil(
+        lambda: presenter.window.geometry().height() > before.height() + 150
+        and not presenter.window.is_animating(),
+        timeout=2000,
+    )
+    assert presenter.window.geometry().top() == before.top()
