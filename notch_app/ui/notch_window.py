@@ -305,7 +305,7 @@ class NotchWindow(QWidget):
     # ---- geometry ----------------------------------------------------------------
 
     def _card_size(self, card: QWidget) -> QSize:
-        hint = card.sizeHint().expandedTo(card.minimumSizeHint())
+        hint = card.sizeHint().expandedTo(card.minimumSizeHint()).expandedTo(card.minimumSize())
         width = max(hint.width(), self._settings.card_width)
         card.resize(width, hint.height())
         screen = self.anchor_screen()
