@@ -30,6 +30,7 @@ class Chip(RoundedPanel):
         self.setObjectName("Chip")
         self.value = value
         self._look = look
+        self._size: QSize | None = None
         self.text = value if len(value) <= _CHIP_TEXT_CHARS else value[:_CHIP_TEXT_CHARS] + "…"
         self.setToolTip(value[:500])
         self.setAccessibleName(self.text)
@@ -42,12 +43,16 @@ class Chip(RoundedPanel):
         self.remove_button.clicked.connect(lambda: self.removeRequested.emit(self.value))
 
     def sizeHint(self) -> QSize:
-        left, top, right, bottom = self._MARGINS
-        fm = self._look.font_metrics("ChipText")
-        button = self.remove_button.sizeHint()
-        height = max(fm.height(), button.height()) + top + bottom
-        width = left + fm.horizontalAdvance(self.text) + self._GAP + button.width() + right
-        return QSize(width, height)
+        # A chip's text never changes, and the flow layout asks for its size dozens of
+        # times while the card is laid out: measured once.
+        if self._size is None:
+            left, top, right, bottom = self._MARGINS
+            fm = self._look.font_metrics("ChipText")
+            button = self.remove_button.sizeHint()
+            height = max(fm.height(), button.height()) + top + bottom
+            width = left + fm.horizontalAdvance(self.text) + self._GAP + button.width() + right
+            self._size = QSize(width, height)
+        return QSize(self._size)
 
     def minimumSizeHint(self) -> QSize:
         return self.sizeHint()
