@@ -277,8 +277,10 @@ def test_the_notch_follows_a_card_that_grows(qtbot: Any, overlay: Any) -> None:
     before = presenter.window.geometry()
     _card(presenter).setFixedSize(440, 300)  # e.g. a field appeared
     qtbot.waitUntil(
-        lambda: presenter.window.geometry().height() > before.height() + 150
-        and not presenter.window.is_animating(),
+        lambda: (
+            presenter.window.geometry().height() > before.height() + 150
+            and not presenter.window.is_animating()
+        ),
         timeout=2000,
     )
     assert presenter.window.geometry().top() == before.top()
