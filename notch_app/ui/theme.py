@@ -1,6 +1,6 @@
 """The card's look, read from `resources/theme/`: colour tokens (`dark.json`,
-`light.json`), typography and shapes (`card.json`), the scroll bar's style sheet
-(`card.qss`) and icons (`resources/icons/`). This module only reads them and caches the
+`light.json`), typography and shapes (`card.json`), a style sheet of the card's scroll
+bar for other windows (`card.qss`) and icons (`resources/icons/`). This module only reads them and caches the
 Qt objects made from them (QColor, QFont, QPalette), so building a card never parses a
 colour twice.
 
@@ -71,8 +71,8 @@ def palette(name: ThemeName) -> dict[str, str]:
 
 @cache
 def style_sheet(name: ThemeName) -> str:
-    """`card.qss` (the scroll bar's sheet) with the palette's tokens and the icon folder
-    filled in. Raises ThemeError for an unknown theme or a token the palette lacks."""
+    """`card.qss` (the card's scroll bar, for widgets outside the card) with the
+    palette's tokens and the icon folder filled in. Raises ThemeError for an unknown theme or a token the palette lacks."""
     tokens = dict(palette(theme_name(name)))
     tokens["icons"] = ICON_DIR.as_posix()
     template = (THEME_DIR / "card.qss").read_text(encoding="utf-8")
