@@ -18,32 +18,32 @@ import sys
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TextIO
-
-import platformdirs
+from typing import TYPE_CHECKING, TextIO
 
 from notch_app.ipc.address import SocketError
 from notch_app.ipc.server import NotchServer
 from notch_app.runtime.catalog import Catalog
+from notch_app.runtime.policy_book import PolicyBook
+from notch_app.runtime.policy_book.hook import PersonPolicy
+from notch_app.runtime.policy_book.places import (
+    bundled_manifests_dir,
+    integration_folders,
+    user_integrations_dir,
+)
 from notch_app.runtime.service import ConfirmationService
 from notch_app.runtime.store import DecisionStore, StoreError
 from notch_app.ui.overlay_settings import OverlaySettings
 
-BUNDLED_MANIFESTS = Path(__file__).resolve().parent.parent / "manifests"
+if TYPE_CHECKING:
+    from notch_app.ui.overlay_cards import ManifestCardFactory
+
+BUNDLED_MANIFESTS = bundled_manifests_dir()
 """The bundled example integrations: the repository's `manifests/` folder."""
 
 
-def user_integrations_dir() -> Path:
-    """Where a person drops their own integration folders."""
-    return Path(platformdirs.user_config_dir("notch", appauthor=False)) / "integrations"
-
-
 def integration_paths(extra: Sequence[Path]) -> list[Path]:
-    """The folders `notch run` loads, in order; missing bundled/user folders are left out,
-    a missing `--manifests` folder is kept so it is reported."""
-    paths = [p for p in (BUNDLED_MANIFESTS, user_integrations_dir()) if p.is_dir()]
-    paths.extend(Path(p).expanduser() for p in extra)
-    return paths
+    """The folders `notch run` loads, in order (bundled, the person's, each `--manifests`)."""
+    return integration_folders([Path(p).expanduser() for p in extra])
 
 
 @dataclass(slots=True)
@@ -72,6 +72,10 @@ class NotchApp:
         self.server: NotchServer | None = None
         self.presenter: object | None = None
         self.tray: object | None = None
+        self.policy_book: PolicyBook | None = None
+        self.settings_window: object | None = None
+        self._settings_watcher: object | None = None
+        self._cards: ManifestCardFactory | None = None
         self.stopped = asyncio.Event()
 
     async def start(self) -> None:
@@ -80,6 +84,7 @@ class NotchApp:
         Raises StartupError when the store cannot be opened or the socket is taken."""
         from notch_app.ui.overlay_cards import ManifestCardFactory
         from notch_app.ui.overlay_presenter import OverlayPresenter
+        from notch_app.ui.settings.watcher import SettingsFileWatcher
         from notch_app.ui.tray import NotchTray
 
         catalog, problems = Catalog.load(integration_paths(self.config.manifest_dirs))
@@ -95,9 +100,15 @@ class NotchApp:
             store = DecisionStore(self.config.data_dir)
         except StoreError as exc:
             raise StartupError(str(exc)) from None
-        service = ConfirmationService(catalog, store)
+        # The person's "Asks first" choices; a corrupt file is moved aside and everything asks.
+        book = PolicyBook.in_data_dir(self.config.data_dir)
+        if book.problem:
+            print(f"notch: {book.problem}", file=self._err)
+        self.policy_book = book
+        service = ConfirmationService(catalog, store, policy=PersonPolicy(book))
         settings = self.config.settings
         cards = ManifestCardFactory(catalog, theme=settings.theme, width=settings.card_width)
+        self._cards = cards
         presenter = OverlayPresenter(service, cards, settings, describe=cards.title)
         service.set_presenter(presenter)
         self.service, self.presenter = service, presenter
@@ -111,10 +122,46 @@ class NotchApp:
         except SocketError as exc:
             raise StartupError(str(exc)) from None
         self.server = server
+        # `notch policy` and the Settings window of another process write the same file.
+        self._settings_watcher = SettingsFileWatcher(book)
         if self.config.tray and NotchTray.available():
-            tray = NotchTray(quit=self.request_stop)
+            tray = NotchTray(quit=self.request_stop, open_settings=lambda _t: self.open_settings())
             tray.show()
             self.tray = tray
+
+    def reload_integrations(self) -> list[str]:
+        """Load every integration folder again (Settings → Reload / Install / Remove).
+
+        Returns the problems found (as `notch validate` lines); open cards keep their tool."""
+        catalog, problems = Catalog.load(integration_paths(self.config.manifest_dirs))
+        for line in problems:
+            print(line, file=self._err)
+        self.catalog = catalog
+        if self.service is not None:
+            self.service.catalog = catalog
+        if self._cards is not None:
+            self._cards.use_catalog(catalog)
+        return problems
+
+    def open_settings(self) -> None:
+        """Show the Settings window (tray → Settings…), creating it on first use."""
+        from notch_app.ui.settings.window import SettingsWindow
+
+        if self.policy_book is None:
+            return
+        window = self.settings_window
+        if window is None:
+            window = SettingsWindow(
+                self.policy_book,
+                lambda: self.catalog,
+                user_integrations_dir(),
+                reload_integrations=self.reload_integrations,
+            )
+            self.settings_window = window
+        assert isinstance(window, SettingsWindow)
+        window.show()
+        window.raise_()
+        window.activateWindow()
 
     def request_stop(self) -> None:
         self.stopped.set()
@@ -135,6 +182,8 @@ class NotchApp:
                     w.close()
         if self.tray is not None:
             self.tray.hide()  # type: ignore[attr-defined]
+        if self.settings_window is not None:
+            self.settings_window.close()  # type: ignore[attr-defined]
 
 
 Scenario = Callable[[NotchApp], Awaitable[None]]

@@ -26,6 +26,7 @@ COMMANDS: dict[str, str] = {
     "demo": "start the overlay and play a short scripted agent",
     "log": "list past decisions",
     "policy": "show or change 'Asks first' per action",
+    "settings": "open the Settings window (integrations, Asks first, Block, guards)",
 }
 
 

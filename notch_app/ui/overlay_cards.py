@@ -34,6 +34,10 @@ class ManifestCardFactory:
         self._theme = theme
         self._width = width
 
+    def use_catalog(self, catalog: Catalog) -> None:
+        """Build later cards from `catalog` (after Settings → Reload, Install or Remove)."""
+        self._catalog = catalog
+
     def __call__(self, request: ConfirmationRequest, parent: QWidget | None = None) -> BuiltCard:
         from notch_app.ui.card_view import CardView  # Qt, only once a card is needed
 
