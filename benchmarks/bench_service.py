@@ -75,8 +75,6 @@ async def serve_echo(path: str) -> None:
 
 async def serve_notch(path: str, data: str) -> None:
     await start(Path(path), Path(data), catalog=catalog())
-    if os.environ.get("BENCH_GC_FREEZE"):
-        gc.freeze()  # long-lived startup objects out of the collector's way
     print("ready", flush=True)
     await asyncio.Event().wait()
 

@@ -226,7 +226,7 @@ class NotchClient:
         (the reader routes every reply it reads; the others sleep until theirs arrives)."""
         state = self._state
         while True:
-            with state:
+            with self._lock:  # the Condition's own lock: waits below still work
                 while True:
                     reply = self._replies.pop(request_id, None)
                     if reply is not None:

@@ -10,7 +10,7 @@ import hashlib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any, Final, cast, get_args
+from typing import Any, Final, get_args
 
 from notch_app.runtime.presenter import DecidedBy, Outcome
 
@@ -95,27 +95,29 @@ class Decision:
     def from_wire(cls, data: Mapping[str, Any]) -> Decision:
         """Parse `to_wire()` output. Raises ValueError when a field is missing or wrong."""
         try:
+            get = data.get
             outcome = data["outcome"]
             if outcome not in OUTCOMES:
                 raise ValueError(f"unknown outcome {outcome!r}")
-            decided_by = data.get("decidedBy", "service")
+            decided_by = get("decidedBy", "service")
             if decided_by not in DECIDED_BY:
                 raise ValueError(f"unknown decidedBy {decided_by!r}")
-            arguments = data.get("arguments")
+            arguments = get("arguments")
             if arguments is not None and not isinstance(arguments, dict):
                 raise ValueError("arguments must be an object or null")
+            edited = get("editedPaths")
             return cls(
-                call_id=str(data["callId"]),
-                outcome=cast(Outcome, outcome),
-                integration_id=str(data.get("integration", "")),
-                tool_name=str(data.get("tool", "")),
-                arguments=arguments,
-                edited_paths=tuple(str(p) for p in data.get("editedPaths") or ()),
-                digest=data.get("digest"),
-                decided_by=cast(DecidedBy, decided_by),
-                decided_at=float(data.get("decidedAt") or 0.0),
-                message=data.get("message"),
-                already_decided=bool(data.get("alreadyDecided", False)),
+                str(data["callId"]),
+                outcome,
+                str(get("integration", "")),
+                str(get("tool", "")),
+                arguments,
+                tuple(map(str, edited)) if edited else (),
+                get("digest"),
+                decided_by,
+                float(get("decidedAt") or 0.0),
+                get("message"),
+                bool(get("alreadyDecided", False)),
             )
         except KeyError as exc:
             raise ValueError(f"a decision needs {exc.args[0]!r}") from None
