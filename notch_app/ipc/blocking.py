@@ -40,7 +40,7 @@ from notch_app.ipc.client import (
 from notch_app.runtime.decision import Decision
 
 _READ_LIMIT: Final = 4 * rpc.MAX_MESSAGE_BYTES
-_RECV_BYTES: Final = 256 * 1024
+_RECV_BYTES: Final = 64 * 1024
 
 
 class _Lost(Exception):
@@ -71,6 +71,8 @@ class NotchClient:
         """Bumped whenever the connection is dropped: a waiter on an older one resends."""
         self._sock_timeout: float | None = None
         self._buffer = bytearray()
+        self._inbox = memoryview(bytearray(_RECV_BYTES))
+        """Every read lands here: no fresh allocation per read."""
         self._ids = itertools.count(1)
         self._expected: set[int] = set()
         self._replies: dict[int, dict[str, Any]] = {}
@@ -286,13 +288,14 @@ class NotchClient:
             sock.settimeout(timeout)
             self._sock_timeout = timeout
         try:
-            chunk = sock.recv(_RECV_BYTES)
+            got = sock.recv_into(self._inbox)
         except TimeoutError:
             return []
         except OSError:
             raise _Lost from None
-        if not chunk:
+        if not got:
             raise _Lost
+        chunk = bytes(self._inbox[:got])
         buffer = self._buffer
         if not buffer and chunk.find(b"\n") == len(chunk) - 1:
             lines = [chunk]  # the usual case: exactly one whole message

@@ -103,13 +103,15 @@ def encode_call(request_id: int, method: str, params: dict[str, Any]) -> bytes:
     return data
 
 
-class _Link(asyncio.Protocol):
+class _Link(asyncio.BufferedProtocol):
     """One open connection. Replies are routed to their futures straight from
-    `data_received` (no reader task): a reply wakes its caller in one loop turn."""
+    `buffer_updated` (no reader task): a reply wakes its caller in one loop turn.
+    Reads land in one buffer kept for the connection's life (see the server's)."""
 
     def __init__(self, on_event: Callable[[ConfirmationEvent], None]) -> None:
         self.on_event = on_event
         self.transport: asyncio.Transport | None = None
+        self.inbox = memoryview(bytearray(64 * 1024))
         self.buffer = bytearray()
         self.waiting: dict[int, asyncio.Future[Any]] = {}
         self.ids = itertools.count(1)
@@ -118,6 +120,12 @@ class _Link(asyncio.Protocol):
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         assert isinstance(transport, asyncio.Transport)
         self.transport = transport
+
+    def get_buffer(self, sizehint: int) -> memoryview:
+        return self.inbox
+
+    def buffer_updated(self, nbytes: int) -> None:
+        self.data_received(bytes(self.inbox[:nbytes]))
 
     def data_received(self, data: bytes) -> None:
         buffer = self.buffer

@@ -38,6 +38,7 @@ MAX_CONNECTIONS: Final = 512
 MAX_AWAIT_MS: Final = 24 * 3600 * 1000
 _SLICE_S: Final = 0.004
 """Work handled per loop turn, across all connections, before yielding to the loop."""
+_READ_BYTES: Final = 64 * 1024
 _MAX_QUEUED_LINES: Final = 64
 """Lines read ahead from one client before its socket stops being read (backpressure)."""
 
@@ -107,13 +108,17 @@ class _Later:
         self.timeout = timeout
 
 
-class _Connection(asyncio.Protocol):
+class _Connection(asyncio.BufferedProtocol):
     """One client. Lines are split here (no reader task, no StreamReader), queued, and
-    handled by the server's `_drain` under a time budget shared by all connections."""
+    handled by the server's `_drain` under a time budget shared by all connections.
+    Reads land in one buffer kept for the connection's life (`get_buffer`): a plain
+    Protocol gets a fresh 256 KiB bytes object per read, which glibc may mmap and
+    munmap every time."""
 
     def __init__(self, server: NotchServer) -> None:
         self.server = server
         self.transport: asyncio.Transport | None = None
+        self.inbox = memoryview(bytearray(_READ_BYTES))
         self.buffer = bytearray()
         self.lines: deque[bytes] = deque()
         self.queued = False
@@ -137,6 +142,12 @@ class _Connection(asyncio.Protocol):
         assert isinstance(transport, asyncio.Transport)
         self.transport = transport
         self.server._accepted(self)
+
+    def get_buffer(self, sizehint: int) -> memoryview:
+        return self.inbox
+
+    def buffer_updated(self, nbytes: int) -> None:
+        self.data_received(bytes(self.inbox[:nbytes]))
 
     def data_received(self, data: bytes) -> None:
         if self.closed:
@@ -222,7 +233,7 @@ class _Connection(asyncio.Protocol):
             transport.write(data)
             self.corked = []
             self.corked_bytes = 0
-            asyncio.get_running_loop().call_soon(self._uncork)
+            self.server.loop.call_soon(self._uncork)
         if transport.get_write_buffer_size() + self.corked_bytes > MAX_WRITE_BUFFER:
             log.warning("a client stopped reading its replies; disconnecting it")
             self.closed = True
@@ -270,7 +281,7 @@ class _Connection(asyncio.Protocol):
                             rpc.response(request_id, {"callId": later.call_id, "status": "pending"})
                         )
 
-            self.timers[key] = asyncio.get_running_loop().call_later(later.timeout, timed_out)
+            self.timers[key] = self.server.loop.call_later(later.timeout, timed_out)
 
     def on_event(self, call_id: str, event: Event, data: dict[str, Any]) -> None:
         self.send(rpc.notification(rpc.EVENT_METHOD, {"callId": call_id, "event": event, **data}))
@@ -325,6 +336,8 @@ class NotchServer:
             "server.info": self._server_info,
         }
         # Lines waiting to be handled, round-robin over connections; see `_drain`.
+        self.loop: asyncio.AbstractEventLoop
+        """The running loop, set by `start()`; kept so hot paths need not look it up."""
         self._ready: deque[_Connection] = deque()
         self._drain_scheduled = False
         self._spent = 0.0
@@ -336,7 +349,7 @@ class NotchServer:
     async def start(self) -> None:
         """Claim the socket and listen. Raises SocketError if another Notch owns it."""
         claim_socket_path(self.path)
-        loop = asyncio.get_running_loop()
+        loop = self.loop = asyncio.get_running_loop()
         self._server = await loop.create_unix_server(
             lambda: _Connection(self), path=os.fspath(self.path)
         )
@@ -386,7 +399,7 @@ class NotchServer:
         work per loop turn across all connections; then yield so timers, other I/O and
         the presenter run (a flood of 1,000 requests never stalls the loop)."""
         self._drain_scheduled = False
-        loop = asyncio.get_running_loop()
+        loop = self.loop
         ready = self._ready
         began = time.perf_counter()
         self._handling = True
