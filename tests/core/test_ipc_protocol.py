@@ -218,3 +218,48 @@ def test_default_socket_path_prefers_the_override_then_the_runtime_dir(tmp_path:
     )
     fallback = default_socket_path({})
     assert fallback.parent.name == f"notch-{os.getuid()}"
+
+
+def test_a_burst_in_one_write_is_answered_in_full_while_another_client_is_served(
+    base: Path,
+) -> None:
+    """500 requests in a single write (past the read-ahead limit, so reading pauses and
+    resumes): every one answered exactly once, in order; a client connecting mid-burst
+    is answered too."""
+
+    async def body() -> None:
+        async with running_notch(base) as (notch, cards):
+            burst = await Wire.open(notch.server.path)
+            lines = b"".join(
+                json.dumps({"jsonrpc": "2.0", "id": i, "method": "confirm.request", "params": {
+                    "callId": f"b{i}", "integration": MAIL,
+                    "tool": "search_mail" if i % 2 else "send_email",
+                    "arguments": {"query": "q"} if i % 2 else {"to": f"p{i}"}, "wait": False,
+                }}).encode() + b"\n"
+                for i in range(500)
+            )  # fmt: skip
+            await burst.send(lines)
+            other = await Wire.open(notch.server.path)
+            info = await other.call("server.info", id=9001)
+            assert info["id"] == 9001 and info["result"]["name"] == "notch"
+            ids = [(await burst.reply())["id"] for _ in range(500)]
+            assert ids == list(range(500))
+            await cards.wait_for_cards(250)
+            assert sorted(cards.cards) == sorted(f"b{i}" for i in range(0, 500, 2))
+
+    run(body())
+
+
+def test_a_client_that_sends_and_closes_its_side_still_gets_its_answers(base: Path) -> None:
+    async def body() -> None:
+        async with running_notch(base) as (notch, _):
+            wire = await Wire.open(notch.server.path)
+            await wire.send(
+                b'{"jsonrpc": "2.0", "id": 1, "method": "server.info"}\n'
+                b'{"jsonrpc": "2.0", "id": 2, "method": "server.info"}'  # no final newline
+            )
+            wire.writer.write_eof()
+            assert [(await wire.reply())["id"] for _ in range(2)] == [1, 2]
+            assert await asyncio.wait_for(wire.reader.read(), 5) == b""  # then it closes
+
+    run(body())
