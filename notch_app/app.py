@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, TextIO
 from notch_app.ipc.address import SocketError
 from notch_app.ipc.server import NotchServer
 from notch_app.runtime.catalog import Catalog
+from notch_app.runtime.headless import settle_heap
 from notch_app.runtime.policy_book import PolicyBook
 from notch_app.runtime.policy_book.hook import PersonPolicy
 from notch_app.runtime.policy_book.places import (
@@ -122,6 +123,8 @@ class NotchApp:
         except SocketError as exc:
             raise StartupError(str(exc)) from None
         self.server = server
+        # Startup objects never change: keep the collector from rescanning them in a flood.
+        settle_heap()
         # `notch policy` and the Settings window of another process write the same file.
         self._settings_watcher = SettingsFileWatcher(book)
         if self.config.tray and NotchTray.available():

@@ -331,7 +331,8 @@ class ConfirmationService:
                     future.set_exception(ServiceError("storage", str(error)))
                     return
                 self._settle(item, decision)
-                if runs:
+                # The glance is the person's setting (Settings → "Show a glance"), read live.
+                if runs and getattr(self.policy, "glance", True):
                     self._call_presenter("glance", request, verdict.reason or tool.display_title)
 
             self._write(

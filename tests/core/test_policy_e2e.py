@@ -50,6 +50,13 @@ def test_off_runs_at_once_blocked_never_runs_and_a_guard_shows_the_card(base: Pa
             assert cards.presented == []  # no card
             assert [text for _, text in cards.glances] == ["Send email"]
 
+            # The glance is the person's setting: off, the action still runs, unseen.
+            book.set_glance(False)
+            code, decision = await ask(sock, "send_email", {"to": "kim", "subject": "Hi"})
+            assert (code, decision["outcome"]) == (0, "autoApproved")
+            assert [text for _, text in cards.glances] == ["Send email"]
+            book.set_glance(True)
+
             book.block(manifest, send)
             code, decision = await ask(sock, "send_email", {"to": "sam"})
             assert (code, decision["outcome"], decision["arguments"]) == (1, "blocked", None)
