@@ -20,6 +20,7 @@ from typing import Any, Final
 from notch_app.card.interpolate import display_value
 from notch_app.card.paths import MISSING
 from notch_app.card.schema import schema_enum, schema_types
+from notch_app.manifest.arguments import fits_json_types, json_type
 
 _INT_RE: Final = re.compile(r"[+-]?[0-9]+")
 _FLOAT_RE: Final = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
@@ -70,25 +71,6 @@ def is_blank(value: Any) -> bool:
     return False
 
 
-def json_type(value: Any) -> str | None:
-    """The JSON type name of a Python value (`integer` for ints, `number` for floats)."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list | tuple):
-        return "array"
-    if isinstance(value, Mapping):
-        return "object"
-    return None
-
-
 def same_value(a: Any, b: Any) -> bool:
     """JSON equality: unlike `==`, True is not 1 and 1.0 is the same as 1."""
     if a is b:
@@ -133,9 +115,8 @@ def coerce(raw: Any, prop_schema: Mapping[str, Any]) -> Coerced:
     if not types:
         return Coerced(list(raw) if isinstance(raw, tuple) else raw)
 
-    natural = json_type(raw)
-    if natural in types or (natural == "integer" and "number" in types):
-        if natural == "array":
+    if fits_json_types(raw, types):
+        if json_type(raw) == "array":
             return _coerce_array(raw, prop_schema)
         return Coerced(raw)
     first_failure: Coerced | None = None

@@ -7,7 +7,7 @@ the offending value: it may be a password.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -44,6 +44,32 @@ class ArgumentProblem:
 
     def __str__(self) -> str:
         return f"{self.path or 'arguments'}: {self.message}"
+
+
+def json_type(value: Any) -> str | None:
+    """The JSON type name of a Python value (`integer` for ints, `number` for floats,
+    `array` for lists and tuples); None for a value JSON cannot hold."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list | tuple):
+        return "array"
+    if isinstance(value, Mapping):
+        return "object"
+    return None
+
+
+def fits_json_types(value: Any, types: Collection[str]) -> bool:
+    """Whether `value` has one of the JSON `types` (an integer is also a `number`)."""
+    kind = json_type(value)
+    return kind in types or (kind == "integer" and "number" in types)
 
 
 _validators: dict[int, tuple[Tool, Validator]] = {}

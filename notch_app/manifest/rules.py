@@ -19,7 +19,7 @@ from pydantic import ValidationError
 from referencing.exceptions import Unresolvable
 
 from notch_app.manifest import limits
-from notch_app.manifest.arguments import argument_problems
+from notch_app.manifest.arguments import argument_problems, fits_json_types, json_type
 from notch_app.manifest.bindings import MalformedBinding, find_bindings, parse_single_binding
 from notch_app.manifest.fixtures import PreviewFixtures
 from notch_app.manifest.model import Manifest, Tool, leading_verb, tool_kind
@@ -27,6 +27,7 @@ from notch_app.manifest.problems import Problem, join_pointer, quote
 from notch_app.manifest.schema_check import SIMPLE_TYPES, first_schema_error
 from notch_app.manifest.source import SourceDocument
 from notch_app.manifest.structure import (
+    describe_types,
     did_you_mean,
     nearest,
     pre_pass_views,
@@ -390,24 +391,8 @@ def schema_types(root: dict[str, Any], schema: Any) -> set[str]:
         if values is None and "const" in branch:
             values = [branch["const"]]
         for v in values or []:
-            types.add(_json_type(v))
+            types.add(json_type(v) or "null")
     return types
-
-
-def _json_type(value: Any) -> str:
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    if isinstance(value, dict):
-        return "object"
-    return "null"
 
 
 def _properties(root: dict[str, Any], schema: Any) -> dict[str, Any] | None:
@@ -560,21 +545,6 @@ def _check_bindings(
                     out.append(doc.problem(pointer, found.rule, found.message))
 
 
-_TYPE_NAMES = {
-    "boolean": "true/false",
-    "string": "text",
-    "integer": "a whole number",
-    "number": "a number",
-    "array": "a list",
-    "object": "an object",
-    "null": "null",
-}
-
-
-def _describe_types(types: set[str]) -> str:
-    return " or ".join(_TYPE_NAMES.get(t, t) for t in sorted(types))
-
-
 def _check_input(
     doc: SourceDocument,
     tool: Tool,
@@ -629,9 +599,9 @@ def _check_input(
                 )
         ok = item_types == set() or item_types <= {"string"}
         if not ok:
-            types = {f"a list of {_describe_types(item_types)}"}
+            types = {f"a list of {describe_types(item_types)}"}
     if not ok:
-        shown = ", ".join(sorted(types)) if any(" " in t for t in types) else _describe_types(types)
+        shown = ", ".join(sorted(types)) if any(" " in t for t in types) else describe_types(types)
         out.append(
             doc.problem(
                 pointer + "/bind",
@@ -648,11 +618,6 @@ _INPUT_EDITS = {
     "textField": "text or a number",
     "passwordField": "text or a number",
 }
-
-
-def _fits(value: Any, types: set[str]) -> bool:
-    kind = _json_type(value)
-    return kind in types or (kind == "integer" and "number" in types)
 
 
 def _check_select(
@@ -680,7 +645,7 @@ def _check_select(
         value = option["value"]
         where = join_pointer(pointer, "options", i, "value")
         if enum is not None:
-            if not any(_json_type(value) == _json_type(e) and value == e for e in enum):
+            if not any(json_type(value) == json_type(e) and value == e for e in enum):
                 allowed = ", ".join(quote(e) for e in enum[:12])
                 hint = (
                     did_you_mean(value, [e for e in enum if isinstance(e, str)])
@@ -695,13 +660,13 @@ def _check_select(
                         f"inputSchema's enum is: {allowed}",
                     )
                 )
-        elif types and not _fits(value, types):
+        elif types and not fits_json_types(value, types):
             out.append(
                 doc.problem(
                     where,
                     "select-option-mismatch",
-                    f"option value {quote(value)} is {_describe_types({_json_type(value)})}, "
-                    f"but {path!r} is {_describe_types(types)}; change the value to fit",
+                    f"option value {quote(value)} is {describe_types({json_type(value) or 'null'})}, "
+                    f"but {path!r} is {describe_types(types)}; change the value to fit",
                 )
             )
 

@@ -19,6 +19,7 @@ from pydantic import BaseModel, ValidationError
 from pydantic_core import ErrorDetails
 
 from notch_app.manifest import limits
+from notch_app.manifest.arguments import json_type
 from notch_app.manifest.problems import Problem, join_pointer, parent_pointer, quote
 from notch_app.manifest.source import SourceDocument
 from notch_app.manifest.view import (
@@ -57,18 +58,25 @@ def did_you_mean(word: str, choices: Iterable[str]) -> str:
     return f" (did you mean {hit!r}?)" if hit is not None and hit != word else ""
 
 
+TYPE_NAMES = {
+    "boolean": "true/false",
+    "string": "text",
+    "integer": "a whole number",
+    "number": "a number",
+    "array": "a list",
+    "object": "an object",
+    "null": "null",
+}
+"""JSON types in a manifest author's words (`null` stays `null`: it is what they wrote)."""
+
+
+def describe_types(types: Iterable[str]) -> str:
+    """JSON type names as words: `text or a whole number`."""
+    return " or ".join(TYPE_NAMES.get(t, t) for t in sorted(types))
+
+
 def _kind_of(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true/false"
-    if isinstance(value, int | float):
-        return "a number"
-    if isinstance(value, str):
-        return "text"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "an object"
-    return "null"
+    return TYPE_NAMES[json_type(value) or "null"]
 
 
 # --- the pre-pass --------------------------------------------------------------------
