@@ -26,14 +26,16 @@ from typing import Any, Final
 from notch_app.ipc import protocol as rpc
 from notch_app.ipc.address import default_socket_path
 from notch_app.ipc.client import (
+    CallListeners,
     ConfirmationEvent,
     EventHandler,
-    NotchConnectionLost,
     NotchError,
     NotchNotRunning,
+    connection_lost,
     decision_or_none,
     encode_call,
     event_from,
+    not_running,
     request_error,
     request_params,
 )
@@ -78,7 +80,7 @@ class NotchClient:
         self._replies: dict[int, dict[str, Any]] = {}
         self._reading = False
         self._closed = False
-        self._handlers: dict[str, list[EventHandler]] = {}
+        self._listeners = CallListeners()
 
     def __enter__(self) -> NotchClient:
         return self
@@ -185,10 +187,7 @@ class NotchClient:
                         raise  # never connected for this call: nothing to resume
                     lost_until = now + self.reconnect_for
                 if now >= lost_until:
-                    raise NotchConnectionLost(
-                        f"lost the connection to Notch at {self.socket_path} and could not "
-                        f"reconnect within {self.reconnect_for:g} s"
-                    ) from None
+                    raise connection_lost(self.socket_path, self.reconnect_for) from None
                 if deadline is not None and now + delay >= deadline:
                     raise TimeoutError(f"no answer from Notch within {timeout:g} s") from None
                 time.sleep(delay)
@@ -325,16 +324,9 @@ class NotchClient:
         sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         try:
             sock.connect(os.fspath(self.socket_path))
-        except (FileNotFoundError, ConnectionRefusedError):
-            sock.close()
-            raise NotchNotRunning(
-                f"no Notch is running at {self.socket_path}: start it with `notch run`"
-            ) from None
         except OSError as exc:
             sock.close()
-            raise NotchNotRunning(
-                f"cannot connect to Notch at {self.socket_path}: {exc.strerror}"
-            ) from None
+            raise not_running(self.socket_path, exc) from None
         self._sock = sock
         self._sock_timeout = None
         self._buffer.clear()
@@ -360,7 +352,7 @@ class NotchClient:
 
     def _dispatch(self, event: ConfirmationEvent) -> None:
         with self._lock:
-            handlers = [*self._handlers.get(event.call_id, ())]
+            handlers = self._listeners.of(event.call_id)
         if self.on_event is not None:
             handlers.append(self.on_event)
         for handler in handlers:
@@ -378,14 +370,10 @@ class _Listening:
     def __enter__(self) -> None:
         if self.handler is not None:
             with self.client._lock:
-                self.client._handlers.setdefault(self.call_id, []).append(self.handler)
+                self.client._listeners.add(self.call_id, self.handler)
 
     def __exit__(self, *exc: object) -> None:
         if self.handler is None:
             return
         with self.client._state:
-            handlers = self.client._handlers.get(self.call_id, [])
-            if self.handler in handlers:
-                handlers.remove(self.handler)
-            if not handlers:
-                self.client._handlers.pop(self.call_id, None)
+            self.client._listeners.remove(self.call_id, self.handler)

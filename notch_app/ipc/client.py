@@ -68,6 +68,43 @@ class ConfirmationEvent:
 EventHandler = Callable[[ConfirmationEvent], None]
 
 
+class CallListeners:
+    """The per-call event handlers of a client: `confirm(on_event=...)` hears the events
+    of its own callId while it waits. Not locked: a threaded client holds its own lock."""
+
+    def __init__(self) -> None:
+        self._by_call: dict[str, list[EventHandler]] = {}
+
+    def add(self, call_id: str, handler: EventHandler) -> None:
+        self._by_call.setdefault(call_id, []).append(handler)
+
+    def remove(self, call_id: str, handler: EventHandler) -> None:
+        handlers = self._by_call.get(call_id, [])
+        if handler in handlers:
+            handlers.remove(handler)
+        if not handlers:
+            self._by_call.pop(call_id, None)
+
+    def of(self, call_id: str) -> list[EventHandler]:
+        """A copy: handlers may come and go while these run."""
+        return [*self._by_call.get(call_id, ())]
+
+
+def not_running(socket_path: Path, error: OSError) -> NotchNotRunning:
+    """The error for a failed connect, saying how to start Notch when nothing listens."""
+    if isinstance(error, FileNotFoundError | ConnectionRefusedError):
+        return NotchNotRunning(f"no Notch is running at {socket_path}: start it with `notch run`")
+    return NotchNotRunning(f"cannot connect to Notch at {socket_path}: {error.strerror}")
+
+
+def connection_lost(socket_path: Path, reconnect_for: float) -> NotchConnectionLost:
+    """The error once reconnecting for `reconnect_for` seconds has failed."""
+    return NotchConnectionLost(
+        f"lost the connection to Notch at {socket_path} and could not "
+        f"reconnect within {reconnect_for:g} s"
+    )
+
+
 class _Lost(Exception):
     pass
 
@@ -208,7 +245,7 @@ class AsyncNotchClient:
         self.on_event = on_event
         self._link: _Link | None = None
         self._connecting: asyncio.Lock | None = None
-        self._handlers: dict[str, list[EventHandler]] = {}
+        self._listeners = CallListeners()
 
     async def __aenter__(self) -> AsyncNotchClient:
         await self.connect()
@@ -327,10 +364,7 @@ class AsyncNotchClient:
                         raise  # never connected for this call: nothing to resume
                     deadline = loop.time() + self.reconnect_for
                 if loop.time() >= deadline:
-                    raise NotchConnectionLost(
-                        f"lost the connection to Notch at {self.socket_path} and could not "
-                        f"reconnect within {self.reconnect_for:g} s"
-                    ) from None
+                    raise connection_lost(self.socket_path, self.reconnect_for) from None
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 1.0)
 
@@ -341,18 +375,14 @@ class AsyncNotchClient:
         if handler is None:
             yield
             return
-        self._handlers.setdefault(call_id, []).append(handler)
+        self._listeners.add(call_id, handler)
         try:
             yield
         finally:
-            handlers = self._handlers.get(call_id, [])
-            if handler in handlers:
-                handlers.remove(handler)
-            if not handlers:
-                self._handlers.pop(call_id, None)
+            self._listeners.remove(call_id, handler)
 
     def _dispatch(self, event: ConfirmationEvent) -> None:
-        for handler in [*self._handlers.get(event.call_id, ()), self.on_event]:
+        for handler in [*self._listeners.of(event.call_id), self.on_event]:
             if handler is not None:
                 handler(event)
 
@@ -369,14 +399,8 @@ class AsyncNotchClient:
                 _, link = await loop.create_unix_connection(
                     lambda: _Link(self._dispatch), os.fspath(self.socket_path)
                 )
-            except (FileNotFoundError, ConnectionRefusedError):
-                raise NotchNotRunning(
-                    f"no Notch is running at {self.socket_path}: start it with `notch run`"
-                ) from None
             except OSError as exc:
-                raise NotchNotRunning(
-                    f"cannot connect to Notch at {self.socket_path}: {exc.strerror}"
-                ) from None
+                raise not_running(self.socket_path, exc) from None
             self._link = link
             return link
 
