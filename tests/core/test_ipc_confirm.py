@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from test_service_fixtures import MAIL, run, running_notch, short_tmp
+from test_service_fixtures import MAIL, notch_and_client, run, running_notch, short_tmp
 
 from notch_app.client import AsyncNotchClient, ConfirmationEvent, NotchRequestError
 from notch_app.runtime.decision import arguments_digest
@@ -23,10 +23,7 @@ def test_three_calls_in_one_step_are_decided_out_of_order_each_by_its_own_call_i
     base: Path,
 ) -> None:
     async def body() -> None:
-        async with (
-            running_notch(base) as (notch, cards),
-            AsyncNotchClient(notch.server.path) as client,
-        ):
+        async with notch_and_client(base) as (_, cards, client):
             asks = [
                 asyncio.ensure_future(
                     client.confirm(MAIL, "send_email", {"to": who}, call_id=f"call-{who}")
@@ -60,10 +57,7 @@ def test_the_requesting_client_hears_required_shown_parked_restored_decided(base
         def heard(event: ConfirmationEvent) -> None:
             events.append(event.event)
 
-        async with (
-            running_notch(base) as (notch, cards),
-            AsyncNotchClient(notch.server.path) as client,
-        ):
+        async with notch_and_client(base) as (_, cards, client):
             ask = asyncio.ensure_future(
                 client.confirm(MAIL, "send_email", {"to": "sam"}, call_id="c1", on_event=heard)
             )
@@ -81,10 +75,7 @@ def test_the_requesting_client_hears_required_shown_parked_restored_decided(base
 
 def test_read_only_tool_answers_not_required_at_once_without_a_card(base: Path) -> None:
     async def body() -> None:
-        async with (
-            running_notch(base) as (notch, cards),
-            AsyncNotchClient(notch.server.path) as client,
-        ):
+        async with notch_and_client(base) as (_, cards, client):
             decision = await client.confirm(MAIL, "search_mail", {"query": "invoices"})
             assert decision.outcome == "notRequired" and decision.runs
             assert decision.arguments == {"query": "invoices"}
@@ -107,10 +98,7 @@ def test_unknown_names_and_bad_arguments_are_refused_before_any_card(
     words: list[str],
 ) -> None:  # fmt: skip
     async def body() -> None:
-        async with (
-            running_notch(base) as (notch, cards),
-            AsyncNotchClient(notch.server.path) as client,
-        ):
+        async with notch_and_client(base) as (_, cards, client):
             with pytest.raises(NotchRequestError) as caught:
                 await client.confirm(integration, tool, arguments)
             assert caught.value.code == -32602
@@ -124,10 +112,7 @@ def test_unknown_names_and_bad_arguments_are_refused_before_any_card(
 
 def test_supersede_replaces_the_open_card_in_place_and_ends_the_old_one(base: Path) -> None:
     async def body() -> None:
-        async with (
-            running_notch(base) as (notch, cards),
-            AsyncNotchClient(notch.server.path) as client,
-        ):
+        async with notch_and_client(base) as (_, cards, client):
             first = asyncio.ensure_future(
                 client.confirm(MAIL, "send_email", {"to": "a"}, call_id="a1")
             )
@@ -157,10 +142,7 @@ def test_supersede_replaces_the_open_card_in_place_and_ends_the_old_one(base: Pa
 
 def test_withdraw_removes_the_card_and_a_late_withdraw_returns_the_decision(base: Path) -> None:
     async def body() -> None:
-        async with (
-            running_notch(base) as (notch, cards),
-            AsyncNotchClient(notch.server.path) as client,
-        ):
+        async with notch_and_client(base) as (_, cards, client):
             ask = asyncio.ensure_future(
                 client.confirm(MAIL, "send_email", {"to": "a"}, call_id="w1")
             )
@@ -181,10 +163,7 @@ def test_withdraw_removes_the_card_and_a_late_withdraw_returns_the_decision(base
 
 def test_a_request_left_undecided_past_expires_in_ends_expired(base: Path) -> None:
     async def body() -> None:
-        async with (
-            running_notch(base) as (notch, cards),
-            AsyncNotchClient(notch.server.path) as client,
-        ):
+        async with notch_and_client(base) as (_, cards, client):
             decision = await client.confirm(
                 MAIL, "send_email", {"to": "a"}, call_id="e1", expires_in=0.2, timeout=5
             )
@@ -196,10 +175,7 @@ def test_a_request_left_undecided_past_expires_in_ends_expired(base: Path) -> No
 
 def test_a_repeated_call_id_never_shows_a_second_card_nor_approves_twice(base: Path) -> None:
     async def body() -> None:
-        async with (
-            running_notch(base) as (notch, cards),
-            AsyncNotchClient(notch.server.path) as client,
-        ):
+        async with notch_and_client(base) as (notch, cards, client):
             one = asyncio.ensure_future(
                 client.confirm(MAIL, "send_email", {"to": "a"}, call_id="r1")
             )
@@ -253,10 +229,7 @@ def test_a_restart_brings_back_undecided_requests_parked_and_keeps_decided_ones(
     base: Path,
 ) -> None:
     async def body() -> None:
-        async with (
-            running_notch(base) as (notch, cards),
-            AsyncNotchClient(notch.server.path) as client,
-        ):
+        async with notch_and_client(base) as (notch, cards, client):
             await client.submit(MAIL, "send_email", {"to": "a"}, call_id="p1")
             await client.submit(MAIL, "send_email", {"to": "b"}, call_id="p2")
             await client.submit(MAIL, "send_email", {"to": "c"}, call_id="p3", expires_in=0.3)
@@ -264,10 +237,7 @@ def test_a_restart_brings_back_undecided_requests_parked_and_keeps_decided_ones(
             cards.approve("p1", {"to": "a@example.com"})
 
         await asyncio.sleep(0.4)  # p3 expires while Notch is stopped
-        async with (
-            running_notch(base) as (notch, cards),
-            AsyncNotchClient(notch.server.path) as client,
-        ):
+        async with notch_and_client(base) as (notch, cards, client):
             assert [(c.call_id, c.parked) for c in cards.presented] == [("p2", True)]
             stored = await client.get("p1")
             assert stored is not None and stored.outcome == "approved" and stored.already_decided

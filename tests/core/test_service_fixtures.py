@@ -10,6 +10,7 @@ from collections.abc import AsyncIterator, Coroutine
 from pathlib import Path
 from typing import Any, TypeVar
 
+from notch_app.client import AsyncNotchClient
 from notch_app.manifest.model import Manifest
 from notch_app.runtime.catalog import Catalog
 from notch_app.runtime.headless import RunningNotch, start
@@ -137,6 +138,15 @@ async def running_notch(
         yield notch, presenter
     finally:
         await notch.close()
+
+
+@contextlib.asynccontextmanager
+async def notch_and_client(
+    base: Path,
+) -> AsyncIterator[tuple[RunningNotch, ScriptedPresenter, AsyncNotchClient]]:
+    """`running_notch(base)` with an `AsyncNotchClient` connected to it."""
+    async with running_notch(base) as (notch, cards), AsyncNotchClient(notch.server.path) as client:
+        yield notch, cards, client
 
 
 def test_the_sample_integration_loads_with_one_read_only_tool() -> None:

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_service_fixtures import MAIL, run, running_notch, short_tmp
+from test_service_fixtures import MAIL, notch_and_client, run, running_notch, short_tmp
 
 from notch_app.client import AsyncNotchClient
 from notch_app.manifest.model import Manifest, Tool
@@ -39,10 +39,7 @@ def notch_log(*argv: str) -> subprocess.CompletedProcess[str]:
 
 def test_password_values_are_redacted_in_the_log_but_reach_the_executor(base: Path) -> None:
     async def body() -> None:
-        async with (
-            running_notch(base) as (notch, cards),
-            AsyncNotchClient(notch.server.path) as client,
-        ):
+        async with notch_and_client(base) as (_, cards, client):
             ask = asyncio.ensure_future(
                 client.confirm(MAIL, "connect_account",
                                {"user": {"name": "ann", "password": SECRET}}, call_id="acct")
@@ -101,10 +98,7 @@ class ByRecipient:
 
 def test_the_policy_hook_auto_approves_blocks_and_fails_safe_to_asking(base: Path) -> None:
     async def body() -> None:
-        async with (
-            running_notch(base) as (notch, cards),
-            AsyncNotchClient(notch.server.path) as client,
-        ):
+        async with notch_and_client(base) as (notch, cards, client):
             notch.service.policy = ByRecipient()
             auto = await client.confirm(MAIL, "send_email", {"to": "team"})
             assert (auto.outcome, auto.runs, auto.decided_by) == ("autoApproved", True, "policy")
@@ -132,10 +126,7 @@ def test_the_policy_hook_auto_approves_blocks_and_fails_safe_to_asking(base: Pat
 
 def test_a_card_cannot_approve_arguments_that_fail_the_schema(base: Path) -> None:
     async def body() -> None:
-        async with (
-            running_notch(base) as (notch, cards),
-            AsyncNotchClient(notch.server.path) as client,
-        ):
+        async with notch_and_client(base) as (notch, cards, client):
             ask = asyncio.ensure_future(
                 client.confirm(MAIL, "send_email", {"to": "a"}, call_id="v")
             )
