@@ -186,11 +186,9 @@ def _coerce_to(raw: Any, kind: str, schema: Mapping[str, Any]) -> Coerced:
     return Coerced(raw, error)
 
 
-def _to_integer(raw: Any, error: str) -> Coerced:
-    if isinstance(raw, float) and not isinstance(raw, bool):
-        if math.isfinite(raw) and raw.is_integer():
-            return Coerced(int(raw))
-        return Coerced(raw, error)
+def _typed_number(raw: Any, error: str) -> str | Coerced:
+    """Typed text on its way to a number, stripped; or the answer when the text already
+    settles it (not text, too long, a whole number)."""
     if not isinstance(raw, str):
         return Coerced(raw, error)
     text = raw.strip()
@@ -198,6 +196,17 @@ def _to_integer(raw: Any, error: str) -> Coerced:
         return Coerced(raw, "is too long to be a number")
     if _INT_RE.fullmatch(text):
         return Coerced(int(text))
+    return text
+
+
+def _to_integer(raw: Any, error: str) -> Coerced:
+    if isinstance(raw, float) and not isinstance(raw, bool):
+        if math.isfinite(raw) and raw.is_integer():
+            return Coerced(int(raw))
+        return Coerced(raw, error)
+    text = _typed_number(raw, error)
+    if isinstance(text, Coerced):
+        return text
     if _FLOAT_RE.fullmatch(text):
         try:
             d = Decimal(text)
@@ -209,13 +218,9 @@ def _to_integer(raw: Any, error: str) -> Coerced:
 
 
 def _to_number(raw: Any, error: str) -> Coerced:
-    if not isinstance(raw, str):
-        return Coerced(raw, error)
-    text = raw.strip()
-    if len(text) > _MAX_NUMBER_CHARS:
-        return Coerced(raw, "is too long to be a number")
-    if _INT_RE.fullmatch(text):
-        return Coerced(int(text))
+    text = _typed_number(raw, error)
+    if isinstance(text, Coerced):
+        return text
     if _FLOAT_RE.fullmatch(text):
         f = float(text)
         if math.isfinite(f):
