@@ -41,7 +41,7 @@ def test_the_file_is_plain_versioned_json(tmp_path: Path) -> None:
     entry = data["policies"]["com.example.pay"]["pay_invoice"]
     assert entry["blocked"] is True
     assert entry["card"].startswith("sha256:")
-    assert data["overlay"] == {"glance": True}
+    assert data["overlay"] == {"glance": True, "idle": "pill", "parkAfterSeconds": 60}
 
 
 @pytest.mark.parametrize(

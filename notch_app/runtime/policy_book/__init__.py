@@ -17,8 +17,12 @@ from notch_app.runtime.policy_book.book import (
     has_policy,
 )
 from notch_app.runtime.policy_book.document import (
+    DEFAULT_PARK_AFTER_S,
+    PARK_AFTER_MAX_S,
+    PARK_AFTER_MIN_S,
     ActionPolicy,
     Guard,
+    IdleLook,
     NotOneOfGuard,
     OverGuard,
     OverlayPreferences,
@@ -37,10 +41,14 @@ from notch_app.runtime.policy_book.settings_file import (
 __all__ = [
     "BLOCKED_REASON",
     "CARD_CHANGED_REASON",
+    "DEFAULT_PARK_AFTER_S",
+    "PARK_AFTER_MAX_S",
+    "PARK_AFTER_MIN_S",
     "SETTINGS_FILE_NAME",
     "ActionPolicy",
     "ActionState",
     "Guard",
+    "IdleLook",
     "NotOneOfGuard",
     "OverGuard",
     "OverlayPreferences",

@@ -9,15 +9,21 @@ subscribers about every change so a running Notch applies it at once.
 from __future__ import annotations
 
 import logging
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from pydantic import ValidationError
+
 from notch_app.manifest.model import Manifest, Tool, tool_kind
 from notch_app.runtime.policy_book.document import (
+    PARK_AFTER_MAX_S,
+    PARK_AFTER_MIN_S,
     ActionPolicy,
     Guard,
+    IdleLook,
     NotOneOfGuard,
     OverGuard,
     OverlayPreferences,
@@ -266,12 +272,42 @@ class PolicyBook:
         return removed
 
     def set_overlay(self, preferences: OverlayPreferences) -> None:
-        """Store the overlay's preferences (e.g. the passive glance on/off)."""
+        """Store all the overlay's preferences at once. Raises PolicyWriteError."""
         self._mutate(lambda document: document.model_copy(update={"overlay": preferences}))
 
     def set_glance(self, on: bool) -> None:
-        """Turn the passive glance for actions that run without a card on or off."""
-        self.set_overlay(self.overlay.model_copy(update={"glance": on}))
+        """Turn the passive glance for actions that run without a card on or off.
+
+        Raises PolicyWriteError when the file cannot be written."""
+        self._change_overlay(glance=bool(on))
+
+    def set_idle(self, idle: IdleLook) -> None:
+        """What the notch shows while nothing is waiting: "pill" or "hidden".
+
+        Raises PolicyRefused for any other value, PolicyWriteError on write failure."""
+        if idle not in ("pill", "hidden"):
+            raise PolicyRefused(f"the idle notch is 'pill' or 'hidden', not {idle!r}")
+        self._change_overlay(idle=idle)
+
+    def set_park_after(self, seconds: float) -> None:
+        """Park a card left untouched this many seconds; 0 never parks.
+
+        Raises PolicyRefused outside 0 or 5..3600 seconds, PolicyWriteError on write
+        failure."""
+        in_range = (
+            isinstance(seconds, int | float)
+            and not isinstance(seconds, bool)
+            and math.isfinite(seconds)
+            and (seconds == 0 or PARK_AFTER_MIN_S <= seconds <= PARK_AFTER_MAX_S)
+        )
+        if not in_range:
+            raise PolicyRefused(
+                f"park after is 0 (never park) or {PARK_AFTER_MIN_S} to {PARK_AFTER_MAX_S} "
+                f"seconds, not {seconds!r}"
+            )
+        if isinstance(seconds, float) and seconds.is_integer():
+            seconds = int(seconds)  # the file reads `60`, not `60.0`
+        self._change_overlay(park_after_seconds=seconds)
 
     def dismiss_problem(self) -> None:
         """The person has seen the note about an unusable settings file."""
@@ -347,6 +383,25 @@ class PolicyBook:
             if not tools:
                 policies.pop(integration_id, None)
             return document.model_copy(update={"policies": policies})
+
+        self._mutate(apply)
+
+    def _change_overlay(self, **update: object) -> None:
+        # Checked before the lock is taken, so a bad value is refused with the rule the
+        # person broke, and never reaches the file.
+        try:
+            OverlayPreferences.model_validate({**self.overlay.model_dump(), **update})
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = first["loc"][0] if first["loc"] else "overlay"
+            raise PolicyRefused(f"overlay preference {where}: {first['msg']}") from None
+
+        def apply(document: SettingsDocument) -> SettingsDocument:
+            # Applied to the file as just re-read: another process's change to another
+            # overlay preference is kept.
+            return document.model_copy(
+                update={"overlay": document.overlay.model_copy(update=update)}
+            )
 
         self._mutate(apply)
 

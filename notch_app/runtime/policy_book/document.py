@@ -33,6 +33,14 @@ ArgumentPath = Annotated[
 ]
 AllowedValue = Annotated[str, StringConstraints(max_length=limits.MAX_LABEL_CHARS)]
 
+IdleLook = Literal["pill", "hidden"]
+"""What the notch shows while nothing is waiting: a small pill, or nothing at all."""
+
+DEFAULT_PARK_AFTER_S = 60
+PARK_AFTER_MIN_S = 5
+"""Shorter than this, a card would park while the person is still reading it."""
+PARK_AFTER_MAX_S = 3600
+
 
 class _Closed(BaseModel):
     model_config = ConfigDict(
@@ -101,6 +109,35 @@ class OverlayPreferences(_Closed):
         description="Show a brief passive glance in the notch when an action runs without "
         "a card (Asks first off).",
     )
+    idle: IdleLook = Field(
+        default="pill",
+        description='While nothing is waiting: "pill" keeps a small pill at the top of the '
+        'screen, "hidden" shows no window until a card arrives.',
+    )
+    park_after_seconds: int | float = Field(
+        default=DEFAULT_PARK_AFTER_S,
+        description="A card left untouched this many seconds parks in the side notch; "
+        f"0 never parks, else {PARK_AFTER_MIN_S} to {PARK_AFTER_MAX_S}.",
+    )
+
+    @field_validator("park_after_seconds", mode="before")
+    @classmethod
+    def _park_after_is_a_number(cls, value: object) -> object:
+        # "60" or true in the file is a typo to report, not a number to guess at.
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise ValueError("must be a number of seconds (0 never parks)")
+        return value
+
+    @field_validator("park_after_seconds")
+    @classmethod
+    def _park_after_in_range(cls, value: int | float) -> int | float:
+        if not math.isfinite(value) or not (
+            value == 0 or PARK_AFTER_MIN_S <= value <= PARK_AFTER_MAX_S
+        ):
+            raise ValueError(
+                f"must be 0 (never park) or {PARK_AFTER_MIN_S} to {PARK_AFTER_MAX_S} seconds"
+            )
+        return value
 
 
 class SettingsDocument(_Closed):
