@@ -1,4 +1,5 @@
-"""The Settings window: integrations, their actions' "Asks first", Block and guards.
+"""The Settings window: integrations, their actions' "Asks first", Block and guards, and
+how the notch behaves (glance, idle look, parking; see `in_the_notch`).
 
     window = SettingsWindow(book, catalog_provider, install_dir,
                             reload_integrations=app_reload)
@@ -22,7 +23,6 @@ from pathlib import Path
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QCloseEvent, QKeySequence, QMouseEvent, QShortcut
 from PySide6.QtWidgets import (
-    QCheckBox,
     QDialog,
     QDialogButtonBox,
     QFileDialog,
@@ -43,6 +43,7 @@ from notch_app.runtime.catalog import Catalog, CatalogEntry
 from notch_app.runtime.policy_book import PolicyBook, PolicyWriteError, has_policy
 from notch_app.ui.settings.action_panel import ActionPanel, _label
 from notch_app.ui.settings.icons import integration_icon
+from notch_app.ui.settings.in_the_notch import InTheNotch
 from notch_app.ui.settings.install import (
     InstallError,
     check_install,
@@ -317,29 +318,11 @@ class SettingsWindow(QWidget):
 
         column.addSpacing(14)
         column.addWidget(_section("In the notch"))
-        glance_row = QWidget()
-        glance_row.setObjectName("Row")
-        g = QHBoxLayout(glance_row)
-        g.setContentsMargins(16, 12, 16, 12)
-        texts = QVBoxLayout()
-        texts.setSpacing(2)
-        texts.addWidget(_label("Show a glance when an action runs without asking", "ActionTitle"))
-        texts.addWidget(
-            _label(
-                "A brief note in the notch, such as “Send email to Sam”, so nothing "
-                "happens unseen.",
-                "Quiet",
-                wrap=True,
-            )
-        )
-        g.addLayout(texts, 1)
-        self.glance_switch = QCheckBox()
-        self.glance_switch.setObjectName("Switch")
-        self.glance_switch.setAccessibleName("Show a glance when an action runs without asking")
-        self.glance_switch.setChecked(self.book.overlay.glance)
-        self.glance_switch.toggled.connect(self._glance_toggled)
-        g.addWidget(self.glance_switch, 0, Qt.AlignmentFlag.AlignVCenter)
-        column.addWidget(_group([glance_row]))
+        self.in_the_notch = InTheNotch(self.book, self._set_status)
+        self.glance_switch = self.in_the_notch.glance_switch
+        self.idle_buttons = self.in_the_notch.idle_buttons
+        self.park_after = self.in_the_notch.park_after
+        column.addWidget(_group(self.in_the_notch.rows))
         column.addStretch(1)
         return contents
 
@@ -491,12 +474,6 @@ class SettingsWindow(QWidget):
             self.reload_integrations()
         self.current_id = None
         self._set_status(f"Removed {name}.")
-
-    def _glance_toggled(self, on: bool) -> None:
-        try:
-            self.book.set_glance(on)
-        except PolicyWriteError as exc:
-            self._set_status(str(exc))
 
     def _set_status(self, text: str) -> None:
         self.status = text

@@ -1,0 +1,156 @@
+"""The "In the notch" group on the Settings list page: the glance, the idle look, parking.
+
+Every control writes the settings file at once through the `PolicyBook`; a running Notch
+hears the change (its book subscription) and applies it to the overlay.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QCheckBox,
+    QComboBox,
+    QFrame,
+    QHBoxLayout,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from notch_app.runtime.policy_book import (
+    IdleLook,
+    PolicyBook,
+    PolicyRefused,
+    PolicyWriteError,
+)
+from notch_app.runtime.policy_book.document import format_number
+from notch_app.ui.settings.action_panel import _label
+
+IDLE_CHOICES: tuple[tuple[IdleLook, str], ...] = (("pill", "Small pill"), ("hidden", "Hidden"))
+PARK_AFTER_CHOICES: tuple[int, ...] = (0, 15, 30, 60, 120, 300)
+"""The park-after times offered, in seconds (0: never). A value set by hand in the file
+that is not one of these is shown as itself."""
+
+
+def park_after_label(seconds: float) -> str:
+    """How a park-after time reads in the menu: "Never", "15 s", "1 min", "1 min 30 s"."""
+    if seconds == 0:
+        return "Never"
+    if seconds < 60 or seconds != int(seconds):
+        return f"{format_number(seconds)} s"
+    minutes, rest = divmod(int(seconds), 60)
+    return f"{minutes} min" + (f" {rest} s" if rest else "")
+
+
+def _preference_row(title: str, explanation: str, control: QWidget) -> QWidget:
+    row = QWidget()
+    row.setObjectName("Row")
+    line = QHBoxLayout(row)
+    line.setContentsMargins(16, 12, 16, 12)
+    line.setSpacing(16)
+    texts = QVBoxLayout()
+    texts.setSpacing(2)
+    texts.addWidget(_label(title, "ActionTitle"))
+    texts.addWidget(_label(explanation, "Quiet", wrap=True))
+    line.addLayout(texts, 1)
+    line.addWidget(control, 0, Qt.AlignmentFlag.AlignVCenter)
+    return row
+
+
+class InTheNotch:
+    """Builds the rows of the "In the notch" group from the book's overlay preferences.
+
+    `rows` go into the page's group; `report(text)` shows a problem (a file that cannot
+    be written) in the window's status line.
+    """
+
+    def __init__(self, book: PolicyBook, report: Callable[[str], None]) -> None:
+        self.book = book
+        self._report = report
+        preferences = book.overlay
+
+        self.glance_switch = QCheckBox()
+        self.glance_switch.setObjectName("Switch")
+        self.glance_switch.setAccessibleName("Show a glance when an action runs without asking")
+        self.glance_switch.setChecked(preferences.glance)
+        # Just the indicator (36 px in settings.qss): without text, the spacing Qt keeps
+        # for it would push the switch off the right edge the other controls share.
+        self.glance_switch.setFixedWidth(36)
+        self.glance_switch.toggled.connect(self._glance_toggled)
+
+        segments = QFrame()
+        segments.setObjectName("Segments")
+        segments.setAccessibleName("While nothing is waiting")
+        seg_line = QHBoxLayout(segments)
+        seg_line.setContentsMargins(0, 0, 0, 0)
+        seg_line.setSpacing(0)
+        self.idle_group = QButtonGroup(segments)
+        self.idle_group.setExclusive(True)
+        self.idle_buttons: dict[IdleLook, QPushButton] = {}
+        for i, (idle, text) in enumerate(IDLE_CHOICES):
+            button = QPushButton(text)
+            button.setObjectName("Segment")
+            button.setProperty("edge", "first" if i == 0 else "last")
+            button.setCheckable(True)
+            button.setChecked(preferences.idle == idle)
+            button.setCursor(Qt.CursorShape.PointingHandCursor)
+            button.setAccessibleName(f"While nothing is waiting: {text}")
+            self.idle_group.addButton(button, i)
+            self.idle_buttons[idle] = button
+            seg_line.addWidget(button)
+        self.idle_group.idClicked.connect(self._idle_chosen)
+
+        self.park_after = QComboBox()
+        self.park_after.setObjectName("ParkAfter")
+        self.park_after.setAccessibleName("Park an untouched card after")
+        current = preferences.park_after_seconds
+        choices: list[float] = list(PARK_AFTER_CHOICES)
+        if current not in choices:
+            choices = sorted([*choices, current], key=lambda s: (s != 0, s))  # Never first
+        for seconds in choices:
+            self.park_after.addItem(park_after_label(seconds), seconds)
+        self.park_after.setCurrentIndex(choices.index(current))
+        self.park_after.setMinimumWidth(120)
+        # Connected after the current value is set, so only the person's choice writes.
+        self.park_after.currentIndexChanged.connect(self._park_after_chosen)
+
+        self.rows: list[QWidget] = [
+            _preference_row(
+                "Show a glance when an action runs without asking",
+                "A brief note in the notch, such as “Send email to Sam”, so nothing "
+                "happens unseen.",
+                self.glance_switch,
+            ),
+            _preference_row(
+                "While nothing is waiting",
+                "Hidden shows nothing at the top of the screen until an action asks.",
+                segments,
+            ),
+            _preference_row(
+                "Park an untouched card after",
+                "A card you leave alone moves to a side notch; click it there to bring it back.",
+                self.park_after,
+            ),
+        ]
+
+    def _glance_toggled(self, on: bool) -> None:
+        self._write(lambda: self.book.set_glance(on))
+
+    def _idle_chosen(self, index: int) -> None:
+        idle = IDLE_CHOICES[index][0]
+        if idle != self.book.overlay.idle:
+            self._write(lambda: self.book.set_idle(idle))
+
+    def _park_after_chosen(self, index: int) -> None:
+        seconds = self.park_after.itemData(index)
+        if isinstance(seconds, int | float) and seconds != self.book.overlay.park_after_seconds:
+            self._write(lambda: self.book.set_park_after(seconds))
+
+    def _write(self, change: Callable[[], None]) -> None:
+        try:
+            change()
+        except (PolicyWriteError, PolicyRefused) as exc:
+            self._report(str(exc))
