@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import signal
 import sys
 from collections.abc import Awaitable, Callable, Sequence
@@ -24,7 +25,8 @@ from notch_app.ipc.address import SocketError
 from notch_app.ipc.server import NotchServer
 from notch_app.runtime.catalog import Catalog
 from notch_app.runtime.headless import settle_heap
-from notch_app.runtime.policy_book import PolicyBook
+from notch_app.runtime.policy_book import OverlayPreferences, PolicyBook
+from notch_app.runtime.policy_book.document import format_number
 from notch_app.runtime.policy_book.hook import PersonPolicy
 from notch_app.runtime.policy_book.places import (
     bundled_manifests_dir,
@@ -33,7 +35,7 @@ from notch_app.runtime.policy_book.places import (
 )
 from notch_app.runtime.service import ConfirmationService
 from notch_app.runtime.store import DecisionStore, StoreError
-from notch_app.ui.overlay_settings import OverlaySettings
+from notch_app.ui.overlay_settings import IdleMode, OverlaySettings
 
 if TYPE_CHECKING:
     from notch_app.ui.overlay_cards import ManifestCardFactory
@@ -53,8 +55,56 @@ class NotchConfig:
     data_dir: Path
     manifest_dirs: list[Path] = field(default_factory=list)
     settings: OverlaySettings = field(default_factory=OverlaySettings)
+    """Timings, theme and size. Its idle_mode and park_after_s are replaced by the
+    person's settings file (see `overlay_settings_from`) unless overridden below."""
     tray: bool = True
     """Show a tray icon where the platform has one."""
+    idle_override: IdleMode | None = None
+    """`notch run --idle`: the idle look for this run, over the settings file."""
+    park_after_override_s: float | None = None
+    """`notch run --park-after`: the park time for this run, over the settings file."""
+
+
+def overlay_settings_from(config: NotchConfig, preferences: OverlayPreferences) -> OverlaySettings:
+    """The overlay's settings: the person's choices from the settings file, except where
+    this run's flags (`config.idle_override`, `config.park_after_override_s`) say else."""
+    idle: IdleMode = config.idle_override or preferences.idle
+    park = config.park_after_override_s
+    return dataclasses.replace(
+        config.settings,
+        idle_mode=idle,
+        park_after_s=float(preferences.park_after_seconds if park is None else park),
+    )
+
+
+def apply_overlay_settings(presenter: object, settings: OverlaySettings) -> None:
+    """Apply new idle-look / park-time settings to a running overlay, at once.
+
+    Uses `presenter.apply_settings(settings)` when the overlay has it. Otherwise: the
+    presenter and its windows read their settings on every use (show_idle, the park
+    timer), so replacing them takes effect at the next use; an idle notch is redrawn now
+    (pill ↔ hidden) and a running park timer restarts with the new time (or stops at 0).
+    """
+    apply = getattr(presenter, "apply_settings", None)
+    if callable(apply):
+        apply(settings)
+        return
+    before = getattr(presenter, "_settings", None)
+    window = getattr(presenter, "window", None)
+    for holder in (presenter, window, getattr(presenter, "side_notch", None)):
+        if holder is not None and hasattr(holder, "_settings"):
+            holder._settings = settings
+    if not isinstance(before, OverlaySettings) or window is None:
+        return
+    look = getattr(window, "look", None)
+    if before.idle_mode != settings.idle_mode and look == "idle":
+        window.show_idle()  # pill ↔ hidden now, not only after the next card
+    timer = getattr(presenter, "_park_timer", None)
+    if before.park_after_s != settings.park_after_s and timer is not None and look == "card":
+        if settings.park_after_s > 0:
+            timer.start(int(settings.park_after_s * 1000))  # the new time, from now
+        else:
+            timer.stop()
 
 
 class StartupError(Exception):
@@ -77,6 +127,10 @@ class NotchApp:
         self.settings_window: object | None = None
         self._settings_watcher: object | None = None
         self._cards: ManifestCardFactory | None = None
+        self.overlay_settings = config.settings
+        """What the overlay uses now: the settings file's choices under this run's flags."""
+        self._unsubscribe_overlay: Callable[[], None] | None = None
+        self._told_pinned: dict[str, object] = {}
         self.stopped = asyncio.Event()
 
     async def start(self) -> None:
@@ -107,7 +161,10 @@ class NotchApp:
             print(f"notch: {book.problem}", file=self._err)
         self.policy_book = book
         service = ConfirmationService(catalog, store, policy=PersonPolicy(book))
-        settings = self.config.settings
+        settings = overlay_settings_from(self.config, book.overlay)
+        self.overlay_settings = settings
+        self._told_pinned = {"--idle": book.overlay.idle}  # tell only of later choices
+        self._told_pinned["--park-after"] = book.overlay.park_after_seconds
         cards = ManifestCardFactory(catalog, theme=settings.theme, width=settings.card_width)
         self._cards = cards
         presenter = OverlayPresenter(service, cards, settings, describe=cards.title)
@@ -127,10 +184,35 @@ class NotchApp:
         settle_heap()
         # `notch policy` and the Settings window of another process write the same file.
         self._settings_watcher = SettingsFileWatcher(book)
+        # The idle look and park time follow the person's Settings while Notch runs.
+        self._unsubscribe_overlay = book.subscribe(self._follow_overlay_preferences)
         if self.config.tray and NotchTray.available():
             tray = NotchTray(quit=self.request_stop, open_settings=lambda _t: self.open_settings())
             tray.show()
             self.tray = tray
+
+    def _follow_overlay_preferences(self) -> None:
+        if self.policy_book is None or self.presenter is None:
+            return
+        preferences = self.policy_book.overlay
+        settings = overlay_settings_from(self.config, preferences)
+        for flag, pinned, chosen in (
+            ("--idle", self.config.idle_override, preferences.idle),
+            ("--park-after", self.config.park_after_override_s, preferences.park_after_seconds),
+        ):
+            if pinned is None or chosen == pinned or self._told_pinned.get(flag) == chosen:
+                continue
+            self._told_pinned[flag] = chosen  # said once per new choice, not on every change
+            shown = format_number(pinned) if isinstance(pinned, float) else pinned
+            print(
+                f"notch: this run was started with {flag} {shown}, so your new setting "
+                f"({format_number(chosen) if not isinstance(chosen, str) else chosen}) "
+                "applies from the next start",
+                file=self._err,
+            )
+        if settings != self.overlay_settings:
+            apply_overlay_settings(self.presenter, settings)
+            self.overlay_settings = settings
 
     def reload_integrations(self) -> list[str]:
         """Load every integration folder again (Settings → Reload / Install / Remove).
@@ -170,6 +252,9 @@ class NotchApp:
         self.stopped.set()
 
     async def stop(self) -> None:
+        if self._unsubscribe_overlay is not None:
+            self._unsubscribe_overlay()
+            self._unsubscribe_overlay = None
         if self.server is not None:
             await self.server.close()
             self.server = None

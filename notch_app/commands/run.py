@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -33,21 +34,25 @@ def add_service_options(parser: argparse.ArgumentParser) -> None:
         metavar="DIR",
         type=Path,
         default=None,
-        help="where requests and decisions are stored (default: $NOTCH_DATA_DIR, else the "
-        "platform's app-data folder)",
+        help="where requests, decisions and your settings (notch-settings.json) are stored "
+        "(default: $NOTCH_DATA_DIR, else the platform's app-data folder)",
     )
     parser.add_argument(
         "--idle",
         choices=("pill", "hidden"),
-        default="pill",
-        help="what the notch looks like while nothing is pending (default: pill)",
+        default=None,
+        help="what the notch looks like while nothing is waiting, for this run only; "
+        "overrides Settings → In the notch → While nothing is waiting (default: that "
+        "setting, a pill until changed)",
     )
     parser.add_argument(
         "--park-after",
         metavar="SECONDS",
         type=float,
-        default=60.0,
-        help="park a card left untouched this long in the side notch; 0 never parks (default: 60)",
+        default=None,
+        help="park a card left untouched this long in the side notch, for this run only; "
+        "0 never parks; overrides Settings → In the notch → Park an untouched card after "
+        "(default: that setting, 60 until changed)",
     )
 
 
@@ -56,7 +61,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.epilog = (
         "Integrations load from the bundled manifests/ folder, then "
         "~/.config/notch/integrations (your own), then each --manifests folder. "
-        "Invalid manifests are reported and skipped. Quit from the tray icon, Ctrl+C or SIGTERM."
+        "Invalid manifests are reported and skipped. Quit from the tray icon, Ctrl+C or SIGTERM. "
+        "The idle look and the park time come from your settings file (Settings → In the "
+        "notch, changes apply at once); --idle and --park-after override them for this run, "
+        "and a change in Settings to an overridden one applies from the next start."
     )
 
 
@@ -65,15 +73,16 @@ def config_from(args: argparse.Namespace) -> NotchConfig:
     from notch_app.app import NotchConfig
     from notch_app.ipc.address import default_socket_path
     from notch_app.runtime.store import default_data_dir
-    from notch_app.ui.overlay_settings import OverlaySettings
 
-    if args.park_after < 0:
-        raise ValueError("--park-after must be 0 (never park) or more seconds")
+    park_after = args.park_after
+    if park_after is not None and not (math.isfinite(park_after) and park_after >= 0):
+        raise ValueError(f"--park-after {park_after:g}: use 0 (never park) or more seconds")
     return NotchConfig(
         socket_path=(args.socket or default_socket_path()).expanduser(),
         data_dir=(args.data_dir or default_data_dir()).expanduser(),
         manifest_dirs=list(args.manifests),
-        settings=OverlaySettings(idle_mode=args.idle, park_after_s=args.park_after),
+        idle_override=args.idle,
+        park_after_override_s=park_after,
     )
 
 

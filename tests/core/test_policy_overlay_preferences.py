@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 from pathlib import Path
 
 import pytest
 from test_policy_book import pay_manifest, pay_tool
 
+from notch_app.app import NotchConfig, overlay_settings_from
 from notch_app.runtime.policy_book import (
     SETTINGS_FILE_NAME,
     PolicyBook,
@@ -131,7 +133,7 @@ def test_a_bad_overlay_value_is_a_corrupt_file_moved_aside(
 def test_the_book_refuses_a_park_time_outside_the_rule(tmp_path: Path, seconds: float) -> None:
     book = PolicyBook.in_data_dir(tmp_path)
     book.set_park_after(30)
-    with pytest.raises(PolicyRefused, match="0 \\(never park\\) or 5 to 3600 seconds"):
+    with pytest.raises(PolicyRefused, match=r"0 \(never park\) or 5 to 3600 seconds"):
         book.set_park_after(seconds)
     assert overlay_in_file(tmp_path)["parkAfterSeconds"] == 30
     assert book.overlay.park_after_seconds == 30
@@ -167,3 +169,47 @@ def test_two_writers_keep_each_others_overlay_choices(tmp_path: Path) -> None:
     fresh = PolicyBook.in_data_dir(tmp_path)
     assert (fresh.overlay.idle, fresh.overlay.park_after_seconds) == ("hidden", 120)
     assert fresh.overlay.glance is False
+
+
+# --- how `notch run` combines the file with its flags ---------------------------------------
+
+
+def _config(*argv: str) -> NotchConfig:
+    from notch_app.commands import run as run_command
+
+    parser = argparse.ArgumentParser()
+    run_command.configure(parser)
+    return run_command.config_from(parser.parse_args(["--data-dir", "/tmp/d", *argv]))
+
+
+def test_without_flags_the_overlay_follows_the_settings_file(tmp_path: Path) -> None:
+    book = PolicyBook.in_data_dir(tmp_path)
+    book.set_idle("hidden")
+    book.set_park_after(120)
+    config = _config()
+    settings = overlay_settings_from(config, book.overlay)
+    assert (settings.idle_mode, settings.park_after_s) == ("hidden", 120.0)
+    # Everything the file does not hold keeps the config's value.
+    assert settings.expand_ms == config.settings.expand_ms
+    assert settings.theme == config.settings.theme
+
+
+def test_flags_override_the_settings_file_for_that_run_only(tmp_path: Path) -> None:
+    book = PolicyBook.in_data_dir(tmp_path)
+    book.set_idle("hidden")
+    book.set_park_after(120)
+    config = _config("--idle", "pill", "--park-after", "0")
+    settings = overlay_settings_from(config, book.overlay)
+    assert (settings.idle_mode, settings.park_after_s) == ("pill", 0.0)
+    # One flag pins only its own setting; the file still says the other.
+    only_park = _config("--park-after", "2.5")
+    settings = overlay_settings_from(only_park, book.overlay)
+    assert (settings.idle_mode, settings.park_after_s) == ("hidden", 2.5)
+    # The flags never write the file.
+    assert overlay_in_file(tmp_path) == {"glance": True, "idle": "hidden", "parkAfterSeconds": 120}
+
+
+@pytest.mark.parametrize("value", ["-1", "nan", "inf"])
+def test_a_bad_park_after_flag_is_refused(value: str) -> None:
+    with pytest.raises(ValueError, match=r"--park-after .*: use 0 \(never park\) or more seconds"):
+        _config("--park-after", value)
