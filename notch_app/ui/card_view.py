@@ -179,8 +179,13 @@ class CardView(QWidget):
             body.addWidget(build_block(child, self._ctx))
         for block in footer_blocks:
             footer.addWidget(build_block(block, self._ctx))
+        # Polished now (as showing would), so the sizes asked from here on are final: the
+        # body's height for its width changes with polish, and a card sized before it
+        # would be laid out and painted too short, then grow a frame later.
+        self.ensurePolished()
         if self._body is not None:
             self._body.follow_content()
+            self._body.updateGeometry()
         # The line saying why confirm is unavailable is made the first time it is.
         self._blockers: QLabel | None = None
         self._blockers_at = frame.count()

@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Literal
 
 from PySide6.QtCore import (
+    QCoreApplication,
     QEasingCurve,
     QEvent,
     QObject,
@@ -83,6 +84,27 @@ def card_has_inputs(card: QWidget) -> bool:
         if isinstance(w, QTextEdit | QPlainTextEdit) and not w.isReadOnly():
             return True
     return False
+
+
+def settle_layout(widget: QWidget) -> None:
+    """Lay `widget` out now, to its final size, instead of over the next loop turns.
+
+    Some fields know their height only once they know their width (a text area grows
+    to its text); they ask again with a posted LayoutRequest. Answering those here
+    means the notch is sized once and the first frame paints the card at its final
+    size, instead of painting it, growing it and painting it again.
+    """
+    widget.adjustSize()
+    unchanged = 0
+    for _ in range(6):
+        # A request climbs one level per round (field → its box → the body → the card),
+        # so a round that changes nothing does not yet mean the card is settled.
+        size = widget.size()
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
+        widget.adjustSize()
+        unchanged = unchanged + 1 if widget.size() == size else 0
+        if unchanged == 2:
+            return
 
 
 def screen_for_notch() -> QScreen | None:
@@ -231,15 +253,16 @@ class NotchWindow(QWidget):
         if card.parentWidget() is not self._card_host:
             card.setParent(self._card_host)  # costly (restyles the card): build it here instead
         card.move(0, 0)
-        card.adjustSize()
-        card.show()
-        card.removeEventFilter(self)
-        card.installEventFilter(self)  # follows the card when it grows or shrinks
         self._title.setText(title)
         self.set_counter(position, total)
-        self.set_accepts_focus(card_has_inputs(card))
         self._look = "card"
         self._apply_look_children("card")
+        # Shown inside the (now visible) host: a hidden widget defers its layout.
+        card.show()
+        settle_layout(card)
+        card.removeEventFilter(self)
+        card.installEventFilter(self)  # follows the card when it grows or shrinks
+        self.set_accepts_focus(card_has_inputs(card))
         self._animate_to(self._card_size(card))
 
     def set_counter(self, position: int, total: int) -> None:
@@ -354,12 +377,13 @@ class NotchWindow(QWidget):
     def _set_reveal(self, reveal: object) -> None:
         if not isinstance(reveal, QRect):
             return
+        dirty = self._reveal.united(reveal)
         self._reveal = QRect(reveal)
         self._layout_children()
         # The mask keeps clicks and pixels outside the shape off the screen, with or
         # without a compositor.
         self.setMask(QRegion(self._reveal))
-        self.update()
+        self.update(dirty)  # the old and the new shape; the rest stays transparent
 
     def _settle(self, rect: QRect) -> None:
         self._target = QRect(rect)
@@ -389,11 +413,14 @@ class NotchWindow(QWidget):
             r.x() + PADDING, r.y() + 3, r.width() - 2 * PADDING + 2, HEADER_HEIGHT - 6
         )
         if self._card is not None:
+            # The host ends where the notch's shape ends: while the notch grows, only the
+            # part of the card the person can see is painted (the mask hides the rest on
+            # screen anyway, and where masks are unsupported nothing spills outside).
             self._card_host.setGeometry(
                 r.x() + PADDING,
                 r.y() + HEADER_HEIGHT,
-                max(self._card.width(), r.width() - 2 * PADDING),
-                4000,
+                max(0, r.width() - PADDING),
+                max(0, r.height() - HEADER_HEIGHT),
             )
         self._note.setGeometry(r)
 
