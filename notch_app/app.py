@@ -130,7 +130,7 @@ class NotchApp:
         self.overlay_settings = config.settings
         """What the overlay uses now: the settings file's choices under this run's flags."""
         self._unsubscribe_overlay: Callable[[], None] | None = None
-        self._told_pinned: dict[str, object] = {}
+        self._last_choice: dict[str, object] = {}
         self.stopped = asyncio.Event()
 
     async def start(self) -> None:
@@ -163,8 +163,9 @@ class NotchApp:
         service = ConfirmationService(catalog, store, policy=PersonPolicy(book))
         settings = overlay_settings_from(self.config, book.overlay)
         self.overlay_settings = settings
-        self._told_pinned = {"--idle": book.overlay.idle}  # tell only of later choices
-        self._told_pinned["--park-after"] = book.overlay.park_after_seconds
+        # A flag that differs from the file at startup is no news; later choices are.
+        self._last_choice = {"--idle": book.overlay.idle}
+        self._last_choice["--park-after"] = book.overlay.park_after_seconds
         cards = ManifestCardFactory(catalog, theme=settings.theme, width=settings.card_width)
         self._cards = cards
         presenter = OverlayPresenter(service, cards, settings, describe=cards.title)
@@ -200,9 +201,13 @@ class NotchApp:
             ("--idle", self.config.idle_override, preferences.idle),
             ("--park-after", self.config.park_after_override_s, preferences.park_after_seconds),
         ):
-            if pinned is None or chosen == pinned or self._told_pinned.get(flag) == chosen:
+            if pinned is None:
                 continue
-            self._told_pinned[flag] = chosen  # said once per new choice, not on every change
+            # Said once per new choice, not on every change to the file.
+            new_choice = self._last_choice.get(flag) != chosen
+            self._last_choice[flag] = chosen
+            if not new_choice or chosen == pinned:
+                continue
             shown = format_number(pinned) if isinstance(pinned, float) else pinned
             print(
                 f"notch: this run was started with {flag} {shown}, so your new setting "

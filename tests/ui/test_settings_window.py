@@ -2,17 +2,25 @@
 
 from __future__ import annotations
 
+import asyncio
+import io
 import json
 import shutil
+import tempfile
+from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
+from notch_app.app import NotchApp, NotchConfig
 from notch_app.runtime.catalog import Catalog
 from notch_app.runtime.policy_book import PolicyBook, settings_path
 from notch_app.runtime.policy_book.places import bundled_manifests_dir
+from notch_app.ui.overlay_presenter import OverlayPresenter
+from notch_app.ui.overlay_settings import OverlaySettings
 from notch_app.ui.settings import SettingsFileWatcher, SettingsWindow
 
 REPO = Path(__file__).resolve().parents[2]
@@ -285,3 +293,202 @@ def test_screenshots(tmp_path: Path, qtbot: QtBot, theme: str) -> None:
         image = window.grab().toImage()
         assert not image.isNull() and image.width() == 720
         image.save(str(ARTIFACTS / f"settings-{name}-{theme}.png"))
+
+
+# --- In the notch: the glance, the idle look, parking ----------------------------------------
+
+
+def overlay_file(book: PolicyBook) -> dict[str, object]:
+    return stored_file(book)["overlay"]  # type: ignore[return-value]
+
+
+def park_choices(window: SettingsWindow) -> list[str]:
+    return [window.park_after.itemText(i) for i in range(window.park_after.count())]
+
+
+def test_the_notch_controls_write_the_file_at_once(
+    setup: tuple[SettingsWindow, PolicyBook, Integrations], qtbot: QtBot
+) -> None:
+    window, book, _ = setup
+    assert window.idle_buttons["pill"].isChecked()
+    assert not window.idle_buttons["hidden"].isChecked()
+    assert window.park_after.currentText() == "1 min"
+    assert park_choices(window) == ["Never", "15 s", "30 s", "1 min", "2 min", "5 min"]
+
+    qtbot.mouseClick(window.idle_buttons["hidden"], Qt.MouseButton.LeftButton)
+    assert overlay_file(book)["idle"] == "hidden"
+    # The page is rebuilt from the file: the choice stays, only one segment is on.
+    qtbot.waitUntil(lambda: window.idle_buttons["hidden"].isChecked(), timeout=2000)
+    assert not window.idle_buttons["pill"].isChecked()
+
+    window.park_after.setFocus()
+    qtbot.keyClick(window.park_after, Qt.Key.Key_Down)  # 1 min → 2 min, as with the keyboard
+    assert overlay_file(book)["parkAfterSeconds"] == 120
+    qtbot.waitUntil(lambda: window.park_after.currentText() == "2 min", timeout=2000)
+    window.park_after.setCurrentIndex(window.park_after.findText("Never"))
+    assert overlay_file(book)["parkAfterSeconds"] == 0
+
+    qtbot.mouseClick(window.glance_switch, Qt.MouseButton.LeftButton)
+    assert overlay_file(book) == {"glance": False, "idle": "hidden", "parkAfterSeconds": 0}
+
+    # Opened again (a restart), the window shows what the file says.
+    again = SettingsWindow(PolicyBook(book.path), Catalog, window.install_dir, theme="dark")
+    qtbot.addWidget(again)
+    assert again.idle_buttons["hidden"].isChecked()
+    assert again.park_after.currentText() == "Never"
+    assert not again.glance_switch.isChecked()
+
+
+@pytest.mark.parametrize(
+    ("seconds", "label", "position"),
+    [(45, "45 s", 3), (90, "1 min 30 s", 4), (600, "10 min", 6), (7.5, "7.5 s", 1)],
+)
+def test_a_park_time_set_by_hand_shows_as_itself(
+    tmp_path: Path, qtbot: QtBot, seconds: float, label: str, position: int
+) -> None:
+    path = settings_path(tmp_path)
+    path.write_text(json.dumps({"version": 1, "overlay": {"parkAfterSeconds": seconds}}))
+    book = PolicyBook(path)
+    assert book.problem is None
+    window = SettingsWindow(book, Catalog, tmp_path / "integrations", theme="light")
+    qtbot.addWidget(window)
+    assert window.park_after.currentText() == label
+    assert park_choices(window).index(label) == position  # in order among the usual times
+    assert json.loads(path.read_text())["overlay"]["parkAfterSeconds"] == seconds  # untouched
+
+    window.park_after.setCurrentIndex(window.park_after.findText("30 s"))
+    assert json.loads(path.read_text())["overlay"]["parkAfterSeconds"] == 30
+    qtbot.waitUntil(lambda: label not in park_choices(window), timeout=2000)
+
+
+def test_a_notch_change_from_another_process_shows_after_reload(
+    setup: tuple[SettingsWindow, PolicyBook, Integrations], qtbot: QtBot
+) -> None:
+    window, book, _ = setup
+    other = PolicyBook(book.path)  # `notch settings` in another process
+    other.set_idle("hidden")
+    other.set_park_after(15)
+    qtbot.mouseClick(window.reload_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: window.idle_buttons["hidden"].isChecked(), timeout=2000)
+    assert window.park_after.currentText() == "15 s"
+
+
+# --- a running Notch follows these settings at once --------------------------------------------
+
+
+def run_notch_in_process(
+    config: NotchConfig, body: Callable[[NotchApp], Awaitable[None]], err: io.StringIO
+) -> None:
+    """Start a real NotchApp (service, socket, overlay; no tray) on qasync, run `body`."""
+    import qasync  # type: ignore[import-untyped]
+    from PySide6.QtWidgets import QApplication
+
+    loop = qasync.QEventLoop(QApplication.instance())
+    asyncio.set_event_loop(loop)
+
+    async def main() -> None:
+        notch = NotchApp(config, err=err)
+        await notch.start()
+        try:
+            await body(notch)
+        finally:
+            await notch.stop()
+
+    try:
+        loop.run_until_complete(asyncio.wait_for(main(), 20))
+    finally:
+        asyncio.set_event_loop(None)
+
+
+async def until(condition: Callable[[], bool], what: str, timeout: float = 5.0) -> None:
+    for _ in range(int(timeout / 0.01)):
+        if condition():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def notch_config(tmp_path: Path, **overrides: Any) -> NotchConfig:
+    # A short socket path: Unix sockets allow about 100 bytes.
+    socket_dir = Path(tempfile.mkdtemp(prefix="notch-l-", dir="/tmp"))
+    return NotchConfig(
+        socket_dir / "s.sock",
+        tmp_path / "data",
+        settings=OverlaySettings(expand_ms=0, done_ms=0),
+        tray=False,
+        **overrides,
+    )
+
+
+def send_email_args() -> dict[str, Any]:
+    preview = json.loads((bundled_manifests_dir() / "mail" / "preview.json").read_text())
+    return preview["tools"]["send_email"]["args"]  # type: ignore[no-any-return]
+
+
+def test_a_running_notch_follows_the_settings_window_at_once(tmp_path: Path, qtbot: QtBot) -> None:
+    async def body(notch: NotchApp) -> None:
+        presenter = notch.presenter
+        assert isinstance(presenter, OverlayPresenter) and notch.service is not None
+        notch_window = presenter.window
+        assert notch_window.isVisible() and notch_window.look == "idle"  # the default pill
+
+        notch.open_settings()
+        settings = notch.settings_window
+        assert isinstance(settings, SettingsWindow)
+        qtbot.mouseClick(settings.idle_buttons["hidden"], Qt.MouseButton.LeftButton)
+        assert not notch_window.isVisible()  # hidden now, not after the next card
+        await until(lambda: settings.idle_buttons["hidden"].isChecked(), "the page redraw")
+        qtbot.mouseClick(settings.idle_buttons["pill"], Qt.MouseButton.LeftButton)
+        assert notch_window.isVisible() and notch_window.look == "idle"
+
+        # A card on screen: its park timer follows the new time at once.
+        pending = notch.service.submit("c1", MAIL, "send_email", send_email_args())
+        await until(lambda: notch_window.look == "card", "the card")
+        # The overlay's own timer (OverlayPresenter is helper J's): checked because
+        # "parks after" is only observable after whole seconds otherwise.
+        timer = presenter._park_timer
+        assert timer.isActive() and timer.interval() == 60_000
+        await until(lambda: settings.park_after.currentText() == "1 min", "the page redraw")
+        settings.park_after.setCurrentIndex(settings.park_after.findText("15 s"))
+        assert timer.isActive() and timer.interval() == 15_000
+        await until(lambda: settings.park_after.currentText() == "15 s", "the page redraw")
+        settings.park_after.setCurrentIndex(settings.park_after.findText("Never"))
+        assert not timer.isActive()
+
+        # Hidden while a card shows: the notch goes away once the card is decided.
+        await until(lambda: settings.park_after.currentText() == "Never", "the page redraw")
+        qtbot.mouseClick(settings.idle_buttons["hidden"], Qt.MouseButton.LeftButton)
+        assert notch_window.isVisible() and notch_window.look == "card"
+        notch.service.withdraw("c1")
+        decision = await asyncio.wait_for(pending, 5)
+        assert decision.outcome == "withdrawn"
+        await until(lambda: not notch_window.isVisible(), "the hidden idle notch")
+
+    run_notch_in_process(notch_config(tmp_path), body, io.StringIO())
+
+
+def test_a_flag_given_to_notch_run_wins_for_that_run(tmp_path: Path, qtbot: QtBot) -> None:
+    err = io.StringIO()
+
+    async def body(notch: NotchApp) -> None:
+        presenter = notch.presenter
+        book = notch.policy_book
+        assert isinstance(presenter, OverlayPresenter) and book is not None
+        assert book.overlay.idle == "hidden" and presenter.window.isVisible()  # --idle pill
+        book.set_park_after(15)  # not pinned: followed at once
+        assert notch.overlay_settings.park_after_s == 15.0
+        assert err.getvalue() == ""  # nothing to say: the pinned setting did not change
+        book.set_idle("pill")
+        book.set_idle("hidden")  # pinned: the pill stays for this run
+        book.set_park_after(30)
+        assert presenter.window.isVisible() and presenter.window.look == "idle"
+        assert notch.overlay_settings.idle_mode == "pill"
+        assert notch.overlay_settings.park_after_s == 30.0
+
+    PolicyBook.in_data_dir(tmp_path / "data").set_idle("hidden")
+    run_notch_in_process(notch_config(tmp_path, idle_override="pill"), body, err)
+    said = err.getvalue()
+    assert said == (
+        "notch: this run was started with --idle pill, so your new setting (hidden) "
+        "applies from the next start\n"
+    )
