@@ -169,6 +169,7 @@ class NotchApp:
         cards = ManifestCardFactory(catalog, theme=settings.theme, width=settings.card_width)
         self._cards = cards
         presenter = OverlayPresenter(service, cards, settings, describe=cards.title)
+        presenter.warm_up()  # the first card shows as fast as later ones
         service.set_presenter(presenter)
         self.service, self.presenter = service, presenter
         try:

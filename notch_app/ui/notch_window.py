@@ -78,12 +78,13 @@ _ACTIVITY_EVENTS = frozenset(
 
 def card_has_inputs(card: QWidget) -> bool:
     """True when the card holds a field the person can type into or choose from."""
-    for w in card.findChildren(QWidget):
-        if isinstance(w, QLineEdit | QAbstractSpinBox | QComboBox) and w.isEnabled():
+    # Asked by type (filtered in C++), not by walking every child in Python.
+    for kind in (QLineEdit, QAbstractSpinBox, QComboBox):
+        if any(w.isEnabled() for w in card.findChildren(kind)):
             return True
-        if isinstance(w, QTextEdit | QPlainTextEdit) and not w.isReadOnly():
-            return True
-    return False
+    if any(not w.isReadOnly() for w in card.findChildren(QTextEdit)):
+        return True
+    return any(not w.isReadOnly() for w in card.findChildren(QPlainTextEdit))
 
 
 def settle_layout(widget: QWidget) -> None:

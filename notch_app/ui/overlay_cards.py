@@ -7,8 +7,11 @@ local images and its declared network domains for remote ones.
 
 from __future__ import annotations
 
-from typing import Literal
+import json
+import time
+from typing import Any, Literal
 
+from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QWidget
 
 from notch_app.runtime.catalog import Catalog
@@ -58,6 +61,43 @@ class ManifestCardFactory:
         )
         return BuiltCard(card, title=self.title(request), action=_one_line(tool.display_title, 40))
 
+    def warm_up(self, parent: QWidget, budget_s: float = 0.5) -> int:
+        """Build and throw away a card for each acting tool (with its preview arguments),
+        so the person's first cards do not pay for the process's first fonts, glyphs,
+        pixmaps and code paths (a process's first card takes ~10× longer than later
+        ones). Stops after `budget_s`; never raises (a tool that cannot be built is
+        skipped). Returns how many cards were built."""
+        deadline = time.monotonic() + budget_s
+        built = 0
+        for integration_id in self._catalog.ids():
+            entry = self._catalog.entry(integration_id)
+            if entry is None:
+                continue
+            previews = _preview_arguments(entry.folder)
+            for tool in entry.manifest.tools:
+                if tool.confirmation is None:
+                    continue
+                if time.monotonic() > deadline:
+                    return built
+                request = ConfirmationRequest(
+                    call_id="", integration_id=integration_id, tool_name=tool.name,
+                    arguments=previews.get(tool.name, {}),
+                )  # fmt: skip
+                try:
+                    card = self(request, parent).widget
+                    card.adjustSize()
+                    # Painted once too (into an image, never on screen): text shaping,
+                    # glyphs and the chrome's cached shapes are ready for the first frame.
+                    image = QImage(card.size(), QImage.Format.Format_ARGB32_Premultiplied)
+                    image.fill(0)
+                    card.render(image)
+                except Exception:  # a cache warm-up: the real request reports its own errors
+                    continue
+                card.hide()
+                card.deleteLater()
+                built += 1
+        return built
+
     def title(self, request: ConfirmationRequest) -> str:
         """The notch's header line: "Mail assistant → Mail · Send email"."""
         manifest = self._catalog.integration(request.integration_id)
@@ -71,3 +111,17 @@ class ManifestCardFactory:
         if isinstance(agent, str) and agent.strip():
             title = f"{_one_line(agent, 28)} → {title}"
         return _one_line(title, MAX_TITLE_CHARS)
+
+
+def _preview_arguments(folder: Any) -> dict[str, dict[str, Any]]:
+    """The preview fixture arguments of an integration folder, by tool name ({} if none)."""
+    try:
+        raw = json.loads((folder / "preview.json").read_text(encoding="utf-8"))
+        tools = raw["tools"]
+        return {
+            name: dict(fixture["args"])
+            for name, fixture in tools.items()
+            if isinstance(fixture, dict) and isinstance(fixture.get("args"), dict)
+        }
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return {}

@@ -114,6 +114,14 @@ class OverlayPresenter(QObject):
             self.window.show_idle()
         self._follow_notch()
 
+    def warm_up(self) -> None:
+        """Build a few cards off screen and throw them away (fonts, glyph and pixmap
+        caches, first-use code paths), if the card factory can. Call once at startup:
+        the person's first card then shows as fast as the later ones."""
+        warm = getattr(self._factory, "warm_up", None)
+        if callable(warm):
+            warm(self.window.card_parent)
+
     # ---- Presenter -------------------------------------------------------------
 
     def present(self, request: ConfirmationRequest) -> None:
