@@ -1,0 +1,99 @@
+"""The notch's first frame of a card: the card at its final size, painted once, nothing
+painted outside the notch's shape while it grows; and the startup warm-up."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from overlay_doubles import RecordingSink
+from PySide6.QtCore import QEvent, QObject, QRect, QSize
+from PySide6.QtGui import QPaintEvent
+
+from notch_app.app import BUNDLED_MANIFESTS
+from notch_app.runtime.catalog import Catalog
+from notch_app.runtime.presenter import ConfirmationRequest
+from notch_app.ui.overlay_cards import ManifestCardFactory
+from notch_app.ui.overlay_presenter import OverlayPresenter
+from notch_app.ui.overlay_settings import OverlaySettings
+
+# A slow expansion, so the frames in the middle of it can be looked at.
+SLOW = OverlaySettings(expand_ms=400, done_ms=60, park_after_s=0)
+
+
+def _factory() -> ManifestCardFactory:
+    catalog, problems = Catalog.load([BUNDLED_MANIFESTS])
+    assert not problems
+    return ManifestCardFactory(catalog)
+
+
+def _request(call_id: str, folder: str, integration: str, tool: str) -> ConfirmationRequest:
+    preview = json.loads((BUNDLED_MANIFESTS / folder / "preview.json").read_text())
+    return ConfirmationRequest(call_id, integration, tool, preview["tools"][tool]["args"])
+
+
+class _Paints(QObject):
+    """Records the card's paint events (the region each one painted)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.regions: list[QRect] = []
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Paint and isinstance(event, QPaintEvent):
+            self.regions.append(event.region().boundingRect())
+        return False
+
+
+def test_a_card_whose_fields_size_themselves_is_final_in_its_first_frame(qtbot: Any) -> None:
+    # The mail card has a text area and markdown: both know their height only once they
+    # know their width. Before, the card was painted too short, then grew and the notch
+    # was resized and painted again.
+    sink = RecordingSink()
+    presenter = OverlayPresenter(sink, _factory(), SLOW)
+    qtbot.addWidget(presenter.window)
+    qtbot.addWidget(presenter.side_notch)
+    presenter.present(_request("m", "mail", "dev.notch.examples.mail", "send_email"))
+    card = presenter.window.card
+    assert card is not None
+    size_at_present = QSize(card.size())
+    target_at_present = presenter.window.target_geometry()
+    paints = _Paints()
+    card.installEventFilter(paints)
+    qtbot.waitUntil(lambda: ("shown", "m") in sink.calls, timeout=3000)
+    assert paints.regions, "the card was painted before `shown`"
+    # While the notch grows, only the part of the card inside its shape is painted.
+    first = paints.regions[0]
+    assert first.height() < size_at_present.height() / 2
+    qtbot.waitUntil(lambda: not presenter.window.is_animating(), timeout=3000)
+    assert card.size() == size_at_present
+    assert presenter.window.geometry() == target_at_present
+    assert card.sizeHint() == size_at_present  # nothing left to grow into
+
+
+def test_without_animation_the_first_frame_paints_the_whole_card(qtbot: Any) -> None:
+    sink = RecordingSink()
+    settings = OverlaySettings(expand_ms=0, done_ms=60, park_after_s=0)
+    presenter = OverlayPresenter(sink, _factory(), settings)
+    qtbot.addWidget(presenter.window)
+    qtbot.addWidget(presenter.side_notch)
+    presenter.present(_request("p", "payments", "dev.notch.examples.payments", "pay_invoice"))
+    card = presenter.window.card
+    assert card is not None
+    paints = _Paints()
+    card.installEventFilter(paints)
+    qtbot.waitUntil(lambda: ("shown", "p") in sink.calls, timeout=3000)
+    assert paints.regions[0] == QRect(0, 0, card.width(), card.height())
+
+
+def test_warm_up_builds_and_discards_cards_off_screen(qtbot: Any) -> None:
+    sink = RecordingSink()
+    presenter = OverlayPresenter(sink, _factory(), SLOW)
+    qtbot.addWidget(presenter.window)
+    qtbot.addWidget(presenter.side_notch)
+    look = presenter.window.look
+    presenter.warm_up()
+    qtbot.waitUntil(lambda: not presenter.window.card_parent.findChildren(QObject), timeout=2000)
+    assert presenter.window.look == look and presenter.window.card is None
+    assert sink.calls == []  # nothing reported to the service
+    assert _factory().warm_up(presenter.window.card_parent) >= 3
