@@ -39,6 +39,7 @@ from notch_app.ui.overlay_settings import IdleMode, OverlaySettings
 
 if TYPE_CHECKING:
     from notch_app.ui.overlay_cards import ManifestCardFactory
+    from notch_app.ui.overlay_presenter import OverlayPresenter
 
 BUNDLED_MANIFESTS = bundled_manifests_dir()
 """The bundled example integrations: the repository's `manifests/` folder."""
@@ -77,34 +78,9 @@ def overlay_settings_from(config: NotchConfig, preferences: OverlayPreferences) 
     )
 
 
-def apply_overlay_settings(presenter: object, settings: OverlaySettings) -> None:
-    """Apply new idle-look / park-time settings to a running overlay, at once.
-
-    Uses `presenter.apply_settings(settings)` when the overlay has it. Otherwise: the
-    presenter and its windows read their settings on every use (show_idle, the park
-    timer), so replacing them takes effect at the next use; an idle notch is redrawn now
-    (pill ↔ hidden) and a running park timer restarts with the new time (or stops at 0).
-    """
-    apply = getattr(presenter, "apply_settings", None)
-    if callable(apply):
-        apply(settings)
-        return
-    before = getattr(presenter, "_settings", None)
-    window = getattr(presenter, "window", None)
-    for holder in (presenter, window, getattr(presenter, "side_notch", None)):
-        if holder is not None and hasattr(holder, "_settings"):
-            holder._settings = settings
-    if not isinstance(before, OverlaySettings) or window is None:
-        return
-    look = getattr(window, "look", None)
-    if before.idle_mode != settings.idle_mode and look == "idle":
-        window.show_idle()  # pill ↔ hidden now, not only after the next card
-    timer = getattr(presenter, "_park_timer", None)
-    if before.park_after_s != settings.park_after_s and timer is not None and look == "card":
-        if settings.park_after_s > 0:
-            timer.start(int(settings.park_after_s * 1000))  # the new time, from now
-        else:
-            timer.stop()
+def apply_overlay_settings(presenter: OverlayPresenter, settings: OverlaySettings) -> None:
+    """Apply new idle-look / park-time settings to a running overlay, at once."""
+    presenter.apply_settings(settings)
 
 
 class StartupError(Exception):
@@ -121,7 +97,7 @@ class NotchApp:
         self.catalog = Catalog()
         self.service: ConfirmationService | None = None
         self.server: NotchServer | None = None
-        self.presenter: object | None = None
+        self.presenter: OverlayPresenter | None = None
         self.tray: object | None = None
         self.policy_book: PolicyBook | None = None
         self.settings_window: object | None = None

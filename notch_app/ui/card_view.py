@@ -48,6 +48,7 @@ from notch_app.ui.widgets.chrome import (
     Switch,
     ThinScrollBar,
 )
+from notch_app.ui.widgets.guard_notice import GuardNotice
 from notch_app.ui.widgets.link_prompt import LinkPrompt
 from notch_app.ui.widgets.markdown_view import link_allowed
 
@@ -103,6 +104,9 @@ class CardView(QWidget):
 
     `decided(approved, final_arguments, edited_paths)` fires once: on confirm (only while
     CardState allows it) with the edited arguments, on cancel with `(False, {}, [])`.
+    `notice` is why the card shows although the person turned Asks first off (the
+    request's `reason`, e.g. "Asks anyway: amount is over 500"): shown as a quiet line
+    at the top of the card and given as the card's accessible description.
     Raises ValueError (from CardState) when the tool has no usable confirmation view.
     """
 
@@ -117,6 +121,7 @@ class CardView(QWidget):
         network_domains: tuple[str, ...] = (),
         theme: str = "dark",
         width: int = 440,
+        notice: str | None = None,
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
@@ -151,6 +156,12 @@ class CardView(QWidget):
         frame = QVBoxLayout(glass)
         frame.setContentsMargins(20, 18, 20, 16)
         frame.setSpacing(12)
+
+        self._notice: GuardNotice | None = None
+        if notice and notice.strip():
+            self._notice = GuardNotice(self._ctx.look, notice)
+            frame.addWidget(self._notice)
+            self.setAccessibleDescription(self._notice.text)
 
         root = self._state.view.root
         header = QVBoxLayout()
@@ -253,6 +264,11 @@ class CardView(QWidget):
         """True while the input bound to `path` is shown (its visibleIf chain is truthy)."""
         editor = self._ctx.editors[path]
         return editor.container.isVisibleTo(self)
+
+    @property
+    def notice(self) -> str:
+        """The "why this card asks" line on the card ("" when there is none)."""
+        return self._notice.text if self._notice is not None else ""
 
     def blockers_text(self) -> str:
         blockers = self._blockers

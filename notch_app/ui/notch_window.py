@@ -146,7 +146,10 @@ class NotchWindow(QWidget):
     def __init__(self, settings: OverlaySettings | None = None) -> None:
         super().__init__(None)
         self._settings = settings or OverlaySettings()
-        self._palette = theme.palette(self._settings.theme)
+        # The notch itself is always dark glass, like the hardware notch it grows from;
+        # only the card inside follows the theme. Its own words take the dark palette
+        # so they read in the light theme too.
+        self._palette = theme.palette("dark")
         self._look: Look = "idle"
         self._tone: DoneTone = "neutral"
         self._card: QWidget | None = None
@@ -220,6 +223,19 @@ class NotchWindow(QWidget):
     @property
     def look(self) -> Look:
         return self._look
+
+    @property
+    def settings(self) -> OverlaySettings:
+        return self._settings
+
+    def apply_settings(self, settings: OverlaySettings) -> None:
+        """Use `settings` from now on: the idle look at the next `show_idle()`, timings
+        at the next animation, the top margin at once. The presenter redraws an idle
+        notch whose idle look changed."""
+        margin_changed = settings.top_margin != self._settings.top_margin
+        self._settings = settings
+        if margin_changed and self.isVisible():
+            self.reposition()
 
     @property
     def card(self) -> QWidget | None:

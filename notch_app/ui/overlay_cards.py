@@ -57,6 +57,7 @@ class ManifestCardFactory:
             network_domains=entry.manifest.network_domains,
             theme=self._theme,
             width=self._width,
+            notice=request.reason,
             parent=parent,
         )
         return BuiltCard(card, title=self.title(request), action=_one_line(tool.display_title, 40))

@@ -122,6 +122,34 @@ class OverlayPresenter(QObject):
         if callable(warm):
             warm(self.window.card_parent)
 
+    @property
+    def settings(self) -> OverlaySettings:
+        """The overlay settings in use now."""
+        return self._settings
+
+    def apply_settings(self, settings: OverlaySettings) -> None:
+        """Use new settings at once (the person changed them in Settings or with
+        `notch policy`): an idle notch whose idle look changed turns into the pill or
+        hides now, and a card on screen gets the new park time from now (parking stops
+        at 0). Theme and card width apply to cards built later. Never raises."""
+        before = self._settings
+        self._settings = settings
+        self.window.apply_settings(settings)
+        self.side_notch.apply_settings(settings)
+        if settings.idle_mode != before.idle_mode and self.window.look == "idle":
+            self.window.show_idle()
+            self._follow_notch()
+        if settings.park_after_s != before.park_after_s and self.window.look == "card":
+            self._park_timer.stop()
+            self._restart_park_timer()
+
+    @property
+    def park_timer_ms(self) -> int | None:
+        """The park time (ms) while the card on screen counts down to parking, else
+        None (no card on screen, or parking is off)."""
+        timer = self._park_timer
+        return timer.interval() if timer.isActive() else None
+
     # ---- Presenter -------------------------------------------------------------
 
     def present(self, request: ConfirmationRequest) -> None:

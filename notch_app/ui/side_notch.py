@@ -35,7 +35,8 @@ class SideNotch(QWidget):
     def __init__(self, settings: OverlaySettings | None = None) -> None:
         super().__init__(None)
         self._settings = settings or OverlaySettings()
-        self._palette = theme.palette(self._settings.theme)
+        self._palette = theme.palette(self._settings.theme)  # the menu, a window of its own
+        self._chrome = theme.palette("dark")  # the pill is dark glass like the notch
         self._parked: list[ParkedCard] = []
         self._menu: QMenu | None = None
         self.setObjectName("sideNotch")
@@ -51,6 +52,11 @@ class SideNotch(QWidget):
         self.setCursor(Qt.CursorShape.PointingHandCursor)
         self.setFont(theme.card_font())
         self.resize(SIZE)
+
+    def apply_settings(self, settings: OverlaySettings) -> None:
+        """Keep `settings` as the overlay's current ones (the side notch follows the
+        notch's place; its menu keeps the theme it started with)."""
+        self._settings = settings
 
     @property
     def parked(self) -> tuple[ParkedCard, ...]:
@@ -110,7 +116,7 @@ class SideNotch(QWidget):
         painter.drawPath(path)
         # Two short bars read as "paused / set aside", then the count.
         painter.setPen(Qt.PenStyle.NoPen)
-        painter.setBrush(QColor(self._palette.get("warning_fill", "#f5a524")))
+        painter.setBrush(QColor(self._chrome.get("warning_fill", "#f5a524")))
         cy = rect.center().y()
         for dx in (12.0, 17.5):
             painter.drawRoundedRect(QRectF(dx, cy - 5, 3, 10), 1.5, 1.5)
@@ -118,7 +124,7 @@ class SideNotch(QWidget):
         font.setPixelSize(11)
         font.setBold(True)
         painter.setFont(font)
-        painter.setPen(QColor(self._palette["text"]))
+        painter.setPen(QColor(self._chrome["text"]))
         painter.drawText(
             rect.adjusted(26, 0, -8, 0),
             Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignHCenter,

@@ -444,16 +444,15 @@ def test_a_running_notch_follows_the_settings_window_at_once(tmp_path: Path, qtb
         # A card on screen: its park timer follows the new time at once.
         pending = notch.service.submit("c1", MAIL, "send_email", send_email_args())
         await until(lambda: notch_window.look == "card", "the card")
-        # The overlay's own timer (OverlayPresenter is helper J's): checked because
-        # "parks after" is only observable after whole seconds otherwise.
-        timer = presenter._park_timer
-        assert timer.isActive() and timer.interval() == 60_000
+        # The park countdown is read from the overlay: "parks after" is only observable
+        # after whole seconds otherwise.
+        assert presenter.park_timer_ms == 60_000
         await until(lambda: settings.park_after.currentText() == "1 min", "the page redraw")
         settings.park_after.setCurrentIndex(settings.park_after.findText("15 s"))
-        assert timer.isActive() and timer.interval() == 15_000
+        assert presenter.park_timer_ms == 15_000 and presenter.settings.park_after_s == 15
         await until(lambda: settings.park_after.currentText() == "15 s", "the page redraw")
         settings.park_after.setCurrentIndex(settings.park_after.findText("Never"))
-        assert not timer.isActive()
+        assert presenter.park_timer_ms is None
 
         # Hidden while a card shows: the notch goes away once the card is decided.
         await until(lambda: settings.park_after.currentText() == "Never", "the page redraw")
