@@ -83,7 +83,7 @@ def main() -> int:
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     opts = parser.parse_args()
 
-    import qasync
+    import qasync  # type: ignore[import-untyped]
     from PySide6.QtCore import QEvent, QObject
     from PySide6.QtWidgets import QApplication
 
@@ -102,7 +102,14 @@ def main() -> int:
     # The person's default look and animation; a short done note keeps the run quick
     # (it is not part of the measured span: the notch is idle before each request).
     settings = OverlaySettings(done_ms=10, park_after_s=0)
-    config = NotchConfig(scratch / "s.sock", scratch / "data", settings=settings, tray=False)
+    # The park time comes from the settings file unless overridden: parking stays off.
+    config = NotchConfig(
+        scratch / "s.sock",
+        scratch / "data",
+        settings=settings,
+        tray=False,
+        park_after_override_s=0,
+    )
     results: dict[str, Any] = {}
 
     class TimerCount(QObject):

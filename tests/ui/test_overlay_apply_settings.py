@@ -38,10 +38,11 @@ def test_a_card_on_screen_stays_when_the_idle_look_changes(qtbot: Any) -> None:
     presenter, _sink = _overlay(qtbot)
     presenter.present(request("a", text="hi"))
     presenter.apply_settings(dataclasses.replace(SNAP, idle_mode="hidden"))
-    assert presenter.window.isVisible() and presenter.window.look == "card"
+    window = presenter.window
+    assert window.isVisible() and presenter.on_screen is not None  # the card stays
     presenter.dismiss("a", "withdrawn")
-    qtbot.waitUntil(lambda: presenter.window.look == "idle", timeout=2000)
-    assert not presenter.window.isVisible()  # the new idle look, once the card is gone
+    qtbot.waitUntil(lambda: window.look == "idle", timeout=2000)
+    assert not window.isVisible()  # the new idle look, once the card is gone
 
 
 def test_the_card_on_screen_gets_the_new_park_time_from_now(qtbot: Any) -> None:
