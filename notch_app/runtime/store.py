@@ -9,8 +9,10 @@ Two tables with two jobs:
   makes a decision exactly-once), with secret values already redacted.
 
 Writes are batched (`write(ops)`: one transaction, `synchronous=FULL`, one fsync per
-batch) on a writer thread; the service acts on a write only once it is durable: a
-decision is on disk before it is sent, a request before its card is shown.
+batch) on a writer thread, in the order they were queued. A decision is on disk before it
+is sent. A request's card is shown while its row is being written; a decision for it is
+stored only together with or after that row (the decision op refuses a callId without an
+undecided stored request), so a request whose write failed can never be decided.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import contextlib
 import json
 import os
 import sqlite3
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final, cast
@@ -66,6 +68,15 @@ CREATE INDEX IF NOT EXISTS decisions_time ON decisions(decided_at);
 
 class StoreError(Exception):
     """The store cannot be opened or written; the message names the file and the fix."""
+
+
+class _NoOpenRequest(Exception):
+    """A decision for a callId whose request is not stored, or already decided."""
+
+
+BeforeCommit = Callable[[Sequence["WriteOp"]], None]
+"""Called on the writer thread with a batch's ops, after they are applied and before the
+COMMIT. Raising sqlite3.Error rolls the whole batch back (as a failing disk would)."""
 
 
 def default_data_dir(env: Mapping[str, str] | None = None) -> Path:
@@ -140,6 +151,16 @@ class NewDecision:
         if self.request is not None:
             _insert_request(db, self.request)
         d = self.decision
+        # The request row must already be stored (earlier in this batch or before) and
+        # undecided: a card is shown while its request is still being written, and a
+        # request whose write failed must never end with a stored decision.
+        marked = db.execute(
+            "UPDATE requests SET decided = 1, final_arguments = ? WHERE call_id = ?"
+            " AND decided = 0",
+            (None if d.arguments is None else canonical_json(d.arguments), d.call_id),
+        )
+        if marked.rowcount != 1:
+            raise _NoOpenRequest(d.call_id)
         db.execute(
             "INSERT INTO decisions (call_id, integration, tool, outcome, logged_arguments,"
             " digest, edited_paths, decided_by, decided_at, message, context)"
@@ -157,10 +178,6 @@ class NewDecision:
                 d.message,
                 canonical_json(dict(self.context)),
             ),
-        )
-        db.execute(
-            "UPDATE requests SET decided = 1, final_arguments = ? WHERE call_id = ?",
-            (None if d.arguments is None else canonical_json(d.arguments), d.call_id),
         )
 
 
@@ -180,12 +197,23 @@ class NewRequest:
 WriteOp = NewRequest | NewDecision
 
 
+def _decided_call_id(op: WriteOp) -> str | None:
+    """The callId of the stored request that `op` decides, if any."""
+    if isinstance(op, NewDecision):
+        return op.decision.call_id
+    return None if op.superseded is None else op.superseded.decision.call_id
+
+
 class DecisionStore:
     """The SQLite file `<data_dir>/notch.sqlite3`. One instance per running Notch."""
 
-    def __init__(self, data_dir: Path) -> None:
-        """Open (creating if needed) the store. Raises StoreError if it cannot."""
+    def __init__(self, data_dir: Path, *, before_commit: BeforeCommit | None = None) -> None:
+        """Open (creating if needed) the store. Raises StoreError if it cannot.
+
+        `before_commit` is a seam for tests and benchmarks: a slow or failing disk.
+        """
         self.path = data_dir / DB_NAME
+        self.before_commit = before_commit
         try:
             data_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
             # Arguments may hold secrets: the file is the owner's only (WAL files follow it).
@@ -231,18 +259,38 @@ class DecisionStore:
         the StoreError. Safe to call from one writer thread while the loop thread reads.
         """
         results: list[StoreError | None] = []
+        # Requests refused in this batch: a decision queued behind one must fail too, even
+        # if a row with its callId exists (written by someone else).
+        refused: set[str] = set()
         try:
             self._db.execute("BEGIN IMMEDIATE")
             for op in ops:
                 self._db.execute("SAVEPOINT op")
                 try:
+                    decides = _decided_call_id(op)
+                    if decides is not None and decides in refused:
+                        raise _NoOpenRequest(decides)
                     op.apply(self._db)
                 except sqlite3.IntegrityError:
                     self._db.execute("ROLLBACK TO op")
                     results.append(StoreError(f"{self.path}: that callId is already stored"))
+                    if isinstance(op, NewRequest):
+                        refused.add(op.request.call_id)
+                except _NoOpenRequest as exc:
+                    self._db.execute("ROLLBACK TO op")
+                    results.append(
+                        StoreError(
+                            f"{self.path}: callId {exc.args[0]!r} has no undecided stored "
+                            "request, so its decision was not stored"
+                        )
+                    )
+                    if isinstance(op, NewRequest):
+                        refused.add(op.request.call_id)
                 else:
                     results.append(None)
                 self._db.execute("RELEASE op")
+            if self.before_commit is not None:
+                self.before_commit(ops)
             self._db.execute("COMMIT")
         except sqlite3.Error as exc:
             with contextlib.suppress(sqlite3.Error):
