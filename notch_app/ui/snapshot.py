@@ -36,5 +36,5 @@ def card_image(widget: QWidget, backdrop: QColor | None = None) -> QImage:
 def save_card_png(widget: QWidget, path: Path, backdrop: QColor | None = None) -> None:
     """Write `card_image(widget)` to `path` as PNG. Raises OSError when it cannot."""
     image = card_image(widget, backdrop)
-    if not image.save(str(path), b"PNG"):
+    if not image.save(str(path), "PNG"):  # type: ignore[call-overload]  # str works; stubs say bytes
         raise OSError(f"cannot write {path}")
