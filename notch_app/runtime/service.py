@@ -377,7 +377,8 @@ class ConfirmationService:
         # this loop turn, instead of after the commit (an fsync: ~2 ms, more under load).
         # A crash before the commit loses the request: acceptable, because nothing was
         # acknowledged yet (no decision was sent; confirmationRequired, the durable "Notch
-        # has it" event, is only sent after the commit).
+        # has it" event, is only sent after the commit; a `wait: false` caller's "pending"
+        # reply only ever meant queued).
         self._write(NewRequest(request, superseded), written)
         self._arm_timer(item)
         if old is not None:
