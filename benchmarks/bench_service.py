@@ -88,10 +88,49 @@ class EchoProtocol(asyncio.BufferedProtocol):
         self.transport.write(bytes(self.inbox[:nbytes]))
 
 
-async def serve_echo(path: str, lean: bool) -> None:
+STAMPS: list[tuple[str, int]] = []
+"""Step stamps (`--stages`): (step, time.perf_counter_ns()), a clock shared by processes."""
+
+
+def stamp_loop(out: str) -> None:
+    """In a child server (`--stamps FILE`): stamp the selector waking up and each socket
+    write, and write the stamps to `out` on SIGTERM (then exit)."""
+    import asyncio.selector_events as events
+
+    ns = time.perf_counter_ns
+    loop = asyncio.get_running_loop()
+    selector = loop._selector  # type: ignore[attr-defined]
+    select = selector.select
+    write = events._SelectorSocketTransport.write  # type: ignore[attr-defined]
+
+    def stamped_select(timeout: float | None = None) -> Any:
+        got = select(timeout)
+        STAMPS.append(("woke", ns()))
+        return got
+
+    def stamped_write(self: Any, data: Any) -> None:
+        STAMPS.append(("write", ns()))
+        write(self, data)
+        STAMPS.append(("written", ns()))
+
+    def dump() -> None:
+        Path(out).write_text(json.dumps(STAMPS))
+        os._exit(0)
+
+    selector.select = stamped_select
+    events._SelectorSocketTransport.write = stamped_write  # type: ignore[attr-defined]
+    loop.add_signal_handler(15, dump)
+
+
+async def serve_echo(path: str, lean: bool, stamps: str | None = None) -> None:
     async def echo(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         while line := await reader.readline():
+            if stamps:
+                STAMPS.append(("read", time.perf_counter_ns()))
             writer.write(line)
+
+    if stamps:
+        stamp_loop(stamps)
 
     if lean:
         server = await asyncio.get_running_loop().create_unix_server(EchoProtocol, path=path)
@@ -101,7 +140,25 @@ async def serve_echo(path: str, lean: bool) -> None:
     await server.serve_forever()
 
 
-async def serve_notch(path: str, data: str) -> None:
+async def serve_notch(path: str, data: str, stamps: str | None = None) -> None:
+    if stamps:
+        from notch_app.ipc import server
+
+        ns = time.perf_counter_ns
+        read, handle = server._Connection.buffer_updated, server.NotchServer._handle
+
+        def stamped_read(self: Any, nbytes: int) -> None:
+            STAMPS.append(("read", ns()))
+            read(self, nbytes)
+
+        def stamped_handle(self: Any, conn: Any, line: bytes) -> None:
+            STAMPS.append(("handle", ns()))
+            handle(self, conn, line)
+            STAMPS.append(("handled", ns()))
+
+        server._Connection.buffer_updated = stamped_read  # type: ignore[method-assign]
+        server.NotchServer._handle = stamped_handle  # type: ignore[method-assign]
+        stamp_loop(stamps)
     await start(Path(path), Path(data), catalog=catalog())
     print("ready", flush=True)
     await asyncio.Event().wait()
@@ -268,6 +325,147 @@ def bench_round_trip(tmp: Path, n: int) -> dict[str, Any]:
     return out
 
 
+class StampedSocket(socket.socket):
+    """`--stages`: a socket stamping its sends and reads (used by both blocking clients)."""
+
+    def sendall(self, data: Any, flags: int = 0) -> None:
+        STAMPS.append(("send", time.perf_counter_ns()))
+        super().sendall(data, flags)
+        STAMPS.append(("sent", time.perf_counter_ns()))
+
+    def recv_into(self, buffer: Any, nbytes: int = 0, flags: int = 0) -> int:
+        got = super().recv_into(buffer, nbytes, flags)
+        STAMPS.append(("received", time.perf_counter_ns()))
+        return got
+
+
+STAGES = (
+    ("client encodes", "call", "send"),
+    ("client write syscall", "send", "sent"),
+    ("server wakes (epoll returns)", "sent", "woke"),
+    ("server reads the line", "woke", "read"),
+    ("server handles (Notch's _handle)", "handle", "handled"),
+    ("server: line read -> write", "read", "write"),
+    ("server write syscall", "write", "written"),
+    ("client wakes (recv returns)", "written", "received"),
+    ("client decodes", "received", "done"),
+    ("round trip", "call", "done"),
+)
+
+
+def stamped_round_trips(path: str, n: int, notch: bool) -> list[dict[str, int]]:
+    """Blocking round trips with the client's steps stamped, one dict of stamps a call."""
+    real_socket, socket.socket = socket.socket, StampedSocket  # type: ignore[misc]
+    calls: list[dict[str, int]] = []
+    try:
+        if notch:
+            client = NotchClient(path)
+        else:
+            sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            sock.connect(path)
+            inbox = memoryview(bytearray(64 * 1024))
+        for i in range(n):
+            STAMPS.clear()
+            began = time.perf_counter_ns()
+            if notch:
+                client.confirm(ID, "search_notes", {"query": "q"}, call_id=f"stage-{i}")
+            else:
+                sock.sendall(ECHO_LINE)
+                got = b""
+                while not got.endswith(b"\n"):
+                    got += inbox[: sock.recv_into(inbox)]
+            calls.append({"call": began, **dict(STAMPS), "done": time.perf_counter_ns()})
+        (client if notch else sock).close()
+    finally:
+        socket.socket = real_socket  # type: ignore[misc]
+    return calls
+
+
+def join_stamps(calls: list[dict[str, int]], server: list[list[Any]]) -> dict[str, float]:
+    # The server's stamps, cut into one record per line read (with the wakeup before it).
+    records: list[dict[str, int]] = []
+    woke = 0
+    for step, at in server:
+        if step == "woke":
+            woke = at
+        elif step == "read":
+            records.append({"woke": woke, "read": at})
+        elif records and step not in records[-1]:
+            records[-1][step] = at
+    steps: dict[str, list[float]] = {name: [] for name, _, _ in STAGES}
+    skip = len(calls) // 5  # warm-up
+    for call, record in list(zip(calls, records, strict=True))[skip:]:
+        at = {**record, **call}
+        for name, start_step, end_step in STAGES:
+            if start_step in at and end_step in at:
+                steps[name].append((at[end_step] - at[start_step]) / 1000)
+    return {name: statistics.median(v) for name, v in steps.items() if v}
+
+
+def tight_loop_handle_us(tmp: Path, n: int = 3000) -> float:
+    """Notch's `_handle` for the same request back to back in one process (hot caches)."""
+    from notch_app.ipc.client import encode_call, request_params
+    from notch_app.ipc.server import _Connection
+
+    class Sink:
+        def write(self, data: bytes) -> None: ...
+        def is_closing(self) -> bool:
+            return False
+
+        def get_write_buffer_size(self) -> int:
+            return 0
+
+    async def run() -> float:
+        notch = await start(tmp / "t" / "notch.sock", tmp / "tdata", catalog=catalog())
+        conn = _Connection(notch.server)
+        conn.transport = Sink()  # type: ignore[assignment]
+        lines = [encode_call(1, "confirm.request", request_params(
+            ID, "search_notes", {"query": "q"}, f"t{i}", None, None, None))[:-1]
+            for i in range(n)]  # fmt: skip
+        took = []
+        notch.server._handling = True  # replies held, as inside `_drain`
+        for line in lines:
+            t = time.perf_counter_ns()
+            notch.server._handle(conn, line)
+            took.append(time.perf_counter_ns() - t)
+            conn.corked = None
+        notch.server._handling = False
+        notch.server._corked.clear()
+        await notch.close()
+        return statistics.median(took[n // 5 :]) / 1000
+
+    return asyncio.run(run())
+
+
+def bench_stages(tmp: Path, n: int) -> None:
+    """`--stages`: where a blocking round trip's time goes, step by step, echo vs Notch."""
+    got: dict[str, dict[str, float]] = {}
+    for round_ in range(2):
+        for kind in ("echo", "notch"):
+            stamps = str(tmp / f"{kind}{round_}.stamps")
+            if kind == "echo":
+                path = str(tmp / f"se{round_}.sock")
+                server = spawn("--serve-echo", path, "--stamps", stamps)
+            else:
+                path = str(tmp / f"sn{round_}" / "notch.sock")
+                server = spawn("--serve-notch", path, str(tmp / f"sd{round_}"), "--stamps", stamps)
+            try:
+                calls = stamped_round_trips(path, n, kind == "notch")
+            finally:
+                server.terminate()  # the child writes its stamps, then exits
+                server.wait()
+            got[f"{kind}{round_}"] = join_stamps(calls, json.loads(Path(stamps).read_text()))
+    print(f"Blocking round trip step by step, median µs ({n} calls, 2 rounds):")
+    print(f"  {'step':36} {'echo':>15} {'Notch':>15}")
+    for name, _, _ in STAGES:
+        cells = []
+        for kind in ("echo", "notch"):
+            values = [got[f"{kind}{r}"].get(name) for r in range(2)]
+            cells.append(" / ".join("-" if v is None else f"{v:.1f}" for v in values))
+        print(f"  {name:36} {cells[0]:>15} {cells[1]:>15}")
+    print(f"  Notch's _handle in a tight loop (hot caches): {tight_loop_handle_us(tmp):.1f} µs")
+
+
 class Heartbeat:
     """Ticks every 1 ms; the longest gap beyond that is the loop's worst stall."""
 
@@ -374,12 +572,22 @@ def main() -> None:
     parser.add_argument("--serve-lean-echo")
     parser.add_argument("--serve-notch", nargs=2)
     parser.add_argument("--flood-client", nargs=2)
+    parser.add_argument("--stamps", help="(child servers) stamp each step into this file")
+    parser.add_argument(
+        "--stages", action="store_true", help="only: a blocking round trip, step by step"
+    )
     args = parser.parse_args()
     if args.serve_echo or args.serve_lean_echo:
-        asyncio.run(serve_echo(args.serve_echo or args.serve_lean_echo, bool(args.serve_lean_echo)))
+        path = args.serve_echo or args.serve_lean_echo
+        asyncio.run(serve_echo(path, bool(args.serve_lean_echo), args.stamps))
         return
     if args.serve_notch:
-        asyncio.run(serve_notch(*args.serve_notch))
+        path, data = args.serve_notch
+        asyncio.run(serve_notch(path, data, args.stamps))
+        return
+    if args.stages:
+        with tempfile.TemporaryDirectory(prefix="notch-b") as name:
+            bench_stages(Path(name), 3000)
         return
     if args.flood_client:
         asyncio.run(flood(args.flood_client[0], int(args.flood_client[1])))
