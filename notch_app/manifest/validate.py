@@ -7,6 +7,10 @@ file, line and column. Nothing here imports Qt.
 
 from __future__ import annotations
 
+import gc
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from notch_app.manifest.fixtures import PreviewFixtures
@@ -23,6 +27,46 @@ def _unreadable(name: str, why: str) -> Problem:
     return Problem(name, 1, 1, "", UNREADABLE, "error", f"{why}; check the path")
 
 
+_gc_lock = threading.Lock()
+_gc_pauses = 0
+_gc_was_enabled = False
+
+
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """Pause CPython's automatic cyclic garbage collection while one document is checked.
+
+    Why: parsing and checking a manifest allocates hundreds of thousands of containers
+    (the parsed JSON, the pydantic models, pointers, problems) and frees almost none of
+    them until the end. Every few hundred allocations the collector runs and traverses
+    the young containers — including the growing tools list, which references everything
+    built so far — and the older generations are rescanned as the heap grows, so the
+    collector's share rises faster than the document (a 1,000-tool manifest paid ~28 ms
+    of collections, a 100-tool one ~0.6 ms). Nothing built here relies on the cyclic
+    collector: the objects are freed by reference counting when the caller drops them,
+    and a file is bounded by `limits.MAX_FILE_BYTES`, so at most one document's worth of
+    cyclic garbage (if any) waits until collection resumes. This is what json parsers
+    and serializers commonly do for bulk builds.
+
+    Safe to nest and to use from several threads: collection resumes when the last pause
+    ends, and only if it was enabled when the first began (a caller that disabled it
+    keeps it disabled).
+    """
+    global _gc_pauses, _gc_was_enabled
+    with _gc_lock:
+        if _gc_pauses == 0:
+            _gc_was_enabled = gc.isenabled()
+            gc.disable()
+        _gc_pauses += 1
+    try:
+        yield
+    finally:
+        with _gc_lock:
+            _gc_pauses -= 1
+            if _gc_pauses == 0 and _gc_was_enabled:
+                gc.enable()
+
+
 def check_integration(
     manifest_path: Path,
 ) -> tuple[Manifest | None, PreviewFixtures | None, list[Problem]]:
@@ -30,7 +74,15 @@ def check_integration(
 
     Returns the typed manifest (None when its structure is invalid), the fixtures (None
     when absent or invalid) and every problem, sorted. Never raises for content.
+    Automatic garbage collection is paused while it runs (see `gc_paused`).
     """
+    with gc_paused():
+        return _check_integration(manifest_path)
+
+
+def _check_integration(
+    manifest_path: Path,
+) -> tuple[Manifest | None, PreviewFixtures | None, list[Problem]]:
     name = str(manifest_path)
     try:
         doc, problems = load_json(manifest_path, name)
