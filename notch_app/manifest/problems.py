@@ -65,12 +65,20 @@ def quote(value: object) -> str:
 
 
 def escape_pointer_token(token: str | int) -> str:
-    return str(token).replace("~", "~0").replace("/", "~1")
+    text = token if isinstance(token, str) else str(token)
+    # Most tokens need no escaping; skipping the two replaces matters on hot paths.
+    if "~" in text or "/" in text:
+        return text.replace("~", "~0").replace("/", "~1")
+    return text
 
 
 def join_pointer(base: str, *tokens: str | int) -> str:
     """`join_pointer('/tools', 0, 'name')` → `/tools/0/name`."""
-    return base + "".join("/" + escape_pointer_token(t) for t in tokens)
+    # Called for every node the rules walk: a plain loop, no generator per call.
+    out = base
+    for token in tokens:
+        out += "/" + escape_pointer_token(token)
+    return out
 
 
 def parent_pointer(pointer: str) -> str:

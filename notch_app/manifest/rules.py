@@ -322,16 +322,25 @@ def _resolves(schema: dict[str, Any], ref: str) -> bool:
 
 
 def _refs(schema: Any, base: str) -> Iterator[tuple[str, str]]:
-    stack: list[tuple[Any, str]] = [(schema, base)]
+    # Children carry their parent's pointer and their token; only containers join theirs
+    # (scalars, most of a schema, never need one).
+    if isinstance(schema, (dict, list)):
+        yield from _refs_below(schema, base)
+
+
+def _refs_below(root: dict[str, Any] | list[Any], base: str) -> Iterator[tuple[str, str]]:
+    stack: list[tuple[Any, str, str | int | None]] = [(root, base, None)]
     while stack:
-        node, pointer = stack.pop()
+        node, parent, token = stack.pop()
         if isinstance(node, dict):
+            pointer = parent if token is None else join_pointer(parent, token)
             ref = node.get("$ref")
             if isinstance(ref, str):
                 yield pointer + "/$ref", ref
-            stack.extend((v, join_pointer(pointer, k)) for k, v in node.items())
+            stack.extend((v, pointer, k) for k, v in node.items() if isinstance(v, (dict, list)))
         elif isinstance(node, list):
-            stack.extend((v, join_pointer(pointer, i)) for i, v in enumerate(node))
+            pointer = parent if token is None else join_pointer(parent, token)
+            stack.extend((v, pointer, i) for i, v in enumerate(node) if isinstance(v, (dict, list)))
 
 
 # --- argument lookup through the inputSchema -------------------------------------------
@@ -501,18 +510,26 @@ def _check_bindings(
 ) -> None:
     """Every string in the view: `bind`/`visibleIf`/`itemsFrom` hold exactly one binding,
     display text may hold many; each must name an argument of the tool."""
-    stack: list[tuple[Any, str, str]] = [(view.get("root"), base + "/root", "")]
+    # Each entry holds its parent's pointer and its own token: the pointer is joined only
+    # for containers (their children need it) and for strings that hold a binding, not
+    # for every label and flag in the view.
+    stack: list[tuple[Any, str, str | int, str]] = [(view.get("root"), base, "root", "")]
     while stack:
-        node, pointer, key = stack.pop()
+        node, parent, token, key = stack.pop()
         if isinstance(node, dict):
+            pointer = join_pointer(parent, token)
             options_entry = key == "options"
             for k, v in node.items():
                 if k in _WORD_KEYS or (options_entry and k == "value"):
                     continue
-                stack.append((v, join_pointer(pointer, k), k))
+                stack.append((v, pointer, k, k))
         elif isinstance(node, list):
-            stack.extend((v, join_pointer(pointer, i), key) for i, v in enumerate(node))
+            pointer = join_pointer(parent, token)
+            stack.extend((v, pointer, i, key) for i, v in enumerate(node))
         elif isinstance(node, str):
+            if key not in _SINGLE_BINDING_KEYS and "{{" not in node and "<<" not in node:
+                continue  # no binding in this text (find_bindings would find none)
+            pointer = join_pointer(parent, token)
             paths: list[str] = []
             try:
                 if key in _SINGLE_BINDING_KEYS:
