@@ -172,3 +172,54 @@ def test_a_dangling_ref_in_an_input_schema_is_reported_not_raised(tmp_path: Path
     }
     (tmp_path / "manifest.json").write_text(json.dumps(manifest, indent=2))
     assert load_integration(tmp_path)[1] == []
+
+
+def test_many_problems_are_each_placed_on_their_own_key(tmp_path: Path) -> None:
+    # More problems than are placed by counting newlines, so both ways of placing them
+    # (counting, then the table of line starts) must agree with the text.
+    tools = [
+        {"name": f"list_items_{i}", "inputSchema": {"type": "object"}, f"extra{i}": i}
+        for i in range(40)
+    ]
+    text = json.dumps(
+        {"schemaVersion": 1, "id": "a.b", "version": "1.0.0", "name": "N", "tools": tools}, indent=2
+    )
+    path = tmp_path / "many.json"
+    path.write_text(text, encoding="utf-8")
+    from notch_app.manifest.validate import validate_path
+
+    problems = validate_path(path)
+    assert [p.rule for p in problems] == ["unknown-key"] * 40
+    lines = text.split("\n")
+    for i, problem in enumerate(problems):
+        assert problem.pointer == f"/tools/{i}/extra{i}"
+        line = lines[problem.line - 1]
+        assert line[problem.column - 1 :].startswith(f'"extra{i}"'), (problem.format(), line)
+
+
+def test_checking_pauses_garbage_collection_only_while_it_runs(tmp_path: Path) -> None:
+    import gc
+
+    from notch_app.manifest.validate import gc_paused, validate_path
+
+    path = tmp_path / "m.json"
+    path.write_text(
+        '{"schemaVersion": 1, "id": "a.b", "version": "1.0.0", "name": "N", "tools": []}',
+        encoding="utf-8",
+    )
+    assert gc.isenabled()
+    assert validate_path(path) == []
+    assert gc.isenabled()
+    with pytest.raises(RuntimeError), gc_paused():
+        assert not gc.isenabled()
+        with gc_paused():
+            assert not gc.isenabled()
+        assert not gc.isenabled()  # the outer pause still holds
+        raise RuntimeError("boom")
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        validate_path(path)
+        assert not gc.isenabled()  # a caller that turned it off keeps it off
+    finally:
+        gc.enable()
