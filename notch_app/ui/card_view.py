@@ -59,11 +59,17 @@ MAX_BODY_HEIGHT = 520
 class _Body(QScrollArea):
     """The scrolling middle of the card, as tall as its content up to MAX_BODY_HEIGHT."""
 
-    def __init__(self, content: QWidget, content_width: int, look: Look) -> None:
-        super().__init__()
+    def __init__(
+        self, content: QWidget, content_width: int, look: Look, parent: QWidget | None = None
+    ) -> None:
+        super().__init__(parent)
         self.setVerticalScrollBar(ThinScrollBar(look))
         self._content_width = content_width
         self._content = content
+        # The content's height for the card's width: asked several times per layout pass
+        # (size and minimum size, by each enclosing layout), each time a walk over every
+        # block; kept until the content's layout changes.
+        self._hint: QSize | None = None
         self.setObjectName("CardBody")
         self.setWidget(content)
         self.setWidgetResizable(True)
@@ -79,13 +85,21 @@ class _Body(QScrollArea):
         a block appears. Called once the blocks are built: while they are added, the
         filter would be a Python call for every event."""
         self._content.installEventFilter(self)
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Forget the measured height and ask the card to lay out again."""
+        self._hint = None
+        self.updateGeometry()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if event.type() == QEvent.Type.LayoutRequest:
-            self.updateGeometry()
+            self.refresh()
         return False
 
     def sizeHint(self) -> QSize:
+        if self._hint is not None:
+            return self._hint
         content = self._content
         width = self._content_width
         layout = content.layout()
@@ -93,7 +107,10 @@ class _Body(QScrollArea):
             h = layout.totalHeightForWidth(width)
         else:
             h = content.sizeHint().height()
-        return QSize(width, min(h, MAX_BODY_HEIGHT))
+        hint = QSize(width, min(h, MAX_BODY_HEIGHT))
+        if self._content.testAttribute(Qt.WidgetAttribute.WA_WState_Polished):
+            self._hint = hint  # before polish the sizes are not final yet
+        return hint
 
     def minimumSizeHint(self) -> QSize:
         return self.sizeHint()
@@ -149,7 +166,7 @@ class CardView(QWidget):
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         outer.setSizeConstraint(QLayout.SizeConstraint.SetFixedSize)
-        glass = GlassFrame(self._ctx.look, "card")
+        glass = GlassFrame(self._ctx.look, "card", self)
         glass.setObjectName("NotchCard")
         glass.setFixedWidth(width)
         outer.addWidget(glass)
@@ -167,6 +184,7 @@ class CardView(QWidget):
         header = QVBoxLayout()
         header.setSpacing(3)
         frame.addLayout(header)
+        self._ctx.parent = glass
         if isinstance(root, CardBlock):
             add_card_header(root, header, self._ctx)
         children = list(root.children) if isinstance(root, CardBlock) else [root]
@@ -181,22 +199,21 @@ class CardView(QWidget):
             body = QVBoxLayout(content)
             body.setContentsMargins(0, 0, 4, 0)
             body.setSpacing(12)
-            self._body = _Body(content, width - 40, self._ctx.look)
+            self._body = _Body(content, width - 40, self._ctx.look, glass)
             frame.addWidget(self._body)
         footer = QVBoxLayout()
         footer.setSpacing(8)
         frame.addLayout(footer)
         for child in children:
-            body.addWidget(build_block(child, self._ctx))
+            body.addWidget(build_block(child, self._ctx, content))
         for block in footer_blocks:
-            footer.addWidget(build_block(block, self._ctx))
+            footer.addWidget(build_block(block, self._ctx, glass))
         # Polished now (as showing would), so the sizes asked from here on are final: the
         # body's height for its width changes with polish, and a card sized before it
         # would be laid out and painted too short, then grow a frame later.
         self.ensurePolished()
         if self._body is not None:
             self._body.follow_content()
-            self._body.updateGeometry()
         # The line saying why confirm is unavailable is made the first time it is.
         self._blockers: QLabel | None = None
         self._blockers_at = frame.count()
@@ -383,7 +400,7 @@ class CardView(QWidget):
             editor.set_error(state.field_error(path))
         self._apply_gate()
         if relayout and self._body is not None:
-            self._body.updateGeometry()
+            self._body.refresh()
 
     def _apply_gate(self) -> None:
         enabled = self._state.confirm_enabled

@@ -57,10 +57,17 @@ BUILDERS: dict[str, BlockBuilder] = {
 }
 
 
-def build_block(block: Any, ctx: CardContext) -> QWidget:
-    """The widget for one block (and its subtree). Raises KeyError for an unknown type,
-    which the manifest models make impossible."""
-    widget = BUILDERS[block.type].build(block, ctx)
+def build_block(block: Any, ctx: CardContext, parent: QWidget | None = None) -> QWidget:
+    """The widget for one block (and its subtree), made inside `parent` (the caller
+    still adds it to its layout). Raises KeyError for an unknown type, which the manifest
+    models make impossible."""
+    outer = ctx.parent
+    if parent is not None:
+        ctx.parent = parent
+    try:
+        widget = BUILDERS[block.type].build(block, ctx)
+    finally:
+        ctx.parent = outer
     if getattr(block, "visible_if", None):
         ctx.conditional.append((block, widget))
         widget.setVisible(ctx.state.is_visible(block))

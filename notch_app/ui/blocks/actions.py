@@ -18,7 +18,9 @@ def action_button(item: Any, ctx: CardContext) -> PillButton:
     primary = item.role == "confirm" and not ctx.has_primary
     if primary:
         ctx.has_primary = True
-    button = PillButton(ctx.look, "primary" if primary else "ghost", item.color or "")
+    button = PillButton(
+        ctx.look, "primary" if primary else "ghost", item.color or "", parent=ctx.parent
+    )
     button.setCursor(Qt.CursorShape.PointingHandCursor)
     button.setProperty("role", item.role)
     button.setAutoDefault(False)
@@ -38,9 +40,10 @@ def action_button(item: Any, ctx: CardContext) -> PillButton:
 
 class ButtonBuilder:
     def build(self, block: ButtonBlock, ctx: CardContext) -> QWidget:
-        box = QWidget()
+        box = QWidget(ctx.parent)
         row = QHBoxLayout(box)
         row.setContentsMargins(0, 0, 0, 0)
+        ctx.parent = box  # build_block puts the caller's parent back
         row.addWidget(action_button(block, ctx))
         row.addStretch(1)
         return box
@@ -48,11 +51,12 @@ class ButtonBuilder:
 
 class ActionsBuilder:
     def build(self, block: ActionsBlock, ctx: CardContext) -> QWidget:
-        box = QWidget()
+        box = QWidget(ctx.parent)
         row = QHBoxLayout(box)
         row.setContentsMargins(0, 0, 0, 0)
         row.setSpacing(8)
         row.addStretch(1)
+        ctx.parent = box  # build_block puts the caller's parent back
         for item in block.items:
             button = action_button(item, ctx)
             if item.visible_if:

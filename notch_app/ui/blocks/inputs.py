@@ -86,7 +86,10 @@ class InputEditor:
         # `framed=False`: the field is its own container (a LabeledLine, set by finish).
         if framed:
             self.container = FieldFrame(
-                ctx.look, shown(block.label, 200) if label_row else None, bool(block.required)
+                ctx.look,
+                shown(block.label, 200) if label_row else None,
+                bool(block.required),
+                ctx.parent,
             )
         self._help: QLabel | None = None
         # Made on the first error only: most inputs never show one.
@@ -104,7 +107,9 @@ class InputEditor:
             assert isinstance(self.container, FieldFrame)
             self.container.set_field(field, grows=grows)
         if self.block.help and isinstance(self.container, FieldFrame):
-            self._help = wrapped_label("FieldHelp", self.ctx.look, selectable=False)
+            self._help = wrapped_label(
+                "FieldHelp", self.ctx.look, selectable=False, parent=self.container
+            )
             self._help.setText(shown(self.block.help, 300))
             self.container.column.addWidget(self._help)
         description = self._description()
@@ -157,7 +162,9 @@ class InputEditor:
         if self._error_label is None:
             if not message:
                 return
-            self._error_label = wrapped_label("FieldError", self.ctx.look, selectable=False)
+            self._error_label = wrapped_label(
+                "FieldError", self.ctx.look, selectable=False, parent=self.container
+            )
             self.container.column.addWidget(self._error_label)
         self._error_label.setText(shown(message or "", 300))
         self._error_label.setVisible(bool(message))
@@ -195,8 +202,8 @@ def _as_text(value: Any) -> str:
 class TextArea(QPlainTextEdit):
     """A text area that grows with its content between two bounds, then scrolls."""
 
-    def __init__(self, look: Look) -> None:
-        super().__init__()
+    def __init__(self, look: Look, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
         # Frameless and transparent: the FieldFrame around it draws the field box.
         self.setFrameShape(QFrame.Shape.NoFrame)
         a = look.metrics["area"]
@@ -254,20 +261,22 @@ class _TextEditor(InputEditor):
         field: QWidget
         if self.large:
             self.multiline = True
-            self.area = TextArea(ctx.look)
+            self.area = TextArea(ctx.look, self.container)
             self.area.setReadOnly(True)
             self.area.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
             field = self.area
         elif self.multiline:
-            self.area = TextArea(ctx.look)
+            self.area = TextArea(ctx.look, self.container)
             if block.placeholder:
                 self.area.setPlaceholderText(block.placeholder)
             self.area.textChanged.connect(self._area_edited)
             field = self.area
         elif plain:
-            self.line = LabeledLine(ctx.look, shown(block.label, 200), bool(block.required))
+            self.line = LabeledLine(
+                ctx.look, shown(block.label, 200), bool(block.required), ctx.parent
+            )
         else:
-            self.line = QLineEdit()
+            self.line = QLineEdit(self.container)
             self.line.setFrame(False)  # the FieldFrame draws the box
             px, py = field_text_margins(ctx.look)
             self.line.setTextMargins(px, py, px, py)
@@ -390,7 +399,7 @@ def _same(a: Any, b: Any) -> bool:
 class _SelectEditor(InputEditor):
     def __init__(self, block: SelectBlock, ctx: CardContext) -> None:
         super().__init__(block, ctx)
-        self.combo = ChoiceBox(ctx.look)
+        self.combo = ChoiceBox(ctx.look, self.container)
         self._values: list[Any] = []
         self._syncing = False
         self.combo.addItems([shown(option.label, 120) for option in block.options])
@@ -460,7 +469,7 @@ class SelectBuilder:
 class _ToggleEditor(InputEditor):
     def __init__(self, block: ToggleBlock, ctx: CardContext) -> None:
         super().__init__(block, ctx, label_row=False, framed=False)
-        self.box = Switch(ctx.look, shown(block.label, 200))
+        self.box = Switch(ctx.look, shown(block.label, 200), ctx.parent)
         self.box.setObjectName("Switch")
         self.box.setCursor(Qt.CursorShape.PointingHandCursor)
         self.box.clicked.connect(self.push)
@@ -495,7 +504,7 @@ def _chip_values(value: Any) -> list[str]:
 class _ChipsEditor(InputEditor):
     def __init__(self, block: ChipsBlock, ctx: CardContext) -> None:
         super().__init__(block, ctx)
-        self.box = ChipsBox(block.placeholder, look=ctx.look)
+        self.box = ChipsBox(block.placeholder, self.container, look=ctx.look)
         self.box.valuesEdited.connect(self.push)
         self.widget = self.finish(self.box, focus=self.box.entry, grows=True)
 

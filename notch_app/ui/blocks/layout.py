@@ -19,12 +19,12 @@ def add_card_header(
     """Title and subtitle (both interpolated live), if the card has them. A nested card
     (a section) has a smaller title."""
     if block.title:
-        title = wrapped_label("CardTitle")
+        title = wrapped_label("CardTitle", parent=ctx.parent)
         style_text(title, "SectionTitle" if nested else "CardTitle", ctx.look)
         ctx.bind_text(block.title, title.setText)
         layout.addWidget(title)
     if block.subtitle:
-        subtitle = wrapped_label("CardSubtitle", ctx.look)
+        subtitle = wrapped_label("CardSubtitle", ctx.look, parent=ctx.parent)
         ctx.bind_text(block.subtitle, subtitle.setText)
         layout.addWidget(subtitle)
 
@@ -33,16 +33,17 @@ class CardBuilder:
     def build(self, block: CardBlock, ctx: CardContext) -> QWidget:
         from notch_app.ui.blocks import build_block  # the registry imports this module
 
-        frame = GlassFrame(ctx.look, "section")
+        frame = GlassFrame(ctx.look, "section", parent=ctx.parent)
         frame.setObjectName("NotchSection")
+        ctx.parent = frame  # build_block puts the caller's parent back
         layout = QVBoxLayout(frame)
         layout.setContentsMargins(12, 10, 12, 12)
         layout.setSpacing(8)
         add_card_header(block, layout, ctx, nested=True)
         for child in block.children:
-            layout.addWidget(build_block(child, ctx))
+            layout.addWidget(build_block(child, ctx, frame))
         for child in block.footer:
-            layout.addWidget(build_block(child, ctx))
+            layout.addWidget(build_block(child, ctx, frame))
         return frame
 
 
@@ -50,19 +51,19 @@ class StackBuilder:
     def build(self, block: StackBlock, ctx: CardContext) -> QWidget:
         from notch_app.ui.blocks import build_block
 
-        box = QWidget()
+        box = QWidget(ctx.parent)
         layout: QBoxLayout = QVBoxLayout(box) if block.direction == "vertical" else QHBoxLayout(box)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(block.gap)
         if block.direction == "vertical":
             for child in block.children:
-                layout.addWidget(build_block(child, ctx))
+                layout.addWidget(build_block(child, ctx, box))
             return box
         # Side by side: text and inputs share the width; badges, images and buttons keep
         # their natural size. Everything hangs from the top edge.
         flowing = [c.type in _FLOWING for c in block.children]
         for child, flows in zip(block.children, flowing, strict=True):
-            layout.addWidget(build_block(child, ctx), 1 if flows else 0, Qt.AlignmentFlag.AlignTop)
+            layout.addWidget(build_block(child, ctx, box), 1 if flows else 0, Qt.AlignmentFlag.AlignTop)
         if not any(flowing):
             layout.addStretch(1)
         return box

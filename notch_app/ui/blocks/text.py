@@ -27,12 +27,16 @@ class SelectableLabel(QLabel):
 
 
 def wrapped_label(
-    object_name: str | None = None, look: Look | None = None, *, selectable: bool = True
+    object_name: str | None = None,
+    look: Look | None = None,
+    *,
+    selectable: bool = True,
+    parent: QWidget | None = None,
 ) -> QLabel:
     """A plain-text, word-wrapping label (never interpreted as rich text), selectable
     unless told otherwise. With `look`, it takes the font and colour of the text role
     named `object_name` in `resources/theme/card.json`."""
-    label = SelectableLabel() if selectable else QLabel()
+    label = SelectableLabel(parent) if selectable else QLabel(parent)
     label.setTextFormat(Qt.TextFormat.PlainText)
     label.setWordWrap(True)
     if object_name:
@@ -44,7 +48,7 @@ def wrapped_label(
 
 class TextBuilder:
     def build(self, block: TextBlock, ctx: CardContext) -> QWidget:
-        label = wrapped_label()
+        label = wrapped_label(parent=ctx.parent)
         label.setProperty("variant", block.variant)
         style_text(label, block.variant, ctx.look)
         ctx.bind_text(block.text, lambda t: label.setText(shown(t)))
@@ -53,6 +57,9 @@ class TextBuilder:
 
 class MarkdownBuilder:
     def build(self, block: MarkdownBlock, ctx: CardContext) -> QWidget:
+        # Made parentless, unlike the other blocks: it fits its height to the width it
+        # has when its text is set, and a child's smaller first width leaves the card
+        # laid out a few pixels shorter than the same card built before.
         view = MarkdownView()
         view.set_link_color(ctx.look.tokens["link"])
         view.linkRequested.connect(ctx.open_link)

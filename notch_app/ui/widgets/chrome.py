@@ -210,7 +210,8 @@ class FieldFrame(QWidget):
         if grows:
             self.column.addWidget(field)
         else:
-            field.setParent(self)
+            if field.parentWidget() is not self:
+                field.setParent(self)
             field.move(0, self._top)
 
     def sizeHint(self) -> QSize:
