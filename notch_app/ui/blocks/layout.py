@@ -63,7 +63,9 @@ class StackBuilder:
         # their natural size. Everything hangs from the top edge.
         flowing = [c.type in _FLOWING for c in block.children]
         for child, flows in zip(block.children, flowing, strict=True):
-            layout.addWidget(build_block(child, ctx, box), 1 if flows else 0, Qt.AlignmentFlag.AlignTop)
+            layout.addWidget(
+                build_block(child, ctx, box), 1 if flows else 0, Qt.AlignmentFlag.AlignTop
+            )
         if not any(flowing):
             layout.addStretch(1)
         return box
