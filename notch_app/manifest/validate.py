@@ -120,5 +120,10 @@ def validate_path(path: Path) -> list[Problem]:
         return [_unreadable(str(path), "no manifest files (*.json, */manifest.json) here")]
     problems: list[Problem] = []
     for manifest_path in manifests:
-        problems.extend(check_integration(manifest_path)[2])
+        # Paused here too (check_integration pauses on its own): the typed manifest is
+        # dropped inside the pause, so collection does not resume with the whole model
+        # alive and walk it once more for nothing.
+        with gc_paused():
+            found = check_integration(manifest_path)[2]
+        problems.extend(found)
     return sorted(problems, key=Problem.sort_key)
