@@ -108,6 +108,99 @@ class _Gate:
     blockers: list[str]
 
 
+@dataclass(frozen=True, slots=True)
+class _ViewShape:
+    """What a card derives from its tool alone (not from the values): the visibleIf
+    paths of every block and its ancestors, and the inputs with their schemas. Shared by
+    every card of the same Tool object and never changed after it is made."""
+
+    conditions: dict[int, tuple[str, ...]]
+    """For every block (by id), its own and its ancestors' visibleIf paths."""
+    inputs: tuple[InputBinding, ...]
+    secret_paths: tuple[str, ...]
+    gated: tuple[tuple[InputBinding, tuple[str, ...]], ...]
+    by_path: dict[str, InputBinding]
+
+
+_SHAPES: dict[int, tuple[Tool, _ViewShape]] = {}
+_MAX_SHAPES: Final = 64
+"""Tools are frozen and few (one per acting tool of the loaded integrations); the entry
+holds its Tool, so an id is never reused while its shape is kept."""
+
+
+def _view_shape(tool: Tool) -> _ViewShape:
+    """The shape of `tool`'s confirmation view, made once per Tool object (~0.3 ms for a
+    20-input view: a binding parse and two schema look-ups per input). Raises ValueError
+    as CardState does."""
+    entry = _SHAPES.get(id(tool))
+    if entry is not None and entry[0] is tool:
+        return entry[1]
+    shape = _make_view_shape(tool)
+    if len(_SHAPES) >= _MAX_SHAPES:
+        _SHAPES.pop(next(iter(_SHAPES)))
+    _SHAPES[id(tool)] = (tool, shape)
+    return shape
+
+
+def _make_view_shape(tool: Tool) -> _ViewShape:
+    assert tool.confirmation is not None
+    conditions: dict[int, tuple[str, ...]] = {}
+    inputs: list[InputBinding] = []
+    # Walk the view once, recording for every block the visibleIf paths of itself and
+    # its ancestors, so is_visible() is a handful of dict lookups per call.
+    stack: list[tuple[BaseModel, tuple[str, ...]]] = [(tool.confirmation.root, ())]
+    while stack:
+        block, inherited = stack.pop()
+        own = getattr(block, "visible_if", None)
+        here = inherited
+        if own is not None:
+            here = (*inherited, _binding_path(tool, own, block, "visibleIf"))
+        conditions[id(block)] = here
+        if isinstance(block, _INPUT_CLASSES):
+            path = _binding_path(tool, block.bind, block, "bind")
+            inputs.append(
+                InputBinding(
+                    path=path,
+                    block=block,
+                    kind=block.type,
+                    label=block.label,
+                    required=block.required,
+                    secret=isinstance(block, PasswordFieldBlock),
+                    schema=property_schema(tool.input_schema, path),
+                    argument_required=is_argument_required(tool.input_schema, path),
+                )
+            )
+        kids: list[BaseModel] = []
+        if isinstance(block, CardBlock):
+            kids = [*block.children, *block.footer]
+        elif isinstance(block, StackBlock):
+            kids = list(block.children)
+        elif isinstance(block, ListBlock | ActionsBlock):
+            kids = list(block.items)
+        stack.extend((kid, here) for kid in reversed(kids))
+    by_path: dict[str, InputBinding] = {}
+    for binding in inputs:
+        by_path.setdefault(binding.path, binding)
+    return _ViewShape(
+        conditions=conditions,
+        inputs=tuple(inputs),
+        secret_paths=tuple(sorted({i.path for i in inputs if i.secret})),
+        gated=tuple((b, conditions[id(b.block)]) for b in inputs),
+        by_path=by_path,
+    )
+
+
+def _binding_path(tool: Tool, raw: str, block: BaseModel, prop: str) -> str:
+    try:
+        return parse_single_binding(raw)
+    except MalformedBinding:
+        where = getattr(block, "label", None) or getattr(block, "type", "block")
+        raise ValueError(
+            f"tool {tool.name!r}: the {prop} of {where!r} is not a single "
+            "binding; write it as '{{argument}}' or '{{object.property}}'"
+        ) from None
+
+
 class CardState:
     """The live state of one confirmation card for one tool call.
 
@@ -136,63 +229,12 @@ class CardState:
         self._text_cache: dict[str, str] = {}
         self._text_version = 0
         self._subscribers: list[Callable[[], None]] = []
-        self._conditions: dict[int, tuple[str, ...]] = {}
-        self.inputs: list[InputBinding] = []
-        self._build(tool)
-        self._secret_paths = tuple(sorted({i.path for i in self.inputs if i.secret}))
-        self._gated = [(b, self._conditions[id(b.block)]) for b in self.inputs]
-        self._by_path: dict[str, InputBinding] = {}
-        for binding in self.inputs:
-            self._by_path.setdefault(binding.path, binding)
-
-    # --- construction ------------------------------------------------------------------
-
-    def _build(self, tool: Tool) -> None:
-        # Walk the view once, recording for every block the visibleIf paths of itself and
-        # its ancestors, so is_visible() is a handful of dict lookups per call.
-        stack: list[tuple[BaseModel, tuple[str, ...]]] = [(self.view.root, ())]
-        while stack:
-            block, inherited = stack.pop()
-            own = getattr(block, "visible_if", None)
-            conditions = inherited
-            if own is not None:
-                conditions = (*inherited, self._binding_path(own, block, "visibleIf"))
-            self._conditions[id(block)] = conditions
-            if isinstance(block, _INPUT_CLASSES):
-                self._add_input(block, tool)
-            kids: list[BaseModel] = []
-            if isinstance(block, CardBlock):
-                kids = [*block.children, *block.footer]
-            elif isinstance(block, StackBlock):
-                kids = list(block.children)
-            elif isinstance(block, ListBlock | ActionsBlock):
-                kids = list(block.items)
-            stack.extend((kid, conditions) for kid in reversed(kids))
-
-    def _binding_path(self, raw: str, block: BaseModel, prop: str) -> str:
-        try:
-            return parse_single_binding(raw)
-        except MalformedBinding:
-            where = getattr(block, "label", None) or getattr(block, "type", "block")
-            raise ValueError(
-                f"tool {self.tool.name!r}: the {prop} of {where!r} is not a single "
-                "binding; write it as '{{argument}}' or '{{object.property}}'"
-            ) from None
-
-    def _add_input(self, block: InputBlock, tool: Tool) -> None:
-        path = self._binding_path(block.bind, block, "bind")
-        self.inputs.append(
-            InputBinding(
-                path=path,
-                block=block,
-                kind=block.type,
-                label=block.label,
-                required=block.required,
-                secret=isinstance(block, PasswordFieldBlock),
-                schema=property_schema(tool.input_schema, path),
-                argument_required=is_argument_required(tool.input_schema, path),
-            )
-        )
+        shape = _view_shape(tool)
+        self._conditions = shape.conditions
+        self.inputs: list[InputBinding] = list(shape.inputs)
+        self._secret_paths = shape.secret_paths
+        self._gated = shape.gated
+        self._by_path = shape.by_path
 
     # --- reading -------------------------------------------------------------------------
 
@@ -216,7 +258,7 @@ class CardState:
             own = getattr(block, "visible_if", None)
             if own is None:
                 return True
-            conditions = (self._binding_path(own, block, "visibleIf"),)
+            conditions = (_binding_path(self.tool, own, block, "visibleIf"),)
         return all(is_truthy(get_path(self._current, p)) for p in conditions)
 
     def input_visible(self, binding: InputBinding) -> bool:
