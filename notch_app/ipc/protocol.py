@@ -25,6 +25,8 @@ from __future__ import annotations
 import json
 from typing import Any, Final
 
+import orjson
+
 MAX_MESSAGE_BYTES: Final = 1024 * 1024
 """One line (request or response) may be at most 1 MiB, newline excluded."""
 MAX_JSON_DEPTH: Final = 64
@@ -73,18 +75,53 @@ class RpcError(Exception):
 _ENCODER: Final = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 # One encoder for every message: `json.dumps` with options builds a new one each time.
 
+# orjson (C-speed) is the hot path; the stdlib is the reference. Wherever the two could
+# differ, the stdlib decides, so the wire behaves exactly as with the stdlib alone.
+_ORJSON_OPTIONS: Final = (
+    orjson.OPT_APPEND_NEWLINE | orjson.OPT_PASSTHROUGH_DATACLASS | orjson.OPT_PASSTHROUGH_DATETIME
+)
+# Digits become b"0", everything else b" ": a run of 19 digits is then one `in` test.
+_DIGITS_ONLY: Final = bytes(0x30 if 0x30 <= byte <= 0x39 else 0x20 for byte in range(256))
+_LONG_NUMBER: Final = b"0" * 19
+
 
 def encode(message: dict[str, Any]) -> bytes:
-    """One message as a line. Non-ASCII is kept as UTF-8; NaN/Infinity are refused
-    (ValueError)."""
-    return (_ENCODER.encode(message) + "\n").encode("utf-8")
+    """One message as a line. Non-ASCII is kept as UTF-8; NaN/Infinity, lone surrogates
+    and values JSON cannot hold are refused (ValueError, TypeError)."""
+    try:
+        data = orjson.dumps(message, option=_ORJSON_OPTIONS)
+    except orjson.JSONEncodeError:
+        data = b""  # ints past 64 bits, non-str keys, ...: the stdlib's spelling or error
+    # orjson writes NaN/Infinity as null where the stdlib refuses them, so any line with
+    # a null is checked by the stdlib (a lone surrogate fails its UTF-8 step: ValueError).
+    if not data or b"null" in data:
+        return (_ENCODER.encode(message) + "\n").encode("utf-8")
+    return data
 
 
 def decode(line: bytes) -> Any:
     """Parse one line. Raises RpcError(PARSE_ERROR) for bad UTF-8, bad JSON or JSON nested
     deeper than MAX_JSON_DEPTH."""
+    value: Any
+    # orjson turns integers past 64 bits into floats (the stdlib keeps them exact) and
+    # refuses NaN, Infinity, 1e400 and lone surrogates (the stdlib accepts them): a line
+    # with a 19-digit run or that orjson refuses is parsed by the stdlib, as before.
+    if _LONG_NUMBER in line.translate(_DIGITS_ONLY):
+        value = _stdlib_decode(line)
+    else:
+        try:
+            value = orjson.loads(line)
+        except orjson.JSONDecodeError:
+            value = _stdlib_decode(line)
+    # Counting brackets is C-speed; only a line that could be that deep is walked.
+    if line.count(b"[") + line.count(b"{") > MAX_JSON_DEPTH and _too_deep(value):
+        raise RpcError(PARSE_ERROR, f"parse error: JSON nested deeper than {MAX_JSON_DEPTH}")
+    return value
+
+
+def _stdlib_decode(line: bytes) -> Any:
     try:
-        value = json.loads(line.decode("utf-8"))  # str: skips json's encoding sniffing
+        return json.loads(line.decode("utf-8"))  # str: skips json's encoding sniffing
     except UnicodeDecodeError:
         raise RpcError(PARSE_ERROR, "parse error: the message is not valid UTF-8") from None
     except RecursionError:
@@ -93,10 +130,6 @@ def decode(line: bytes) -> Any:
         ) from None
     except ValueError as exc:
         raise RpcError(PARSE_ERROR, f"parse error: {exc}; send one JSON object per line") from None
-    # Counting brackets is C-speed; only a line that could be that deep is walked.
-    if line.count(b"[") + line.count(b"{") > MAX_JSON_DEPTH and _too_deep(value):
-        raise RpcError(PARSE_ERROR, f"parse error: JSON nested deeper than {MAX_JSON_DEPTH}")
-    return value
 
 
 def _too_deep(value: Any) -> bool:

@@ -1,0 +1,108 @@
+"""The wire's JSON (orjson on the hot path) means exactly what the stdlib's would.
+
+orjson parses big integers as floats, refuses NaN/Infinity and lone surrogates, and
+writes NaN as null; the protocol hands every such case to the stdlib, so a message is
+read and refused exactly as with `json` alone. The digest stays on the stdlib: orjson's
+sorted output is not byte-identical (`1e-7` vs `1e-07`), and the digest must not change.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+import orjson
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from notch_app.ipc import protocol as rpc
+from notch_app.runtime.decision import arguments_digest, canonical_json
+
+_STDLIB = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+scalars = (
+    st.none()
+    | st.booleans()
+    | st.integers()  # includes ints far past 64 bits
+    | st.integers(min_value=-(2**64), max_value=2**64)
+    | st.floats()  # includes NaN, ±Infinity, subnormals, -0.0
+    | st.text()  # includes lone surrogates and non-ASCII
+)
+values = st.recursive(
+    scalars,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+    max_leaves=12,
+)
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal with types kept (1 vs 1.0 vs True differ) and NaN equal to NaN."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, float):
+        return (math.isnan(a) and math.isnan(b)) or (a == b and repr(a) == repr(b))
+    if isinstance(a, list):
+        return len(a) == len(b) and all(map(_same, a, b))
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    return bool(a == b)
+
+
+@settings(max_examples=300, deadline=None)
+@given(values)
+def test_a_line_decodes_to_what_the_stdlib_reads(value: Any) -> None:
+    # Any text the stdlib writes (NaN, Infinity, big ints, "\\ud800" escapes included).
+    for ensure_ascii in (True, False):
+        try:
+            line = json.dumps({"v": value}, ensure_ascii=ensure_ascii).encode("utf-8")
+        except UnicodeEncodeError:  # a raw lone surrogate is not UTF-8: a line can't hold it
+            continue
+        assert _same(rpc.decode(line), json.loads(line.decode("utf-8")))
+
+
+@settings(max_examples=300, deadline=None)
+@given(values)
+def test_a_message_encodes_or_is_refused_as_the_stdlib_would(value: Any) -> None:
+    message = {"jsonrpc": "2.0", "id": 1, "result": {"arguments": value}}
+    try:
+        expected = (_STDLIB.encode(message) + "\n").encode("utf-8")
+    except ValueError:  # NaN/Infinity, or a lone surrogate failing UTF-8
+        with pytest.raises(ValueError):
+            rpc.encode(message)
+        return
+    line = rpc.encode(message)
+    assert line.endswith(b"\n") and line.count(b"\n") == 1
+    # The spelling of a float may differ (1e-7 / 1e-07); what it reads back as may not.
+    assert _same(json.loads(line.decode("utf-8")), json.loads(expected.decode("utf-8")))
+
+
+def test_big_integers_and_nan_keep_their_meaning_on_the_wire() -> None:
+    big = 2**70 + 1
+    line = b'{"jsonrpc":"2.0","id":1,"params":{"n":%d,"m":-%d}}\n' % (big, big)
+    assert rpc.decode(line)["params"] == {"n": big, "m": -big}  # exact, not a float
+    assert rpc.decode(rpc.encode({"n": big})) == {"n": big}
+    assert math.isnan(rpc.decode(b'{"x":NaN}')["x"])  # accepted as by the stdlib
+    with pytest.raises(ValueError):  # and never written back out as `null`
+        rpc.encode({"x": float("nan")})
+
+
+def test_malformed_lines_get_the_stdlibs_parse_error_message() -> None:
+    with pytest.raises(rpc.RpcError) as caught:
+        rpc.decode(b'{"jsonrpc": "2.0", "id": 1, "method": \n')
+    assert caught.value.code == rpc.PARSE_ERROR
+    assert caught.value.message.startswith("parse error: Expecting value: line 2 column 1")
+    assert "send one JSON object per line" in caught.value.message
+    with pytest.raises(rpc.RpcError, match="not valid UTF-8"):
+        rpc.decode(b'{"a":"\xff"}')
+
+
+def test_the_digest_keeps_the_stdlib_spelling_because_orjson_differs() -> None:
+    arguments = {"b": 1e-7, "a": "é"}
+    stdlib = canonical_json(arguments)
+    assert stdlib == '{"a":"é","b":1e-07}'
+    assert orjson.dumps(arguments, option=orjson.OPT_SORT_KEYS).decode() != stdlib
+    assert arguments_digest(arguments) == (
+        "sha256:" + __import__("hashlib").sha256(stdlib.encode()).hexdigest()
+    )
