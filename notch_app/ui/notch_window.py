@@ -108,6 +108,19 @@ def settle_layout(widget: QWidget) -> None:
             return
 
 
+def float_above_windows(widget: QWidget) -> None:
+    """Make `widget` a frameless, translucent, always-on-top tool window that never steals
+    focus when shown (the notch and the side notch)."""
+    widget.setWindowFlags(
+        Qt.WindowType.Tool
+        | Qt.WindowType.FramelessWindowHint
+        | Qt.WindowType.WindowStaysOnTopHint
+        | Qt.WindowType.WindowDoesNotAcceptFocus
+    )
+    widget.setAttribute(Qt.WidgetAttribute.WA_TranslucentBackground)
+    widget.setAttribute(Qt.WidgetAttribute.WA_ShowWithoutActivating)
+
+
 def screen_for_notch() -> QScreen | None:
     """The screen under the mouse pointer, else the primary screen."""
     return QGuiApplication.screenAt(QCursor.pos()) or QGuiApplication.primaryScreen()
@@ -157,14 +170,7 @@ class NotchWindow(QWidget):
         self.last_input_kind: InputKind = "click"
         self.setObjectName("notchWindow")
         self.setWindowTitle("Notch")
-        self.setWindowFlags(
-            Qt.WindowType.Tool
-            | Qt.WindowType.FramelessWindowHint
-            | Qt.WindowType.WindowStaysOnTopHint
-            | Qt.WindowType.WindowDoesNotAcceptFocus
-        )
-        self.setAttribute(Qt.WidgetAttribute.WA_TranslucentBackground)
-        self.setAttribute(Qt.WidgetAttribute.WA_ShowWithoutActivating)
+        float_above_windows(self)
         self.setAttribute(Qt.WidgetAttribute.WA_NoSystemBackground)
         self.setFont(theme.card_font())
 

@@ -13,6 +13,7 @@ from PySide6.QtGui import QColor, QFont, QMouseEvent, QPainter, QPainterPath, QP
 from PySide6.QtWidgets import QMenu, QWidget
 
 from notch_app.ui import theme
+from notch_app.ui.notch_window import float_above_windows
 from notch_app.ui.overlay_settings import OverlaySettings
 
 SIZE = QSize(92, 26)
@@ -41,14 +42,7 @@ class SideNotch(QWidget):
         self._menu: QMenu | None = None
         self.setObjectName("sideNotch")
         self.setWindowTitle("Notch – parked cards")
-        self.setWindowFlags(
-            Qt.WindowType.Tool
-            | Qt.WindowType.FramelessWindowHint
-            | Qt.WindowType.WindowStaysOnTopHint
-            | Qt.WindowType.WindowDoesNotAcceptFocus
-        )
-        self.setAttribute(Qt.WidgetAttribute.WA_TranslucentBackground)
-        self.setAttribute(Qt.WidgetAttribute.WA_ShowWithoutActivating)
+        float_above_windows(self)
         self.setCursor(Qt.CursorShape.PointingHandCursor)
         self.setFont(theme.card_font())
         self.resize(SIZE)
