@@ -7,12 +7,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-APT_PACKAGES=(
-  fontconfig fonts-dejavu-core libfontconfig1 libdbus-1-3 libegl1 libgl1
-  libxkbcommon0 libxkbcommon-x11-0 libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1
-  libxcb-image0 libxcb-randr0 libxcb-render-util0 libxcb-shape0 libxcb-xkb1
-  libxcb-xinerama0 libxcb-xfixes0 xvfb xauth xcompmgr xdotool imagemagick
-)
+# One list, shared with .ci/run: scripts/debian-packages.txt (comments and blanks skipped).
+mapfile -t APT_PACKAGES < <(grep -v '^\s*#' scripts/debian-packages.txt | grep -v '^\s*$')
 
 if command -v apt-get >/dev/null 2>&1; then
   missing=()
