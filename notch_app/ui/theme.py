@@ -1,8 +1,8 @@
 """The card's look, read from `resources/theme/`: colour tokens (`dark.json`,
-`light.json`), typography and shapes (`card.json`), a style sheet of the card's scroll
-bar for other windows (`card.qss`) and icons (`resources/icons/`). This module only reads them and caches the
-Qt objects made from them (QColor, QFont, QPalette), so building a card never parses a
-colour twice.
+`light.json`), typography and shapes (`card.json`) and icons (`resources/icons/`). This
+module only reads them and caches the Qt objects made from them (QColor, QFont,
+QPalette), so building a card never parses a colour twice. `fill_tokens` fills the
+palette into a style sheet for windows that use one (Settings).
 
 Why no style sheet on the card: Qt styles every widget under a style sheet through
 QStyleSheetStyle, which costs more than building the widget (about 170 µs each, whatever
@@ -69,18 +69,14 @@ def palette(name: ThemeName) -> dict[str, str]:
     return {k: str(v) for k, v in raw.items() if not k.startswith("_")}
 
 
-@cache
-def style_sheet(name: ThemeName) -> str:
-    """`card.qss` (the card's scroll bar, for widgets outside the card) with the
-    palette's tokens and the icon folder filled in. Raises ThemeError for an unknown theme or a token the palette lacks."""
-    tokens = dict(palette(theme_name(name)))
-    tokens["icons"] = ICON_DIR.as_posix()
-    template = (THEME_DIR / "card.qss").read_text(encoding="utf-8")
+def fill_tokens(template: str, tokens: dict[str, str], source: Path) -> str:
+    """`template` (a style sheet read from `source`) with each `${name}` replaced by its
+    token. Raises ThemeError naming `source` for a token `tokens` lacks."""
 
     def fill(match: re.Match[str]) -> str:
         key = match.group(1)
         if key not in tokens:
-            raise ThemeError(f"{THEME_DIR / 'card.qss'}: ${{{key}}} is not in {name}.json")
+            raise ThemeError(f"{source}: ${{{key}}} is not a theme token")
         return tokens[key]
 
     return _TOKEN.sub(fill, template)
@@ -257,10 +253,6 @@ def style_text(widget: QWidget, role: str, look: Look) -> None:
 def icon(name: str) -> QIcon:
     """An icon from `resources/icons/<name>.svg` (an empty icon if the file is missing)."""
     return QIcon(str(ICON_DIR / f"{name}.svg"))
-
-
-def icon_path(name: str) -> Path:
-    return ICON_DIR / f"{name}.svg"
 
 
 _fonts_registered = False

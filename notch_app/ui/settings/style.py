@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import re
 from functools import cache
 from pathlib import Path
 
 from PySide6.QtGui import QGuiApplication
 
-from notch_app.ui.theme import ICON_DIR, ThemeName, palette
+from notch_app.ui.theme import ICON_DIR, ThemeName, fill_tokens, palette
 
 _QSS = Path(__file__).with_name("settings.qss")
-_TOKEN = re.compile(r"\$\{([a-z_]+)\}")
 
 # The card is translucent glass; a settings window is an ordinary opaque window.
 WINDOW_COLOURS: dict[ThemeName, dict[str, str]] = {
@@ -36,11 +34,11 @@ WINDOW_COLOURS: dict[ThemeName, dict[str, str]] = {
 
 @cache
 def settings_style_sheet(theme: ThemeName) -> str:
-    """settings.qss with the theme's tokens filled in. Raises KeyError for a missing token."""
+    """settings.qss with the theme's tokens filled in. Raises ThemeError for a missing token."""
     tokens = dict(palette(theme))
     tokens.update(WINDOW_COLOURS[theme])
     tokens["icons"] = ICON_DIR.as_posix()
-    return _TOKEN.sub(lambda m: tokens[m.group(1)], _QSS.read_text(encoding="utf-8"))
+    return fill_tokens(_QSS.read_text(encoding="utf-8"), tokens, _QSS)
 
 
 def system_theme() -> ThemeName:
