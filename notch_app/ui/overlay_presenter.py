@@ -18,8 +18,8 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+from dataclasses import dataclass
+from typing import Any
 
 from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtWidgets import QWidget
@@ -30,19 +30,12 @@ from notch_app.ui.overlay_settings import OverlaySettings
 from notch_app.ui.side_notch import ParkedCard, SideNotch
 
 
-class DecidingCard(Protocol):
-    """What the overlay needs from a card widget (CardView satisfies it)."""
-
-    @property
-    def decided(self) -> Any:
-        """A Qt signal `(approved: bool, final_arguments: dict, edited_paths: list)`."""
-
-
 @dataclass(slots=True)
 class BuiltCard:
     """A card widget for one request, with the words the notch shows around it."""
 
     widget: QWidget
+    """Has a Qt signal `decided(approved: bool, final_arguments: dict, edited_paths: list)`."""
     title: str
     """Shown in the notch's header and in the side notch's menu, e.g. "ElevenLabs · Generate speech"."""
     action: str
@@ -65,7 +58,6 @@ _DISMISS_NOTES: dict[str, tuple[str, DoneTone]] = {
 class _Entry:
     request: ConfirmationRequest
     card: BuiltCard | None = None
-    shown_once: bool = field(default=False)
 
     @property
     def call_id(self) -> str:
@@ -423,7 +415,6 @@ class OverlayPresenter(QObject):
             entry = self._queue[0]
             if entry.card is not None and watched is entry.card.widget:
                 entry.card.widget.removeEventFilter(self)
-                entry.shown_once = True
                 call_id = entry.call_id
                 QTimer.singleShot(0, lambda: self._sink.shown(call_id))
         return False
