@@ -117,13 +117,12 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _load_catalog(extra: list[Path]) -> Catalog:
-    from notch_app.runtime.catalog import Catalog
-    from notch_app.runtime.policy_book.places import integration_folders
+    from notch_app.runtime.policy_book.places import load_integrations
 
     for folder in extra:
         if not folder.exists():
             raise _Refusal(f"--manifests {folder}: no such folder; check the path")
-    catalog, problems = Catalog.load(integration_folders(extra))
+    catalog, problems = load_integrations(extra)
     for line in problems:
         print(f"notch policy: skipped: {line}", file=sys.stderr)
     return catalog

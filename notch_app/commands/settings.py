@@ -43,20 +43,19 @@ def run(args: argparse.Namespace) -> int:
         existing = QApplication.instance()
         app = existing if isinstance(existing, QApplication) else QApplication(sys.argv[:1])
 
-    from notch_app.runtime.catalog import Catalog
     from notch_app.runtime.policy_book import PolicyBook
-    from notch_app.runtime.policy_book.places import integration_folders, user_integrations_dir
+    from notch_app.runtime.policy_book.places import load_integrations, user_integrations_dir
     from notch_app.ui.settings.watcher import SettingsFileWatcher
     from notch_app.ui.settings.window import SettingsWindow
 
     extra = [Path(p) for p in args.manifests]
-    catalog, problems = Catalog.load(integration_folders(extra))
+    catalog, problems = load_integrations(extra)
     for line in problems:
         print(f"notch settings: skipped: {line}", file=sys.stderr)
     holder = {"catalog": catalog}
 
     def reload_integrations() -> list[str]:
-        fresh, found = Catalog.load(integration_folders(extra))
+        fresh, found = load_integrations(extra)
         holder["catalog"] = fresh
         return found
 

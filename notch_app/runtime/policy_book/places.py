@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import notch_app
+from notch_app.runtime.catalog import Catalog
 
 
 def bundled_manifests_dir() -> Path:
@@ -39,3 +40,10 @@ def integration_folders(extra: Sequence[Path] = ()) -> list[Path]:
             seen.add(key)
             unique.append(folder)
     return unique
+
+
+def load_integrations(extra: Sequence[Path] = ()) -> tuple[Catalog, list[str]]:
+    """Load every integration `notch run`, `notch policy` and `notch settings` know:
+    bundled, the person's, then each of `extra` (`~` expanded). Returns the catalog and
+    the problems found (`notch validate` lines); never raises for a bad manifest."""
+    return Catalog.load(integration_folders([Path(p).expanduser() for p in extra]))
