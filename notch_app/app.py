@@ -16,7 +16,7 @@ import contextlib
 import dataclasses
 import signal
 import sys
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
@@ -30,7 +30,7 @@ from notch_app.runtime.policy_book.document import format_number
 from notch_app.runtime.policy_book.hook import PersonPolicy
 from notch_app.runtime.policy_book.places import (
     bundled_manifests_dir,
-    integration_folders,
+    load_integrations,
     user_integrations_dir,
 )
 from notch_app.runtime.service import ConfirmationService
@@ -43,11 +43,6 @@ if TYPE_CHECKING:
 
 BUNDLED_MANIFESTS = bundled_manifests_dir()
 """The bundled example integrations: the repository's `manifests/` folder."""
-
-
-def integration_paths(extra: Sequence[Path]) -> list[Path]:
-    """The folders `notch run` loads, in order (bundled, the person's, each `--manifests`)."""
-    return integration_folders([Path(p).expanduser() for p in extra])
 
 
 @dataclass(slots=True)
@@ -76,11 +71,6 @@ def overlay_settings_from(config: NotchConfig, preferences: OverlayPreferences) 
         idle_mode=idle,
         park_after_s=float(preferences.park_after_seconds if park is None else park),
     )
-
-
-def apply_overlay_settings(presenter: OverlayPresenter, settings: OverlaySettings) -> None:
-    """Apply new idle-look / park-time settings to a running overlay, at once."""
-    presenter.apply_settings(settings)
 
 
 class StartupError(Exception):
@@ -118,15 +108,13 @@ class NotchApp:
         from notch_app.ui.settings.watcher import SettingsFileWatcher
         from notch_app.ui.tray import NotchTray
 
-        catalog, problems = Catalog.load(integration_paths(self.config.manifest_dirs))
-        for line in problems:
-            print(line, file=self._err)
+        problems = self.reload_integrations()
         if problems:
             print(
                 f"notch: {len(problems)} problem(s) above; those integrations were skipped",
                 file=self._err,
             )
-        self.catalog = catalog
+        catalog = self.catalog
         try:
             store = DecisionStore(self.config.data_dir)
         except StoreError as exc:
@@ -193,14 +181,15 @@ class NotchApp:
                 file=self._err,
             )
         if settings != self.overlay_settings:
-            apply_overlay_settings(self.presenter, settings)
+            self.presenter.apply_settings(settings)
             self.overlay_settings = settings
 
     def reload_integrations(self) -> list[str]:
-        """Load every integration folder again (Settings → Reload / Install / Remove).
+        """Load every integration folder: at start, and again on Settings → Reload / Install /
+        Remove.
 
         Returns the problems found (as `notch validate` lines); open cards keep their tool."""
-        catalog, problems = Catalog.load(integration_paths(self.config.manifest_dirs))
+        catalog, problems = load_integrations(self.config.manifest_dirs)
         for line in problems:
             print(line, file=self._err)
         self.catalog = catalog
