@@ -121,6 +121,22 @@ def float_above_windows(widget: QWidget) -> None:
     widget.setAttribute(Qt.WidgetAttribute.WA_ShowWithoutActivating)
 
 
+NOTCH_FILL = QColor(12, 13, 17, 244)
+"""The notch's dark glass (idle pill, done note, side notch); a card gets CARD_FILL."""
+CARD_FILL = QColor(18, 19, 25, 246)
+NOTCH_BORDER = QColor(255, 255, 255, 34)
+
+
+def paint_notch_glass(painter: QPainter, rect: QRectF, radius: float, fill: QColor) -> None:
+    """Fill and outline the notch's rounded shape (the notch and the side notch)."""
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    path = QPainterPath()
+    path.addRoundedRect(rect, radius, radius)
+    painter.fillPath(path, fill)
+    painter.setPen(QPen(NOTCH_BORDER, 1.0))
+    painter.drawPath(path)
+
+
 def screen_for_notch() -> QScreen | None:
     """The screen under the mouse pointer, else the primary screen."""
     return QGuiApplication.screenAt(QCursor.pos()) or QGuiApplication.primaryScreen()
@@ -478,15 +494,9 @@ class NotchWindow(QWidget):
 
     def paintEvent(self, event: object) -> None:
         painter = QPainter(self)
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         rect = QRectF(self._reveal).adjusted(0.5, 0.5, -0.5, -0.5)
-        radius = min(RADIUS, rect.height() / 2)
-        path = QPainterPath()
-        path.addRoundedRect(rect, radius, radius)
-        fill = QColor(12, 13, 17, 244) if self._look != "card" else QColor(18, 19, 25, 246)
-        painter.fillPath(path, fill)
-        painter.setPen(QPen(QColor(255, 255, 255, 34), 1.0))
-        painter.drawPath(path)
+        fill = CARD_FILL if self._look == "card" else NOTCH_FILL
+        paint_notch_glass(painter, rect, min(RADIUS, rect.height() / 2), fill)
         if self._look == "idle":
             # A quiet "listening" dot so the idle pill reads as alive, not as a glitch.
             painter.setPen(Qt.PenStyle.NoPen)

@@ -9,11 +9,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from PySide6.QtCore import QPoint, QRect, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QFont, QMouseEvent, QPainter, QPainterPath, QPen
+from PySide6.QtGui import QColor, QFont, QMouseEvent, QPainter
 from PySide6.QtWidgets import QMenu, QWidget
 
 from notch_app.ui import theme
-from notch_app.ui.notch_window import float_above_windows
+from notch_app.ui.notch_window import NOTCH_FILL, float_above_windows, paint_notch_glass
 from notch_app.ui.overlay_settings import OverlaySettings
 
 SIZE = QSize(92, 26)
@@ -101,13 +101,8 @@ class SideNotch(QWidget):
 
     def paintEvent(self, event: object) -> None:
         painter = QPainter(self)
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         rect = QRectF(self.rect()).adjusted(0.5, 0.5, -0.5, -0.5)
-        path = QPainterPath()
-        path.addRoundedRect(rect, rect.height() / 2, rect.height() / 2)
-        painter.fillPath(path, QColor(12, 13, 17, 244))
-        painter.setPen(QPen(QColor(255, 255, 255, 34), 1.0))
-        painter.drawPath(path)
+        paint_notch_glass(painter, rect, rect.height() / 2, NOTCH_FILL)
         # Two short bars read as "paused / set aside", then the count.
         painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(QColor(self._chrome.get("warning_fill", "#f5a524")))
