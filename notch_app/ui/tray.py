@@ -32,19 +32,14 @@ def notch_icon(size: int = 64) -> QIcon:
     return QIcon(pixmap)
 
 
-def settings_not_yet_available(tray: NotchTray) -> None:
-    """Placeholder Settings hook until the settings window exists (part 4 replaces it)."""
-    tray.show_message("Settings", "Settings are not available in this version of Notch yet.")
-
-
 class NotchTray(QObject):
-    """A tray icon with Settings… and Quit. `open_settings` is the hook the settings window
-    (part 4) replaces; `quit` is called when the person chooses Quit."""
+    """A tray icon with Settings… and Quit: `open_settings(tray)` is called when the person
+    chooses Settings…, `quit()` when they choose Quit."""
 
     def __init__(
         self,
         quit: Callable[[], None],
-        open_settings: Callable[[NotchTray], None] = settings_not_yet_available,
+        open_settings: Callable[[NotchTray], None],
     ) -> None:
         super().__init__()
         self.open_settings = open_settings
