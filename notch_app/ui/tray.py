@@ -65,6 +65,3 @@ class NotchTray(QObject):
 
     def hide(self) -> None:
         self._icon.hide()
-
-    def show_message(self, title: str, text: str) -> None:
-        self._icon.showMessage(title, text, QSystemTrayIcon.MessageIcon.Information, 4000)
