@@ -123,7 +123,7 @@ class NotchClient:
         params = request_params(
             integration, tool, arguments, call_id, supersedes, expires_in, context
         )
-        with self._listening(params["callId"], on_event):
+        with self._listeners.listening(params["callId"], on_event):
             return Decision.from_wire(self.call("confirm.request", params, timeout=timeout))
 
     def submit(
@@ -149,7 +149,7 @@ class NotchClient:
     ) -> Decision:
         """Wait for the decision on `call_id`. Raises TimeoutError after `timeout` seconds,
         NotchRequestError(-32001) for a callId Notch never saw."""
-        with self._listening(call_id, on_event):
+        with self._listeners.listening(call_id, on_event):
             while True:
                 result = self.call("confirm.await", {"callId": call_id}, timeout=timeout)
                 decision = decision_or_none(result)
@@ -347,33 +347,5 @@ class NotchClient:
                 sock.shutdown(socket.SHUT_RDWR)  # wakes a thread blocked in recv
             sock.close()
 
-    def _listening(self, call_id: str, handler: EventHandler | None) -> _Listening:
-        return _Listening(self, call_id, handler)
-
     def _dispatch(self, event: ConfirmationEvent) -> None:
-        with self._lock:
-            handlers = self._listeners.of(event.call_id)
-        if self.on_event is not None:
-            handlers.append(self.on_event)
-        for handler in handlers:
-            handler(event)
-
-
-class _Listening:
-    """Routes events for one callId to `handler` for the duration of a call."""
-
-    def __init__(self, client: NotchClient, call_id: str, handler: EventHandler | None) -> None:
-        self.client = client
-        self.call_id = call_id
-        self.handler = handler
-
-    def __enter__(self) -> None:
-        if self.handler is not None:
-            with self.client._lock:
-                self.client._listeners.add(self.call_id, self.handler)
-
-    def __exit__(self, *exc: object) -> None:
-        if self.handler is None:
-            return
-        with self.client._state:
-            self.client._listeners.remove(self.call_id, self.handler)
+        self._listeners.dispatch(event, self.on_event)

@@ -13,8 +13,9 @@ import asyncio
 import contextlib
 import itertools
 import os
+import threading
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
@@ -70,24 +71,39 @@ EventHandler = Callable[[ConfirmationEvent], None]
 
 class CallListeners:
     """The per-call event handlers of a client: `confirm(on_event=...)` hears the events
-    of its own callId while it waits. Not locked: a threaded client holds its own lock."""
+    of its own callId while it waits. Locked, so the threaded client's callers and its
+    reading thread can share it."""
 
     def __init__(self) -> None:
         self._by_call: dict[str, list[EventHandler]] = {}
+        self._lock = threading.Lock()
 
-    def add(self, call_id: str, handler: EventHandler) -> None:
-        self._by_call.setdefault(call_id, []).append(handler)
+    @contextlib.contextmanager
+    def listening(self, call_id: str, handler: EventHandler | None) -> Iterator[None]:
+        """Route the events of `call_id` to `handler` (if any) inside the `with`."""
+        if handler is None:
+            yield
+            return
+        with self._lock:
+            self._by_call.setdefault(call_id, []).append(handler)
+        try:
+            yield
+        finally:
+            with self._lock:
+                handlers = self._by_call.get(call_id, [])
+                if handler in handlers:
+                    handlers.remove(handler)
+                if not handlers:
+                    self._by_call.pop(call_id, None)
 
-    def remove(self, call_id: str, handler: EventHandler) -> None:
-        handlers = self._by_call.get(call_id, [])
-        if handler in handlers:
-            handlers.remove(handler)
-        if not handlers:
-            self._by_call.pop(call_id, None)
-
-    def of(self, call_id: str) -> list[EventHandler]:
-        """A copy: handlers may come and go while these run."""
-        return [*self._by_call.get(call_id, ())]
+    def dispatch(self, event: ConfirmationEvent, everything: EventHandler | None) -> None:
+        """Run the handlers of `event`'s callId, then `everything` (the client's on_event)."""
+        with self._lock:  # a copy: handlers may come and go while these run
+            handlers = [*self._by_call.get(event.call_id, ())]
+        if everything is not None:
+            handlers.append(everything)
+        for handler in handlers:
+            handler(event)
 
 
 def not_running(socket_path: Path, error: OSError) -> NotchNotRunning:
@@ -293,7 +309,7 @@ class AsyncNotchClient:
         if timeout is None and on_event is None:  # the common case, without the extras
             return Decision.from_wire(await self.call("confirm.request", params))
         async with asyncio.timeout(timeout):
-            with self._listening(params["callId"], on_event):
+            with self._listeners.listening(params["callId"], on_event):
                 result = await self.call("confirm.request", params)
         return Decision.from_wire(result)
 
@@ -323,7 +339,7 @@ class AsyncNotchClient:
         """Wait for the decision on `call_id`. Raises TimeoutError after `timeout` seconds,
         NotchRequestError(-32001) for a callId Notch never saw."""
         async with asyncio.timeout(timeout):
-            with self._listening(call_id, on_event):
+            with self._listeners.listening(call_id, on_event):
                 while True:
                     result = await self.call("confirm.await", {"callId": call_id})
                     decision = decision_or_none(result)
@@ -370,21 +386,8 @@ class AsyncNotchClient:
 
     # --- internals -------------------------------------------------------------------
 
-    @contextlib.contextmanager
-    def _listening(self, call_id: str, handler: EventHandler | None) -> Any:
-        if handler is None:
-            yield
-            return
-        self._listeners.add(call_id, handler)
-        try:
-            yield
-        finally:
-            self._listeners.remove(call_id, handler)
-
     def _dispatch(self, event: ConfirmationEvent) -> None:
-        for handler in [*self._listeners.of(event.call_id), self.on_event]:
-            if handler is not None:
-                handler(event)
+        self._listeners.dispatch(event, self.on_event)
 
     async def _ensure_link(self) -> _Link:
         if self._link is not None and self._link.alive:
