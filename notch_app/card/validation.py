@@ -9,10 +9,11 @@ Edits are copy-on-write, so an untouched argument keeps its identity and its ear
 result is reused. Any other schema shape falls back to the whole check.
 
 The messages are argument_problems' own: each part runs through it with a small derived
-tool, so there is one source of wording. Before that, a value whose subschema uses only
-`type`, `enum`, `items` and annotations is checked in plain Python; the answer there is
-only ever "certainly valid" (then there is nothing to word), anything else goes to the
-full check. That keeps a fresh card's first gate off jsonschema for typical tools.
+tool, so there is one source of wording. Before that, each value goes through the
+shared fast path (`notch_app.manifest.argument_fast_path`, the one the service uses on
+the request path); its answer is only ever "certainly valid" (then there is nothing to
+word), anything else goes to the full check. That keeps a fresh card's first gate off
+jsonschema for typical tools.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from notch_app.card.paths import MISSING
+from notch_app.manifest.argument_fast_path import DIALECTS, Check, compile_fast_path
 from notch_app.manifest.arguments import ArgumentProblem, argument_problems
 from notch_app.manifest.model import Tool
 
@@ -33,14 +35,6 @@ _SPLITTABLE_KEYS: Final = frozenset(
 )  # fmt: skip
 _SHARED_KEYS: Final = ("$schema", "$id", "$defs", "definitions")
 _MAX_PROBLEMS: Final = 50
-_ANNOTATIONS: Final = frozenset(
-    {"title", "description", "default", "examples", "$comment", "readOnly", "writeOnly",
-     "deprecated"}
-)  # fmt: skip
-_PLAIN_KEYS: Final = _ANNOTATIONS | {"type", "enum", "items"}
-_OBJECT_KEYS: Final = _ANNOTATIONS | {
-    "type", "properties", "required", "additionalProperties", *_SHARED_KEYS
-}  # fmt: skip
 
 
 class ArgumentCheck:
@@ -57,6 +51,9 @@ class ArgumentCheck:
             and all(isinstance(k, str) for k in props)
         )
         self._parts: dict[str, Tool] = {}
+        self._fast: dict[str, Check | None] = {}
+        # The fast path knows 2020-12 only; an older dialect's parts go to jsonschema.
+        self._fast_dialect = schema.get("$schema", next(iter(DIALECTS))) in DIALECTS
         self._subschemas: dict[str, Any] = {}
         self._shared: dict[str, Any] = {}
         self._cache: dict[str, tuple[Any, list[ArgumentProblem]]] = {}
@@ -98,7 +95,7 @@ class ArgumentCheck:
                 continue
             result = (
                 []
-                if plainly_valid(sub, value)
+                if self._surely_valid(name, sub, value)
                 else argument_problems(self._part(name, sub), {name: value})
             )
             self._cache[name] = (value, result)  # holds `value`, so its id stays unique
@@ -106,6 +103,13 @@ class ArgumentCheck:
         found.sort(key=lambda p: -p.pointer.count("/"))
         found.extend(self._object_problems(self._object_rules, arguments))
         return found[:_MAX_PROBLEMS]
+
+    def _surely_valid(self, name: str, sub: Any, value: Any) -> bool:
+        # Compiled on first use: a card whose inputs are never edited compiles nothing.
+        if name not in self._fast:
+            self._fast[name] = compile_fast_path(sub) if self._fast_dialect else None
+        check = self._fast[name]
+        return check is not None and check(value)
 
     def _part(self, name: str, sub: Any) -> Tool:
         part = self._parts.get(name)
@@ -138,50 +142,6 @@ class ArgumentCheck:
         result = argument_problems(rules, arguments)
         self._object_cache = (keys, extras, result)
         return result
-
-
-def plainly_valid(schema: Any, value: Any) -> bool:
-    """True when `value` certainly satisfies `schema` judged by `type`, `enum` and
-    `items` alone (annotations ignored). False means "not known here": the schema has
-    other keywords, or the value may fail; the full check decides and words it."""
-    if schema is True:
-        return True
-    if not isinstance(schema, Mapping) or not schema.keys() <= _PLAIN_KEYS:
-        return False
-    if "type" in schema and not _has_type(schema["type"], value):
-        return False
-    if "enum" in schema:
-        enum = schema["enum"]
-        # Same JSON type and equal: 1 and True differ in JSON Schema, 1 and 1.0 do not,
-        # and "not known here" is always a safe answer.
-        if not isinstance(enum, list) or not any(
-            type(e) is type(value) and e == value for e in enum
-        ):
-            return False
-    if "items" in schema and isinstance(value, list):
-        items = schema["items"]
-        return all(plainly_valid(items, v) for v in value)
-    return True
-
-
-def _has_type(expected: Any, value: Any) -> bool:
-    if isinstance(expected, list):
-        return any(_has_type(t, value) for t in expected)
-    if expected == "string":
-        return isinstance(value, str)
-    if expected == "integer":
-        return isinstance(value, int) and not isinstance(value, bool)
-    if expected == "number":
-        return isinstance(value, int | float) and not isinstance(value, bool)
-    if expected == "boolean":
-        return isinstance(value, bool)
-    if expected == "array":
-        return isinstance(value, list)
-    if expected == "object":
-        return isinstance(value, dict)
-    if expected == "null":
-        return value is None
-    return False
 
 
 def _derived(tool: Tool, schema: dict[str, Any]) -> Tool:
