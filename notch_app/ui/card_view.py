@@ -14,8 +14,18 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QEvent, QObject, QSize, Qt, Signal
-from PySide6.QtGui import QGuiApplication, QKeyEvent
+from PySide6.QtCore import QEvent, QObject, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import (
+    QColor,
+    QFontMetrics,
+    QGuiApplication,
+    QKeyEvent,
+    QMouseEvent,
+    QPainter,
+    QPaintEvent,
+    QPen,
+    QResizeEvent,
+)
 from PySide6.QtWidgets import (
     QAbstractButton,
     QApplication,
@@ -53,11 +63,77 @@ from notch_app.ui.widgets.link_prompt import LinkPrompt
 from notch_app.ui.widgets.markdown_view import link_allowed
 
 MAX_BODY_HEIGHT = 520
-"""The card's content scrolls past this height; header and footer stay put."""
+"""The card's content scrolls past this height on a small screen; header and footer stay put."""
+
+SCREEN_RESERVE = 280
+"""Screen height kept free of the body on a tall screen: the notch's own header, the
+card's title and footer, and a margin. A taller screen shows more of the card unscrolled:
+what a person is about to approve should be in view, not below a fold."""
+
+
+def max_body_height(widget: QWidget) -> int:
+    """How tall the card's body may grow before it scrolls, on the screen `widget` is on."""
+    screen = widget.screen() or QGuiApplication.primaryScreen()
+    if screen is None:
+        return MAX_BODY_HEIGHT
+    return max(MAX_BODY_HEIGHT, screen.availableGeometry().height() - SCREEN_RESERVE)
+
+
+class _MoreBelow(QWidget):
+    """A small "More below" pill over the bottom of a scrolled body, so content past the
+    fold is never silently out of sight. A click scrolls down one page."""
+
+    TEXT = "More below \u2193"
+
+    def __init__(self, body: QScrollArea, look: Look) -> None:
+        super().__init__(body)
+        self._body = body
+        self._look = look
+        metrics = QFontMetrics(look.font("caption"))
+        self.resize(metrics.horizontalAdvance(self.TEXT) + 22, metrics.height() + 8)
+        self.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.setToolTip("The card continues below; scroll to see all of it")
+        self.setAccessibleName("More below")
+        bar = body.verticalScrollBar()
+        bar.rangeChanged.connect(lambda _lo, _hi: self.follow())
+        bar.valueChanged.connect(lambda _v: self.follow())
+        self.hide()
+
+    def follow(self) -> None:
+        """Show while part of the body is below the visible area, centred on its bottom edge."""
+        bar = self._body.verticalScrollBar()
+        more = bar.maximum() > 0 and bar.value() < bar.maximum()
+        if more:
+            viewport = self._body.viewport().geometry()
+            self.move(
+                viewport.x() + (viewport.width() - self.width()) // 2,
+                viewport.bottom() + 1 - self.height() - 6,
+            )
+            self.raise_()
+        self.setVisible(more)
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        bar = self._body.verticalScrollBar()
+        bar.setValue(bar.value() + bar.pageStep())
+        event.accept()
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        painter = QPainter(self)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        fill = QColor(self._look.color("glass_fill"))
+        fill.setAlpha(255)  # opaque: the text must not mix with the field beneath
+        rect = QRectF(self.rect()).adjusted(0.5, 0.5, -0.5, -0.5)
+        painter.setPen(QPen(self._look.color("ghost_border"), 1))
+        painter.setBrush(fill)
+        painter.drawRoundedRect(rect, rect.height() / 2, rect.height() / 2)
+        painter.setPen(self._look.color("text_quiet"))
+        painter.setFont(self._look.font("caption"))
+        painter.drawText(self.rect(), Qt.AlignmentFlag.AlignCenter, self.TEXT)
+        painter.end()
 
 
 class _Body(QScrollArea):
-    """The scrolling middle of the card, as tall as its content up to MAX_BODY_HEIGHT."""
+    """The scrolling middle of the card, as tall as its content up to `max_body_height`."""
 
     def __init__(
         self, content: QWidget, content_width: int, look: Look, parent: QWidget | None = None
@@ -78,10 +154,11 @@ class _Body(QScrollArea):
         self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.viewport().setAutoFillBackground(False)
         content.setAutoFillBackground(False)
+        self.more_below = _MoreBelow(self, look)
 
     def follow_content(self) -> None:
         """From now on, pass the content's layout changes on to the card: a scroll area
-        hides them, and the card must grow (up to MAX_BODY_HEIGHT) when a field grows or
+        hides them, and the card must grow (up to `max_body_height`) when a field grows or
         a block appears. Called once the blocks are built: while they are added, the
         filter would be a Python call for every event."""
         self._content.installEventFilter(self)
@@ -107,13 +184,17 @@ class _Body(QScrollArea):
             h = layout.totalHeightForWidth(width)
         else:
             h = content.sizeHint().height()
-        hint = QSize(width, min(h, MAX_BODY_HEIGHT))
+        hint = QSize(width, min(h, max_body_height(self)))
         if self._content.testAttribute(Qt.WidgetAttribute.WA_WState_Polished):
             self._hint = hint  # before polish the sizes are not final yet
         return hint
 
     def minimumSizeHint(self) -> QSize:
         return self.sizeHint()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self.more_below.follow()
 
 
 class CardView(QWidget):

@@ -1,0 +1,48 @@
+"""A card taller than the room it has scrolls, and says so: nothing a person is about to
+approve may sit silently below the fold."""
+
+from __future__ import annotations
+
+from card_fixtures import card
+from PySide6.QtCore import Qt
+from pytestqt.qtbot import QtBot
+
+
+def _long_card(rows: int):  # type: ignore[no-untyped-def]
+    children = [{"type": "text", "text": f"Line {i} of what will happen"} for i in range(rows)]
+    return card(children, {}, {})
+
+
+def test_a_card_past_the_fold_shows_more_below_until_scrolled_to_the_end(qtbot: QtBot) -> None:
+    view = _long_card(60)
+    qtbot.addWidget(view)
+    view.show()
+    qtbot.waitExposed(view)
+    body = view._body
+    assert body is not None
+    bar = body.verticalScrollBar()
+    assert bar.maximum() > 0, "60 lines must not fit the body"
+    more = body.more_below
+    qtbot.waitUntil(more.isVisible, timeout=2000)
+    # It sits on the body's bottom edge, inside the card.
+    assert body.viewport().geometry().contains(more.geometry())
+
+    start = bar.value()
+    qtbot.mouseClick(more, Qt.MouseButton.LeftButton)
+    assert bar.value() > start, "a click on 'More below' scrolls down"
+
+    bar.setValue(bar.maximum())
+    assert not more.isVisible(), "at the end nothing is below any more"
+    bar.setValue(0)
+    assert more.isVisible()
+
+
+def test_a_card_that_fits_has_no_more_below(qtbot: QtBot) -> None:
+    view = _long_card(3)
+    qtbot.addWidget(view)
+    view.show()
+    qtbot.waitExposed(view)
+    body = view._body
+    assert body is not None
+    assert body.verticalScrollBar().maximum() == 0
+    assert not body.more_below.isVisible()
