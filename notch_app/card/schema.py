@@ -11,25 +11,19 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from notch_app.manifest.schema_refs import MAX_REF_HOPS, ref_target
+
 _EMPTY: Mapping[str, Any] = {}
-_MAX_REF_HOPS = 16
 
 
 def _resolve(root: Mapping[str, Any], node: Mapping[str, Any]) -> Mapping[str, Any]:
-    """Follow local `$ref`s (bounded, so a cycle cannot loop)."""
-    for _ in range(_MAX_REF_HOPS):
+    """Follow local `$ref`s (bounded, so a cycle cannot loop); a reference that names
+    nothing, or something that is not a schema object, leaves the node as it is."""
+    for _ in range(MAX_REF_HOPS):
         ref = node.get("$ref")
-        if not isinstance(ref, str) or not ref.startswith("#"):
+        if not isinstance(ref, str):
             return node
-        target: Any = root
-        for part in ref[1:].split("/"):
-            if part == "":
-                continue
-            part = part.replace("~1", "/").replace("~0", "~")
-            if isinstance(target, Mapping) and part in target:
-                target = target[part]
-            else:
-                return node
+        target = ref_target(root, ref)
         if not isinstance(target, Mapping):
             return node
         node = target

@@ -13,7 +13,6 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import unquote
 
 from pydantic import ValidationError
 from referencing.exceptions import Unresolvable
@@ -25,6 +24,7 @@ from notch_app.manifest.fixtures import PreviewFixtures
 from notch_app.manifest.model import Manifest, Tool, leading_verb, tool_kind
 from notch_app.manifest.problems import Problem, join_pointer, quote
 from notch_app.manifest.schema_check import SIMPLE_TYPES, first_schema_error
+from notch_app.manifest.schema_refs import NOWHERE, follow_refs, pointer_target, ref_target
 from notch_app.manifest.source import SourceDocument
 from notch_app.manifest.structure import (
     describe_types,
@@ -81,7 +81,6 @@ VAGUE_CONFIRM_LABELS = frozenset(
 
 _SINGLE_BINDING_KEYS = frozenset({"bind", "visibleIf", "itemsFrom"})
 _WORD_KEYS = frozenset({"type", "role", "color", "tone", "variant", "direction"})
-_MAX_REF_HOPS = 16
 
 
 @dataclass
@@ -281,44 +280,13 @@ def _check_input_schema(doc: SourceDocument, tool: Tool, base: str, out: list[Pr
 
 
 def _at(schema: Any, pointer: str) -> Any:
-    node = schema
-    for token in pointer.split("/")[1:]:
-        token = token.replace("~1", "/").replace("~0", "~")
-        if isinstance(node, dict):
-            node = node.get(token)
-        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
-            node = node[int(token)]
-        else:
-            return None
-    return node
+    found = pointer_target(schema, pointer)
+    return None if found is NOWHERE else found
 
 
 def _resolves(schema: dict[str, Any], ref: str) -> bool:
     """Whether a local `$ref` (`#`, `#/json/pointer` or `#anchor`) names something."""
-    if ref in ("#", "#/"):
-        return True
-    if ref.startswith("#/"):
-        node: Any = schema
-        for token in ref[2:].split("/"):
-            token = unquote(token).replace("~1", "/").replace("~0", "~")
-            if isinstance(node, dict) and token in node:
-                node = node[token]
-            elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
-                node = node[int(token)]
-            else:
-                return False
-        return True
-    name = ref[1:]
-    stack: list[Any] = [schema]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, dict):
-            if name in (node.get("$anchor"), node.get("$dynamicAnchor")):
-                return True
-            stack.extend(node.values())
-        elif isinstance(node, list):
-            stack.extend(node)
-    return False
+    return ref == "#/" or ref_target(schema, ref) is not NOWHERE
 
 
 def _refs(schema: Any, base: str) -> Iterator[tuple[str, str]]:
@@ -357,21 +325,8 @@ class Lookup:
 
 
 def _deref(root: dict[str, Any], node: Any) -> Any:
-    hops = 0
-    while isinstance(node, dict) and isinstance(node.get("$ref"), str) and hops < _MAX_REF_HOPS:
-        ref = node["$ref"]
-        hops += 1
-        target: Any = root
-        for token in ref.lstrip("#").split("/")[1:]:
-            token = token.replace("~1", "/").replace("~0", "~")
-            if isinstance(target, dict) and token in target:
-                target = target[token]
-            elif isinstance(target, list) and token.isdigit() and int(token) < len(target):
-                target = target[int(token)]
-            else:
-                return {}
-        node = target
-    return node
+    found = follow_refs(root, node)
+    return {} if found is NOWHERE else found
 
 
 def _branches(root: dict[str, Any], schema: Any) -> list[dict[str, Any]]:
