@@ -17,6 +17,7 @@ from jsonschema.protocols import Validator
 from jsonschema.validators import validator_for
 
 from notch_app.manifest.model import Tool
+from notch_app.manifest.problems import join_pointer
 
 _MAX_PROBLEMS = 50
 
@@ -154,7 +155,7 @@ def argument_problems(tool: Tool, arguments: Mapping[str, Any]) -> list[Argument
                     out.append(
                         ArgumentProblem(
                             ".".join(sub),
-                            "/" + "/".join(p.replace("~", "~0").replace("/", "~1") for p in sub),
+                            join_pointer("", *sub),
                             "is required",
                         )
                     )
@@ -162,7 +163,7 @@ def argument_problems(tool: Tool, arguments: Mapping[str, Any]) -> list[Argument
         out.append(
             ArgumentProblem(
                 ".".join(parts),
-                "".join("/" + p.replace("~", "~0").replace("/", "~1") for p in parts),
+                join_pointer("", *parts),
                 _describe(error),
             )
         )
