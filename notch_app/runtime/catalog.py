@@ -6,21 +6,24 @@ and its problems returned (printed with the `notch validate` messages), never fa
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from notch_app.manifest.fixtures import PreviewFixtures
+from notch_app.manifest.integration import find_integrations, load_integration
 from notch_app.manifest.model import Manifest, Tool, tool_kind
 
 
 @dataclass(frozen=True, slots=True)
 class CatalogEntry:
-    """One loaded integration and the folder it came from (None when built in memory)."""
+    """One loaded integration, the folder it came from (None when built in memory) and its
+    preview fixtures (sample arguments per tool), when the folder has them."""
 
     manifest: Manifest
     folder: Path | None = None
+    fixtures: PreviewFixtures | None = None
 
 
 class Catalog:
@@ -57,21 +60,19 @@ class Catalog:
         formatted `FILE:LINE:COLUMN: error[rule]: message` line. Never raises for a bad
         manifest; a path that does not exist is reported as a problem.
         """
-        loader: Any = importlib.import_module("notch_app.manifest.integration")
         catalog = cls()
         problems: list[str] = []
         for base in paths:
             if not base.exists():
                 problems.append(f"{base}: no such file or folder; check the --manifests path")
                 continue
-            for folder in loader.find_integrations(base):
-                integration, found = loader.load_integration(folder)
-                problems.extend(p.format() for p in found if getattr(p, "is_error", True))
-                if integration is None:
-                    continue
-                manifest = getattr(integration, "manifest", integration)
-                where = getattr(integration, "folder", None) or Path(folder)
-                catalog.add(CatalogEntry(manifest, Path(where)))
+            for folder in find_integrations(base):
+                integration, found = load_integration(folder)
+                problems.extend(p.format() for p in found if p.is_error)
+                if integration is not None:
+                    catalog.add(
+                        CatalogEntry(integration.manifest, integration.folder, integration.fixtures)
+                    )
         problems.extend(catalog.duplicates)
         return catalog, problems
 

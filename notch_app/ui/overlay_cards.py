@@ -7,9 +7,8 @@ local images and its declared network domains for remote ones.
 
 from __future__ import annotations
 
-import json
 import time
-from typing import Any, Literal
+from typing import Literal
 
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QWidget
@@ -74,7 +73,7 @@ class ManifestCardFactory:
             entry = self._catalog.entry(integration_id)
             if entry is None:
                 continue
-            previews = _preview_arguments(entry.folder)
+            fixtures = entry.fixtures
             for tool in entry.manifest.tools:
                 if tool.confirmation is None:
                     continue
@@ -82,7 +81,7 @@ class ManifestCardFactory:
                     return built
                 request = ConfirmationRequest(
                     call_id="", integration_id=integration_id, tool_name=tool.name,
-                    arguments=previews.get(tool.name, {}),
+                    arguments=(fixtures.args_for(tool.name) if fixtures else None) or {},
                 )  # fmt: skip
                 try:
                     card = self(request, parent).widget
@@ -112,17 +111,3 @@ class ManifestCardFactory:
         if isinstance(agent, str) and agent.strip():
             title = f"{_one_line(agent, 28)} → {title}"
         return _one_line(title, MAX_TITLE_CHARS)
-
-
-def _preview_arguments(folder: Any) -> dict[str, dict[str, Any]]:
-    """The preview fixture arguments of an integration folder, by tool name ({} if none)."""
-    try:
-        raw = json.loads((folder / "preview.json").read_text(encoding="utf-8"))
-        tools = raw["tools"]
-        return {
-            name: dict(fixture["args"])
-            for name, fixture in tools.items()
-            if isinstance(fixture, dict) and isinstance(fixture.get("args"), dict)
-        }
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
-        return {}
