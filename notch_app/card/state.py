@@ -261,10 +261,6 @@ class CardState:
             conditions = (_binding_path(self.tool, own, block, "visibleIf"),)
         return all(is_truthy(get_path(self._current, p)) for p in conditions)
 
-    def input_visible(self, binding: InputBinding) -> bool:
-        """Whether the input's block shows (see is_visible)."""
-        return self.is_visible(binding.block)
-
     def is_touched(self, path: str) -> bool:
         """Whether the person has set this path since the card opened (or its revert).
 
