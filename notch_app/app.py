@@ -23,8 +23,8 @@ from typing import TYPE_CHECKING, TextIO
 
 from notch_app.ipc.address import SocketError
 from notch_app.ipc.server import NotchServer
+from notch_app.runtime import headless
 from notch_app.runtime.catalog import Catalog
-from notch_app.runtime.headless import settle_heap
 from notch_app.runtime.policy_book import OverlayPreferences, PolicyBook
 from notch_app.runtime.policy_book.document import format_number
 from notch_app.runtime.policy_book.hook import PersonPolicy
@@ -33,8 +33,9 @@ from notch_app.runtime.policy_book.places import (
     load_integrations,
     user_integrations_dir,
 )
+from notch_app.runtime.presenter import DecisionSink
 from notch_app.runtime.service import ConfirmationService
-from notch_app.runtime.store import DecisionStore, StoreError
+from notch_app.runtime.store import StoreError
 from notch_app.ui.overlay_settings import IdleMode, OverlaySettings
 
 if TYPE_CHECKING:
@@ -114,40 +115,39 @@ class NotchApp:
                 f"notch: {len(problems)} problem(s) above; those integrations were skipped",
                 file=self._err,
             )
-        catalog = self.catalog
-        try:
-            store = DecisionStore(self.config.data_dir)
-        except StoreError as exc:
-            raise StartupError(str(exc)) from None
         # The person's "Asks first" choices; a corrupt file is moved aside and everything asks.
         book = PolicyBook.in_data_dir(self.config.data_dir)
         if book.problem:
             print(f"notch: {book.problem}", file=self._err)
         self.policy_book = book
-        service = ConfirmationService(catalog, store, policy=PersonPolicy(book))
         settings = overlay_settings_from(self.config, book.overlay)
         self.overlay_settings = settings
         # A flag that differs from the file at startup is no news; later choices are.
         self._last_choice = {"--idle": book.overlay.idle}
         self._last_choice["--park-after"] = book.overlay.park_after_seconds
-        cards = ManifestCardFactory(catalog, theme=settings.theme, width=settings.card_width)
+        cards = ManifestCardFactory(self.catalog, theme=settings.theme, width=settings.card_width)
         self._cards = cards
-        presenter = OverlayPresenter(service, cards, settings, describe=cards.title)
-        presenter.warm_up()  # the first card shows as fast as later ones
-        service.set_presenter(presenter)
-        self.service, self.presenter = service, presenter
+
+        def overlay(sink: DecisionSink) -> OverlayPresenter:
+            return OverlayPresenter(sink, cards, settings, describe=cards.title)
+
         try:
-            await service.start()
-        except StoreError as exc:
+            running = await headless.start(
+                self.config.socket_path,
+                self.config.data_dir,
+                presenter=overlay,
+                catalog=self.catalog,
+                policy=PersonPolicy(book),
+            )
+        except (StoreError, SocketError) as exc:
             raise StartupError(str(exc)) from None
-        server = NotchServer(service, self.config.socket_path)
-        try:
-            await server.start()
-        except SocketError as exc:
-            raise StartupError(str(exc)) from None
-        self.server = server
-        # Startup objects never change: keep the collector from rescanning them in a flood.
-        settle_heap()
+        self.service, self.server = running.service, running.server
+        presenter = running.presenter
+        assert isinstance(presenter, OverlayPresenter)
+        self.presenter = presenter
+        # Once listening (a client connecting now is queued, not refused): build one card
+        # per acting tool off screen, so the first real card shows as fast as later ones.
+        presenter.warm_up()
         # `notch policy` and the Settings window of another process write the same file.
         self._settings_watcher = SettingsFileWatcher(book)
         # The idle look and park time follow the person's Settings while Notch runs.

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from notch_app.ipc.server import NotchServer
 from notch_app.runtime.catalog import Catalog
+from notch_app.runtime.policy import Policy
 from notch_app.runtime.presenter import DecisionSink, Presenter
 from notch_app.runtime.service import ConfirmationService
 from notch_app.runtime.store import DecisionStore
@@ -70,19 +71,21 @@ async def start(
     presenter: PresenterOrFactory = None,
     *,
     catalog: Catalog | None = None,
+    policy: Policy | None = None,
 ) -> RunningNotch:
     """Load integrations (skipping invalid ones), open the store, recover undecided
     requests as parked cards, and listen on `socket_path`. Then `settle_heap()`.
 
     `presenter` is the card UI, or a factory given the service (its DecisionSink).
-    Pass `catalog` to use integrations built in memory instead of `manifest_dirs`.
+    Pass `catalog` to use integrations already loaded instead of `manifest_dirs`, and
+    `policy` for the person's per-action choices (default: every acting tool asks).
     Raises StoreError or SocketError with a message naming the path and the fix.
     """
     problems: list[str] = []
     if catalog is None:
         catalog, problems = Catalog.load(list(manifest_dirs))
     store = DecisionStore(data_dir)
-    service = ConfirmationService(catalog, store)
+    service = ConfirmationService(catalog, store, policy=policy)
     shown: Presenter | None = None
     try:
         if presenter is not None:
