@@ -68,7 +68,3 @@ def parse_single_binding(text: str) -> str:
     if len(found) != 1 or found[0].start != 0 or found[0].end != len(stripped):
         raise MalformedBinding(text, 0)
     return found[0].path
-
-
-def split_path(path: str) -> tuple[str, ...]:
-    return tuple(path.split("."))

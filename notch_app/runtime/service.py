@@ -21,9 +21,9 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import Any, Final, Literal
 
+from notch_app.manifest.argument_fast_path import surely_valid
 from notch_app.manifest.arguments import argument_problems
 from notch_app.manifest.model import Manifest, Tool
-from notch_app.runtime.argument_fast_path import surely_valid
 from notch_app.runtime.catalog import Catalog
 from notch_app.runtime.decision import (
     Decision,

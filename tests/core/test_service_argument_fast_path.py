@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 from test_service_fixtures import MAIL, mail_catalog
 
+from notch_app.manifest.argument_fast_path import compile_fast_path, surely_valid
 from notch_app.manifest.model import Tool
-from notch_app.runtime.argument_fast_path import compile_fast_path, surely_valid
 
 NAMES = st.sampled_from(["to", "n", "tags", "user", "ok"])
 TYPES = st.sampled_from(["string", "integer", "number", "boolean", "null", "object", "array"])
