@@ -9,7 +9,6 @@ Loading never raises for bad content: problems come back with the file's line an
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -25,6 +24,7 @@ from pydantic import (
 
 from notch_app.manifest import limits
 from notch_app.manifest.problems import Problem
+from notch_app.manifest.schemas import BASE_ID, DIALECT
 from notch_app.manifest.source import SourceError, load_json
 
 ArgPath = Annotated[
@@ -138,12 +138,12 @@ class Scenario(_Closed):
 
 
 def scenario_schema() -> dict[str, Any]:
-    """The JSON Schema published as `schemas/scenario.schema.json`."""
+    """The JSON Schema published as `schemas/scenario.schema.json` (by `notch schema`)."""
     generated = Scenario.model_json_schema(by_alias=True, mode="validation")
     generated.pop("title", None)
     return {
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "$id": "https://notch.invalid/schemas/scenario.schema.json",
+        "$schema": DIALECT,
+        "$id": BASE_ID + "scenario.schema.json",
         "title": "Notch confirmation scenario",
         "description": (
             "A confirmation scenario for `notch test`: a tool call, steps through the real "
@@ -151,10 +151,6 @@ def scenario_schema() -> dict[str, Any]:
         ),
         **generated,
     }
-
-
-def render_schema() -> str:
-    return json.dumps(scenario_schema(), indent=2, ensure_ascii=False) + "\n"
 
 
 def _pointer(loc: tuple[int | str, ...], data: Any) -> str:

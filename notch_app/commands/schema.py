@@ -23,11 +23,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from notch_app.card.scenario import scenario_schema
     from notch_app.manifest.schemas import default_schema_dir, stale_schemas, write_schemas
 
+    extra = {"scenario.schema.json": scenario_schema()}
     out: Path = args.out if args.out is not None else default_schema_dir()
     if args.check:
-        stale = stale_schemas(out)
+        stale = stale_schemas(out, extra)
         for name in stale:
             print(
                 f"{out / name}: out of date with the models; run `notch schema` to regenerate",
@@ -35,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
             )
         return 1 if stale else 0
     try:
-        written = write_schemas(out)
+        written = write_schemas(out, extra)
     except OSError as exc:
         print(f"notch schema: cannot write {out}: {exc.strerror or exc}", file=sys.stderr)
         return 2

@@ -8,7 +8,9 @@ accept and reject the same documents.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, Final
 
 from pydantic import BaseModel
@@ -161,27 +163,40 @@ def default_schema_dir() -> Path:
     return Path(__file__).resolve().parents[2] / "schemas"
 
 
-def write_schemas(out: Path) -> list[Path]:
-    """Write every published schema into `out` (created if needed); returns the files."""
+def _every_schema(extra: Mapping[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    schemas = {name: published_schema(name) for name in SCHEMA_FILES}
+    schemas.update(extra)
+    return schemas
+
+
+def write_schemas(
+    out: Path, extra: Mapping[str, dict[str, Any]] = MappingProxyType({})
+) -> list[Path]:
+    """Write every published schema into `out` (created if needed); returns the files.
+
+    `extra` adds schemas of models outside this package (the scenario schema lives with
+    the card, which this package must not import), by file name."""
     out.mkdir(parents=True, exist_ok=True)
     written = []
-    for name in SCHEMA_FILES:
+    for name, schema in _every_schema(extra).items():
         target = out / name
-        target.write_text(render(published_schema(name)), encoding="utf-8")
+        target.write_text(render(schema), encoding="utf-8")
         written.append(target)
     return written
 
 
-def stale_schemas(out: Path) -> list[str]:
+def stale_schemas(
+    out: Path, extra: Mapping[str, dict[str, Any]] = MappingProxyType({})
+) -> list[str]:
     """Names of the schema files in `out` that are missing or differ from the models."""
     stale = []
-    for name in SCHEMA_FILES:
+    for name, schema in _every_schema(extra).items():
         target = out / name
         try:
             current = target.read_text(encoding="utf-8")
         except OSError:
             stale.append(name)
             continue
-        if current != render(published_schema(name)):
+        if current != render(schema):
             stale.append(name)
     return stale

@@ -246,3 +246,23 @@ def test_schema_and_models_agree_on_the_rule_corpus() -> None:
 )
 def test_preview_schema_and_model_agree(doc: dict[str, Any], valid: bool) -> None:
     assert _agree(PreviewFixtures, "preview.schema.json", doc) == (valid, valid)
+
+
+def test_notch_schema_check_covers_every_published_file_including_scenarios(
+    tmp_path: Path,
+) -> None:
+    """`notch schema --check` passes on the committed files and catches a stale scenario
+    schema, which is generated from the card package's model."""
+    import shutil
+
+    from notch_app.cli import main
+    from notch_app.manifest.schemas import default_schema_dir
+
+    assert main(["schema", "--check"]) == 0
+    copy_dir = tmp_path / "schemas"
+    shutil.copytree(default_schema_dir(), copy_dir)
+    stale = copy_dir / "scenario.schema.json"
+    stale.write_text(stale.read_text(encoding="utf-8").replace("notch test", "notch tset"))
+    assert main(["schema", "--check", "--out", str(copy_dir)]) == 1
+    assert main(["schema", "--out", str(copy_dir)]) == 0
+    assert main(["schema", "--check", "--out", str(copy_dir)]) == 0
