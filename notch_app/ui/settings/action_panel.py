@@ -203,8 +203,9 @@ class ActionPanel(QWidget):
         self.guard_kind.setCurrentText(OVER if numeric else NOT_ONE_OF)
 
     def _kind_changed(self, kind: str) -> None:
+        # A neutral hint: an example address would mislead beside an invoice number.
         self.guard_value.setPlaceholderText(
-            "500" if kind == OVER else "sam@example.com, kim@example.com"
+            "a number, e.g. 500" if kind == OVER else "allowed, comma-separated"
         )
 
     def _add_guard(self) -> None:
