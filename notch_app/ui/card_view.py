@@ -51,16 +51,11 @@ from notch_app.ui.blocks.layout import add_card_header
 from notch_app.ui.blocks.text import wrapped_label
 from notch_app.ui.theme import Look
 from notch_app.ui.widgets.chips_box import Chip
-from notch_app.ui.widgets.chrome import (
-    FieldFrame,
-    GlassFrame,
-    LabeledLine,
-    Switch,
-    ThinScrollBar,
-)
+from notch_app.ui.widgets.fields import FieldFrame, LabeledLine, Switch
 from notch_app.ui.widgets.guard_notice import GuardNotice
 from notch_app.ui.widgets.link_prompt import LinkPrompt
 from notch_app.ui.widgets.markdown_view import link_allowed
+from notch_app.ui.widgets.shapes import GlassFrame, ThinScrollBar
 
 MAX_BODY_HEIGHT = 520
 """The card's content scrolls past this height on a small screen; header and footer stay put."""

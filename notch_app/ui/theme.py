@@ -8,7 +8,7 @@ Why no style sheet on the card: Qt styles every widget under a style sheet throu
 QStyleSheetStyle, which costs more than building the widget (about 170 µs each, whatever
 the sheet says). The card instead takes its colours from a QPalette, its text from cached
 fonts, and draws its few shapes (glass, fields, pills, switches, chips) itself
-(`notch_app.ui.widgets.chrome`).
+(`notch_app.ui.widgets.shapes`, `fields`, `buttons`).
 
 Rendering is made deterministic for tests and `notch render`: one explicit font family
 (DejaVu Sans, installed by the setup script; any `.ttf`/`.otf` in `resources/fonts/` is

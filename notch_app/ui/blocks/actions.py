@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QHBoxLayout, QWidget
 
 from notch_app.manifest.view import ActionsBlock, ButtonBlock
 from notch_app.ui.blocks._context import CardContext, shown
-from notch_app.ui.widgets.chrome import PillButton
+from notch_app.ui.widgets.buttons import PillButton
 
 
 def action_button(item: Any, ctx: CardContext) -> PillButton:

@@ -40,7 +40,7 @@ from notch_app.ui.blocks._context import CardContext, shown
 from notch_app.ui.blocks.text import wrapped_label
 from notch_app.ui.theme import Look
 from notch_app.ui.widgets.chips_box import ChipsBox
-from notch_app.ui.widgets.chrome import (
+from notch_app.ui.widgets.fields import (
     ChoiceBox,
     FieldFrame,
     LabeledLine,

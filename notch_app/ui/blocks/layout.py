@@ -10,7 +10,7 @@ from notch_app.manifest.view import CardBlock, StackBlock
 from notch_app.ui.blocks._context import CardContext
 from notch_app.ui.blocks.text import wrapped_label
 from notch_app.ui.theme import style_text
-from notch_app.ui.widgets.chrome import GlassFrame
+from notch_app.ui.widgets.shapes import GlassFrame
 
 
 def add_card_header(

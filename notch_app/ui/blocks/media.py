@@ -12,8 +12,8 @@ from notch_app.manifest.bindings import find_bindings
 from notch_app.manifest.view import BadgeBlock, DividerBlock, ImageBlock, ProgressBlock
 from notch_app.ui.blocks._context import CardContext, shown
 from notch_app.ui.theme import style_text
-from notch_app.ui.widgets.chrome import Badge, ProgressLine, Rule
 from notch_app.ui.widgets.image_view import ImageView
+from notch_app.ui.widgets.shapes import Badge, ProgressLine, Rule
 
 _IMAGE_MAX_WIDTH = 400
 _STEPS = 1000  # QProgressBar is integer-valued: fractions become thousandths

@@ -8,8 +8,9 @@ from PySide6.QtWidgets import QFrame, QLineEdit, QWidget
 
 from notch_app.ui import theme
 from notch_app.ui.theme import Look
-from notch_app.ui.widgets.chrome import IconButton, RoundedPanel, paint_round
+from notch_app.ui.widgets.buttons import IconButton
 from notch_app.ui.widgets.flow_layout import FlowLayout
+from notch_app.ui.widgets.shapes import RoundedPanel, paint_round
 
 _CHIP_TEXT_CHARS = 60
 

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QWidget
 
 from notch_app.ui.blocks._context import shown, unshown
 from notch_app.ui.theme import Look
-from notch_app.ui.widgets.chrome import paint_round
+from notch_app.ui.widgets.shapes import paint_round
 
 MAX_NOTICE_CHARS = 240
 """A reason names an argument and a limit or a list; past this it is cut (a long

@@ -19,7 +19,7 @@ from PySide6.QtNetwork import QNetworkAccessManager, QNetworkReply, QNetworkRequ
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from notch_app.ui.theme import Look, style_text
-from notch_app.ui.widgets.chrome import paint_round
+from notch_app.ui.widgets.shapes import paint_round
 
 MAX_IMAGE_BYTES = 2 * 1024 * 1024
 FETCH_TIMEOUT_MS = 5000

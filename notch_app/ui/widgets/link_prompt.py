@@ -9,7 +9,8 @@ from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QWidget
 
 from notch_app.ui.theme import Look, style_text
-from notch_app.ui.widgets.chrome import GlassFrame, PillButton
+from notch_app.ui.widgets.buttons import PillButton
+from notch_app.ui.widgets.shapes import GlassFrame
 
 
 def open_in_system(url: str) -> None:

@@ -1,20 +1,12 @@
-"""The card's shapes, drawn from the theme (`notch_app.ui.theme.Look`) instead of a style
-sheet: the glass and its sections, the field boxes, the pill buttons, the switch, the
-choice box, badges, progress, dividers and list rules.
-
-Each widget paints itself in one short paintEvent; colours, radii and paddings come
-from `resources/theme/*.json`, never from here. A style sheet would cost ~170 µs per
-widget of the card (QStyleSheetStyle polishes and lays out every widget under it);
-these cost nothing until they paint.
+"""The card's input chrome, painted from the theme: the field box with its label and
+quiet `*` (FieldFrame), the one-widget labelled line (LabeledLine), the switch and the
+choice box, and the metrics that line their text up.
 """
 
 from __future__ import annotations
 
-from typing import ClassVar
-
 from PySide6.QtCore import QPoint, QRect, QRectF, QSize, Qt
 from PySide6.QtGui import (
-    QColor,
     QMouseEvent,
     QPainter,
     QPaintEvent,
@@ -25,15 +17,7 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
-    QFrame,
-    QLabel,
     QLineEdit,
-    QProgressBar,
-    QPushButton,
-    QScrollBar,
-    QStyle,
-    QStyleOptionSlider,
-    QToolButton,
     QToolTip,
     QVBoxLayout,
     QWidget,
@@ -41,73 +25,10 @@ from PySide6.QtWidgets import (
 
 from notch_app.ui import theme
 from notch_app.ui.theme import Look
+from notch_app.ui.widgets.shapes import paint_round
 
 _AA = QPainter.RenderHint.Antialiasing
 _CHOICE_CHARS = 12
-
-
-_SHAPES: dict[tuple[int, int, float, int, int, float], QPixmap] = {}
-_MAX_SHAPES = 256
-
-
-def paint_round(
-    painter: QPainter,
-    rect: QRectF,
-    radius: float,
-    fill: QColor | None,
-    border: QColor | None = None,
-) -> None:
-    """A rounded rectangle with an optional 1 px border drawn inside `rect`.
-
-    Antialiased rounded outlines are slow to rasterise (~0.3 ms for a field box), and a
-    card repeats the same few shapes, so whole-pixel shapes are drawn once into a
-    pixmap and reused, as Qt's own styles do with their frames.
-    """
-    x, y, w, h = rect.x(), rect.y(), rect.width(), rect.height()
-    if w <= 0 or h <= 0:
-        return
-    if not (x.is_integer() and y.is_integer() and w.is_integer() and h.is_integer()):
-        _draw_round(painter, rect, radius, fill, border)
-        return
-    device = painter.device()
-    dpr = device.devicePixelRatioF() if device is not None else 1.0
-    key = (
-        int(w),
-        int(h),
-        radius,
-        fill.rgba() if fill is not None else -1,
-        border.rgba() if border is not None else -1,
-        dpr,
-    )
-    pixmap = _SHAPES.get(key)
-    if pixmap is None:
-        pixmap = QPixmap(round(w * dpr), round(h * dpr))
-        pixmap.setDevicePixelRatio(dpr)
-        pixmap.fill(Qt.GlobalColor.transparent)
-        shape = QPainter(pixmap)
-        _draw_round(shape, QRectF(0, 0, w, h), radius, fill, border)
-        shape.end()
-        if len(_SHAPES) >= _MAX_SHAPES:
-            _SHAPES.pop(next(iter(_SHAPES)))
-        _SHAPES[key] = pixmap
-    painter.drawPixmap(QPoint(int(x), int(y)), pixmap)
-
-
-def _draw_round(
-    painter: QPainter, rect: QRectF, radius: float, fill: QColor | None, border: QColor | None
-) -> None:
-    painter.setRenderHint(_AA)
-    if border is not None:
-        painter.setPen(QPen(border, 1.0))
-        rect = rect.adjusted(0.5, 0.5, -0.5, -0.5)
-        radius = max(radius - 0.5, 0.0)
-    else:
-        painter.setPen(Qt.PenStyle.NoPen)
-    if fill is not None:
-        painter.setBrush(fill)
-    else:
-        painter.setBrush(Qt.BrushStyle.NoBrush)
-    painter.drawRoundedRect(rect, radius, radius)
 
 
 _FIELD_HEIGHTS: dict[str, int] = {}
@@ -141,28 +62,6 @@ def field_text_margins(look: Look) -> tuple[int, int]:
 def field_text_inset(look: Look) -> int:
     """How far a field's text starts from the box's left edge (see field_text_margins)."""
     return field_text_margins(look)[0] + 2
-
-
-class GlassFrame(QFrame):
-    """A rounded panel: the card's glass (`card`), a nested card (`section`) or the link
-    prompt (`link_prompt`)."""
-
-    _TOKENS: ClassVar[dict[str, tuple[str, str, str]]] = {
-        "card": ("glass_fill", "glass_border", "card"),
-        "section": ("section_fill", "section_border", "section"),
-        "link_prompt": ("section_fill", "section_border", "link_prompt"),
-    }
-
-    def __init__(self, look: Look, kind: str, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        fill, border, radius = self._TOKENS[kind]
-        self._fill = look.color(fill)
-        self._border = look.color(border)
-        self._radius = look.radius[radius]
-
-    def paintEvent(self, event: QPaintEvent) -> None:
-        p = QPainter(self)
-        paint_round(p, QRectF(self.rect()), self._radius, self._fill, self._border)
 
 
 class FieldFrame(QWidget):
@@ -368,95 +267,6 @@ def _paint_label(p: QPainter, look: Look, label: str, required: bool, width: int
         p.drawText(QPoint(x, fm.ascent()), "*")
 
 
-class PillButton(QPushButton):
-    """A rounded button: the primary glass pill (`kind="primary"`, tinted by `tone`) or a
-    quiet ghost. `small` for the link prompt's buttons."""
-
-    _PRIMARY: ClassVar[dict[str, tuple[str, str, str]]] = {  # tone: (fill, hover, text)
-        "": ("primary_fill", "primary_fill_hover", "primary_text"),
-        "accent": ("accent_fill", "accent_fill_hover", "accent_text"),
-        "danger": ("danger_fill", "danger_fill_hover", "danger_text"),
-        "success": ("success_fill", "success_fill", "accent_text"),
-        "warning": ("warning_fill", "warning_fill", "primary_text"),
-    }
-
-    def __init__(
-        self,
-        look: Look,
-        kind: str = "ghost",
-        tone: str = "",
-        *,
-        small: bool = False,
-        text: str = "",
-        parent: QWidget | None = None,
-    ) -> None:
-        super().__init__(text, parent)
-        self._look = look
-        self.kind = kind
-        self.tone = tone if tone in self._PRIMARY else ""
-        self.small = small
-        self.setProperty("kind", kind)
-        self.setProperty("tone", tone)
-        self.setAttribute(Qt.WidgetAttribute.WA_Hover, True)
-        role = "SmallButton" if small else ("PrimaryButton" if kind == "primary" else "Button")
-        self._role = role
-        if not look.same_font_as_base(role):
-            self.setFont(look.font(role))
-
-    def _padding(self) -> tuple[int, int]:
-        b = self._look.metrics["button"]
-        if self.small:
-            return b["small_padding_x"], b["small_padding_y"]
-        return b["padding_x"], b["padding_y"]
-
-    def sizeHint(self) -> QSize:
-        fm = self._look.font_metrics(self._role)
-        px, py = self._padding()
-        text_h = max(fm.height(), self._look.metrics["button"]["min_text_height"])
-        return QSize(fm.horizontalAdvance(self.text()) + 2 * px + 2, text_h + 2 * py + 2)
-
-    def minimumSizeHint(self) -> QSize:
-        return self.sizeHint()
-
-    def colors(self) -> tuple[QColor | None, QColor, QColor]:
-        """(fill, border, text) for the button's current state."""
-        c = self._look.colors
-        hover = self.underMouse() and self.isEnabled()
-        if self.kind == "primary":
-            fill_t, hover_t, text_t = self._PRIMARY[self.tone]
-            if not self.isEnabled():
-                fill: QColor | None = c["disabled_fill"]
-                text = c["disabled_text"]
-                border = c["disabled_fill"]
-            else:
-                fill = c[hover_t if hover else fill_t]
-                text = c[text_t]
-                border = c[fill_t]
-        else:
-            fill = c["ghost_hover"] if hover else None
-            border = c["ghost_border"]
-            if not self.isEnabled():
-                text = c["disabled_text"]
-            else:
-                text = c["field_error"] if self.tone == "danger" else c["text"]
-        if self.hasFocus():
-            border = c["field_border_focus"]
-        return fill, border, text
-
-    def paintEvent(self, event: QPaintEvent) -> None:
-        fill, border, text = self.colors()
-        p = QPainter(self)
-        radius = self._look.radius["small_pill" if self.small else "pill"]
-        rect = QRectF(self.rect())
-        paint_round(p, rect, min(radius, rect.height() / 2), fill, border)
-        p.setPen(text)
-        px, _ = self._padding()
-        shown = self.fontMetrics().elidedText(
-            self.text(), Qt.TextElideMode.ElideRight, max(self.width() - 2 * px, 10)
-        )
-        p.drawText(self.rect(), int(Qt.AlignmentFlag.AlignCenter), shown)
-
-
 class Switch(QCheckBox):
     """A toggle drawn as a switch (the theme's switch images) followed by its label; it
     is its own input container, with its (rare) error line painted underneath."""
@@ -585,133 +395,3 @@ class ChoiceBox(QComboBox):
         text = self.fontMetrics().elidedText(self.currentText(), Qt.TextElideMode.ElideRight, room)
         p.drawText(QRect(pad, 0, room, self.height()),
                    int(Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft), text)  # fmt: skip
-
-
-class ThinScrollBar(QScrollBar):
-    """A slim vertical scroll bar: a rounded handle on a clear track. The handle is drawn
-    where the style places the slider, so dragging and clicking behave as usual."""
-
-    def __init__(self, look: Look, parent: QWidget | None = None) -> None:
-        super().__init__(Qt.Orientation.Vertical, parent)
-        self._look = look
-
-    def sizeHint(self) -> QSize:
-        return QSize(self._look.metrics["scrollbar"]["width"], super().sizeHint().height())
-
-    def paintEvent(self, event: QPaintEvent) -> None:
-        option = QStyleOptionSlider()
-        self.initStyleOption(option)
-        handle = self.style().subControlRect(
-            QStyle.ComplexControl.CC_ScrollBar,
-            option,
-            QStyle.SubControl.SC_ScrollBarSlider,
-            self,
-        )
-        m = self._look.metrics["scrollbar"]["margin"]
-        rect = QRectF(m, handle.y() + m, self.width() - 2 * m, handle.height() - 2 * m)
-        radius = min(self._look.radius["scroll_handle"], rect.width() / 2)
-        paint_round(QPainter(self), rect, radius, self._look.color("scroll_handle"))
-
-
-class Badge(QLabel):
-    """A small tinted label (`tone`: neutral, info, success, warning, danger)."""
-
-    def __init__(self, look: Look, tone: str, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        if f"badge_{tone}" not in look.colors:
-            tone = "neutral"
-        self._fill = look.color(f"badge_{tone}")
-        self._radius = look.radius["badge"]
-        self.setFont(look.font("Badge"))
-        self.setPalette(
-            look.tinted_palette(
-                f"badge_{tone}", look.base_palette.ColorRole.WindowText, f"badge_{tone}_text"
-            )
-        )
-        b = look.metrics["badge"]
-        self.setContentsMargins(b["padding_x"], b["padding_y"], b["padding_x"], b["padding_y"])
-
-    def paintEvent(self, event: QPaintEvent) -> None:
-        p = QPainter(self)
-        paint_round(p, QRectF(self.rect()), self._radius, self._fill)
-        p.end()
-        super().paintEvent(event)
-
-
-class ProgressLine(QProgressBar):
-    """A thin progress track with its filled part."""
-
-    def __init__(self, look: Look, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self._look = look
-        self.setTextVisible(False)
-        self.setFixedHeight(look.metrics["progress"]["height"])
-
-    def paintEvent(self, event: QPaintEvent) -> None:
-        look = self._look
-        p = QPainter(self)
-        radius = look.radius["progress"]
-        rect = QRectF(self.rect())
-        paint_round(p, rect, radius, look.color("progress_track"))
-        span = self.maximum() - self.minimum()
-        done = (self.value() - self.minimum()) / span if span > 0 else 0.0
-        if done > 0:
-            filled = QRectF(rect.x(), rect.y(), max(rect.width() * done, 2 * radius), rect.height())
-            paint_round(p, filled, radius, look.color("progress_fill"))
-
-
-class Rule(QFrame):
-    """A one-pixel line in the divider colour (the `divider` block)."""
-
-    def __init__(self, look: Look, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self._color = look.color("divider")
-        self.setFixedHeight(1)
-
-    def paintEvent(self, event: QPaintEvent) -> None:
-        QPainter(self).fillRect(self.rect(), self._color)
-
-
-class RoundedPanel(QFrame):
-    """A rounded box in two palette tokens (a chip, an image's frame)."""
-
-    def __init__(
-        self,
-        look: Look,
-        fill: str,
-        border: str | None,
-        radius: str,
-        parent: QWidget | None = None,
-    ) -> None:
-        super().__init__(parent)
-        self._fill = look.color(fill)
-        self._border = look.color(border) if border else None
-        self._radius = look.radius[radius]
-
-    def paintEvent(self, event: QPaintEvent) -> None:
-        p = QPainter(self)
-        paint_round(p, QRectF(self.rect()), self._radius, self._fill, self._border)
-
-
-class IconButton(QToolButton):
-    """A flat icon button with a soft round highlight on hover (a chip's ×)."""
-
-    def __init__(self, look: Look, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self._look = look
-        self.setAutoRaise(True)
-        self.setAttribute(Qt.WidgetAttribute.WA_Hover, True)
-
-    def sizeHint(self) -> QSize:
-        s = self.iconSize()
-        return QSize(s.width() + 6, s.height() + 6)
-
-    def paintEvent(self, event: QPaintEvent) -> None:
-        p = QPainter(self)
-        if self.underMouse() or self.hasFocus():
-            paint_round(p, QRectF(self.rect()), self._look.radius["chip_remove"],
-                        self._look.color("ghost_hover"))  # fmt: skip
-        s = self.iconSize()
-        r = QRect((self.width() - s.width()) // 2, (self.height() - s.height()) // 2,
-                  s.width(), s.height())  # fmt: skip
-        self.icon().paint(p, r)

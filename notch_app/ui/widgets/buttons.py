@@ -1,0 +1,135 @@
+"""The card's buttons, painted from the theme: the primary glass pill and the quiet ghost
+(PillButton), and the small round icon button (IconButton).
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from PySide6.QtCore import QRect, QRectF, QSize, Qt
+from PySide6.QtGui import (
+    QColor,
+    QPainter,
+    QPaintEvent,
+)
+from PySide6.QtWidgets import (
+    QPushButton,
+    QToolButton,
+    QWidget,
+)
+
+from notch_app.ui.theme import Look
+from notch_app.ui.widgets.shapes import paint_round
+
+
+class PillButton(QPushButton):
+    """A rounded button: the primary glass pill (`kind="primary"`, tinted by `tone`) or a
+    quiet ghost. `small` for the link prompt's buttons."""
+
+    _PRIMARY: ClassVar[dict[str, tuple[str, str, str]]] = {  # tone: (fill, hover, text)
+        "": ("primary_fill", "primary_fill_hover", "primary_text"),
+        "accent": ("accent_fill", "accent_fill_hover", "accent_text"),
+        "danger": ("danger_fill", "danger_fill_hover", "danger_text"),
+        "success": ("success_fill", "success_fill", "accent_text"),
+        "warning": ("warning_fill", "warning_fill", "primary_text"),
+    }
+
+    def __init__(
+        self,
+        look: Look,
+        kind: str = "ghost",
+        tone: str = "",
+        *,
+        small: bool = False,
+        text: str = "",
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(text, parent)
+        self._look = look
+        self.kind = kind
+        self.tone = tone if tone in self._PRIMARY else ""
+        self.small = small
+        self.setProperty("kind", kind)
+        self.setProperty("tone", tone)
+        self.setAttribute(Qt.WidgetAttribute.WA_Hover, True)
+        role = "SmallButton" if small else ("PrimaryButton" if kind == "primary" else "Button")
+        self._role = role
+        if not look.same_font_as_base(role):
+            self.setFont(look.font(role))
+
+    def _padding(self) -> tuple[int, int]:
+        b = self._look.metrics["button"]
+        if self.small:
+            return b["small_padding_x"], b["small_padding_y"]
+        return b["padding_x"], b["padding_y"]
+
+    def sizeHint(self) -> QSize:
+        fm = self._look.font_metrics(self._role)
+        px, py = self._padding()
+        text_h = max(fm.height(), self._look.metrics["button"]["min_text_height"])
+        return QSize(fm.horizontalAdvance(self.text()) + 2 * px + 2, text_h + 2 * py + 2)
+
+    def minimumSizeHint(self) -> QSize:
+        return self.sizeHint()
+
+    def colors(self) -> tuple[QColor | None, QColor, QColor]:
+        """(fill, border, text) for the button's current state."""
+        c = self._look.colors
+        hover = self.underMouse() and self.isEnabled()
+        if self.kind == "primary":
+            fill_t, hover_t, text_t = self._PRIMARY[self.tone]
+            if not self.isEnabled():
+                fill: QColor | None = c["disabled_fill"]
+                text = c["disabled_text"]
+                border = c["disabled_fill"]
+            else:
+                fill = c[hover_t if hover else fill_t]
+                text = c[text_t]
+                border = c[fill_t]
+        else:
+            fill = c["ghost_hover"] if hover else None
+            border = c["ghost_border"]
+            if not self.isEnabled():
+                text = c["disabled_text"]
+            else:
+                text = c["field_error"] if self.tone == "danger" else c["text"]
+        if self.hasFocus():
+            border = c["field_border_focus"]
+        return fill, border, text
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        fill, border, text = self.colors()
+        p = QPainter(self)
+        radius = self._look.radius["small_pill" if self.small else "pill"]
+        rect = QRectF(self.rect())
+        paint_round(p, rect, min(radius, rect.height() / 2), fill, border)
+        p.setPen(text)
+        px, _ = self._padding()
+        shown = self.fontMetrics().elidedText(
+            self.text(), Qt.TextElideMode.ElideRight, max(self.width() - 2 * px, 10)
+        )
+        p.drawText(self.rect(), int(Qt.AlignmentFlag.AlignCenter), shown)
+
+
+class IconButton(QToolButton):
+    """A flat icon button with a soft round highlight on hover (a chip's ×)."""
+
+    def __init__(self, look: Look, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._look = look
+        self.setAutoRaise(True)
+        self.setAttribute(Qt.WidgetAttribute.WA_Hover, True)
+
+    def sizeHint(self) -> QSize:
+        s = self.iconSize()
+        return QSize(s.width() + 6, s.height() + 6)
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        p = QPainter(self)
+        if self.underMouse() or self.hasFocus():
+            paint_round(p, QRectF(self.rect()), self._look.radius["chip_remove"],
+                        self._look.color("ghost_hover"))  # fmt: skip
+        s = self.iconSize()
+        r = QRect((self.width() - s.width()) // 2, (self.height() - s.height()) // 2,
+                  s.width(), s.height())  # fmt: skip
+        self.icon().paint(p, r)
