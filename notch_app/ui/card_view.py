@@ -29,14 +29,11 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import (
     QAbstractButton,
     QApplication,
-    QComboBox,
     QFrame,
     QLabel,
     QLayout,
-    QLineEdit,
     QPlainTextEdit,
     QScrollArea,
-    QTextBrowser,
     QVBoxLayout,
     QWidget,
 )
@@ -45,13 +42,10 @@ from notch_app.card.state import CardState
 from notch_app.manifest.model import Tool
 from notch_app.manifest.view import CardBlock
 from notch_app.ui.blocks import CardContext, build_block
-from notch_app.ui.blocks._context import unshown
 from notch_app.ui.blocks.inputs import InputEditor
 from notch_app.ui.blocks.layout import add_card_header
 from notch_app.ui.blocks.text import wrapped_label
 from notch_app.ui.theme import Look
-from notch_app.ui.widgets.chips_box import Chip
-from notch_app.ui.widgets.fields import FieldFrame, LabeledLine, Switch
 from notch_app.ui.widgets.guard_notice import GuardNotice
 from notch_app.ui.widgets.link_prompt import LinkPrompt
 from notch_app.ui.widgets.markdown_view import link_allowed
@@ -233,6 +227,7 @@ class CardView(QWidget):
             network_domains=network_domains,
             press=self._pressed,
             open_link=self.open_link,
+            build_block=build_block,
         )
         # The theme reaches every widget through inheritance: a palette and a font set
         # here, before any child exists, cost nothing per widget (a style sheet would).
@@ -332,21 +327,13 @@ class CardView(QWidget):
 
     def editor(self, path: str) -> InputEditor:
         """The InputEditor of the input bound to `path`. KeyError if none."""
-        return self._ctx.editors[path]
+        editor = self._ctx.editors[path]
+        assert isinstance(editor, InputEditor)  # the only kind the input builders make
+        return editor
 
     def editors(self) -> list[InputEditor]:
         """Every input's editor, in reading order."""
-        return list(self._ctx.editors.values())
-
-    def set_via_widget(self, path: str, value: Any) -> None:
-        """Change the input bound to `path` through its real widget: type into the
-        field, pick the option, flip the toggle, add or remove chips. Raises KeyError
-        for an unbound path and ValueError for a value the widget cannot take (an
-        option that does not exist)."""
-        editor = self._ctx.editors[path]
-        if not self.is_input_visible(path):
-            raise ValueError(f"the input for {path!r} is hidden (its visibleIf is false)")
-        editor.drive(value)
+        return [e for e in self._ctx.editors.values() if isinstance(e, InputEditor)]
 
     def confirm_button(self) -> QAbstractButton | None:
         """The primary confirm button (the first confirm on the card), if any."""
@@ -362,44 +349,6 @@ class CardView(QWidget):
     def notice(self) -> str:
         """The "why this card asks" line on the card ("" when there is none)."""
         return self._notice.text if self._notice is not None else ""
-
-    def blockers_text(self) -> str:
-        blockers = self._blockers
-        return blockers.text() if blockers is not None and blockers.isVisibleTo(self) else ""
-
-    def visible_text(self) -> str:
-        """Every piece of text currently shown on the card, one per line, in reading
-        order (masked passwords excluded)."""
-        out: list[str] = []
-        seen: set[int] = set()
-        for w in self.findChildren(QWidget):
-            if not w.isVisibleTo(self):
-                continue
-            if isinstance(w, FieldFrame | LabeledLine) and w.label:
-                out.append(unshown(w.label))  # painted, not a QLabel
-            if isinstance(w, FieldFrame):
-                continue
-            text = ""
-            if isinstance(w, Chip):
-                text = w.text  # painted, not a QLabel
-            elif isinstance(w, (QLabel, QAbstractButton)):
-                text = w.text()
-            elif isinstance(w, QTextBrowser):
-                text = w.toPlainText()
-            elif isinstance(w, QComboBox):
-                text = w.currentText()
-            elif isinstance(w, QLineEdit | QPlainTextEdit):
-                editor = next((e for e in self._ctx.editors.values() if e.field is w), None)
-                if editor is not None and id(editor) not in seen:
-                    seen.add(id(editor))
-                    text = editor.shown_text()
-                elif isinstance(w, QLineEdit) and w.echoMode() == QLineEdit.EchoMode.Normal:
-                    text = w.text()
-            if text:
-                out.append(unshown(text))
-            if isinstance(w, LabeledLine | Switch) and w.error_text:
-                out.append(unshown(w.error_text))
-        return "\n".join(out)
 
     @property
     def link_prompt(self) -> LinkPrompt:

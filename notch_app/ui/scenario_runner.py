@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QApplication
 from notch_app.card.paths import MISSING
 from notch_app.card.scenario import ExpectStep, PressStep, Scenario, SetStep
 from notch_app.manifest.integration import Integration, load_integration
+from notch_app.ui.card_driver import CardDriver
 from notch_app.ui.card_view import CardView
 
 _SHOWN = 80
@@ -111,15 +112,16 @@ class ScenarioRunner:
         decisions: list[tuple[bool, dict[str, Any], list[str]]] = []
         view.decided.connect(lambda ok, final, edited: decisions.append((ok, final, edited)))
         view.show()
+        driver = CardDriver(view)
         try:
             for number, step in enumerate(scenario.steps, start=1):
                 where = f"step {number}"
                 if isinstance(step, ExpectStep):
-                    _check(view, step, where)
+                    _check(driver, step, where)
                 elif isinstance(step, SetStep):
                     for path, value in step.set.items():
                         try:
-                            view.set_via_widget(path, value)
+                            driver.set(path, value)
                         except KeyError:
                             raise ScenarioFailure(
                                 f"{where}: no input on the card is bound to {path!r}"
@@ -149,7 +151,8 @@ class ScenarioRunner:
             view.deleteLater()
 
 
-def _check(view: CardView, step: ExpectStep, where: str) -> None:
+def _check(driver: CardDriver, step: ExpectStep, where: str) -> None:
+    view = driver.view
     expect = step.expect
     state = view.state()
     if expect.confirm_enabled is not None:
@@ -178,7 +181,7 @@ def _check(view: CardView, step: ExpectStep, where: str) -> None:
                 f"{where}: {path} is {_short(actual)}, expected {_short(expected)}"
             )
     if expect.text:
-        shown = view.visible_text()
+        shown = driver.visible_text()
         for text in expect.text:
             if text not in shown:
                 raise ScenarioFailure(f"{where}: the card does not show {_short(text)}")

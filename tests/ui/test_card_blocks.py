@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QComboBox, QLineEdit, QPlainTextEdit, QProgressBar
 
 from notch_app.manifest.view import BLOCK_TYPES
 from notch_app.ui.blocks import BUILDERS
+from notch_app.ui.card_driver import CardDriver
 from notch_app.ui.snapshot import card_image
 from notch_app.ui.widgets.image_view import ImageView
 from notch_app.ui.widgets.markdown_view import MarkdownView
@@ -111,7 +112,7 @@ def test_every_block_renders_what_the_arguments_say(qtbot: Any) -> None:
     qtbot.addWidget(view)
     view.show()
     assert _types(EVERY_BLOCK) | {"actions"} == set(BLOCK_TYPES)
-    text = view.visible_text()
+    text = CardDriver(view).visible_text()
     for shown in [
         "Title is Hello", "bold", "Value of Hello", "Size: 3 MB · today", "a.txt", "b.txt",
         "and 2 more", "Row one", "1 KB", "Careful", "Done so far", "Voice B", "Loud",
@@ -141,8 +142,8 @@ def test_display_text_follows_edits_live(qtbot: Any) -> None:
         confirm_label="Delete {{count}} files",
     )
     qtbot.addWidget(view)
-    view.set_via_widget("count", "7")
-    assert "Delete 7 files" in view.visible_text()
+    CardDriver(view).set("count", "7")
+    assert "Delete 7 files" in CardDriver(view).visible_text()
     assert view.confirm_button() is not None
     assert view.confirm_button().text() == "Delete 7 files"  # type: ignore[union-attr]
 
@@ -157,12 +158,12 @@ def test_list_rows_follow_an_edited_array(qtbot: Any) -> None:
         {"who": ["sam"]},
     )
     qtbot.addWidget(view)
-    view.set_via_widget("who", ["sam", "lee"])
+    CardDriver(view).set("who", ["sam", "lee"])
     assert view.state().value("who") == ["sam", "lee"]
-    assert "lee" in view.visible_text().splitlines()
-    view.set_via_widget("who", ["lee"])
+    assert "lee" in CardDriver(view).visible_text().splitlines()
+    CardDriver(view).set("who", ["lee"])
     assert view.state().final_arguments()["who"] == ["lee"]
-    assert "sam" not in view.visible_text().splitlines()
+    assert "sam" not in CardDriver(view).visible_text().splitlines()
 
 
 def test_password_reveal_shows_the_value(qtbot: Any) -> None:
@@ -175,10 +176,10 @@ def test_password_reveal_shows_the_value(qtbot: Any) -> None:
     field = view.input_widget("pin")
     assert isinstance(field, QLineEdit)
     assert field.echoMode() == QLineEdit.EchoMode.Password
-    assert "9876" not in view.visible_text()
+    assert "9876" not in CardDriver(view).visible_text()
     field.actions()[0].trigger()
     assert field.echoMode() == QLineEdit.EchoMode.Normal
-    assert "9876" in view.visible_text()
+    assert "9876" in CardDriver(view).visible_text()
 
 
 def test_light_and_dark_themes_both_build(qtbot: Any) -> None:
@@ -215,7 +216,7 @@ def test_card_text_can_be_selected_with_the_mouse(qtbot: Any) -> None:
 def test_chips_read_as_text_on_the_card(qtbot: Any) -> None:
     view = card(EVERY_BLOCK, PROPS, ARGS)
     qtbot.addWidget(view)
-    lines = view.visible_text().splitlines()
+    lines = CardDriver(view).visible_text().splitlines()
     assert [v for v in ARGS["tags"] if v in lines] == list(ARGS["tags"])
 
 
@@ -230,9 +231,9 @@ def test_a_chip_added_on_a_shown_card_appears(qtbot: Any) -> None:
     qtbot.addWidget(view)
     view.show()
     qtbot.waitExposed(view)
-    view.set_via_widget("tags", ["a", "b"])
+    CardDriver(view).set("tags", ["a", "b"])
     box = view.findChild(ChipsBox)
     assert box is not None
     qtbot.waitUntil(lambda: all(c.isVisible() for c in box.chips()))
     assert [c.value for c in box.chips()] == ["a", "b"]
-    assert "b" in view.visible_text().splitlines()
+    assert "b" in CardDriver(view).visible_text().splitlines()

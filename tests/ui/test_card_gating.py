@@ -9,6 +9,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QLineEdit
 
+from notch_app.ui.card_driver import CardDriver
+
 PROPS: dict[str, Any] = {
     "text": {"type": "string"},
     "later": {"type": "boolean"},
@@ -43,27 +45,27 @@ def test_required_input_gates_confirm_and_says_why(qtbot: Any) -> None:
     view = make(qtbot)
     button = view.confirm_button()
     assert button.isEnabled()
-    view.set_via_widget("text", "   ")
+    CardDriver(view).set("text", "   ")
     assert not button.isEnabled()
     assert "Text" in button.toolTip()
     assert "Text" in button.accessibleDescription()
-    assert "Text" in view.blockers_text()
+    assert "Text" in CardDriver(view).blockers_text()
     assert not view.press("confirm")
-    view.set_via_widget("text", "back")
+    CardDriver(view).set("text", "back")
     assert button.isEnabled()
-    assert view.blockers_text() == ""
+    assert CardDriver(view).blockers_text() == ""
 
 
 def test_hidden_required_input_does_not_gate_until_shown(qtbot: Any) -> None:
     view = make(qtbot)
     assert not view.is_input_visible("when")
     assert view.confirm_button().isEnabled()
-    view.set_via_widget("later", True)  # flips the real switch
+    CardDriver(view).set("later", True)  # flips the real switch
     assert view.is_input_visible("when")
     assert not view.confirm_button().isEnabled()
-    view.set_via_widget("when", "tomorrow 9:00")
+    CardDriver(view).set("when", "tomorrow 9:00")
     assert view.confirm_button().isEnabled()
-    view.set_via_widget("later", False)
+    CardDriver(view).set("later", False)
     assert not view.is_input_visible("when")
 
 
@@ -78,15 +80,15 @@ def test_abc_in_an_integer_field_keeps_confirm_disabled_with_the_reason_at_the_f
 ) -> None:
     view = make(qtbot, count=3)
     got = watch(view)
-    view.set_via_widget("count", "abc")
+    CardDriver(view).set("count", "abc")
     assert not view.confirm_button().isEnabled()
     errors = [e.error_shown() for e in view.editors() if e.error_shown()]
     assert len(errors) == 1 and "whole number" in errors[0]
-    assert errors[0] in view.visible_text()  # shown on the card, under the field
+    assert errors[0] in CardDriver(view).visible_text()  # shown on the card, under the field
     assert view.input_widget("count").property("invalid") is True
     QTest.keyClick(view.input_widget("count"), Qt.Key.Key_Return)
     assert got == []  # Enter does not get past the gate
-    view.set_via_widget("count", "12")
+    CardDriver(view).set("count", "12")
     assert view.confirm_button().isEnabled()
     QTest.keyClick(view.input_widget("count"), Qt.Key.Key_Return)
     assert got[0][0] is True and got[0][1]["count"] == 12 and "count" in got[0][2]
@@ -159,7 +161,7 @@ def test_chips_enter_adds_a_chip_and_does_not_confirm(qtbot: Any) -> None:
 
 def test_revert_shows_the_proposed_value_in_the_widget(qtbot: Any) -> None:
     view = make(qtbot)
-    view.set_via_widget("text", "changed")
+    CardDriver(view).set("text", "changed")
     view.state().revert("text")
     assert view.input_widget("text").text() == "hello"
 
@@ -172,8 +174,8 @@ def test_a_toggle_the_schema_refuses_shows_why_under_it(qtbot: Any) -> None:
     )
     qtbot.addWidget(view)
     editor = view.editor("agree")
-    assert editor.error_shown() and editor.error_shown() in view.visible_text()
+    assert editor.error_shown() and editor.error_shown() in CardDriver(view).visible_text()
     assert not view.confirm_button().isEnabled()  # type: ignore[union-attr]
-    view.set_via_widget("agree", True)
+    CardDriver(view).set("agree", True)
     assert editor.error_shown() == ""
     assert view.confirm_button().isEnabled()  # type: ignore[union-attr]

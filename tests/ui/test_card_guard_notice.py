@@ -20,6 +20,7 @@ from PySide6.QtWidgets import QApplication, QLabel
 from notch_app.app import BUNDLED_MANIFESTS
 from notch_app.runtime.catalog import Catalog
 from notch_app.runtime.presenter import ConfirmationRequest
+from notch_app.ui.card_driver import CardDriver
 from notch_app.ui.card_view import CardView
 from notch_app.ui.overlay_cards import ManifestCardFactory
 from notch_app.ui.overlay_presenter import OverlayPresenter
@@ -62,7 +63,7 @@ def test_a_tripped_guard_is_said_first_on_the_card(qtbot: Any) -> None:
     qtbot.addWidget(card)
     card.show()
     assert card.notice == GUARD
-    lines = card.visible_text().splitlines()
+    lines = CardDriver(card).visible_text().splitlines()
     assert lines[0] == GUARD  # read before the card's title
     assert "Pay invoice" in lines[1:3] or any("Pay" in line for line in lines[1:3])
     assert card.accessibleDescription() == GUARD
@@ -81,7 +82,7 @@ def test_a_card_without_a_reason_has_no_notice(qtbot: Any) -> None:
     card.show()
     assert card.notice == ""
     assert card.findChild(GuardNotice) is None
-    assert GUARD not in card.visible_text()
+    assert GUARD not in CardDriver(card).visible_text()
     assert card.accessibleDescription() == ""
     blank = _card("   ")
     qtbot.addWidget(blank)
@@ -110,12 +111,12 @@ def test_the_notch_shows_the_reason_and_drops_it_when_superseded(qtbot: Any) -> 
     presenter.present(_pay_invoice("p1", GUARD))
     card = presenter.window.card
     assert isinstance(card, CardView) and card.notice == GUARD
-    assert card.visible_text().splitlines()[0] == GUARD
+    assert CardDriver(card).visible_text().splitlines()[0] == GUARD
     # A newer request that no guard stopped replaces it: its card has no notice.
     presenter.replace("p1", _pay_invoice("p2", None))
     card = presenter.window.card
     assert isinstance(card, CardView) and card.notice == ""
-    assert GUARD not in card.visible_text()
+    assert GUARD not in CardDriver(card).visible_text()
 
 
 def _shot(presenter: OverlayPresenter, name: str) -> QImage:

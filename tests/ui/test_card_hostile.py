@@ -14,6 +14,7 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QLabel, QPlainTextEdit
 
 from notch_app.ui.blocks._context import MAX_SHOWN_CHARS
+from notch_app.ui.card_driver import CardDriver
 from notch_app.ui.widgets.image_view import ImageView
 from notch_app.ui.widgets.markdown_view import MarkdownView, link_allowed
 
@@ -34,7 +35,7 @@ def _markdown_card(qtbot: Any) -> tuple[Any, MarkdownView]:
 
 def test_raw_html_shows_as_literal_text(qtbot: Any) -> None:
     view, _md = _markdown_card(qtbot)
-    text = view.visible_text()
+    text = CardDriver(view).visible_text()
     assert "<b>bold?</b>" in text
     assert "<script>alert(1)</script>" in text
     assert "run me" in text
@@ -66,7 +67,7 @@ def test_only_web_and_mail_links_open_and_only_after_a_second_click(
     md.anchorClicked.emit(QUrl("https://example.com/x"))
     assert opened == []  # shown first
     assert view.link_prompt.pending == "https://example.com/x"
-    assert "https://example.com/x" in view.visible_text()
+    assert "https://example.com/x" in CardDriver(view).visible_text()
     view.link_prompt.open_button.click()
     assert opened == ["https://example.com/x"]
 
@@ -82,7 +83,7 @@ def test_images_never_leave_the_integration_folder(qtbot: Any, tmp_path: Path) -
         qtbot.addWidget(view)
         image = view.findChild(ImageView)
         assert image.source_kind == "placeholder", src
-        assert "Alt words" in view.visible_text()
+        assert "Alt words" in CardDriver(view).visible_text()
 
 
 def test_remote_images_only_from_declared_domains(qtbot: Any) -> None:
@@ -141,7 +142,7 @@ def test_a_megabyte_string_does_not_freeze_the_card(qtbot: Any) -> None:
     assert view.state().value("title") == "Notes"
 
     # The megabyte is replaced whole (a paste) and sent whole: nothing was cut.
-    view.set_via_widget("body", big + "y")
+    CardDriver(view).set("body", big + "y")
     assert view.state().final_arguments()["body"] == big + "y"
     assert view.state().final_arguments()["title"] == "Notes"
 
@@ -156,7 +157,7 @@ def test_a_500_block_view_builds_in_reasonable_time(qtbot: Any) -> None:
     build = time.perf_counter() - started
     assert build < 5.0, build
     started = time.perf_counter()
-    view.set_via_widget("who", "lee")
+    CardDriver(view).set("who", "lee")
     assert time.perf_counter() - started < 1.0
-    assert "Line 479 of lee" in view.visible_text()
+    assert "Line 479 of lee" in CardDriver(view).visible_text()
     assert view.height() < 900  # the body scrolls

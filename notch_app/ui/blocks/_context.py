@@ -2,7 +2,9 @@
 where files and images may come from, and the live parts that must follow edits.
 
 Builders register only what depends on bindings (a live text, a visibility rule, a
-watched value), so one keystroke touches only those widgets.
+watched value), so one keystroke touches only those widgets. A builder with children
+builds them through `ctx.build`: the registry hands itself to the context, so no block
+module imports the registry (which imports every block module).
 """
 
 from __future__ import annotations
@@ -10,16 +12,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from PySide6.QtWidgets import QAbstractButton, QWidget
 
 from notch_app.card.interpolate import template_paths
 from notch_app.card.state import CardState
 from notch_app.ui.theme import Look, ThemeName, look
-
-if TYPE_CHECKING:
-    from notch_app.ui.blocks.inputs import InputEditor
 
 MAX_SHOWN_CHARS = 4000
 """Display text longer than this is cut with an ellipsis: a 1 MB argument in a label
@@ -73,6 +72,24 @@ class WatchedValue:
     last: Any = None
 
 
+class Editor(Protocol):
+    """What the card needs of one input's editor (`blocks.inputs.InputEditor`)."""
+
+    @property
+    def path(self) -> str: ...
+    @property
+    def field(self) -> QWidget: ...
+    @property
+    def container(self) -> QWidget: ...
+
+    def sync(self, value: Any) -> None: ...
+    def set_error(self, message: str | None) -> None: ...
+
+
+BuildBlock = Callable[[Any, "CardContext", QWidget | None], QWidget]
+"""The registry's `build_block(block, ctx, parent)`."""
+
+
 @dataclass(slots=True)
 class CardContext:
     """Shared by the builders of one card. Created by CardView."""
@@ -85,10 +102,12 @@ class CardContext:
     """Called with (role, action props) when a button is clicked (its result is unused)."""
     open_link: Callable[[str], None]
     """Called with a URL the person clicked: shown first, opened only on a second click."""
+    build_block: BuildBlock
+    """The block registry's builder, for blocks that hold other blocks."""
     live_texts: list[LiveText] = field(default_factory=list)
     watched: list[WatchedValue] = field(default_factory=list)
     conditional: list[tuple[Any, QWidget]] = field(default_factory=list)
-    editors: dict[str, InputEditor] = field(default_factory=dict)
+    editors: dict[str, Editor] = field(default_factory=dict)
     focus_chain: list[QWidget] = field(default_factory=list)
     confirm_buttons: list[QAbstractButton] = field(default_factory=list)
     parent: QWidget | None = None
@@ -115,6 +134,11 @@ class CardContext:
         value = self.state.value(path)
         apply(value)
         self.watched.append(WatchedValue(path, apply, value))
+
+    def build(self, block: Any, parent: QWidget | None = None) -> QWidget:
+        """The widget for a child block (and its subtree), made inside `parent` (None:
+        inside the widget being built now)."""
+        return self.build_block(block, self, parent)
 
     def focusable(self, widget: QWidget) -> None:
         """Append `widget` to the card's Tab order (reading order)."""

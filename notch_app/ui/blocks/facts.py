@@ -134,8 +134,6 @@ class ListBuilder:
     rows past `maxVisible` fold into a quiet "and N more"."""
 
     def build(self, block: ListBlock, ctx: CardContext) -> QWidget:
-        from notch_app.ui.blocks import build_block
-
         box = QWidget()
         layout = QVBoxLayout(box)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -143,7 +141,7 @@ class ListBuilder:
         more = _small_label("", "ListMore", ctx.look)
         fixed = list(block.items)
         for i, item in enumerate(fixed[: block.max_visible]):
-            row = build_block(item, ctx)
+            row = ctx.build(item)
             if block.ordered:
                 row_layout = row.layout()
                 if isinstance(row_layout, QBoxLayout):

@@ -3,8 +3,8 @@
 Each input is an InputEditor: the label row (with the quiet, permanent `*` when
 required), the editing widget, an optional help line and the error line. Edits go to
 CardState.set() as the person makes them; CardView calls `sync()` after every change so
-an editor follows values it did not type itself (a revert, a scenario step).
-`drive()` changes the value the way a person would, through the real widget.
+an editor follows values it did not type itself (a revert, a scenario step). Changing a
+value the way a person would (typing, picking) is `notch_app.ui.card_driver`'s job.
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ from typing import Any
 
 from PySide6.QtCore import QRect, Qt
 from PySide6.QtGui import QAction, QTextOption
-from PySide6.QtTest import QTest
 from PySide6.QtWidgets import (
     QFrame,
     QLabel,
@@ -58,7 +57,6 @@ LARGE_VALUE_CHARS = 20_000
 paragraph in quadratic time (200 k characters take seconds), and nobody edits a
 megabyte in a card. The value itself is kept whole and sent as proposed."""
 _PREVIEW_CHARS = 4000
-_TYPED_CHARS = 256  # drive(): type shorter values key by key, paste longer ones
 _AREA_MIN, _AREA_MAX = 64, 168
 
 
@@ -176,9 +174,6 @@ class InputEditor:
     def show_value(self, value: Any) -> None:
         raise NotImplementedError
 
-    def drive(self, value: Any) -> None:
-        raise NotImplementedError
-
     def shown_text(self) -> str:
         """What the person can read in this input right now."""
         return ""
@@ -237,7 +232,7 @@ class TextArea(QPlainTextEdit):
         self.grow()
 
 
-class _TextEditor(InputEditor):
+class TextEditor(InputEditor):
     def __init__(self, block: TextFieldBlock | PasswordFieldBlock, ctx: CardContext) -> None:
         value = ctx.state.value(_binding_path(block.bind))
         multiline = bool(getattr(block, "multiline", False))
@@ -343,31 +338,6 @@ class _TextEditor(InputEditor):
             self.line.setText(text)
             self.line.setCursorPosition(0)
 
-    def drive(self, value: Any) -> None:
-        text = _as_text(value)
-        if self.large:
-            self.push(text)  # a paste over the whole value
-            self.show_value(self.ctx.state.value(self.path))
-            return
-        if self.multiline:
-            self.area.setFocus()
-            self.area.selectAll()
-            if text:
-                self.area.insertPlainText(text)
-            else:
-                self.area.textCursor().removeSelectedText()
-            return
-        self.line.setFocus()
-        self.line.selectAll()
-        if text and len(text) <= _TYPED_CHARS and text.isprintable():
-            QTest.keyClicks(self.line, text)
-        elif text:
-            self.line.insert(text)  # a paste: emits textEdited like typing
-        elif self.line.text():
-            QTest.keyClick(self.line, Qt.Key.Key_Backspace)
-        else:
-            self.push("")
-
     def shown_text(self) -> str:
         if self.multiline:
             return shown(self.area.toPlainText())
@@ -380,12 +350,12 @@ class _TextEditor(InputEditor):
 
 class TextFieldBuilder:
     def build(self, block: TextFieldBlock, ctx: CardContext) -> QWidget:
-        return _TextEditor(block, ctx).widget
+        return TextEditor(block, ctx).widget
 
 
 class PasswordFieldBuilder:
     def build(self, block: PasswordFieldBlock, ctx: CardContext) -> QWidget:
-        return _TextEditor(block, ctx).widget
+        return TextEditor(block, ctx).widget
 
 
 # --- select -------------------------------------------------------------------------
@@ -396,7 +366,7 @@ def _same(a: Any, b: Any) -> bool:
     return (isinstance(a, bool) == isinstance(b, bool)) and a == b
 
 
-class _SelectEditor(InputEditor):
+class SelectEditor(InputEditor):
     def __init__(self, block: SelectBlock, ctx: CardContext) -> None:
         super().__init__(block, ctx)
         self.combo = ChoiceBox(ctx.look, self.container)
@@ -419,6 +389,19 @@ class _SelectEditor(InputEditor):
                 return i
         return -1
 
+    def index_for(self, value: Any) -> int:
+        """The combo row a person picks for `value`: an option's value (by JSON type,
+        then by its text) or its label; -1 when no option matches."""
+        index = self._index_of(value)
+        if index >= 0:
+            return index
+        options = self.block.options
+        index = next(
+            (i for i, o in enumerate(options) if str(o.value) == str(value)),
+            next((i for i, o in enumerate(options) if o.label == value), -1),
+        )
+        return index + 1 if index >= 0 and self._extra else index
+
     def show_value(self, value: Any) -> None:
         self._syncing = True
         try:
@@ -438,35 +421,19 @@ class _SelectEditor(InputEditor):
         finally:
             self._syncing = False
 
-    def drive(self, value: Any) -> None:
-        index = self._index_of(value)
-        if index < 0:
-            labels = [o.label for o in self.block.options]
-            index = next(
-                (i for i, o in enumerate(self.block.options) if str(o.value) == str(value)),
-                labels.index(value) if value in labels else -1,
-            )
-            if index >= 0 and self._extra:
-                index += 1
-        if index < 0:
-            raise ValueError(f"{value!r} is not one of the options of {self.label!r}")
-        self.combo.setFocus()
-        if self.combo.currentIndex() != index:
-            self.combo.setCurrentIndex(index)  # as if picked from the popup
-
     def shown_text(self) -> str:
         return self.combo.currentText()
 
 
 class SelectBuilder:
     def build(self, block: SelectBlock, ctx: CardContext) -> QWidget:
-        return _SelectEditor(block, ctx).widget
+        return SelectEditor(block, ctx).widget
 
 
 # --- toggle -------------------------------------------------------------------------
 
 
-class _ToggleEditor(InputEditor):
+class ToggleEditor(InputEditor):
     def __init__(self, block: ToggleBlock, ctx: CardContext) -> None:
         super().__init__(block, ctx, label_row=False, framed=False)
         self.box = Switch(ctx.look, shown(block.label, 200), ctx.parent)
@@ -478,18 +445,13 @@ class _ToggleEditor(InputEditor):
     def show_value(self, value: Any) -> None:
         self.box.setChecked(bool(value) and value is not MISSING)
 
-    def drive(self, value: Any) -> None:
-        self.box.setFocus()
-        if self.box.isChecked() != bool(value):
-            self.box.click()
-
     def shown_text(self) -> str:
         return self.box.text()
 
 
 class ToggleBuilder:
     def build(self, block: ToggleBlock, ctx: CardContext) -> QWidget:
-        return _ToggleEditor(block, ctx).widget
+        return ToggleEditor(block, ctx).widget
 
 
 # --- chips --------------------------------------------------------------------------
@@ -501,7 +463,7 @@ def _chip_values(value: Any) -> list[str]:
     return []
 
 
-class _ChipsEditor(InputEditor):
+class ChipsEditor(InputEditor):
     def __init__(self, block: ChipsBlock, ctx: CardContext) -> None:
         super().__init__(block, ctx)
         self.box = ChipsBox(block.placeholder, self.container, look=ctx.look)
@@ -511,30 +473,10 @@ class _ChipsEditor(InputEditor):
     def show_value(self, value: Any) -> None:
         self.box.set_values(_chip_values(value))
 
-    def drive(self, value: Any) -> None:
-        wanted = [_as_text(v) for v in value] if isinstance(value, list | tuple) else []
-        have = self.box.values()
-        keep = 0
-        while keep < min(len(have), len(wanted)) and have[keep] == wanted[keep]:
-            keep += 1
-        # Remove from the end back to the common prefix, then type the rest, Enter each.
-        for chip in reversed(self.box.chips()[keep:]):
-            chip.remove_button.click()
-        for text in wanted[keep:]:
-            if not text.strip():
-                raise ValueError(f"a blank chip cannot be added to {self.label!r}")
-            self.box.entry.setFocus()
-            self.box.entry.clear()
-            if len(text) <= _TYPED_CHARS and text.isprintable():
-                QTest.keyClicks(self.box.entry, text)
-            else:
-                self.box.entry.setText(text)
-            QTest.keyClick(self.box.entry, Qt.Key.Key_Return)
-
     def shown_text(self) -> str:
         return "\n".join(self.box.values())
 
 
 class ChipsBuilder:
     def build(self, block: ChipsBlock, ctx: CardContext) -> QWidget:
-        return _ChipsEditor(block, ctx).widget
+        return ChipsEditor(block, ctx).widget

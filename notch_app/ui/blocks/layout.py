@@ -31,8 +31,6 @@ def add_card_header(
 
 class CardBuilder:
     def build(self, block: CardBlock, ctx: CardContext) -> QWidget:
-        from notch_app.ui.blocks import build_block  # the registry imports this module
-
         frame = GlassFrame(ctx.look, "section", parent=ctx.parent)
         frame.setObjectName("NotchSection")
         ctx.parent = frame  # build_block puts the caller's parent back
@@ -41,31 +39,27 @@ class CardBuilder:
         layout.setSpacing(8)
         add_card_header(block, layout, ctx, nested=True)
         for child in block.children:
-            layout.addWidget(build_block(child, ctx, frame))
+            layout.addWidget(ctx.build(child, frame))
         for child in block.footer:
-            layout.addWidget(build_block(child, ctx, frame))
+            layout.addWidget(ctx.build(child, frame))
         return frame
 
 
 class StackBuilder:
     def build(self, block: StackBlock, ctx: CardContext) -> QWidget:
-        from notch_app.ui.blocks import build_block
-
         box = QWidget(ctx.parent)
         layout: QBoxLayout = QVBoxLayout(box) if block.direction == "vertical" else QHBoxLayout(box)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(block.gap)
         if block.direction == "vertical":
             for child in block.children:
-                layout.addWidget(build_block(child, ctx, box))
+                layout.addWidget(ctx.build(child, box))
             return box
         # Side by side: text and inputs share the width; badges, images and buttons keep
         # their natural size. Everything hangs from the top edge.
         flowing = [c.type in _FLOWING for c in block.children]
         for child, flows in zip(block.children, flowing, strict=True):
-            layout.addWidget(
-                build_block(child, ctx, box), 1 if flows else 0, Qt.AlignmentFlag.AlignTop
-            )
+            layout.addWidget(ctx.build(child, box), 1 if flows else 0, Qt.AlignmentFlag.AlignTop)
         if not any(flowing):
             layout.addStretch(1)
         return box
