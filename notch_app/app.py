@@ -1,8 +1,8 @@
 """The composition root: QApplication + qasync loop + confirmation service + socket + notch.
 
 Integrations are loaded, in this order (the first copy of an integration id wins):
-1. the bundled examples, `manifests/` beside the `notch_app` package (a source checkout or
-   an editable install; see `BUNDLED_MANIFESTS`);
+1. the bundled examples, the shipped `manifests/` folder (the repository's top-level one
+   in a checkout, a copy inside the package once installed; see `notch_app.bundled`);
 2. the person's integrations folder, `<user config dir>/notch/integrations`
    (`~/.config/notch/integrations` on Linux; see `user_integrations_dir()`);
 3. every `--manifests` folder, in the order given.
@@ -43,7 +43,7 @@ if TYPE_CHECKING:
     from notch_app.ui.overlay_presenter import OverlayPresenter
 
 BUNDLED_MANIFESTS = bundled_manifests_dir()
-"""The bundled example integrations: the repository's `manifests/` folder."""
+"""The bundled example integrations: the shipped `manifests/` folder."""
 
 
 @dataclass(slots=True)

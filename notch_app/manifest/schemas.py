@@ -15,6 +15,7 @@ from typing import Any, Final
 
 from pydantic import BaseModel
 
+from notch_app.bundled import bundled_folder
 from notch_app.manifest.fixtures import PreviewFixtures
 from notch_app.manifest.model import Manifest
 from notch_app.manifest.view import ConfirmationView
@@ -159,8 +160,9 @@ def render(schema: dict[str, Any]) -> str:
 
 
 def default_schema_dir() -> Path:
-    """`schemas/` at the project root (beside the `notch_app` package)."""
-    return Path(__file__).resolve().parents[2] / "schemas"
+    """The shipped `schemas/` folder (the repository's top-level `schemas/` in a checkout;
+    see `notch_app.bundled`)."""
+    return bundled_folder("schemas")
 
 
 def _every_schema(extra: Mapping[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:

@@ -26,10 +26,12 @@ from typing import Any, Literal
 from PySide6.QtGui import QColor, QFont, QFontDatabase, QFontMetrics, QIcon, QPalette
 from PySide6.QtWidgets import QWidget
 
+from notch_app.bundled import bundled_folder
+
 ThemeName = Literal["dark", "light"]
 THEMES: tuple[ThemeName, ...] = ("dark", "light")
 
-RESOURCES = Path(__file__).resolve().parents[2] / "resources"
+RESOURCES = bundled_folder("resources")
 THEME_DIR = RESOURCES / "theme"
 ICON_DIR = RESOURCES / "icons"
 FONT_DIR = RESOURCES / "fonts"

@@ -5,13 +5,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-import notch_app
+from notch_app.bundled import bundled_folder
 from notch_app.runtime.catalog import Catalog
 
 
 def bundled_manifests_dir() -> Path:
-    """The repository's `manifests/` folder (the bundled example integrations)."""
-    return Path(notch_app.__file__).resolve().parent.parent / "manifests"
+    """The shipped `manifests/` folder: the bundled example integrations (the repository's
+    top-level `manifests/` in a checkout; see `notch_app.bundled`)."""
+    return bundled_folder("manifests")
 
 
 def user_integrations_dir() -> Path:
