@@ -37,9 +37,9 @@ from pathlib import Path
 from typing import Any
 
 from notch_app.client import AsyncNotchClient, NotchClient
+from notch_app.headless import start
 from notch_app.manifest.model import Manifest
 from notch_app.runtime.catalog import Catalog
-from notch_app.runtime.headless import start
 from notch_app.runtime.presenter import ConfirmationRequest
 from notch_app.runtime.scripted import ScriptedPresenter
 

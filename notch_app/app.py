@@ -21,9 +21,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
+from notch_app import headless
 from notch_app.ipc.address import SocketError
 from notch_app.ipc.server import NotchServer
-from notch_app.runtime import headless
 from notch_app.runtime.catalog import Catalog
 from notch_app.runtime.policy_book import OverlayPreferences, PolicyBook
 from notch_app.runtime.policy_book.document import format_number

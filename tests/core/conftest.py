@@ -16,9 +16,9 @@ from typing import Any
 import pytest
 
 from notch_app.client import AsyncNotchClient
+from notch_app.headless import RunningNotch, start
 from notch_app.manifest.model import Manifest
 from notch_app.runtime.catalog import Catalog
-from notch_app.runtime.headless import RunningNotch, start
 from notch_app.runtime.scripted import Rule, ScriptedPresenter
 
 MAIL = "com.example.mail"

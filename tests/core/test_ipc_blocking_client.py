@@ -21,7 +21,7 @@ from notch_app.client import (
     NotchNotRunning,
     NotchRequestError,
 )
-from notch_app.runtime.headless import start
+from notch_app.headless import start
 from notch_app.runtime.scripted import ScriptedPresenter
 
 
