@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
     QAbstractButton,
     QApplication,
     QFrame,
+    QGraphicsOpacityEffect,
     QLabel,
     QLayout,
     QPlainTextEdit,
@@ -53,6 +54,10 @@ from notch_app.ui.widgets.shapes import GlassFrame, ThinScrollBar
 
 MAX_BODY_HEIGHT = 520
 """The card's content scrolls past this height on a small screen; header and footer stay put."""
+
+HELD_CONFIRM_OPACITY = 0.4
+"""A held (not yet armed) confirm button is drawn at this opacity: its own colour,
+plainly not ready, unlike the grey of a confirm the card's required fields block."""
 
 SCREEN_RESERVE = 280
 """Screen height kept free of the body on a tall screen: the notch's own header, the
@@ -217,6 +222,7 @@ class CardView(QWidget):
         theme_name = theme_module.theme_name(theme)
         self._state = CardState(tool, arguments)
         self._decision: bool | None = None
+        self._armed = True  # see set_armed: the overlay holds confirm on a card just shown
         self.setObjectName("NotchCardView")
         self.setAttribute(Qt.WidgetAttribute.WA_TranslucentBackground, True)
         self._link_prompt: LinkPrompt | None = None
@@ -321,6 +327,31 @@ class CardView(QWidget):
         Confirm does nothing while it is gated. Returns True when it decided the card."""
         return self._pressed(role, None)
 
+    @property
+    def armed(self) -> bool:
+        """False while the overlay holds confirm (see `set_armed`)."""
+        return self._armed
+
+    def set_armed(self, armed: bool) -> None:
+        """Let confirm act (True), or hold it (False) whatever the card's own gate says;
+        cancel is never held. The overlay holds confirm on a card that just appeared,
+        changed or moved under the pointer until it has been in view for a moment. A
+        held confirm button is dimmed and takes no clicks (a press begun before is
+        dropped, so it cannot end in a click); Enter and `press` do nothing."""
+        self._armed = armed
+        for button in self._ctx.confirm_buttons:
+            if not armed:
+                button.setDown(False)
+            button.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents, not armed)
+            dimming = button.graphicsEffect()
+            if dimming is None:
+                if armed:
+                    continue
+                dimming = QGraphicsOpacityEffect(button)
+                dimming.setOpacity(HELD_CONFIRM_OPACITY)
+                button.setGraphicsEffect(dimming)
+            dimming.setEnabled(not armed)  # a disabled effect paints the button as it is
+
     def input_widget(self, path: str) -> QWidget:
         """The widget a person edits for the input bound to `path`. KeyError if none."""
         return self._ctx.editors[path].field
@@ -375,7 +406,7 @@ class CardView(QWidget):
         if self._decision is not None:
             return False
         if role == "confirm":
-            if not self._state.confirm_enabled:
+            if not self._state.confirm_enabled or not self._armed:
                 return False
             self._decision = True
             self.decided.emit(True, self._state.final_arguments(), self._state.edited_paths())

@@ -171,6 +171,11 @@ class NotchWindow(QWidget):
     pillClicked = Signal()
     lookChanged = Signal(str)
     """Emitted with the new look once an animation has settled."""
+    cardMoved = Signal()
+    """The card on screen appeared, changed size or moved: what is under the pointer now
+    may not be what the person aimed at (the presenter holds confirm)."""
+    cardSettled = Signal()
+    """The card on screen is fully revealed and still at its final place."""
 
     def __init__(self, settings: OverlaySettings | None = None) -> None:
         super().__init__(None)
@@ -362,7 +367,10 @@ class NotchWindow(QWidget):
         """Move to the top centre of the screen under the pointer (screens changed)."""
         size = self._target.size() if self.is_animating() else self.size()
         self._animation.stop()
+        if self._look == "card":
+            self.cardMoved.emit()
         self._settle(self._target_rect(size))
+        self._announce_settled()
 
     # ---- geometry ----------------------------------------------------------------
 
@@ -389,6 +397,8 @@ class NotchWindow(QWidget):
         target = self._target_rect(size)
         if self.is_animating() and target == self._target:
             return
+        if self._look == "card":
+            self.cardMoved.emit()
         # Where the notch is on screen right now, also in the middle of an animation.
         start = QRect(self._reveal).translated(self.geometry().topLeft())
         self._target = target
@@ -400,6 +410,7 @@ class NotchWindow(QWidget):
             start = self.geometry()
         if self._settings.expand_ms == 0 or start == target:
             self._settle(target)
+            self._announce_settled()
             return
         if self._look == "card" and start.height() < HEADER_HEIGHT + 16:
             # Open far enough that the first frame already shows the top of the card: the
@@ -440,6 +451,11 @@ class NotchWindow(QWidget):
             if self.is_animating():
                 return
         self.lookChanged.emit(self._look)
+        self._announce_settled()
+
+    def _announce_settled(self) -> None:
+        if self._look == "card" and self._card is not None and not self.is_animating():
+            self.cardSettled.emit()
 
     def resizeEvent(self, event: object) -> None:
         if not self.is_animating():

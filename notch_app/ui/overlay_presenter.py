@@ -10,6 +10,9 @@ Rules a person can see:
 - a card left untouched for `park_after_s` parks in the side notch (its edits kept);
   clicking the side notch brings it back in front;
 - Esc, Cancel and × decline; after a decision a brief passive "done" note, then idle;
+- confirm is held on a card until it has been fully in view, unchanged and unmoved, for
+  `ARMING_DELAY_MS` (a card swapped in under the pointer cannot take a click or an Enter
+  aimed at the card before it); decline is never held;
 - timers run only while a card is on screen or an animation/note is playing.
 """
 
@@ -21,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import QEvent, QObject, QTimer
+from PySide6.QtCore import QEvent, QObject, QTimer, Signal
 from PySide6.QtWidgets import QWidget
 
 from notch_app.runtime.presenter import ConfirmationRequest, DecisionSink, Outcome
@@ -41,6 +44,24 @@ class BuiltCard:
     action: str
     """What approving does, for the done note: "Generate speech"."""
 
+
+ARMING_DELAY_MS = 600
+"""How long a card must have been fully in view, unchanged and unmoved, before confirm acts.
+
+Another client can replace the card on screen at any moment (a supersede, the next card
+in the queue) with one of the same layout: a click or Enter aimed at the card before must
+not approve its replacement. Security dialogs hold their accept button for the same
+reason: Firefox for `security.dialog_enable_delay` (1000 ms, re-applied whenever the
+dialog regains focus), Chromium's InputEventActivationProtector for the double-click
+interval (~500 ms, restarted when the dialog is re-shown or its bounds change). 600 ms is
+above a double-click and a person's reaction to a change (~250 ms), below what reads as a
+wait."""
+
+PERSON_EDIT_GRACE_MS = 1000
+"""A card that grows or shrinks this soon after the person's own input in it (typing makes
+a text area taller, a switch reveals a field) stays armed: the person editing the card is
+not a swap, and holding confirm at every line typed would flicker. A card replaced by
+another is held whatever the person did."""
 
 CardFactory = Callable[[ConfirmationRequest, QWidget], BuiltCard]
 """Builds the card for a request as a child of the given widget. Raises when it cannot (the request is then declined by
@@ -66,6 +87,9 @@ class _Entry:
 
 class OverlayPresenter(QObject):
     """Implements `notch_app.runtime.presenter.Presenter` on the notch window."""
+
+    armedChanged = Signal(str, bool)
+    """(callId, armed): the card on screen started or stopped accepting confirm."""
 
     def __init__(
         self,
@@ -96,11 +120,20 @@ class OverlayPresenter(QObject):
         self._done_timer = QTimer(self)
         self._done_timer.setSingleShot(True)
         self._done_timer.timeout.connect(self._after_done)
+        # Arming: the card on screen, once settled, accepts confirm after ARMING_DELAY_MS.
+        self._arming_timer = QTimer(self)
+        self._arming_timer.setSingleShot(True)
+        self._arming_timer.timeout.connect(self._on_arming_elapsed)
+        self._arming_epoch = 0  # bumped at every hold: a late arming for an older card is void
+        self._armed_call_id: str | None = None
+        self._person_input: tuple[str, float] | None = None  # (callId, monotonic s)
 
         self.window.dismissRequested.connect(self._on_dismiss_requested)
         self.window.activity.connect(self._on_activity)
         self.window.pillClicked.connect(self._on_pill_clicked)
         self.window.lookChanged.connect(lambda _look: self._follow_notch())
+        self.window.cardMoved.connect(self._on_card_moved)
+        self.window.cardSettled.connect(self._start_arming)
         self.side_notch.restoreRequested.connect(self.restore)
         if self._settings.idle_mode == "pill":
             self.window.show_idle()
@@ -203,6 +236,7 @@ class OverlayPresenter(QObject):
         """Move the card on screen to the side notch (walked away); the next card follows."""
         if self.window.look != "card" or not self._queue:
             return
+        self._hold()
         entry = self._queue.pop(0)
         self._park_timer.stop()
         self.window.take_card()
@@ -229,6 +263,14 @@ class OverlayPresenter(QObject):
         self._sink.restored(call_id)
         self._done_timer.stop()
         self._show_front()
+
+    @property
+    def armed(self) -> bool:
+        """True while the card on screen accepts confirm (click, Enter, voice): it has been
+        fully in view, unchanged and unmoved, for ARMING_DELAY_MS. Tests wait for it (or
+        for `armedChanged`)."""
+        entry = self._front()
+        return entry is not None and entry.call_id == self._armed_call_id
 
     @property
     def on_screen(self) -> ConfirmationRequest | None:
@@ -265,6 +307,7 @@ class OverlayPresenter(QObject):
                 self._sink.decide(entry.call_id, False, None, [], "service")
                 continue
             assert entry.card is not None
+            self._hold(entry)
             entry.card.widget.installEventFilter(self)
             self.window.show_card(
                 entry.card.widget,
@@ -274,7 +317,9 @@ class OverlayPresenter(QObject):
             )
             self._restart_park_timer()
             self._follow_notch()
+            self._start_arming()  # when the notch did not move (a same-size swap)
             return
+        self._hold()
         self._decided_in_run = 0
         self.window.show_idle()
 
@@ -282,6 +327,7 @@ class OverlayPresenter(QObject):
         if entry.card is not None:
             return
         built = self._factory(entry.request, self.window.card_parent)
+        _set_card_armed(built, False)  # held from birth: shown only through _show_front
         call_id = entry.call_id
         built.widget.decided.connect(  # type: ignore[attr-defined]
             lambda approved, final, edited, cid=call_id: self._on_decided(
@@ -296,6 +342,10 @@ class OverlayPresenter(QObject):
         entry = self._find(call_id)
         if entry is None:
             return  # already decided (Esc and Cancel in the same instant), or withdrawn
+        if approved and not (self.armed and self._queue[0] is entry):
+            # Every confirm path ends here: a card that holds confirm itself (CardView)
+            # never gets this far, any other card is refused here.
+            return
         on_screen = self._is_on_screen(entry)
         action = entry.card.action if entry.card else entry.request.tool_name
         try:
@@ -325,7 +375,75 @@ class OverlayPresenter(QObject):
             self._on_decided(entry.call_id, False, None, [])
 
     def _on_activity(self) -> None:
+        entry = self._front()
+        if entry is not None:
+            self._person_input = (entry.call_id, time.monotonic())
         self._restart_park_timer()
+
+    # ---- arming ----------------------------------------------------------------
+
+    def _front(self) -> _Entry | None:
+        """The entry whose card is on screen now (built and shown), else None."""
+        if not self._queue or self.window.look != "card":
+            return None
+        entry = self._queue[0]
+        card = self.window.card
+        return entry if entry.card is not None and card is entry.card.widget else None
+
+    def _hold(self, entry: _Entry | None = None) -> None:
+        """Stop accepting confirm on the armed card (and hold `entry`'s, about to show);
+        arming starts again once the card on screen has settled."""
+        self._arming_epoch += 1
+        self._arming_timer.stop()
+        if entry is not None and entry.card is not None:
+            _set_card_armed(entry.card, False)
+        armed_id, self._armed_call_id = self._armed_call_id, None
+        if armed_id is not None:
+            was = self._find(armed_id)
+            if was is not None and was.card is not None:
+                _set_card_armed(was.card, False)
+            self.armedChanged.emit(armed_id, False)
+
+    def _on_card_moved(self) -> None:
+        entry = self._front()
+        if entry is None:
+            return
+        touched = self._person_input
+        if (
+            touched is not None
+            and touched[0] == entry.call_id
+            and (time.monotonic() - touched[1]) * 1000 < PERSON_EDIT_GRACE_MS
+        ):
+            return  # the person's own edit made the card grow or shrink
+        self._hold(entry)
+
+    def _start_arming(self) -> None:
+        """Count ARMING_DELAY_MS from now if the card on screen is settled and held."""
+        entry = self._front()
+        if (
+            entry is None
+            or entry.call_id == self._armed_call_id
+            or self._arming_timer.isActive()
+            or self.window.is_animating()
+        ):
+            return
+        self._arming_timer.start(ARMING_DELAY_MS)
+
+    def _on_arming_elapsed(self) -> None:
+        # Input already queued when the delay ends was aimed at the held card: it reaches
+        # the card first (and does nothing), then the card arms.
+        epoch = self._arming_epoch
+        QTimer.singleShot(0, self, lambda: self._arm(epoch))
+
+    def _arm(self, epoch: int) -> None:
+        entry = self._front()
+        if epoch != self._arming_epoch or entry is None or entry.card is None:
+            return
+        if self.window.is_animating():
+            return  # it moved after all: cardSettled starts the count again
+        _set_card_armed(entry.card, True)
+        self._armed_call_id = entry.call_id
+        self.armedChanged.emit(entry.call_id, True)
 
     def _on_pill_clicked(self) -> None:
         if self._parked:
@@ -336,6 +454,7 @@ class OverlayPresenter(QObject):
             self._park_timer.start(int(self._settings.park_after_s * 1000))
 
     def _show_done(self, text: str, tone: DoneTone) -> None:
+        self._hold()
         self.window.release_focus()
         self.window.show_done(text, tone)
         self._done_timer.start(self._settings.done_ms)
@@ -380,6 +499,7 @@ class OverlayPresenter(QObject):
     def _remove(self, entry: _Entry) -> None:
         if entry in self._queue:
             if self._is_on_screen(entry):
+                self._hold()
                 self.window.take_card()
             self._queue.remove(entry)
         if entry in self._parked:
@@ -418,3 +538,10 @@ class OverlayPresenter(QObject):
                 call_id = entry.call_id
                 QTimer.singleShot(0, lambda: self._sink.shown(call_id))
         return False
+
+
+def _set_card_armed(card: BuiltCard, armed: bool) -> None:
+    """Tell a card that can hold confirm itself (CardView.set_armed) whether it may."""
+    set_armed = getattr(card.widget, "set_armed", None)
+    if callable(set_armed):
+        set_armed(armed)

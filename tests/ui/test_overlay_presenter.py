@@ -36,6 +36,11 @@ def _settle(qtbot: Any, presenter: OverlayPresenter, look: str) -> None:
     )
 
 
+def _armed(qtbot: Any, presenter: OverlayPresenter) -> None:
+    """Wait until the card on screen accepts confirm (ARMING_DELAY_MS after it settled)."""
+    qtbot.waitUntil(lambda: presenter.armed, timeout=3000)
+
+
 def test_idle_pill_sits_at_top_centre_and_expands_into_the_card(qtbot: Any, overlay: Any) -> None:
     presenter, sink = overlay
     screen = QApplication.primaryScreen().availableGeometry()
@@ -66,6 +71,7 @@ def test_three_pending_show_one_of_three_and_the_next_follows_each_decision(
     assert counter.isVisible() and counter.text() == "1 of 3"
     assert presenter.on_screen is not None and presenter.on_screen.call_id == "a"
 
+    _armed(qtbot, presenter)
     qtbot.mouseClick(_card(presenter).approve, Qt.MouseButton.LeftButton)
     assert presenter.window.look == "done"
     assert "Approved" in presenter.window._note.text()
@@ -77,6 +83,7 @@ def test_three_pending_show_one_of_three_and_the_next_follows_each_decision(
     assert "Declined" in presenter.window._note.text()
     _settle(qtbot, presenter, "card")
     assert counter.text() == "3 of 3"
+    _armed(qtbot, presenter)
     qtbot.mouseClick(_card(presenter).approve, Qt.MouseButton.LeftButton)
     _settle(qtbot, presenter, "idle")
 
@@ -113,6 +120,7 @@ def test_edited_field_comes_back_in_the_decision(qtbot: Any, overlay: Any) -> No
     card = _card(presenter)
     assert card.field is not None
     card.field.setText("Hello")
+    _armed(qtbot, presenter)
     qtbot.mouseClick(card.approve, Qt.MouseButton.LeftButton)
     assert sink.of("decide") == [("decide", "e", True, {"text": "Hello"}, ["text"], "click")]
 
@@ -214,6 +222,7 @@ def test_card_without_inputs_never_takes_focus_but_an_editable_one_does_on_click
     _settle(qtbot, presenter, "card")
     handle = presenter.window.windowHandle()
     assert handle.flags() & Qt.WindowType.WindowDoesNotAcceptFocus
+    _armed(qtbot, presenter)
     qtbot.mouseClick(_card(presenter).approve, Qt.MouseButton.LeftButton)
     presenter.present(request("edit", text="x"))
     _settle(qtbot, presenter, "card")
@@ -240,6 +249,7 @@ def test_idle_overlay_runs_no_timers(qtbot: Any) -> None:
     presenter.present(request("t"))
     qtbot.waitUntil(lambda: presenter.window.look == "card" and not presenter.window.is_animating())
     assert presenter._park_timer.isActive()  # a pending card counts down to parking
+    _armed(qtbot, presenter)
     qtbot.mouseClick(_card(presenter).approve, Qt.MouseButton.LeftButton)
     _settle(qtbot, presenter, "idle")
     qtbot.wait(50)
@@ -264,6 +274,7 @@ def test_hidden_idle_mode_shows_no_window_until_a_card(qtbot: Any) -> None:
     assert not presenter.window.isVisible()
     presenter.present(request("h"))
     assert presenter.window.isVisible() and presenter.window.look == "card"
+    _armed(qtbot, presenter)
     qtbot.mouseClick(_card(presenter).approve, Qt.MouseButton.LeftButton)
     QTimer.singleShot(0, lambda: None)
     qtbot.waitUntil(lambda: not presenter.window.isVisible(), timeout=2000)

@@ -124,6 +124,8 @@ def test_render_idle_card_parked_and_done_looks(qtbot: Any) -> None:
     presenter.restore("m1")
     card = presenter.window.card
     assert card is not None
+    assert not card.press("confirm")  # type: ignore[attr-defined]  # held: just restored
+    qtbot.waitUntil(lambda: presenter.armed, timeout=3000)
     assert card.press("confirm")  # type: ignore[attr-defined]
     assert sink.of("decide")[0][1:3] == ("m1", True)
     done = desktop_shot(presenter, "notch-done")
