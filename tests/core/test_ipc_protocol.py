@@ -11,16 +11,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_service_fixtures import MAIL, run, running_notch, short_tmp
 
 from notch_app.client import AsyncNotchClient
 from notch_app.ipc.address import SocketError, claim_socket_path, default_socket_path
 
-
-@pytest.fixture
-def base() -> object:
-    with short_tmp() as name:
-        yield Path(name)
+MAIL = "com.example.mail"  # the integration tests/core/conftest.py serves
 
 
 class Wire:
@@ -53,62 +48,60 @@ class Wire:
         return await self.reply()
 
 
-def test_malformed_json_gets_a_parse_error_and_the_connection_keeps_working(base: Path) -> None:
-    async def body() -> None:
-        async with running_notch(base) as (notch, _):
-            wire = await Wire.open(notch.server.path)
-            await wire.send(b'{"jsonrpc": "2.0", "id": 1, "method": \n')
-            error = (await wire.reply())["error"]
-            assert error["code"] == -32700 and "one JSON object per line" in error["message"]
-            await wire.send(b"\xff\xfe\n")
-            assert (await wire.reply())["error"]["code"] == -32700
-            await wire.send(b"[" * 5000 + b"]" * 5000 + b"\n")
-            assert "nested" in (await wire.reply())["error"]["message"]
-            assert (await wire.call("server.info"))["result"]["name"] == "notch"
-
-    run(body())
-
-
-def test_a_message_over_one_mebibyte_is_refused_and_skipped_without_losing_the_connection(
-    base: Path,
+@pytest.mark.asyncio
+async def test_malformed_json_gets_a_parse_error_and_the_connection_keeps_working(
+    base: Path, running_notch: Any
 ) -> None:
-    async def body() -> None:
-        async with running_notch(base) as (notch, cards):
-            wire = await Wire.open(notch.server.path)
-            huge = {
-                "jsonrpc": "2.0", "id": 1, "method": "confirm.request",
-                "params": {"callId": "big", "integration": MAIL, "tool": "send_email",
-                           "arguments": {"to": "x" * (1024 * 1024 + 10)}},
-            }  # fmt: skip
-            sender = asyncio.ensure_future(wire.send(huge))
-            error = (await wire.reply())["error"]
-            await sender
-            assert error["code"] == -32600 and "1 MiB" in error["message"]
-            assert (await wire.call("server.info"))["result"]["maxMessageBytes"] == 1024 * 1024
-            assert cards.presented == []
-            # A hostile client that never ends its line cannot make the server buffer it.
-            wire2 = await Wire.open(notch.server.path)
-            for _ in range(8):
-                await wire2.send(b"x" * (1024 * 1024))
-            assert (await wire2.reply())["error"]["code"] == -32600
-            wire2.writer.close()
-            async with AsyncNotchClient(notch.server.path) as client:
-                assert (await client.confirm(MAIL, "search_mail", {})).outcome == "notRequired"
-
-    run(body())
+    async with running_notch(base) as (notch, _):
+        wire = await Wire.open(notch.server.path)
+        await wire.send(b'{"jsonrpc": "2.0", "id": 1, "method": \n')
+        error = (await wire.reply())["error"]
+        assert error["code"] == -32700 and "one JSON object per line" in error["message"]
+        await wire.send(b"\xff\xfe\n")
+        assert (await wire.reply())["error"]["code"] == -32700
+        await wire.send(b"[" * 5000 + b"]" * 5000 + b"\n")
+        assert "nested" in (await wire.reply())["error"]["message"]
+        assert (await wire.call("server.info"))["result"]["name"] == "notch"
 
 
-def test_unknown_method_lists_the_methods(base: Path) -> None:
-    async def body() -> None:
-        async with running_notch(base) as (notch, _):
-            wire = await Wire.open(notch.server.path)
-            error = (await wire.call("policy.set", {"tool": "send_email"}))["error"]
-            assert error["code"] == -32601
-            assert "confirm.request" in error["message"] and "integrations.list" in error["message"]
+@pytest.mark.asyncio
+async def test_a_message_over_one_mebibyte_is_refused_and_skipped_without_losing_the_connection(
+    base: Path,
+    running_notch: Any,
+) -> None:
+    async with running_notch(base) as (notch, cards):
+        wire = await Wire.open(notch.server.path)
+        huge = {
+            "jsonrpc": "2.0", "id": 1, "method": "confirm.request",
+            "params": {"callId": "big", "integration": MAIL, "tool": "send_email",
+                       "arguments": {"to": "x" * (1024 * 1024 + 10)}},
+        }  # fmt: skip
+        sender = asyncio.ensure_future(wire.send(huge))
+        error = (await wire.reply())["error"]
+        await sender
+        assert error["code"] == -32600 and "1 MiB" in error["message"]
+        assert (await wire.call("server.info"))["result"]["maxMessageBytes"] == 1024 * 1024
+        assert cards.presented == []
+        # A hostile client that never ends its line cannot make the server buffer it.
+        wire2 = await Wire.open(notch.server.path)
+        for _ in range(8):
+            await wire2.send(b"x" * (1024 * 1024))
+        assert (await wire2.reply())["error"]["code"] == -32600
+        wire2.writer.close()
+        async with AsyncNotchClient(notch.server.path) as client:
+            assert (await client.confirm(MAIL, "search_mail", {})).outcome == "notRequired"
 
-    run(body())
+
+@pytest.mark.asyncio
+async def test_unknown_method_lists_the_methods(base: Path, running_notch: Any) -> None:
+    async with running_notch(base) as (notch, _):
+        wire = await Wire.open(notch.server.path)
+        error = (await wire.call("policy.set", {"tool": "send_email"}))["error"]
+        assert error["code"] == -32601
+        assert "confirm.request" in error["message"] and "integrations.list" in error["message"]
 
 
+@pytest.mark.asyncio
 @pytest.mark.parametrize(
     ("params", "field"),
     [
@@ -121,90 +114,85 @@ def test_unknown_method_lists_the_methods(base: Path) -> None:
         ({"callId": "", "integration": MAIL, "tool": "send_email", "arguments": {"to": "a"}}, "callId"),
     ],
 )  # fmt: skip
-def test_bad_params_name_the_field(base: Path, params: dict[str, Any], field: str) -> None:
-    async def body() -> None:
-        async with running_notch(base) as (notch, cards):
-            wire = await Wire.open(notch.server.path)
-            error = (await wire.call("confirm.request", params))["error"]
-            assert error["code"] == -32602
-            assert error["data"]["field"] == field and field in error["message"]
-            assert cards.presented == []
-
-    run(body())
-
-
-def test_batches_non_objects_and_positional_params_are_refused_clearly(base: Path) -> None:
-    async def body() -> None:
-        async with running_notch(base) as (notch, _):
-            wire = await Wire.open(notch.server.path)
-            await wire.send([{"jsonrpc": "2.0", "id": 1, "method": "server.info"}])  # type: ignore[arg-type]
-            assert "batch" in (await wire.reply())["error"]["message"]
-            await wire.send({"id": 2, "method": "server.info"})
-            assert (await wire.reply())["error"]["code"] == -32600
-            reply = await wire.call("confirm.get", ["x"])
-            assert reply["error"]["code"] == -32602 and "object" in reply["error"]["message"]
-
-    run(body())
+async def test_bad_params_name_the_field(
+    base: Path, params: dict[str, Any], field: str, running_notch: Any
+) -> None:
+    async with running_notch(base) as (notch, cards):
+        wire = await Wire.open(notch.server.path)
+        error = (await wire.call("confirm.request", params))["error"]
+        assert error["code"] == -32602
+        assert error["data"]["field"] == field and field in error["message"]
+        assert cards.presented == []
 
 
-def test_a_notification_queues_the_card_and_gets_no_reply(base: Path) -> None:
-    async def body() -> None:
-        async with running_notch(base) as (notch, cards):
-            wire = await Wire.open(notch.server.path)
-            await wire.send({
-                "jsonrpc": "2.0", "method": "confirm.request",
-                "params": {"callId": "n1", "integration": MAIL, "tool": "send_email",
-                           "arguments": {"to": "a"}, "wait": False},
-            })  # fmt: skip
-            await cards.wait_for_cards(1)
-            assert (await wire.call("confirm.get", {"callId": "n1"}))["result"][
-                "status"
-            ] == "pending"
-
-    run(body())
+@pytest.mark.asyncio
+async def test_batches_non_objects_and_positional_params_are_refused_clearly(
+    base: Path, running_notch: Any
+) -> None:
+    async with running_notch(base) as (notch, _):
+        wire = await Wire.open(notch.server.path)
+        await wire.send([{"jsonrpc": "2.0", "id": 1, "method": "server.info"}])  # type: ignore[arg-type]
+        assert "batch" in (await wire.reply())["error"]["message"]
+        await wire.send({"id": 2, "method": "server.info"})
+        assert (await wire.reply())["error"]["code"] == -32600
+        reply = await wire.call("confirm.get", ["x"])
+        assert reply["error"]["code"] == -32602 and "object" in reply["error"]["message"]
 
 
-def test_await_with_a_timeout_reports_pending_then_the_decision(base: Path) -> None:
-    async def body() -> None:
-        async with running_notch(base) as (notch, cards):
-            wire = await Wire.open(notch.server.path)
-            params = {"callId": "t1", "integration": MAIL, "tool": "send_email",
-                      "arguments": {"to": "a"}, "wait": False}  # fmt: skip
-            assert (await wire.call("confirm.request", params))["result"]["status"] == "pending"
-            waited = await wire.call("confirm.await", {"callId": "t1", "timeoutMs": 50})
-            assert waited["result"] == {"callId": "t1", "status": "pending"}
-            asyncio.get_running_loop().call_later(0.05, cards.decline, "t1")
-            decided = await wire.call("confirm.await", {"callId": "t1"})
-            assert decided["result"]["outcome"] == "declined"
-
-    run(body())
-
-
-def test_the_socket_is_its_owners_only_and_a_second_notch_is_refused(base: Path) -> None:
-    async def body() -> None:
-        async with running_notch(base) as (notch, _):
-            path = notch.server.path
-            assert stat.S_IMODE(path.stat().st_mode) == 0o600
-            assert stat.S_IMODE(path.parent.stat().st_mode) == 0o700
-            with pytest.raises(SocketError, match="another Notch is already running"):
-                claim_socket_path(path)
-        assert not path.exists()  # removed on a clean stop
-
-    run(body())
+@pytest.mark.asyncio
+async def test_a_notification_queues_the_card_and_gets_no_reply(
+    base: Path, running_notch: Any
+) -> None:
+    async with running_notch(base) as (notch, cards):
+        wire = await Wire.open(notch.server.path)
+        await wire.send({
+            "jsonrpc": "2.0", "method": "confirm.request",
+            "params": {"callId": "n1", "integration": MAIL, "tool": "send_email",
+                       "arguments": {"to": "a"}, "wait": False},
+        })  # fmt: skip
+        await cards.wait_for_cards(1)
+        assert (await wire.call("confirm.get", {"callId": "n1"}))["result"]["status"] == "pending"
 
 
-def test_a_stale_socket_from_a_crash_is_replaced(base: Path) -> None:
+@pytest.mark.asyncio
+async def test_await_with_a_timeout_reports_pending_then_the_decision(
+    base: Path, running_notch: Any
+) -> None:
+    async with running_notch(base) as (notch, cards):
+        wire = await Wire.open(notch.server.path)
+        params = {"callId": "t1", "integration": MAIL, "tool": "send_email",
+                  "arguments": {"to": "a"}, "wait": False}  # fmt: skip
+        assert (await wire.call("confirm.request", params))["result"]["status"] == "pending"
+        waited = await wire.call("confirm.await", {"callId": "t1", "timeoutMs": 50})
+        assert waited["result"] == {"callId": "t1", "status": "pending"}
+        asyncio.get_running_loop().call_later(0.05, cards.decline, "t1")
+        decided = await wire.call("confirm.await", {"callId": "t1"})
+        assert decided["result"]["outcome"] == "declined"
+
+
+@pytest.mark.asyncio
+async def test_the_socket_is_its_owners_only_and_a_second_notch_is_refused(
+    base: Path, running_notch: Any
+) -> None:
+    async with running_notch(base) as (notch, _):
+        path = notch.server.path
+        assert stat.S_IMODE(path.stat().st_mode) == 0o600
+        assert stat.S_IMODE(path.parent.stat().st_mode) == 0o700
+        with pytest.raises(SocketError, match="another Notch is already running"):
+            claim_socket_path(path)
+    assert not path.exists()  # removed on a clean stop
+
+
+@pytest.mark.asyncio
+async def test_a_stale_socket_from_a_crash_is_replaced(base: Path, running_notch: Any) -> None:
     path = base / "s" / "notch.sock"
     path.parent.mkdir(mode=0o700)
     dead = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     dead.bind(str(path))
     dead.close()  # the file stays, nobody listens: what SIGKILL leaves behind
 
-    async def body() -> None:
-        async with running_notch(base) as (_notch, _), AsyncNotchClient(path) as client:
-            assert (await client.confirm(MAIL, "search_mail", {})).outcome == "notRequired"
-
-    run(body())
+    async with running_notch(base) as (_notch, _), AsyncNotchClient(path) as client:
+        assert (await client.confirm(MAIL, "search_mail", {})).outcome == "notRequired"
     (base / "plain").mkdir()
     (base / "plain" / "notch.sock").write_text("not a socket")
     with pytest.raises(SocketError, match="not a socket"):
@@ -220,46 +208,45 @@ def test_default_socket_path_prefers_the_override_then_the_runtime_dir(tmp_path:
     assert fallback.parent.name == f"notch-{os.getuid()}"
 
 
-def test_a_burst_in_one_write_is_answered_in_full_while_another_client_is_served(
+@pytest.mark.asyncio
+async def test_a_burst_in_one_write_is_answered_in_full_while_another_client_is_served(
     base: Path,
+    running_notch: Any,
 ) -> None:
     """500 requests in a single write (past the read-ahead limit, so reading pauses and
     resumes): every one answered exactly once, in order; a client connecting mid-burst
     is answered too."""
 
-    async def body() -> None:
-        async with running_notch(base) as (notch, cards):
-            burst = await Wire.open(notch.server.path)
-            lines = b"".join(
-                json.dumps({"jsonrpc": "2.0", "id": i, "method": "confirm.request", "params": {
-                    "callId": f"b{i}", "integration": MAIL,
-                    "tool": "search_mail" if i % 2 else "send_email",
-                    "arguments": {"query": "q"} if i % 2 else {"to": f"p{i}"}, "wait": False,
-                }}).encode() + b"\n"
-                for i in range(500)
-            )  # fmt: skip
-            await burst.send(lines)
-            other = await Wire.open(notch.server.path)
-            info = await other.call("server.info", id=9001)
-            assert info["id"] == 9001 and info["result"]["name"] == "notch"
-            ids = [(await burst.reply())["id"] for _ in range(500)]
-            assert ids == list(range(500))
-            await cards.wait_for_cards(250)
-            assert sorted(cards.cards) == sorted(f"b{i}" for i in range(0, 500, 2))
-
-    run(body())
+    async with running_notch(base) as (notch, cards):
+        burst = await Wire.open(notch.server.path)
+        lines = b"".join(
+            json.dumps({"jsonrpc": "2.0", "id": i, "method": "confirm.request", "params": {
+                "callId": f"b{i}", "integration": MAIL,
+                "tool": "search_mail" if i % 2 else "send_email",
+                "arguments": {"query": "q"} if i % 2 else {"to": f"p{i}"}, "wait": False,
+            }}).encode() + b"\n"
+            for i in range(500)
+        )  # fmt: skip
+        await burst.send(lines)
+        other = await Wire.open(notch.server.path)
+        info = await other.call("server.info", id=9001)
+        assert info["id"] == 9001 and info["result"]["name"] == "notch"
+        ids = [(await burst.reply())["id"] for _ in range(500)]
+        assert ids == list(range(500))
+        await cards.wait_for_cards(250)
+        assert sorted(cards.cards) == sorted(f"b{i}" for i in range(0, 500, 2))
 
 
-def test_a_client_that_sends_and_closes_its_side_still_gets_its_answers(base: Path) -> None:
-    async def body() -> None:
-        async with running_notch(base) as (notch, _):
-            wire = await Wire.open(notch.server.path)
-            await wire.send(
-                b'{"jsonrpc": "2.0", "id": 1, "method": "server.info"}\n'
-                b'{"jsonrpc": "2.0", "id": 2, "method": "server.info"}'  # no final newline
-            )
-            wire.writer.write_eof()
-            assert [(await wire.reply())["id"] for _ in range(2)] == [1, 2]
-            assert await asyncio.wait_for(wire.reader.read(), 5) == b""  # then it closes
-
-    run(body())
+@pytest.mark.asyncio
+async def test_a_client_that_sends_and_closes_its_side_still_gets_its_answers(
+    base: Path, running_notch: Any
+) -> None:
+    async with running_notch(base) as (notch, _):
+        wire = await Wire.open(notch.server.path)
+        await wire.send(
+            b'{"jsonrpc": "2.0", "id": 1, "method": "server.info"}\n'
+            b'{"jsonrpc": "2.0", "id": 2, "method": "server.info"}'  # no final newline
+        )
+        wire.writer.write_eof()
+        assert [(await wire.reply())["id"] for _ in range(2)] == [1, 2]
+        assert await asyncio.wait_for(wire.reader.read(), 5) == b""  # then it closes

@@ -6,20 +6,15 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from test_service_fixtures import MAIL, mail_catalog, run, running_notch, short_tmp
 
+from notch_app.runtime.catalog import Catalog
 from notch_app.runtime.policy_book import NotOneOfGuard, PersonPolicy, PolicyBook, glance_text
 
-
-@pytest.fixture
-def base() -> Iterator[Path]:
-    with short_tmp() as name:
-        yield Path(name)
+MAIL = "com.example.mail"  # the integration tests/core/conftest.py serves
 
 
 async def ask(sock: str, tool: str, arguments: dict[str, Any], *extra: str) -> tuple[int, Any]:
@@ -32,68 +27,67 @@ async def ask(sock: str, tool: str, arguments: dict[str, Any], *extra: str) -> t
     return process.returncode or 0, json.loads(out.decode()) if out.strip() else None
 
 
-def test_off_runs_at_once_blocked_never_runs_and_a_guard_shows_the_card(base: Path) -> None:
-    async def body() -> None:
-        async with running_notch(base) as (notch, cards):
-            book = PolicyBook.in_data_dir(base / "data")
-            notch.service.policy = PersonPolicy(book)  # the wiring app.py does
-            manifest = notch.service.catalog.integration(MAIL)
-            assert manifest is not None
-            send = manifest.tool("send_email")
-            assert send is not None
-            sock = str(notch.server.path)
+@pytest.mark.asyncio
+@pytest.mark.timeout(90)
+async def test_off_runs_at_once_blocked_never_runs_and_a_guard_shows_the_card(
+    base: Path, running_notch: Any
+) -> None:
+    async with running_notch(base) as (notch, cards):
+        book = PolicyBook.in_data_dir(base / "data")
+        notch.service.policy = PersonPolicy(book)  # the wiring app.py does
+        manifest = notch.service.catalog.integration(MAIL)
+        assert manifest is not None
+        send = manifest.tool("send_email")
+        assert send is not None
+        sock = str(notch.server.path)
 
-            book.set_asks_first(manifest, send, False)
-            code, decision = await ask(sock, "send_email", {"to": "sam", "subject": "Hi"})
-            assert (code, decision["outcome"]) == (0, "autoApproved")
-            assert decision["arguments"] == {"to": "sam", "subject": "Hi"}
-            assert cards.presented == []  # no card
-            assert [text for _, text in cards.glances] == ["Send email"]
+        book.set_asks_first(manifest, send, False)
+        code, decision = await ask(sock, "send_email", {"to": "sam", "subject": "Hi"})
+        assert (code, decision["outcome"]) == (0, "autoApproved")
+        assert decision["arguments"] == {"to": "sam", "subject": "Hi"}
+        assert cards.presented == []  # no card
+        assert [text for _, text in cards.glances] == ["Send email"]
 
-            # The glance is the person's setting: off, the action still runs, unseen.
-            book.set_glance(False)
-            code, decision = await ask(sock, "send_email", {"to": "kim", "subject": "Hi"})
-            assert (code, decision["outcome"]) == (0, "autoApproved")
-            assert [text for _, text in cards.glances] == ["Send email"]
-            book.set_glance(True)
+        # The glance is the person's setting: off, the action still runs, unseen.
+        book.set_glance(False)
+        code, decision = await ask(sock, "send_email", {"to": "kim", "subject": "Hi"})
+        assert (code, decision["outcome"]) == (0, "autoApproved")
+        assert [text for _, text in cards.glances] == ["Send email"]
+        book.set_glance(True)
 
-            book.block(manifest, send)
-            code, decision = await ask(sock, "send_email", {"to": "sam"})
-            assert (code, decision["outcome"], decision["arguments"]) == (1, "blocked", None)
-            assert cards.presented == []
+        book.block(manifest, send)
+        code, decision = await ask(sock, "send_email", {"to": "sam"})
+        assert (code, decision["outcome"], decision["arguments"]) == (1, "blocked", None)
+        assert cards.presented == []
 
-            # A guard trips: the card shows although Asks first is off, and says why.
-            book.block(manifest, send, False)
-            book.add_guard(manifest, send, NotOneOfGuard(argument="to", allowed=["sam"]))
-            task = asyncio.ensure_future(
-                ask(sock, "send_email", {"to": "eve"}, "--call-id", "guarded")
-            )
-            await cards.wait_for_cards(1, timeout=20)
-            assert cards.cards["guarded"].reason == "Asks anyway: to is not one of sam"
-            cards.decline("guarded")
-            code, decision = await task
-            assert (code, decision["outcome"]) == (1, "declined")
+        # A guard trips: the card shows although Asks first is off, and says why.
+        book.block(manifest, send, False)
+        book.add_guard(manifest, send, NotOneOfGuard(argument="to", allowed=["sam"]))
+        task = asyncio.ensure_future(ask(sock, "send_email", {"to": "eve"}, "--call-id", "guarded"))
+        await cards.wait_for_cards(1, timeout=20)
+        assert cards.cards["guarded"].reason == "Asks anyway: to is not one of sam"
+        cards.decline("guarded")
+        code, decision = await task
+        assert (code, decision["outcome"]) == (1, "declined")
 
-            # Every policy decision is logged like any other.
-            logged = {e.outcome: e.decided_by for e in notch.service.store.log()}
-            assert logged["autoApproved"] == "policy" and logged["blocked"] == "policy"
+        # Every policy decision is logged like any other.
+        logged = {e.outcome: e.decided_by for e in notch.service.store.log()}
+        assert logged["autoApproved"] == "policy" and logged["blocked"] == "policy"
 
-            # A change in the file (from `notch policy`) applies on reload, no restart.
-            PolicyBook(book.path).set_asks_first(manifest, send, True)
-            book.reload()
-            pending = asyncio.ensure_future(
-                ask(sock, "send_email", {"to": "sam"}, "--call-id", "asks-again")
-            )
-            await cards.wait_for_cards(1, timeout=20)
-            assert "asks-again" in cards.cards and cards.cards["asks-again"].reason is None
-            cards.approve("asks-again")
-            assert (await pending)[1]["outcome"] == "approved"
-
-    run(body(), timeout=90)
+        # A change in the file (from `notch policy`) applies on reload, no restart.
+        PolicyBook(book.path).set_asks_first(manifest, send, True)
+        book.reload()
+        pending = asyncio.ensure_future(
+            ask(sock, "send_email", {"to": "sam"}, "--call-id", "asks-again")
+        )
+        await cards.wait_for_cards(1, timeout=20)
+        assert "asks-again" in cards.cards and cards.cards["asks-again"].reason is None
+        cards.approve("asks-again")
+        assert (await pending)[1]["outcome"] == "approved"
 
 
-def test_the_glance_never_fills_in_a_secret() -> None:
-    manifest = mail_catalog().integration(MAIL)
+def test_the_glance_never_fills_in_a_secret(mail_catalog: Catalog) -> None:
+    manifest = mail_catalog.integration(MAIL)
     assert manifest is not None
     connect = manifest.tool("connect_account")
     assert connect is not None

@@ -7,10 +7,12 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
-from test_service_fixtures import MAIL, mail_catalog
 
 from notch_app.manifest.argument_fast_path import compile_fast_path, surely_valid
 from notch_app.manifest.model import Tool
+from notch_app.runtime.catalog import Catalog
+
+MAIL = "com.example.mail"  # the integration tests/core/conftest.py serves
 
 NAMES = st.sampled_from(["to", "n", "tags", "user", "ok"])
 TYPES = st.sampled_from(["string", "integer", "number", "boolean", "null", "object", "array"])
@@ -68,8 +70,8 @@ def test_the_fast_path_never_accepts_what_jsonschema_refuses(
         assert Draft202012Validator(schema).is_valid(value), (schema, value)
 
 
-def test_it_answers_for_the_usual_arguments_and_defers_on_the_rest() -> None:
-    catalog = mail_catalog()
+def test_it_answers_for_the_usual_arguments_and_defers_on_the_rest(mail_catalog: Catalog) -> None:
+    catalog = mail_catalog
     send = catalog.tool(MAIL, "send_email")
     connect = catalog.tool(MAIL, "connect_account")
     assert send is not None and connect is not None

@@ -12,20 +12,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_service_fixtures import MAIL, notch_and_client, run, running_notch, short_tmp
 
 from notch_app.client import AsyncNotchClient
 from notch_app.manifest.model import Manifest, Tool
 from notch_app.runtime.policy import PolicyVerdict
 
+MAIL = "com.example.mail"  # the integration tests/core/conftest.py serves
+
 SECRET = "hunter2-correct-horse"
 EDITED_SECRET = "battery-staple-9"
-
-
-@pytest.fixture
-def base() -> object:
-    with short_tmp() as name:
-        yield Path(name)
 
 
 def notch_log(*argv: str) -> subprocess.CompletedProcess[str]:
@@ -37,27 +32,27 @@ def notch_log(*argv: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_password_values_are_redacted_in_the_log_but_reach_the_executor(base: Path) -> None:
-    async def body() -> None:
-        async with notch_and_client(base) as (_, cards, client):
-            ask = asyncio.ensure_future(
-                client.confirm(MAIL, "connect_account",
-                               {"user": {"name": "ann", "password": SECRET}}, call_id="acct")
-            )  # fmt: skip
-            await cards.wait_for_cards(1)
-            cards.approve("acct", {"user": {"name": "ann", "password": EDITED_SECRET}})
-            decision = await ask
-            assert decision.arguments == {"user": {"name": "ann", "password": EDITED_SECRET}}
-            assert decision.edited_paths == ("user.password",)
-            declined = asyncio.ensure_future(
-                client.confirm(MAIL, "connect_account",
-                               {"user": {"name": "bo", "password": SECRET}}, call_id="acct2")
-            )  # fmt: skip
-            await cards.wait_for_cards(1)
-            cards.decline("acct2")
-            await declined
-
-    run(body())
+@pytest.mark.asyncio
+async def test_password_values_are_redacted_in_the_log_but_reach_the_executor(
+    base: Path, notch_and_client: Any
+) -> None:
+    async with notch_and_client(base) as (_, cards, client):
+        ask = asyncio.ensure_future(
+            client.confirm(MAIL, "connect_account",
+                           {"user": {"name": "ann", "password": SECRET}}, call_id="acct")
+        )  # fmt: skip
+        await cards.wait_for_cards(1)
+        cards.approve("acct", {"user": {"name": "ann", "password": EDITED_SECRET}})
+        decision = await ask
+        assert decision.arguments == {"user": {"name": "ann", "password": EDITED_SECRET}}
+        assert decision.edited_paths == ("user.password",)
+        declined = asyncio.ensure_future(
+            client.confirm(MAIL, "connect_account",
+                           {"user": {"name": "bo", "password": SECRET}}, call_id="acct2")
+        )  # fmt: skip
+        await cards.wait_for_cards(1)
+        cards.decline("acct2")
+        await declined
     data = base / "data"
     with sqlite3.connect(data / "notch.sqlite3") as db:
         logged = json.dumps(db.execute("SELECT * FROM decisions").fetchall())
@@ -96,48 +91,46 @@ class ByRecipient:
         return PolicyVerdict("ask", "over the amount guard")
 
 
-def test_the_policy_hook_auto_approves_blocks_and_fails_safe_to_asking(base: Path) -> None:
-    async def body() -> None:
-        async with notch_and_client(base) as (notch, cards, client):
-            notch.service.policy = ByRecipient()
-            auto = await client.confirm(MAIL, "send_email", {"to": "team"})
-            assert (auto.outcome, auto.runs, auto.decided_by) == ("autoApproved", True, "policy")
-            assert auto.arguments == {"to": "team"}
-            assert [text for _, text in cards.glances] == ["Sending mail to the team"]
-            blocked = await client.confirm(MAIL, "send_email", {"to": "eve"})
-            assert (blocked.outcome, blocked.arguments) == ("blocked", None)
-            assert "blocked" in (blocked.message or "")
-            assert cards.presented == []
-            asked = asyncio.ensure_future(client.confirm(MAIL, "send_email", {"to": "boom"}))
-            (card,) = await cards.wait_for_cards(1)
-            assert card.reason is None  # the broken policy was ignored: a plain card
-            cards.decline(card.call_id)
-            await asked
-            guarded = asyncio.ensure_future(client.confirm(MAIL, "send_email", {"to": "sam"}))
-            (card,) = await cards.wait_for_cards(1)
-            assert card.reason == "over the amount guard"
-            cards.approve(card.call_id)
-            await guarded
-            outcomes = [e.outcome for e in notch.service.store.log()]
-            assert outcomes == ["autoApproved", "blocked", "declined", "approved"]
+@pytest.mark.asyncio
+async def test_the_policy_hook_auto_approves_blocks_and_fails_safe_to_asking(
+    base: Path, notch_and_client: Any
+) -> None:
+    async with notch_and_client(base) as (notch, cards, client):
+        notch.service.policy = ByRecipient()
+        auto = await client.confirm(MAIL, "send_email", {"to": "team"})
+        assert (auto.outcome, auto.runs, auto.decided_by) == ("autoApproved", True, "policy")
+        assert auto.arguments == {"to": "team"}
+        assert [text for _, text in cards.glances] == ["Sending mail to the team"]
+        blocked = await client.confirm(MAIL, "send_email", {"to": "eve"})
+        assert (blocked.outcome, blocked.arguments) == ("blocked", None)
+        assert "blocked" in (blocked.message or "")
+        assert cards.presented == []
+        asked = asyncio.ensure_future(client.confirm(MAIL, "send_email", {"to": "boom"}))
+        (card,) = await cards.wait_for_cards(1)
+        assert card.reason is None  # the broken policy was ignored: a plain card
+        cards.decline(card.call_id)
+        await asked
+        guarded = asyncio.ensure_future(client.confirm(MAIL, "send_email", {"to": "sam"}))
+        (card,) = await cards.wait_for_cards(1)
+        assert card.reason == "over the amount guard"
+        cards.approve(card.call_id)
+        await guarded
+        outcomes = [e.outcome for e in notch.service.store.log()]
+        assert outcomes == ["autoApproved", "blocked", "declined", "approved"]
 
-    run(body())
 
-
-def test_a_card_cannot_approve_arguments_that_fail_the_schema(base: Path) -> None:
-    async def body() -> None:
-        async with notch_and_client(base) as (notch, cards, client):
-            ask = asyncio.ensure_future(
-                client.confirm(MAIL, "send_email", {"to": "a"}, call_id="v")
-            )
-            await cards.wait_for_cards(1)
-            with pytest.raises(ValueError, match="to"):
-                notch.service.decide("v", True, {"to": 7}, ["to"], "click")
-            assert await client.get("v") is None  # still open
-            notch.service.decide("v", True, {"to": "b"}, [], "click")
-            assert (await ask).edited_paths == ("to",)  # found even though not reported
-
-    run(body())
+@pytest.mark.asyncio
+async def test_a_card_cannot_approve_arguments_that_fail_the_schema(
+    base: Path, notch_and_client: Any
+) -> None:
+    async with notch_and_client(base) as (notch, cards, client):
+        ask = asyncio.ensure_future(client.confirm(MAIL, "send_email", {"to": "a"}, call_id="v"))
+        await cards.wait_for_cards(1)
+        with pytest.raises(ValueError, match="to"):
+            notch.service.decide("v", True, {"to": 7}, ["to"], "click")
+        assert await client.get("v") is None  # still open
+        notch.service.decide("v", True, {"to": "b"}, [], "click")
+        assert (await ask).edited_paths == ("to",)  # found even though not reported
 
 
 class Broken:
@@ -145,13 +138,11 @@ class Broken:
         raise RuntimeError("presenter bug")
 
 
-def test_a_broken_presenter_loses_no_request(base: Path) -> None:
-    async def body() -> None:
-        async with running_notch(base) as (notch, _), AsyncNotchClient(notch.server.path) as client:
-            notch.service.set_presenter(Broken())  # type: ignore[arg-type]
-            _, pending = await client.submit(MAIL, "send_email", {"to": "a"}, call_id="b1")
-            assert pending is None
-            assert [r.call_id for r in notch.service.open_requests] == ["b1"]
-            assert (await client.withdraw("b1")).outcome == "withdrawn"
-
-    run(body())
+@pytest.mark.asyncio
+async def test_a_broken_presenter_loses_no_request(base: Path, running_notch: Any) -> None:
+    async with running_notch(base) as (notch, _), AsyncNotchClient(notch.server.path) as client:
+        notch.service.set_presenter(Broken())  # type: ignore[arg-type]
+        _, pending = await client.submit(MAIL, "send_email", {"to": "a"}, call_id="b1")
+        assert pending is None
+        assert [r.call_id for r in notch.service.open_requests] == ["b1"]
+        assert (await client.withdraw("b1")).outcome == "withdrawn"
