@@ -17,7 +17,7 @@ import pytest
 
 from notch_app.client import AsyncNotchClient
 from notch_app.headless import RunningNotch, start
-from notch_app.manifest.model import Manifest
+from notch_app.manifest.model import Manifest, Tool
 from notch_app.runtime.catalog import Catalog
 from notch_app.runtime.scripted import Rule, ScriptedPresenter
 
@@ -175,3 +175,86 @@ def notch_and_client() -> Callable[
     """`async with notch_and_client(base) as (notch, cards, client)`: `running_notch(base)`
     with an `AsyncNotchClient` connected to it."""
     return _notch_and_client
+
+
+# --- a payments integration for the person's policy -------------------------------------
+
+
+def _view(title: str, *binds: str) -> dict[str, Any]:
+    return {
+        "schemaVersion": 1,
+        "root": {
+            "type": "card",
+            "title": title,
+            "children": [{"type": "textField", "bind": f"{{{{{b}}}}}", "label": b} for b in binds],
+            "footer": [
+                {
+                    "type": "actions",
+                    "items": [
+                        {"label": "Cancel", "role": "cancel"},
+                        {"label": title, "role": "confirm"},
+                    ],
+                }
+            ],
+        },
+    }
+
+
+def _pay_manifest(view_title: str = "Pay") -> Manifest:
+    return Manifest.model_validate(
+        {
+            "schemaVersion": 1,
+            "id": "com.example.pay",
+            "version": "1.0.0",
+            "name": "Pay",
+            "tools": [
+                {
+                    "name": "pay_invoice",
+                    "inputSchema": {
+                        "type": "object",
+                        "properties": {
+                            "amount": {"type": "number"},
+                            "payee": {"type": "string"},
+                            "payment": {
+                                "type": "object",
+                                "properties": {"total": {"type": "number"}},
+                            },
+                            "recipients": {"type": "array", "items": {"type": "string"}},
+                            "lines": {
+                                "type": "array",
+                                "items": {
+                                    "type": "object",
+                                    "properties": {"cost": {"type": "number"}},
+                                },
+                            },
+                        },
+                    },
+                    "confirmation": _view(view_title, "payee"),
+                },
+                {
+                    "name": "list_invoices",
+                    "inputSchema": {"type": "object", "properties": {}},
+                },
+            ],
+        }
+    )
+
+
+def _pay_tool(m: Manifest) -> Tool:
+    tool = m.tool("pay_invoice")
+    assert tool is not None
+    return tool
+
+
+@pytest.fixture(scope="session")
+def pay_manifest() -> Callable[..., Manifest]:
+    """`pay_manifest(view_title="Pay")`: an integration with pay_invoice (amount, payee,
+    payment.total, recipients, lines[].cost; a card titled `view_title`) and the
+    read-only list_invoices."""
+    return _pay_manifest
+
+
+@pytest.fixture(scope="session")
+def pay_tool() -> Callable[[Manifest], Tool]:
+    """`pay_tool(manifest)`: its pay_invoice tool."""
+    return _pay_tool

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from notch_app.manifest.model import Manifest, Tool
+from notch_app.manifest.model import Manifest
 from notch_app.runtime.policy_book import (
     BLOCKED_REASON,
     CARD_CHANGED_REASON,
@@ -23,84 +23,20 @@ from notch_app.runtime.policy_book import (
 REPO = Path(__file__).resolve().parents[2]
 
 
-def card(title: str, *binds: str) -> dict[str, Any]:
-    return {
-        "schemaVersion": 1,
-        "root": {
-            "type": "card",
-            "title": title,
-            "children": [{"type": "textField", "bind": f"{{{{{b}}}}}", "label": b} for b in binds],
-            "footer": [
-                {
-                    "type": "actions",
-                    "items": [
-                        {"label": "Cancel", "role": "cancel"},
-                        {"label": title, "role": "confirm"},
-                    ],
-                }
-            ],
-        },
-    }
-
-
-def pay_manifest(view_title: str = "Pay") -> Manifest:
-    return Manifest.model_validate(
-        {
-            "schemaVersion": 1,
-            "id": "com.example.pay",
-            "version": "1.0.0",
-            "name": "Pay",
-            "tools": [
-                {
-                    "name": "pay_invoice",
-                    "inputSchema": {
-                        "type": "object",
-                        "properties": {
-                            "amount": {"type": "number"},
-                            "payee": {"type": "string"},
-                            "payment": {
-                                "type": "object",
-                                "properties": {"total": {"type": "number"}},
-                            },
-                            "recipients": {"type": "array", "items": {"type": "string"}},
-                            "lines": {
-                                "type": "array",
-                                "items": {
-                                    "type": "object",
-                                    "properties": {"cost": {"type": "number"}},
-                                },
-                            },
-                        },
-                    },
-                    "confirmation": card(view_title, "payee"),
-                },
-                {
-                    "name": "list_invoices",
-                    "inputSchema": {"type": "object", "properties": {}},
-                },
-            ],
-        }
-    )
-
-
 @pytest.fixture
 def book(tmp_path: Path) -> PolicyBook:
     return PolicyBook.in_data_dir(tmp_path)
 
 
-def pay_tool(m: Manifest) -> Tool:
-    tool = m.tool("pay_invoice")
-    assert tool is not None
-    return tool
-
-
-def test_every_action_asks_first_by_default(book: PolicyBook) -> None:
+def test_every_action_asks_first_by_default(
+    book: PolicyBook, pay_manifest: Any, pay_tool: Any
+) -> None:
     m = pay_manifest()
     assert book.verdict(m, pay_tool(m), {"amount": 1}).action == "ask"
     assert book.verdict(m, pay_tool(m), {"amount": 1}).reason is None
 
 
-def test_read_only_tools_never_ask_and_refuse_a_policy(book: PolicyBook) -> None:
+def test_read_only_tools_never_ask_and_refuse_a_policy(book: PolicyBook, pay_manifest: Any) -> None:
     m = pay_manifest()
     reader = m.tool("list_invoices")
     assert reader is not None
@@ -112,7 +48,9 @@ def test_read_only_tools_never_ask_and_refuse_a_policy(book: PolicyBook) -> None
     assert book.entries() == []
 
 
-def test_asks_first_off_runs_at_once_and_on_asks_again(book: PolicyBook) -> None:
+def test_asks_first_off_runs_at_once_and_on_asks_again(
+    book: PolicyBook, pay_manifest: Any, pay_tool: Any
+) -> None:
     m = pay_manifest()
     book.set_asks_first(m, pay_tool(m), False)
     verdict = book.verdict(m, pay_tool(m), {"amount": 10})
@@ -122,7 +60,9 @@ def test_asks_first_off_runs_at_once_and_on_asks_again(book: PolicyBook) -> None
     assert book.entries() == []  # the default is not stored
 
 
-def test_blocked_never_runs_and_says_why(book: PolicyBook) -> None:
+def test_blocked_never_runs_and_says_why(
+    book: PolicyBook, pay_manifest: Any, pay_tool: Any
+) -> None:
     m = pay_manifest()
     book.set_asks_first(m, pay_tool(m), False)
     book.block(m, pay_tool(m))
@@ -132,7 +72,9 @@ def test_blocked_never_runs_and_says_why(book: PolicyBook) -> None:
     assert book.verdict(m, pay_tool(m), {"amount": 1}).action == "auto"  # back to "off"
 
 
-def test_reset_one_action_or_the_whole_integration(book: PolicyBook) -> None:
+def test_reset_one_action_or_the_whole_integration(
+    book: PolicyBook, pay_manifest: Any, pay_tool: Any
+) -> None:
     m = pay_manifest()
     book.set_asks_first(m, pay_tool(m), False)
     assert book.reset("com.example.pay", "pay_invoice") is True
@@ -156,7 +98,13 @@ def test_reset_one_action_or_the_whole_integration(book: PolicyBook) -> None:
         ({}, None),  # no amount, nothing over the limit
     ],
 )
-def test_over_guard(book: PolicyBook, arguments: dict[str, Any], expected: str | None) -> None:
+def test_over_guard(
+    book: PolicyBook,
+    arguments: dict[str, Any],
+    expected: str | None,
+    pay_manifest: Any,
+    pay_tool: Any,
+) -> None:
     m = pay_manifest()
     book.set_asks_first(m, pay_tool(m), False)
     book.add_guard(m, pay_tool(m), OverGuard(argument="amount", limit=500))
@@ -165,7 +113,9 @@ def test_over_guard(book: PolicyBook, arguments: dict[str, Any], expected: str |
     assert verdict.action == ("auto" if expected is None else "ask")
 
 
-def test_over_guard_on_nested_paths_and_array_items(book: PolicyBook) -> None:
+def test_over_guard_on_nested_paths_and_array_items(
+    book: PolicyBook, pay_manifest: Any, pay_tool: Any
+) -> None:
     m = pay_manifest()
     book.set_asks_first(m, pay_tool(m), False)
     book.set_guards(
@@ -185,7 +135,9 @@ def test_over_guard_on_nested_paths_and_array_items(book: PolicyBook) -> None:
     assert book.verdict(m, pay_tool(m), {"lines": [{"cost": 10}]}).action == "auto"
 
 
-def test_not_one_of_guard_checks_every_element_of_a_list(book: PolicyBook) -> None:
+def test_not_one_of_guard_checks_every_element_of_a_list(
+    book: PolicyBook, pay_manifest: Any, pay_tool: Any
+) -> None:
     m = pay_manifest()
     tool = pay_tool(m)
     book.set_asks_first(m, tool, False)
@@ -204,7 +156,9 @@ def test_not_one_of_guard_checks_every_element_of_a_list(book: PolicyBook) -> No
     assert book.verdict(m, tool, {"payee": ["ACME", {"x": 1}]}).action == "ask"
 
 
-def test_add_guard_replaces_the_same_kind_on_the_same_argument(book: PolicyBook) -> None:
+def test_add_guard_replaces_the_same_kind_on_the_same_argument(
+    book: PolicyBook, pay_manifest: Any, pay_tool: Any
+) -> None:
     m = pay_manifest()
     book.add_guard(m, pay_tool(m), OverGuard(argument="amount", limit=500))
     book.add_guard(m, pay_tool(m), OverGuard(argument="amount", limit=50))
@@ -216,7 +170,9 @@ def test_add_guard_replaces_the_same_kind_on_the_same_argument(book: PolicyBook)
     assert book.verdict(m, pay_tool(m), {"amount": 60}).action == "auto"
 
 
-def test_guards_do_nothing_while_asks_first_is_on_or_blocked(book: PolicyBook) -> None:
+def test_guards_do_nothing_while_asks_first_is_on_or_blocked(
+    book: PolicyBook, pay_manifest: Any, pay_tool: Any
+) -> None:
     m = pay_manifest()
     book.add_guard(m, pay_tool(m), OverGuard(argument="amount", limit=5))
     assert book.verdict(m, pay_tool(m), {"amount": 1}) == book.verdict(m, pay_tool(m), {})
@@ -224,7 +180,9 @@ def test_guards_do_nothing_while_asks_first_is_on_or_blocked(book: PolicyBook) -
     assert book.verdict(m, pay_tool(m), {"amount": 100}).action == "block"
 
 
-def test_a_guard_must_name_an_argument_the_tool_has(book: PolicyBook) -> None:
+def test_a_guard_must_name_an_argument_the_tool_has(
+    book: PolicyBook, pay_manifest: Any, pay_tool: Any
+) -> None:
     m = pay_manifest()
     with pytest.raises(PolicyRefused, match="did you mean 'amount'"):
         book.add_guard(m, pay_tool(m), OverGuard(argument="amout", limit=5))
@@ -232,7 +190,9 @@ def test_a_guard_must_name_an_argument_the_tool_has(book: PolicyBook) -> None:
         book.add_guard(m, pay_tool(m), OverGuard(argument="payee", limit=5))
 
 
-def test_a_changed_card_does_not_inherit_an_earlier_off(tmp_path: Path) -> None:
+def test_a_changed_card_does_not_inherit_an_earlier_off(
+    tmp_path: Path, pay_manifest: Any, pay_tool: Any
+) -> None:
     book = PolicyBook.in_data_dir(tmp_path)
     old = pay_manifest("Pay")
     book.set_asks_first(old, pay_tool(old), False)
@@ -255,7 +215,9 @@ def test_a_changed_card_does_not_inherit_an_earlier_off(tmp_path: Path) -> None:
     assert book.verdict(updated, pay_tool(updated), {}).action == "auto"
 
 
-def test_a_changed_input_schema_also_asks_again(book: PolicyBook) -> None:
+def test_a_changed_input_schema_also_asks_again(
+    book: PolicyBook, pay_manifest: Any, pay_tool: Any
+) -> None:
     m = pay_manifest()
     book.set_asks_first(m, pay_tool(m), False)
     raw = m.model_dump(by_alias=True, exclude_none=True)
@@ -264,7 +226,7 @@ def test_a_changed_input_schema_also_asks_again(book: PolicyBook) -> None:
     assert book.verdict(changed, pay_tool(changed), {}).action == "ask"
 
 
-def test_subscribers_hear_every_change(book: PolicyBook) -> None:
+def test_subscribers_hear_every_change(book: PolicyBook, pay_manifest: Any, pay_tool: Any) -> None:
     m = pay_manifest()
     heard: list[str] = []
     unsubscribe = book.subscribe(lambda: heard.append("changed"))
@@ -303,7 +265,9 @@ arguments = st.recursive(
 
 
 @pytest.fixture(scope="module")
-def guarded(tmp_path_factory: pytest.TempPathFactory) -> tuple[PolicyBook, Manifest]:
+def guarded(
+    tmp_path_factory: pytest.TempPathFactory, pay_manifest: Any, pay_tool: Any
+) -> tuple[PolicyBook, Manifest]:
     book = PolicyBook.in_data_dir(tmp_path_factory.mktemp("book"))
     m = pay_manifest()
     book.set_asks_first(m, pay_tool(m), False)
@@ -322,7 +286,7 @@ def guarded(tmp_path_factory: pytest.TempPathFactory) -> tuple[PolicyBook, Manif
     )
 )
 def test_guards_never_raise_and_never_block(
-    guarded: tuple[PolicyBook, Manifest], args: dict[str, Any]
+    guarded: tuple[PolicyBook, Manifest], pay_tool: Any, args: dict[str, Any]
 ) -> None:
     book, m = guarded
     verdict = book.verdict(m, pay_tool(m), args)

@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
-from test_policy_book import pay_manifest, pay_tool
 
 from notch_app.app import NotchConfig, overlay_settings_from
 from notch_app.runtime.policy_book import (
@@ -67,7 +67,7 @@ def test_a_whole_number_of_seconds_is_written_as_one(tmp_path: Path) -> None:
     ],
 )
 def test_an_older_file_without_the_new_keys_loads_with_defaults(
-    tmp_path: Path, overlay: dict[str, object] | None
+    tmp_path: Path, overlay: dict[str, object] | None, pay_manifest: Any, pay_tool: Any
 ) -> None:
     m = pay_manifest()
     old: dict[str, object] = {
@@ -106,7 +106,7 @@ def test_an_older_file_without_the_new_keys_loads_with_defaults(
     ],
 )
 def test_a_bad_overlay_value_is_a_corrupt_file_moved_aside(
-    tmp_path: Path, overlay: dict[str, object], what: str
+    tmp_path: Path, overlay: dict[str, object], what: str, pay_manifest: Any, pay_tool: Any
 ) -> None:
     m = pay_manifest()
     good = PolicyBook.in_data_dir(tmp_path)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
-from test_policy_book import pay_manifest, pay_tool
 
 from notch_app.runtime.policy_book import (
     SETTINGS_FILE_NAME,
@@ -18,7 +18,7 @@ from notch_app.runtime.policy_book import (
 from notch_app.runtime.policy_book import settings_file as settings_file_module
 
 
-def test_choices_survive_a_restart(tmp_path: Path) -> None:
+def test_choices_survive_a_restart(tmp_path: Path, pay_manifest: Any, pay_tool: Any) -> None:
     m = pay_manifest()
     first = PolicyBook.in_data_dir(tmp_path)
     first.set_asks_first(m, pay_tool(m), False)
@@ -32,7 +32,7 @@ def test_choices_survive_a_restart(tmp_path: Path) -> None:
     assert again.overlay.glance is False
 
 
-def test_the_file_is_plain_versioned_json(tmp_path: Path) -> None:
+def test_the_file_is_plain_versioned_json(tmp_path: Path, pay_manifest: Any, pay_tool: Any) -> None:
     m = pay_manifest()
     book = PolicyBook.in_data_dir(tmp_path)
     book.block(m, pay_tool(m))
@@ -59,7 +59,12 @@ def test_the_file_is_plain_versioned_json(tmp_path: Path) -> None:
     ],
 )
 def test_a_corrupt_file_is_moved_aside_and_everything_asks(
-    tmp_path: Path, content: bytes, what: str, caplog: pytest.LogCaptureFixture
+    tmp_path: Path,
+    content: bytes,
+    what: str,
+    caplog: pytest.LogCaptureFixture,
+    pay_manifest: Any,
+    pay_tool: Any,
 ) -> None:
     m = pay_manifest()
     good = PolicyBook.in_data_dir(tmp_path)
@@ -81,7 +86,9 @@ def test_a_corrupt_file_is_moved_aside_and_everything_asks(
     assert PolicyBook.in_data_dir(tmp_path).problem is None
 
 
-def test_a_running_book_that_rereads_a_corrupt_file_falls_back_to_asking(tmp_path: Path) -> None:
+def test_a_running_book_that_rereads_a_corrupt_file_falls_back_to_asking(
+    tmp_path: Path, pay_manifest: Any, pay_tool: Any
+) -> None:
     m = pay_manifest()
     book = PolicyBook.in_data_dir(tmp_path)
     book.set_asks_first(m, pay_tool(m), False)
@@ -94,7 +101,9 @@ def test_a_running_book_that_rereads_a_corrupt_file_falls_back_to_asking(tmp_pat
     assert book.problem is not None
 
 
-def test_a_file_from_a_newer_notch_is_left_alone(tmp_path: Path) -> None:
+def test_a_file_from_a_newer_notch_is_left_alone(
+    tmp_path: Path, pay_manifest: Any, pay_tool: Any
+) -> None:
     m = pay_manifest()
     path = settings_path(tmp_path)
     newer = '{"version": 2, "policies": {"com.example.pay": {"pay_invoice": "auto"}}}'
@@ -107,7 +116,7 @@ def test_a_file_from_a_newer_notch_is_left_alone(tmp_path: Path) -> None:
     assert path.read_text() == newer
 
 
-def test_an_unreadable_file_asks(tmp_path: Path) -> None:
+def test_an_unreadable_file_asks(tmp_path: Path, pay_manifest: Any, pay_tool: Any) -> None:
     path = settings_path(tmp_path)
     path.mkdir()  # reading a folder fails even as root
     book = PolicyBook(path)
@@ -116,7 +125,9 @@ def test_an_unreadable_file_asks(tmp_path: Path) -> None:
     assert book.verdict(m, pay_tool(m), {}).action == "ask"
 
 
-def test_reload_picks_up_a_change_made_by_another_process(tmp_path: Path) -> None:
+def test_reload_picks_up_a_change_made_by_another_process(
+    tmp_path: Path, pay_manifest: Any, pay_tool: Any
+) -> None:
     m = pay_manifest()
     running = PolicyBook.in_data_dir(tmp_path)
     heard: list[int] = []
@@ -129,7 +140,9 @@ def test_reload_picks_up_a_change_made_by_another_process(tmp_path: Path) -> Non
     assert running.verdict(m, pay_tool(m), {}).action == "auto"
 
 
-def test_two_writers_do_not_lose_each_others_changes(tmp_path: Path) -> None:
+def test_two_writers_do_not_lose_each_others_changes(
+    tmp_path: Path, pay_manifest: Any, pay_tool: Any
+) -> None:
     m = pay_manifest()
     app = PolicyBook.in_data_dir(tmp_path)
     cli = PolicyBook.in_data_dir(tmp_path)
@@ -141,7 +154,7 @@ def test_two_writers_do_not_lose_each_others_changes(tmp_path: Path) -> None:
 
 
 def test_a_failed_write_leaves_the_old_file_whole(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, pay_manifest: Any, pay_tool: Any
 ) -> None:
     m = pay_manifest()
     book = PolicyBook.in_data_dir(tmp_path)
