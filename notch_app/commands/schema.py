@@ -1,4 +1,5 @@
-"""`notch schema [--check] [--out DIR]`: write or check the published JSON Schemas."""
+"""`notch schema [--check] [--out DIR]`: write or check the published JSON Schemas and
+the OpenRPC document of the socket API."""
 
 from __future__ import annotations
 
@@ -24,9 +25,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from notch_app.card.scenario import scenario_schema
+    from notch_app.ipc.openrpc import FILE_NAME as OPENRPC_FILE
+    from notch_app.ipc.openrpc import socket_openrpc
     from notch_app.manifest.schemas import default_schema_dir, stale_schemas, write_schemas
 
-    extra = {"scenario.schema.json": scenario_schema()}
+    # The socket API's OpenRPC document is checked and written like the JSON Schemas.
+    extra = {"scenario.schema.json": scenario_schema(), OPENRPC_FILE: socket_openrpc()}
     out: Path = args.out if args.out is not None else default_schema_dir()
     if args.check:
         stale = stale_schemas(out, extra)

@@ -26,27 +26,24 @@ from typing import Any, Final
 from notch_app.ipc import protocol as rpc
 from notch_app.ipc.address import default_socket_path
 from notch_app.ipc.client import (
+    REPLY_LIMIT,
+    Backoff,
     CallListeners,
     ConfirmationEvent,
+    Dropped,
     EventHandler,
     NotchError,
     NotchNotRunning,
-    connection_lost,
     decision_or_none,
     encode_call,
-    event_from,
     not_running,
     request_error,
     request_params,
+    routed,
 )
 from notch_app.runtime.decision import Decision
 
-_READ_LIMIT: Final = 4 * rpc.MAX_MESSAGE_BYTES
 _RECV_BYTES: Final = 64 * 1024
-
-
-class _Lost(Exception):
-    pass
 
 
 class NotchClient:
@@ -72,7 +69,7 @@ class NotchClient:
         self._generation = 0
         """Bumped whenever the connection is dropped: a waiter on an older one resends."""
         self._sock_timeout: float | None = None
-        self._buffer = bytearray()
+        self._splitter = rpc.LineSplitter(REPLY_LIMIT)
         self._inbox = memoryview(bytearray(_RECV_BYTES))
         """Every read lands here: no fresh allocation per read."""
         self._ids = itertools.count(1)
@@ -173,25 +170,20 @@ class NotchClient:
         one drops. Raises NotchRequestError, NotchNotRunning, NotchConnectionLost, or
         TimeoutError after `timeout` seconds."""
         deadline = None if timeout is None else time.monotonic() + timeout
-        lost_until: float | None = None
-        delay = 0.05
+        backoff: Backoff | None = None
         while True:
             try:
                 return self._call_once(method, params, deadline)
-            except (_Lost, NotchNotRunning) as exc:
+            except (Dropped, NotchNotRunning) as exc:
                 if self._closed:
                     raise NotchError("this NotchClient is closed") from None
+                if backoff is None:
+                    backoff = Backoff(self.socket_path, self.reconnect_for)
                 now = time.monotonic()
-                if lost_until is None:
-                    if isinstance(exc, NotchNotRunning):
-                        raise  # never connected for this call: nothing to resume
-                    lost_until = now + self.reconnect_for
-                if now >= lost_until:
-                    raise connection_lost(self.socket_path, self.reconnect_for) from None
-                if deadline is not None and now + delay >= deadline:
+                pause = backoff.pause_after(exc, now)
+                if deadline is not None and now + pause >= deadline:
                     raise TimeoutError(f"no answer from Notch within {timeout:g} s") from None
-                time.sleep(delay)
-                delay = min(delay * 2, 1.0)
+                time.sleep(pause)
 
     # --- internals -------------------------------------------------------------------
 
@@ -211,7 +203,7 @@ class NotchClient:
             except OSError:
                 with self._lock:
                     self._drop(generation)
-                raise _Lost from None
+                raise Dropped from None
             message = self._reply(request_id, generation, deadline)
         except BaseException:
             with self._lock:
@@ -234,7 +226,7 @@ class NotchClient:
                         self._expected.discard(request_id)
                         return reply
                     if self._generation != generation:
-                        raise _Lost
+                        raise Dropped
                     left = None if deadline is None else deadline - time.monotonic()
                     if left is not None and left <= 0:
                         raise TimeoutError("no decision yet; the request stays open")
@@ -247,25 +239,19 @@ class NotchClient:
                         state.wait(left)
                     finally:
                         self._sleepers -= 1
-            messages: list[dict[str, Any]] = []
+            events: list[ConfirmationEvent] = []
+            replies: list[dict[str, Any]] = []
             lost = False
             try:
                 if sock is None:
-                    raise _Lost
-                messages = self._receive(sock, left)
-            except _Lost:
+                    raise Dropped
+                events, replies = routed(self._receive(sock, left))
+            except Dropped:
                 lost = True
             mine: dict[str, Any] | None = None
-            events: list[ConfirmationEvent] = []
             with self._lock:
                 self._reading = False
-                for message in messages:
-                    if "method" in message:
-                        if message["method"] == rpc.EVENT_METHOD:
-                            event = event_from(message.get("params"))
-                            if event is not None:
-                                events.append(event)
-                        continue
+                for message in replies:
                     reply_id = message.get("id")
                     if reply_id == request_id:
                         mine = message
@@ -281,8 +267,8 @@ class NotchClient:
             if mine is not None:
                 return mine
 
-    def _receive(self, sock: socket.socket, timeout: float | None) -> list[dict[str, Any]]:
-        """Read at least once (up to `timeout` s) and return the complete messages."""
+    def _receive(self, sock: socket.socket, timeout: float | None) -> list[bytes]:
+        """Read at least once (up to `timeout` s) and return the lines completed."""
         if timeout != self._sock_timeout:  # settimeout is a syscall: only when it changes
             sock.settimeout(timeout)
             self._sock_timeout = timeout
@@ -291,31 +277,10 @@ class NotchClient:
         except TimeoutError:
             return []
         except OSError:
-            raise _Lost from None
+            raise Dropped from None
         if not got:
-            raise _Lost
-        chunk = bytes(self._inbox[:got])
-        buffer = self._buffer
-        if not buffer and chunk.find(b"\n") == len(chunk) - 1:
-            lines = [chunk]  # the usual case: exactly one whole message
-        else:
-            buffer += chunk
-            cut = buffer.rfind(b"\n") + 1
-            lines = bytes(buffer[:cut]).split(b"\n")
-            del buffer[:cut]
-            if len(buffer) > _READ_LIMIT:  # not Notch: nothing it sends is that long
-                raise _Lost
-        out: list[dict[str, Any]] = []
-        for line in lines:
-            if not line:
-                continue
-            try:
-                message = rpc.decode(line)
-            except rpc.RpcError:
-                continue
-            if isinstance(message, dict):
-                out.append(message)
-        return out
+            raise Dropped
+        return self._splitter.feed(bytes(self._inbox[:got]))
 
     def _connected(self) -> socket.socket:
         """The open socket, connecting first if needed. Call with `_lock` held."""
@@ -329,7 +294,7 @@ class NotchClient:
             raise not_running(self.socket_path, exc) from None
         self._sock = sock
         self._sock_timeout = None
-        self._buffer.clear()
+        self._splitter.clear()
         return sock
 
     def _drop(self, generation: int) -> None:
@@ -341,7 +306,7 @@ class NotchClient:
         if self._sleepers:
             self._state.notify_all()
         sock, self._sock = self._sock, None
-        self._buffer.clear()
+        self._splitter.clear()
         if sock is not None:
             with contextlib.suppress(OSError):
                 sock.shutdown(socket.SHUT_RDWR)  # wakes a thread blocked in recv

@@ -24,7 +24,11 @@ from notch_app.ipc import protocol as rpc
 from notch_app.ipc.address import default_socket_path
 from notch_app.runtime.decision import Decision
 
-_READ_LIMIT: Final = 4 * rpc.MAX_MESSAGE_BYTES
+REPLY_LIMIT: Final = 4 * rpc.MAX_MESSAGE_BYTES
+"""Longest line a client reads; nothing Notch sends is that long, so past it the peer
+is not Notch and the connection is dropped."""
+FIRST_PAUSE_S: Final = 0.05
+LONGEST_PAUSE_S: Final = 1.0
 
 
 class NotchError(Exception):
@@ -121,8 +125,65 @@ def connection_lost(socket_path: Path, reconnect_for: float) -> NotchConnectionL
     )
 
 
-class _Lost(Exception):
-    pass
+class Dropped(Exception):
+    """The connection a call was sent on went away (internal to the clients: callers see
+    a resent call, or NotchConnectionLost)."""
+
+
+class Backoff:
+    """When to try a call again after its connection dropped: pauses doubling from 50 ms
+    to 1 s, until `reconnect_for` seconds after the first drop. I/O-free (each client
+    sleeps its own way); one per call."""
+
+    __slots__ = ("_pause", "_until", "reconnect_for", "socket_path")
+
+    def __init__(self, socket_path: Path, reconnect_for: float) -> None:
+        self.socket_path = socket_path
+        self.reconnect_for = reconnect_for
+        self._until: float | None = None
+        self._pause = FIRST_PAUSE_S
+
+    def dropped(self, now: float) -> None:
+        """The call was sent on a connection that then dropped: it may be resumed."""
+        if self._until is None:
+            self._until = now + self.reconnect_for
+
+    def pause_after(self, error: Exception, now: float) -> float:
+        """Seconds to wait before the next try after `error` (a drop, or no Notch).
+        Raises `error` itself when it is NotchNotRunning and the call never connected
+        (nothing to resume), NotchConnectionLost once `reconnect_for` has passed."""
+        if self._until is None:
+            if isinstance(error, NotchNotRunning):
+                raise error
+            self._until = now + self.reconnect_for
+        if now >= self._until:
+            raise connection_lost(self.socket_path, self.reconnect_for) from None
+        pause = self._pause
+        self._pause = min(pause * 2, LONGEST_PAUSE_S)
+        return pause
+
+
+def routed(lines: list[bytes]) -> tuple[list[ConfirmationEvent], list[dict[str, Any]]]:
+    """The events and the replies in lines a client read (anything else is skipped).
+    Raises Dropped on a line past REPLY_LIMIT (the peer is not Notch)."""
+    events: list[ConfirmationEvent] = []
+    replies: list[dict[str, Any]] = []
+    for line in lines:
+        if line is rpc.OVERSIZED:
+            raise Dropped
+        try:
+            message = rpc.decode(line)
+        except rpc.RpcError:
+            continue
+        if not isinstance(message, dict):
+            continue
+        if "method" not in message:
+            replies.append(message)
+        elif message["method"] == rpc.EVENT_METHOD:
+            event = event_from(message.get("params"))
+            if event is not None:
+                events.append(event)
+    return events, replies
 
 
 def event_from(params: Any) -> ConfirmationEvent | None:
@@ -165,7 +226,7 @@ class _Link(asyncio.BufferedProtocol):
         self.on_event = on_event
         self.transport: asyncio.Transport | None = None
         self.inbox = memoryview(bytearray(64 * 1024))
-        self.buffer = bytearray()
+        self.splitter = rpc.LineSplitter(REPLY_LIMIT)
         self.waiting: dict[int, asyncio.Future[Any]] = {}
         self.ids = itertools.count(1)
         self.alive = True
@@ -181,37 +242,21 @@ class _Link(asyncio.BufferedProtocol):
         self.data_received(bytes(self.inbox[:nbytes]))
 
     def data_received(self, data: bytes) -> None:
-        buffer = self.buffer
-        buffer += data
-        start = 0
-        while (end := buffer.find(b"\n", start)) >= 0:
-            line = bytes(buffer[start:end])
-            start = end + 1
-            try:
-                message = rpc.decode(line)
-            except rpc.RpcError:
-                continue
-            if isinstance(message, dict):
-                self._route(message)
-        if start:
-            del buffer[:start]
-        if len(buffer) > _READ_LIMIT:  # not Notch: nothing it sends is that long
+        try:
+            events, replies = routed(self.splitter.feed(data))
+        except Dropped:
             self._lose()
-
-    def _route(self, message: dict[str, Any]) -> None:
-        if "method" in message:
-            if message["method"] == rpc.EVENT_METHOD:
-                event = event_from(message.get("params"))
-                if event is not None:
-                    self.on_event(event)
             return
-        future = self.waiting.get(message.get("id"))  # type: ignore[arg-type]
-        if future is None or future.done():
-            return
-        if "error" in message:
-            future.set_exception(request_error(message["error"]))
-        else:
-            future.set_result(message.get("result"))
+        for event in events:
+            self.on_event(event)
+        for reply in replies:
+            future = self.waiting.get(reply.get("id"))  # type: ignore[arg-type]
+            if future is None or future.done():
+                continue
+            if "error" in reply:
+                future.set_exception(request_error(reply["error"]))
+            else:
+                future.set_result(reply.get("result"))
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._lose()
@@ -220,13 +265,13 @@ class _Link(asyncio.BufferedProtocol):
         self.alive = False
         for future in self.waiting.values():
             if not future.done():
-                future.set_exception(_Lost())
+                future.set_exception(Dropped())
         if self.transport is not None:
             self.transport.close()
 
     async def call(self, method: str, params: dict[str, Any]) -> Any:
         if not self.alive or self.transport is None:
-            raise _Lost
+            raise Dropped
         request_id = next(self.ids)
         data = encode_call(request_id, method, params)
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
@@ -361,28 +406,23 @@ class AsyncNotchClient:
 
     async def call(self, method: str, params: dict[str, Any]) -> Any:
         """Call any method; retries on a new connection if the old one drops."""
-        loop = asyncio.get_running_loop()
-        deadline: float | None = None
         link = self._link
+        dropped = False
         if link is not None and link.alive:  # fast path: already connected
             try:
                 return await link.call(method, params)
-            except _Lost:
-                deadline = loop.time() + self.reconnect_for
-        delay = 0.05
+            except Dropped:
+                dropped = True
+        loop = asyncio.get_running_loop()
+        backoff = Backoff(self.socket_path, self.reconnect_for)
+        if dropped:
+            backoff.dropped(loop.time())
         while True:
             try:
                 link = await self._ensure_link()
                 return await link.call(method, params)
-            except (_Lost, NotchNotRunning) as exc:
-                if deadline is None:
-                    if isinstance(exc, NotchNotRunning):
-                        raise  # never connected for this call: nothing to resume
-                    deadline = loop.time() + self.reconnect_for
-                if loop.time() >= deadline:
-                    raise connection_lost(self.socket_path, self.reconnect_for) from None
-                await asyncio.sleep(delay)
-                delay = min(delay * 2, 1.0)
+            except (Dropped, NotchNotRunning) as exc:
+                await asyncio.sleep(backoff.pause_after(exc, loop.time()))
 
     # --- internals -------------------------------------------------------------------
 

@@ -17,7 +17,10 @@ Methods (params are objects; names in camelCase):
 
 While a client waits, the server sends it notifications `confirm.event` {callId, event,
 ...} with event one of confirmationRequired, shown, parked, restored, decided.
-There is deliberately no method that changes policy.
+There is deliberately no method that changes policy. The params of each method are
+models in `notch_app/ipc/methods.py`; the OpenRPC document generated from them is
+`schemas/notch-socket.openrpc.json`. This module is I/O-free: the line framing
+(`LineSplitter`) and the JSON of one message (`encode`, `decode`).
 """
 
 from __future__ import annotations
@@ -27,6 +30,9 @@ from typing import Any, Final
 
 import orjson
 
+PROTOCOL_VERSION: Final = "1"
+"""The socket API's version (the OpenRPC document's `info.version`): bumped when a
+method, param or result changes in a way an existing client would notice."""
 MAX_MESSAGE_BYTES: Final = 1024 * 1024
 """One line (request or response) may be at most 1 MiB, newline excluded."""
 MAX_JSON_DEPTH: Final = 64
@@ -54,6 +60,76 @@ METHODS: Final = (
     "integrations.list",
     "server.info",
 )
+
+
+OVERSIZED: Final = b"\x00oversized"
+"""Stands in for a line over the limit (never valid JSON, so never confused with one)."""
+
+
+class LineSplitter:
+    """Cuts a byte stream into messages, one per `\\n`-terminated line. I/O-free: the
+    server and both clients feed it whatever their socket read returned.
+
+    A line longer than `limit` bytes (newline excluded) is never buffered: it comes out
+    once as `OVERSIZED` and the rest of it is dropped as it arrives. Blank lines are
+    skipped. `partial` is how many bytes of an unfinished line are held.
+    """
+
+    __slots__ = ("_held", "_skipping", "limit")
+
+    def __init__(self, limit: int = MAX_MESSAGE_BYTES) -> None:
+        self.limit = limit
+        self._held = bytearray()
+        self._skipping = False
+
+    @property
+    def partial(self) -> int:
+        """Bytes of a line begun but not yet ended (0 between messages)."""
+        return len(self._held)
+
+    def feed(self, data: bytes) -> list[bytes]:
+        """The lines `data` completes, newlines stripped, in order."""
+        held = self._held
+        if not held and not self._skipping and data.find(b"\n") == len(data) - 1:
+            # The usual case: exactly one whole message in this read.
+            if len(data) > self.limit + 1:
+                return [OVERSIZED]
+            return [data[:-1]] if len(data) > 1 else []
+        if self._skipping:
+            end = data.find(b"\n")
+            if end < 0:
+                return []
+            self._skipping = False
+            data = data[end + 1 :]
+        lines: list[bytes] = []
+        held += data
+        start = 0
+        while (end := held.find(b"\n", start)) >= 0:
+            if end - start > self.limit:
+                lines.append(OVERSIZED)
+            elif end > start:
+                lines.append(bytes(held[start:end]))
+            start = end + 1
+        if start:
+            del held[:start]
+        if len(held) > self.limit:
+            # Never hold a line past the limit: report it now, drop the rest as it comes.
+            held.clear()
+            self._skipping = True
+            lines.append(OVERSIZED)
+        return lines
+
+    def finish(self) -> bytes | None:
+        """At end of stream: the unterminated last line (whitespace stripped), if any."""
+        leftover = bytes(self._held).strip()
+        self._held.clear()
+        skipped, self._skipping = self._skipping, False
+        return leftover if leftover and not skipped else None
+
+    def clear(self) -> None:
+        """Forget any partial line (the connection it came from is gone)."""
+        self._held.clear()
+        self._skipping = False
 
 
 class RpcError(Exception):

@@ -24,6 +24,13 @@ from typing import Any, Final
 from notch_app import __version__
 from notch_app.ipc import protocol as rpc
 from notch_app.ipc.address import claim_socket_path
+from notch_app.ipc.methods import (
+    CallIdParams,
+    ConfirmAwaitParams,
+    ConfirmRequestParams,
+    NoParams,
+    parse_params,
+)
 from notch_app.runtime.decision import Decision
 from notch_app.runtime.presenter import ConfirmationRequest
 from notch_app.runtime.service import ConfirmationService, Event, ServiceError
@@ -35,7 +42,6 @@ MAX_IN_FLIGHT: Final = 256
 MAX_WRITE_BUFFER: Final = 16 * 1024 * 1024
 """Unread bytes queued for one client before it is disconnected as not reading."""
 MAX_CONNECTIONS: Final = 512
-MAX_AWAIT_MS: Final = 24 * 3600 * 1000
 _SLICE_S: Final = 0.004
 """Work handled per loop turn, across all connections, before yielding to the loop."""
 _READ_BYTES: Final = 64 * 1024
@@ -54,40 +60,6 @@ _ERROR_CODES: Final[Mapping[str, int]] = {
 Result = Any
 """A JSON-ready result, or a `_Later` for one that waits on a decision."""
 Handler = Callable[["_Connection", dict[str, Any]], Result]
-
-
-def _bad(field: str, message: str) -> rpc.RpcError:
-    return rpc.RpcError(rpc.INVALID_PARAMS, f"invalid params: {field} {message}", {"field": field})
-
-
-def _text(params: dict[str, Any], name: str, *, required: bool = True) -> str | None:
-    value = params.get(name)
-    if value is None:
-        if required:
-            raise _bad(name, "is required")
-        return None
-    if not isinstance(value, str):
-        raise _bad(name, "must be a string")
-    return value
-
-
-def _whole(params: dict[str, Any], name: str, low: int, high: int) -> int | None:
-    value = params.get(name)
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise _bad(name, f"must be a whole number from {low} to {high}")
-    return value
-
-
-def _only(params: dict[str, Any], allowed: frozenset[str]) -> None:
-    if params.keys() <= allowed:
-        return
-    extra = sorted(set(params) - allowed)
-    if extra:
-        raise _bad(
-            extra[0], f"is not a parameter of this method (it takes {', '.join(sorted(allowed))})"
-        )
 
 
 def _pending(request: ConfirmationRequest) -> dict[str, Any]:
@@ -119,12 +91,10 @@ class _Connection(asyncio.BufferedProtocol):
         self.server = server
         self.transport: asyncio.Transport | None = None
         self.inbox = memoryview(bytearray(_READ_BYTES))
-        self.buffer = bytearray()
+        self.splitter = rpc.LineSplitter()
         self.lines: deque[bytes] = deque()
         self.queued = False
         """In the server's ready queue (has lines waiting to be handled)."""
-        self.skipping = False
-        """Dropping the rest of an oversized line until its newline."""
         self.paused = False
         self.eof = False
         self.waiting: dict[object, tuple[asyncio.Future[Decision], Callable[..., None]]] = {}
@@ -152,47 +122,14 @@ class _Connection(asyncio.BufferedProtocol):
     def data_received(self, data: bytes) -> None:
         if self.closed:
             return
-        if not self.buffer and not self.skipping and data.find(b"\n") == len(data) - 1:
-            # The usual case: exactly one whole message in this read.
-            if len(data) > rpc.MAX_MESSAGE_BYTES + 1:
-                self.lines.append(_OVERSIZED)
-            elif len(data) > 1:
-                self.lines.append(data[:-1])
-            if self.lines:
-                self.server._ready_to_handle(self)
-            return
-        if self.skipping:
-            end = data.find(b"\n")
-            if end < 0:
-                return
-            self.skipping = False
-            data = data[end + 1 :]
-        buffer = self.buffer
-        buffer += data
-        start = 0
-        while True:
-            end = buffer.find(b"\n", start)
-            if end < 0:
-                break
-            if end - start > rpc.MAX_MESSAGE_BYTES:
-                self.lines.append(_OVERSIZED)
-            elif end > start:
-                self.lines.append(bytes(buffer[start:end]))
-            start = end + 1
-        if start:
-            del buffer[:start]
-        if len(buffer) > rpc.MAX_MESSAGE_BYTES:
-            # Never buffer a line past the limit: answer now, drop the rest as it comes.
-            buffer.clear()
-            self.skipping = True
-            self.lines.append(_OVERSIZED)
-        if self.lines:
+        lines = self.splitter.feed(data)
+        if lines:
+            self.lines.extend(lines)
             self.server._ready_to_handle(self)
 
     def eof_received(self) -> bool:
-        leftover = bytes(self.buffer).strip()
-        self.buffer.clear()
-        if leftover and not self.skipping:
+        leftover = self.splitter.finish()
+        if leftover is not None:
             self.lines.append(leftover)
         self.eof = True
         if self.lines:
@@ -298,6 +235,7 @@ class _Connection(asyncio.BufferedProtocol):
             self._uncork()  # replies already made still go out before the close
         self.closed = True
         self.lines.clear()
+        self.splitter.clear()
         # The requests stay open in the service; only this client stops hearing about them.
         for future, done in self.waiting.values():
             future.remove_done_callback(done)
@@ -312,10 +250,6 @@ class _Connection(asyncio.BufferedProtocol):
         if self.transport is not None:
             self.transport.close()
             self.transport = None
-
-
-_OVERSIZED: Final = b"\x00oversized"
-"""Stands in for a line over the limit (never valid JSON, so never confused with one)."""
 
 
 class NotchServer:
@@ -445,7 +379,7 @@ class NotchServer:
         self._spent = 0.0
 
     def _handle(self, conn: _Connection, line: bytes) -> None:
-        if line is _OVERSIZED:
+        if line is rpc.OVERSIZED:
             conn.send(rpc.error_response(None, rpc.RpcError(
                 rpc.INVALID_REQUEST,
                 f"message is larger than {rpc.MAX_MESSAGE_BYTES} bytes (1 MiB); it was "
@@ -522,79 +456,46 @@ class NotchServer:
     # --- methods ---------------------------------------------------------------------
 
     def _confirm_request(self, conn: _Connection, params: dict[str, Any]) -> Result:
-        _only(params, _REQUEST_PARAMS)
-        call_id = _text(params, "callId")
-        integration = _text(params, "integration")
-        tool = _text(params, "tool")
-        arguments = params.get("arguments", {})
-        if not isinstance(arguments, dict):
-            raise _bad("arguments", "must be an object")
-        context = params.get("context")
-        if context is not None and not isinstance(context, dict):
-            raise _bad("context", "must be an object")
-        wait = params.get("wait", True)
-        if not isinstance(wait, bool):
-            raise _bad("wait", "must be true or false")
-        assert call_id is not None and integration is not None and tool is not None
-        future = self.service.submit(
-            call_id,
-            integration,
-            tool,
-            arguments,
-            supersedes=_text(params, "supersedes", required=False),
-            expires_in_ms=_whole(params, "expiresInMs", 1, 30 * 24 * 3600 * 1000),
-            context=context,
-            listener=conn.on_event,
-        )
+        asked = parse_params(ConfirmRequestParams, params)
+        call_id = asked.call_id
+        future = self.service.submit(asked.tool_call(), conn.on_event)
         if future.done():
             return future.result().to_wire()
         conn.watch(call_id)
-        if not wait:
+        if not asked.wait:
             return {"callId": call_id, "status": "pending", "parked": False}
         return _Later(future, call_id)
 
     def _confirm_await(self, conn: _Connection, params: dict[str, Any]) -> Result:
-        _only(params, frozenset({"callId", "timeoutMs"}))
-        call_id = _text(params, "callId")
-        timeout_ms = _whole(params, "timeoutMs", 0, MAX_AWAIT_MS)
-        assert call_id is not None
-        future = self.service.wait(call_id, conn.on_event)
+        asked = parse_params(ConfirmAwaitParams, params)
+        future = self.service.wait(asked.call_id, conn.on_event)
         if future.done():
             return future.result().to_wire()
-        conn.watch(call_id)
-        return _Later(future, call_id, None if timeout_ms is None else timeout_ms / 1000)
+        conn.watch(asked.call_id)
+        timeout_ms = asked.timeout_ms
+        return _Later(future, asked.call_id, None if timeout_ms is None else timeout_ms / 1000)
 
     def _confirm_get(self, conn: _Connection, params: dict[str, Any]) -> Result:
-        _only(params, frozenset({"callId"}))
-        call_id = _text(params, "callId")
-        assert call_id is not None
-        found = self.service.get(call_id)
+        found = self.service.get(parse_params(CallIdParams, params).call_id)
         return found.to_wire() if isinstance(found, Decision) else _pending(found)
 
     def _confirm_withdraw(self, conn: _Connection, params: dict[str, Any]) -> Result:
-        _only(params, frozenset({"callId"}))
-        call_id = _text(params, "callId")
-        assert call_id is not None
+        call_id = parse_params(CallIdParams, params).call_id
         future = self.service.withdraw(call_id)
         return future.result().to_wire() if future.done() else _Later(future, call_id)
 
     def _integrations_list(self, conn: _Connection, params: dict[str, Any]) -> Result:
-        _only(params, frozenset())
+        parse_params(NoParams, params)
         return {"integrations": self.service.catalog.describe()}
 
     def _server_info(self, conn: _Connection, params: dict[str, Any]) -> Result:
-        _only(params, frozenset())
+        parse_params(NoParams, params)
         return {
             "name": "notch",
             "version": __version__,
             "methods": list(rpc.METHODS),
             "maxMessageBytes": rpc.MAX_MESSAGE_BYTES,
         }
-
-
-_REQUEST_PARAMS: Final = frozenset(
-    {"callId", "integration", "tool", "arguments", "supersedes", "expiresInMs", "context", "wait"}
-)
 
 
 def _service_error(exc: ServiceError) -> rpc.RpcError:

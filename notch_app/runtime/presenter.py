@@ -8,8 +8,13 @@ plain method calls: they must return quickly and never block.
 
 from __future__ import annotations
 
+import contextlib
+import logging
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
+
+log = logging.getLogger("notch.service")
 
 Outcome = Literal[
     "approved",
@@ -69,6 +74,43 @@ class Presenter(Protocol):
 
     def glance(self, request: ConfirmationRequest, text: str) -> None:
         """A brief passive note that an action ran without a card (auto-approved)."""
+
+
+class ContainedPresenter:
+    """Implements `Presenter` by passing each call on to `shown` (when there is one) and
+    logging, never raising, what it raises: a presenter bug must not lose a request or a
+    decision. The service talks to its presenter only through one of these."""
+
+    def __init__(self, shown: Presenter | None = None) -> None:
+        self.shown = shown
+
+    def present(self, request: ConfirmationRequest) -> None:
+        with _contained("present"):
+            if self.shown is not None:
+                self.shown.present(request)
+
+    def replace(self, old_call_id: str, request: ConfirmationRequest) -> None:
+        with _contained("replace"):
+            if self.shown is not None:
+                self.shown.replace(old_call_id, request)
+
+    def dismiss(self, call_id: str, outcome: Outcome) -> None:
+        with _contained("dismiss"):
+            if self.shown is not None:
+                self.shown.dismiss(call_id, outcome)
+
+    def glance(self, request: ConfirmationRequest, text: str) -> None:
+        with _contained("glance"):
+            if self.shown is not None:
+                self.shown.glance(request, text)
+
+
+@contextlib.contextmanager
+def _contained(method: str) -> Iterator[None]:
+    try:
+        yield
+    except Exception:  # logged with its traceback; the caller carries on
+        log.exception("presenter.%s failed", method)
 
 
 class DecisionSink(Protocol):

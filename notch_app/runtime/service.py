@@ -17,7 +17,6 @@ import logging
 import math
 import time
 from collections.abc import Callable, Mapping
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import Any, Final, Literal
 
@@ -32,9 +31,16 @@ from notch_app.runtime.decision import (
     changed_paths,
 )
 from notch_app.runtime.policy import ASK, AlwaysAsk, Policy, PolicyVerdict
-from notch_app.runtime.presenter import ConfirmationRequest, DecidedBy, Outcome, Presenter
+from notch_app.runtime.presenter import (
+    ConfirmationRequest,
+    ContainedPresenter,
+    DecidedBy,
+    Outcome,
+    Presenter,
+)
 from notch_app.runtime.redaction import redact, secret_paths
-from notch_app.runtime.store import DecisionStore, NewDecision, NewRequest, StoreError, WriteOp
+from notch_app.runtime.store import DecisionStore, NewDecision, NewRequest, StoreError
+from notch_app.runtime.write_behind import WriteBehind
 
 log = logging.getLogger("notch.service")
 
@@ -61,6 +67,23 @@ class ServiceError(Exception):
         self.kind: ErrorKind = kind
         self.message = message
         self.field = field
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCall:
+    """One tool call an executor asks about: the params of `confirm.request`."""
+
+    call_id: str
+    """The executor's id for this call: a repeat with the same id is the same call."""
+    integration_id: str
+    tool_name: str
+    arguments: Mapping[str, Any]
+    supersedes: str | None = None
+    """The callId of an open request whose card this one takes the place of."""
+    expires_in_ms: int | None = None
+    """Ends the request `expired` if it is still undecided this long after it arrived."""
+    context: Mapping[str, Any] | None = None
+    """Free-form, bounded (e.g. {"agent": "Mail assistant"}); shown, never trusted."""
 
 
 @dataclass(slots=True, eq=False)
@@ -106,23 +129,18 @@ class ConfirmationService:
         self._clock = clock
         self._max_pending = max_pending
         self._open: dict[str, _Open] = {}
-        self._presenter: Presenter | None = None
+        self._cards = ContainedPresenter()
+        """Every presenter call goes through this: a presenter bug never breaks the service."""
         self._loop: asyncio.AbstractEventLoop | None = None
-        # Group commit: writes queue here and go to disk in batches on one writer thread,
-        # so an fsync never stalls the loop and a flood costs a few fsyncs, not one each.
-        self._writes: list[tuple[WriteOp, Callable[[StoreError | None], None]]] = []
-        self._flushing = False
-        self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="notch-store")
-        self._closed = False
-        self._drained: list[asyncio.Future[None]] = []
+        self._writes = WriteBehind(store)
 
     # --- lifecycle -------------------------------------------------------------------
 
     def set_presenter(self, presenter: Presenter | None) -> None:
         """Show cards with `presenter` from now on; every open request is presented to it."""
-        self._presenter = presenter
+        self._cards.shown = presenter
         for item in list(self._open.values()):
-            self._present(item.request)
+            self._cards.present(item.request)
 
     async def start(self) -> None:
         """Bring back undecided requests from the store as parked cards (ending those past
@@ -148,17 +166,13 @@ class ConfirmationService:
             else:
                 item.digest = arguments_digest(request.arguments)
                 self._arm_timer(item)
-                self._present(request)
+                self._cards.present(request)
         await self.drain()  # start settled: requests ended above are stored and answerable
 
     def close(self) -> None:
         """Finish pending writes, stop timers and close the store. Open requests stay
         stored and come back parked on the next start."""
-        self._closed = True
-        self._writer.shutdown(wait=True)
-        if self._writes:
-            self.store.write([op for op, _ in self._writes])
-            self._writes.clear()
+        self._writes.close()
         for item in self._open.values():
             if item.timer is not None:
                 item.timer.cancel()
@@ -170,69 +184,88 @@ class ConfirmationService:
     # --- requests from executors -----------------------------------------------------
 
     def submit(
-        self,
-        call_id: str,
-        integration_id: str,
-        tool_name: str,
-        arguments: Mapping[str, Any],
-        *,
-        supersedes: str | None = None,
-        expires_in_ms: int | None = None,
-        context: Mapping[str, Any] | None = None,
-        listener: EventListener | None = None,
+        self, call: ToolCall, listener: EventListener | None = None
     ) -> asyncio.Future[Decision]:
         """Check and queue one tool call; the future resolves with its decision.
+        `listener` hears the call's events (confirmationRequired, shown, …, decided).
 
-        Already done when no card is needed (notRequired, a policy verdict, a repeated
-        callId). Raises ServiceError for anything refused before a card: unknown
-        integration or tool, arguments failing the inputSchema (the bad field named),
-        a callId already used for a different call, a `supersedes` that is not open,
-        too many open requests, or a store failure.
+        Three steps: validate (`_validate`), ask the person's policy (`_verdict`), then
+        decide by policy (`_by_policy`) or show a card (`_ask`). Already done when no card
+        is needed (notRequired, a policy verdict, a repeated callId). Raises ServiceError
+        for anything refused before a card: unknown integration or tool, arguments
+        failing the inputSchema (the bad field named), a callId already used for a
+        different call, a `supersedes` that is not open, too many open requests, or a
+        store failure.
         """
         loop = self._loop or asyncio.get_running_loop()
         self._loop = loop
-        _check_call_id(call_id, "callId")
-        context = dict(context or {})
+        _check_call_id(call.call_id, "callId")
+        context = dict(call.context or {})
         if context and len(canonical_json(context)) > MAX_CONTEXT_CHARS:
             raise ServiceError(
                 "invalidParams", f"context is over {MAX_CONTEXT_CHARS} characters", "context"
             )
-        args = dict(arguments)
+        args = dict(call.arguments)
         digest = arguments_digest(args)
+        known_tool = self.catalog.tool(call.integration_id, call.tool_name)
+        earlier = self._earlier(call, digest, known_tool, listener)
+        if earlier is not None:
+            return earlier
+        integration, tool = self._validate(call, known_tool, args)
+        now = self._clock()
+        if tool.confirmation is None:
+            # Read-only: answered at once and not logged (no card, nothing to decide).
+            return _done(loop, Decision(call.call_id, "notRequired", call.integration_id,
+                                        call.tool_name, args, (), digest, "service", now))  # fmt: skip
+        old = self._to_supersede(call)
+        verdict = self._verdict(integration, tool, args)
+        request = ConfirmationRequest(
+            call_id=call.call_id,
+            integration_id=call.integration_id,
+            tool_name=call.tool_name,
+            arguments=args,
+            context=context,
+            created_at=now,
+            expires_at=None if call.expires_in_ms is None else now + call.expires_in_ms / 1000,
+            reason=verdict.reason if verdict.verdict == "ask" else None,
+        )
+        item = _Open(request, integration, tool, digest, loop.create_future())
+        if listener is not None:
+            item.listeners.append(listener)
+        if verdict.verdict != "ask":
+            return self._by_policy(item, verdict, old)
+        return self._ask(item, old)
 
-        # A repeated callId: never a second card, never a second approval.
-        item = self._open.get(call_id)
+    def _earlier(
+        self, call: ToolCall, digest: str, tool: Tool | None, listener: EventListener | None
+    ) -> asyncio.Future[Decision] | None:
+        """The future of the same call asked before (open, or decided and stored), else
+        None. A repeated callId never makes a second card, nor a second approval; one
+        used for a different call raises ServiceError(callIdInUse)."""
+        item = self._open.get(call.call_id)
         if item is not None:
-            self._same_call(
-                call_id,
-                item.request.integration_id,
-                item.request.tool_name,
-                item.digest,
-                integration_id,
-                tool_name,
-                digest,
-            )
+            request = item.request
+            _same_call(call, digest, request.integration_id, request.tool_name, item.digest)
             if listener is not None:
                 item.listeners.append(listener)
             return item.future
-        # Read-only tools never reach the store: no card, so nothing to decide twice.
-        known_tool = self.catalog.tool(integration_id, tool_name)
-        stored = (
-            None
-            if known_tool is not None and known_tool.confirmation is None
-            else self.store.decision(call_id)
-        )
-        if stored is not None:
-            known = self.store.request_digest(call_id)
-            if known is not None:
-                self._same_call(call_id, *known, integration_id, tool_name, digest)
-            done: asyncio.Future[Decision] = loop.create_future()
-            done.set_result(stored.replayed())
-            return done
+        if tool is not None and tool.confirmation is None:
+            return None  # read-only tools never reach the store: nothing to decide twice
+        stored = self.store.decision(call.call_id)
+        if stored is None:
+            return None
+        known = self.store.request_digest(call.call_id)
+        if known is not None:
+            _same_call(call, digest, *known)
+        return _done(self._loop or asyncio.get_running_loop(), stored.replayed())
 
-        if known_tool is None:
-            self._lookup(integration_id, tool_name)  # raises, naming what is unknown
-        tool = known_tool
+    def _validate(
+        self, call: ToolCall, tool: Tool | None, args: dict[str, Any]
+    ) -> tuple[Manifest, Tool]:
+        """The call's integration and tool, once its arguments pass the tool's
+        inputSchema and its expiry is in range. Raises ServiceError(invalidParams)."""
+        if tool is None:
+            self._lookup(call.integration_id, call.tool_name)  # raises, naming what is unknown
         assert tool is not None
         problems = [] if surely_valid(tool, args) else argument_problems(tool, args)
         if problems:
@@ -241,49 +274,36 @@ class ConfirmationService:
             where = f"arguments.{first.path}" if first.path else "arguments"
             raise ServiceError(
                 "invalidParams",
-                f"{where} {first.message}, per the inputSchema of {integration_id}/{tool_name}"
-                + more,
+                f"{where} {first.message}, per the inputSchema of "
+                f"{call.integration_id}/{call.tool_name}{more}",
                 where,
             )
+        expires_in_ms = call.expires_in_ms
         if expires_in_ms is not None and not (0 < expires_in_ms <= MAX_EXPIRES_IN_MS):
             raise ServiceError(
                 "invalidParams",
                 f"expiresInMs must be between 1 and {MAX_EXPIRES_IN_MS} (30 days)",
                 "expiresInMs",
             )
-        now = self._clock()
-        if tool.confirmation is None:
-            # Read-only: answered at once and not logged (no card, nothing to decide).
-            done = loop.create_future()
-            done.set_result(
-                Decision(
-                    call_id,
-                    "notRequired",
-                    integration_id,
-                    tool_name,
-                    args,
-                    (),
-                    digest,
-                    "service",
-                    now,
-                )
-            )
-            return done
+        integration = self.catalog.integration(call.integration_id)
+        assert integration is not None  # the tool was found in it
+        return integration, tool
 
-        integration = self.catalog.integration(integration_id)
-        assert integration is not None  # the tool was found in it above
+    def _to_supersede(self, call: ToolCall) -> _Open | None:
+        """The open request `call.supersedes` names (None if it names none), once there is
+        room for one more. Raises ServiceError(notOpen, overloaded)."""
         old: _Open | None = None
-        if supersedes is not None:
-            _check_call_id(supersedes, "supersedes")
-            old = self._open.get(supersedes)
+        if call.supersedes is not None:
+            _check_call_id(call.supersedes, "supersedes")
+            old = self._open.get(call.supersedes)
             if old is None:
-                before = self.store.decision(supersedes)
+                before = self.store.decision(call.supersedes)
                 raise ServiceError(
                     "notOpen",
-                    f"callId {supersedes!r} was already decided ({before.outcome}); nothing to "
-                    "supersede"
+                    f"callId {call.supersedes!r} was already decided ({before.outcome}); "
+                    "nothing to supersede"
                     if before is not None
-                    else f"no open request has callId {supersedes!r}; nothing to supersede",
+                    else f"no open request has callId {call.supersedes!r}; nothing to supersede",
                     "supersedes",
                 )
         if len(self._open) >= self._max_pending:
@@ -292,60 +312,53 @@ class ConfirmationService:
                 f"{len(self._open)} requests are already waiting for the person; "
                 "wait for some decisions, then ask again",
             )
+        return old
 
-        verdict = self._verdict(integration, tool, args)
-        request = ConfirmationRequest(
-            call_id=call_id,
-            integration_id=integration_id,
-            tool_name=tool_name,
-            arguments=args,
-            context=context,
-            created_at=now,
-            expires_at=None if expires_in_ms is None else now + expires_in_ms / 1000,
-            reason=verdict.reason if verdict.verdict == "ask" else None,
+    def _by_policy(
+        self, item: _Open, verdict: PolicyVerdict, old: _Open | None
+    ) -> asyncio.Future[Decision]:
+        """Decide `item` as the person's policy says (auto-approve or block), no card."""
+        request = item.request
+        call_id = request.call_id
+        if old is not None:
+            self._finish(
+                old, "superseded", "agent", message=f"superseded by {call_id!r}", dismiss=True
+            )
+        runs = verdict.verdict == "autoApprove"
+        decision = Decision(
+            call_id,
+            "autoApproved" if runs else "blocked",
+            request.integration_id,
+            request.tool_name,
+            request.arguments if runs else None,
+            (),
+            item.digest if runs else None,
+            "policy",
+            request.created_at,
+            verdict.reason or (None if runs else "the person blocked this action"),
         )
-        future: asyncio.Future[Decision] = loop.create_future()
-        item = _Open(request, integration, tool, digest, future)
-        if listener is not None:
-            item.listeners.append(listener)
+        item.ending = decision
+        self._open[call_id] = item  # a repeat while it is written joins this one
 
-        if verdict.verdict != "ask":
-            if old is not None:
-                self._finish(
-                    old, "superseded", "agent", message=f"superseded by {call_id!r}", dismiss=True
-                )
-            outcome: Outcome = "autoApproved" if verdict.verdict == "autoApprove" else "blocked"
-            runs = outcome == "autoApproved"
-            decision = Decision(
-                call_id,
-                outcome,
-                integration_id,
-                tool_name,
-                args if runs else None,
-                (),
-                digest if runs else None,
-                "policy",
-                now,
-                verdict.reason or (None if runs else "the person blocked this action"),
-            )
-            item.ending = decision
-            self._open[call_id] = item  # a repeat while it is written joins this one
+        def decided(error: StoreError | None) -> None:
+            if error is not None:
+                self._open.pop(call_id, None)
+                item.future.set_exception(ServiceError("storage", str(error)))
+                return
+            self._settle(item, decision)
+            # The glance is the person's setting (Settings → "Show a glance"), read live.
+            if runs and getattr(self.policy, "glance", True):
+                self._cards.glance(request, verdict.reason or item.tool.display_title)
 
-            def decided(error: StoreError | None) -> None:
-                if error is not None:
-                    self._open.pop(call_id, None)
-                    future.set_exception(ServiceError("storage", str(error)))
-                    return
-                self._settle(item, decision)
-                # The glance is the person's setting (Settings → "Show a glance"), read live.
-                if runs and getattr(self.policy, "glance", True):
-                    self._call_presenter("glance", request, verdict.reason or tool.display_title)
+        self._writes.write(
+            NewDecision(decision, self._logged(item, decision), request.context, request), decided
+        )
+        return item.future
 
-            self._write(
-                NewDecision(decision, self._logged(item, decision), context, request), decided
-            )
-            return future
-
+    def _ask(self, item: _Open, old: _Open | None) -> asyncio.Future[Decision]:
+        """Show `item`'s card (in `old`'s place when it supersedes one) and store it."""
+        request = item.request
+        call_id = request.call_id
         superseded: NewDecision | None = None
         if old is not None:
             ended = self._ended(old, "superseded", "agent", f"superseded by {call_id!r}")
@@ -364,7 +377,11 @@ class ConfirmationService:
             self._emit(
                 item,
                 "confirmationRequired",
-                {"integration": integration_id, "tool": tool_name, "reason": request.reason},
+                {
+                    "integration": request.integration_id,
+                    "tool": request.tool_name,
+                    "reason": request.reason,
+                },
             )
             for event, data in held or ():
                 self._emit(item, event, data)
@@ -379,25 +396,17 @@ class ConfirmationService:
         # acknowledged yet (no decision was sent; confirmationRequired, the durable "Notch
         # has it" event, is only sent after the commit; a `wait: false` caller's "pending"
         # reply only ever meant queued).
-        self._write(NewRequest(request, superseded), written)
+        self._writes.write(NewRequest(request, superseded), written)
         self._arm_timer(item)
         if old is not None:
-            self._call_presenter("replace", old.request.call_id, request)
+            self._cards.replace(old.request.call_id, request)
         else:
-            self._present(request)
-        return future
+            self._cards.present(request)
+        return item.future
 
-    async def request(
-        self,
-        call_id: str,
-        integration_id: str,
-        tool_name: str,
-        arguments: Mapping[str, Any],
-        **options: Any,
-    ) -> Decision:
+    async def request(self, call: ToolCall) -> Decision:
         """`submit()` and wait for the decision. Cancelling the wait leaves the request open."""
-        future = self.submit(call_id, integration_id, tool_name, arguments, **options)
-        return await asyncio.shield(future)
+        return await asyncio.shield(self.submit(call))
 
     def wait(self, call_id: str, listener: EventListener | None = None) -> asyncio.Future[Decision]:
         """A future for the decision of `call_id` (done at once if already decided).
@@ -517,25 +526,6 @@ class ConfirmationService:
             )
         return integration, tool
 
-    @staticmethod
-    def _same_call(
-        call_id: str,
-        had_integration: str,
-        had_tool: str,
-        had_digest: str,
-        integration_id: str,
-        tool_name: str,
-        digest: str,
-    ) -> None:
-        if (had_integration, had_tool, had_digest) != (integration_id, tool_name, digest):
-            raise ServiceError(
-                "callIdInUse",
-                f"callId {call_id!r} was already used for a different call "
-                f"({had_integration}/{had_tool}); send a new callId, or `supersedes` to "
-                "replace an open card",
-                "callId",
-            )
-
     def _verdict(self, integration: Manifest, tool: Tool, args: dict[str, Any]) -> PolicyVerdict:
         try:
             verdict = self.policy.verdict(integration, tool, args)
@@ -565,7 +555,7 @@ class ConfirmationService:
             item.future.set_exception(ServiceError("storage", str(error)))
         item.listeners.clear()
         # "withdrawn": the service ended it and nothing ran (as for a removed integration).
-        self._call_presenter("dismiss", call_id, "withdrawn")
+        self._cards.dismiss(call_id, "withdrawn")
         if (
             old is not None
             and superseded is not None
@@ -574,7 +564,7 @@ class ConfirmationService:
         ):
             # The supersede did not happen: the old request is open again, with its card.
             old.ending = None
-            self._present(old.request)
+            self._cards.present(old.request)
 
     def _ended(
         self,
@@ -635,73 +625,16 @@ class ConfirmationService:
                 return
             self._settle(item, decision)
             if dismiss:
-                self._call_presenter("dismiss", item.request.call_id, outcome)
+                self._cards.dismiss(item.request.call_id, outcome)
 
-        self._write(
+        self._writes.write(
             NewDecision(decision, self._logged(item, decision), item.request.context), written
         )
         return decision
 
-    def _write(self, op: WriteOp, written: Callable[[StoreError | None], None]) -> None:
-        self._writes.append((op, written))
-        if not self._flushing:
-            self._flushing = True
-            (self._loop or asyncio.get_running_loop()).call_soon(self._flush)
-
-    def _flush(self) -> None:
-        if self._closed:
-            return
-        batch, self._writes = self._writes, []
-        loop = self._loop or asyncio.get_running_loop()
-        job = loop.run_in_executor(self._writer, self.store.write, [op for op, _ in batch])
-        job.add_done_callback(lambda done: self._flushed(batch, done))
-
-    def _flushed(
-        self,
-        batch: list[tuple[WriteOp, Callable[[StoreError | None], None]]],
-        job: asyncio.Future[list[StoreError | None]],
-    ) -> None:
-        if self._closed:
-            return
-        try:
-            results = job.result()
-        except Exception as exc:  # the writer thread itself failed: nothing is stored
-            results = [StoreError(f"{self.store.path}: {exc}") for _ in batch]
-        self._announce(list(zip([w for _, w in batch], results, strict=True)), 0)
-
-    def _announce(
-        self, done: list[tuple[Callable[[StoreError | None], None], StoreError | None]], start: int
-    ) -> None:
-        # A big batch (a flood) is announced a slice at a time, so the loop never stalls.
-        began = time.perf_counter()
-        index = start
-        while index < len(done):
-            written, error = done[index]
-            index += 1
-            try:
-                written(error)
-            except Exception:
-                log.exception("after a store write")
-            if index < len(done) and time.perf_counter() - began > 0.004:
-                (self._loop or asyncio.get_running_loop()).call_soon(self._announce, done, index)
-                return
-        if self._closed:
-            return
-        if self._writes:
-            self._flush()
-        else:
-            self._flushing = False
-            for waiter in self._drained:
-                if not waiter.done():
-                    waiter.set_result(None)
-            self._drained.clear()
-
     async def drain(self) -> None:
         """Wait until every write queued so far is on disk (and its waiters told)."""
-        if self._flushing:
-            waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-            self._drained.append(waiter)
-            await waiter
+        await self._writes.drain()
 
     def _settle(self, item: _Open, decision: Decision) -> None:
         self._open.pop(item.request.call_id, None)
@@ -744,16 +677,25 @@ class ConfirmationService:
             except Exception:  # one client's broken listener must not stop the others
                 log.exception("event listener failed for %s", item.request.call_id)
 
-    def _present(self, request: ConfirmationRequest) -> None:
-        self._call_presenter("present", request)
 
-    def _call_presenter(self, method: str, *args: Any) -> None:
-        if self._presenter is None:
-            return
-        try:
-            getattr(self._presenter, method)(*args)
-        except Exception:  # a presenter bug must not lose a request or a decision
-            log.exception("presenter.%s failed", method)
+def _done(loop: asyncio.AbstractEventLoop, decision: Decision) -> asyncio.Future[Decision]:
+    done: asyncio.Future[Decision] = loop.create_future()
+    done.set_result(decision)
+    return done
+
+
+def _same_call(
+    call: ToolCall, digest: str, had_integration: str, had_tool: str, had_digest: str
+) -> None:
+    """Raises ServiceError(callIdInUse) unless `call` is the call its callId was used for."""
+    if (had_integration, had_tool, had_digest) != (call.integration_id, call.tool_name, digest):
+        raise ServiceError(
+            "callIdInUse",
+            f"callId {call.call_id!r} was already used for a different call "
+            f"({had_integration}/{had_tool}); send a new callId, or `supersedes` to "
+            "replace an open card",
+            "callId",
+        )
 
 
 def _check_call_id(value: str, name: str) -> None:

@@ -23,7 +23,7 @@ from test_service_fixtures import MAIL, mail_catalog, run
 from notch_app.runtime.decision import Decision
 from notch_app.runtime.presenter import ConfirmationRequest
 from notch_app.runtime.scripted import ScriptedPresenter
-from notch_app.runtime.service import ConfirmationService, ServiceError
+from notch_app.runtime.service import ConfirmationService, ServiceError, ToolCall
 from notch_app.runtime.store import DecisionStore, NewDecision, NewRequest, WriteOp
 
 
@@ -90,7 +90,7 @@ def test_the_card_is_shown_before_the_request_is_committed(data_dir: Path) -> No
         disk = Disk()
         disk.hold_for = "c1"
         async with service_on(data_dir, disk) as (service, cards):
-            service.submit("c1", MAIL, "send_email", {"to": "ann"})
+            service.submit(ToolCall("c1", MAIL, "send_email", {"to": "ann"}))
             # Same call, no loop turn yet: the card is up, the row is not written.
             assert [r.call_id for r in cards.presented] == ["c1"]
             await disk.wait_until_committing()
@@ -109,7 +109,7 @@ def test_a_person_deciding_before_the_commit_is_heard_after_it(data_dir: Path) -
         events: list[str] = []
         async with service_on(data_dir, disk) as (service, cards):
             future = service.submit(
-                "c1", MAIL, "send_email", {"to": "ann"}, listener=heard_by(events)
+                ToolCall("c1", MAIL, "send_email", {"to": "ann"}), heard_by(events)
             )
             await disk.wait_until_committing()
             await asyncio.sleep(0.01)  # the card's "shown" arrives while the row is written
@@ -142,7 +142,7 @@ def test_a_request_that_cannot_be_stored_loses_its_card_and_is_never_approved(
         events: list[str] = []
         async with service_on(data_dir, disk) as (service, cards):
             future = service.submit(
-                "c1", MAIL, "send_email", {"to": "ann"}, listener=heard_by(events)
+                ToolCall("c1", MAIL, "send_email", {"to": "ann"}), heard_by(events)
             )
             assert "c1" in cards.cards
             await disk.wait_until_committing()
@@ -180,9 +180,11 @@ def test_a_later_request_with_the_same_call_id_works_after_a_failed_write(
         disk.fail_for = "c1"
         async with service_on(data_dir, disk) as (service, cards):
             with pytest.raises(ServiceError):
-                await asyncio.wait_for(service.submit("c1", MAIL, "send_email", {"to": "a"}), 5)
+                await asyncio.wait_for(
+                    service.submit(ToolCall("c1", MAIL, "send_email", {"to": "a"})), 5
+                )
             disk.fail_for = None
-            again = service.submit("c1", MAIL, "send_email", {"to": "a"})
+            again = service.submit(ToolCall("c1", MAIL, "send_email", {"to": "a"}))
             await asyncio.sleep(0.01)
             cards.approve("c1")
             decision: Decision = await asyncio.wait_for(again, 5)
@@ -196,10 +198,12 @@ def test_a_supersede_that_cannot_be_stored_brings_the_old_card_back(data_dir: Pa
     async def body() -> None:
         disk = Disk()
         async with service_on(data_dir, disk) as (service, cards):
-            old = service.submit("old", MAIL, "send_email", {"to": "ann"})
+            old = service.submit(ToolCall("old", MAIL, "send_email", {"to": "ann"}))
             await service.drain()
             disk.fail_for = "new"
-            new = service.submit("new", MAIL, "send_email", {"to": "bob"}, supersedes="old")
+            new = service.submit(
+                ToolCall("new", MAIL, "send_email", {"to": "bob"}, supersedes="old")
+            )
             assert [(k, r.call_id) for k, r in cards.replaced] == [("old", "new")]
             with pytest.raises(ServiceError):
                 await asyncio.wait_for(new, 5)

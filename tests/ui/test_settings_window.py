@@ -19,6 +19,7 @@ from notch_app.app import NotchApp, NotchConfig
 from notch_app.runtime.catalog import Catalog
 from notch_app.runtime.policy_book import PolicyBook, settings_path
 from notch_app.runtime.policy_book.places import bundled_manifests_dir
+from notch_app.runtime.service import ToolCall
 from notch_app.ui.overlay_presenter import OverlayPresenter
 from notch_app.ui.overlay_settings import OverlaySettings
 from notch_app.ui.settings import SettingsFileWatcher, SettingsWindow
@@ -442,7 +443,7 @@ def test_a_running_notch_follows_the_settings_window_at_once(tmp_path: Path, qtb
         assert notch_window.isVisible() and notch_window.look == "idle"
 
         # A card on screen: its park timer follows the new time at once.
-        pending = notch.service.submit("c1", MAIL, "send_email", send_email_args())
+        pending = notch.service.submit(ToolCall("c1", MAIL, "send_email", send_email_args()))
         await until(lambda: notch_window.look == "card", "the card")
         # The park countdown is read from the overlay: "parks after" is only observable
         # after whole seconds otherwise.

@@ -1,0 +1,307 @@
+"""The socket's methods as models: what each takes, what it answers, how it fails.
+
+Params are frozen pydantic models with `extra="forbid"` and strict types (no coercion:
+`"5"` is not a number, `1` is not `true`), checked once at the boundary by
+`parse_params`, which answers -32602 naming the first bad field. The same models
+generate the OpenRPC document (`notch_app/ipc/openrpc.py`, `schemas/notch-socket.openrpc.json`),
+so the document and the server cannot disagree. Results are described by models too,
+for the document only (the server builds results as plain dicts; a test holds the two
+equal).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Annotated, Any, Final, Literal, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic.alias_generators import to_camel
+
+from notch_app.ipc import protocol as rpc
+from notch_app.runtime.presenter import DecidedBy, Outcome
+from notch_app.runtime.service import MAX_CALL_ID_CHARS, MAX_EXPIRES_IN_MS, ToolCall
+
+MAX_AWAIT_MS: Final = 24 * 3600 * 1000
+
+
+class _Wire(BaseModel):
+    """Fields are snake_case in Python and camelCase on the wire."""
+
+    model_config = ConfigDict(
+        frozen=True, extra="forbid", strict=True, alias_generator=to_camel, populate_by_name=True
+    )
+
+
+CallId = Annotated[
+    str,
+    Field(
+        min_length=1,
+        max_length=MAX_CALL_ID_CHARS,
+        description="The executor's id for one tool call (e.g. its tool-call id). Sending "
+        "the same callId again never makes a second card: it returns the same request.",
+    ),
+]
+
+
+# --- params ----------------------------------------------------------------------------
+
+
+class ConfirmRequestParams(_Wire):
+    """Check and queue one tool call."""
+
+    call_id: CallId
+    integration: str = Field(description="The integration's id, e.g. `com.example.mail`.")
+    tool: str = Field(description="The tool's name within the integration.")
+    arguments: dict[str, Any] = Field(
+        default_factory=dict, description="The call's arguments, checked against its inputSchema."
+    )
+    supersedes: CallId | None = Field(
+        default=None, description="An open request's callId whose card this one replaces."
+    )
+    expires_in_ms: int | None = Field(
+        default=None,
+        ge=1,
+        le=MAX_EXPIRES_IN_MS,
+        description="End the request `expired` if undecided this long after it arrives.",
+    )
+    context: dict[str, Any] | None = Field(
+        default=None,
+        description='Shown on the card, never trusted (e.g. {"agent": "Mail assistant"}); '
+        "at most 4096 characters as JSON.",
+    )
+    wait: bool = Field(
+        default=True,
+        description='Answer with the decision (true) or at once with {status: "pending"} '
+        "(false; then `confirm.await`).",
+    )
+
+    def tool_call(self) -> ToolCall:
+        """These params as the service's `ToolCall`."""
+        return ToolCall(
+            self.call_id,
+            self.integration,
+            self.tool,
+            self.arguments,
+            self.supersedes,
+            self.expires_in_ms,
+            self.context,
+        )
+
+
+class ConfirmAwaitParams(_Wire):
+    """Wait for the decision on a request made earlier (on any connection)."""
+
+    call_id: CallId
+    timeout_ms: int | None = Field(
+        default=None,
+        ge=0,
+        le=MAX_AWAIT_MS,
+        description='Answer {status: "pending"} if no decision came within this many ms.',
+    )
+
+
+class CallIdParams(_Wire):
+    """Names one request by its callId."""
+
+    call_id: CallId
+
+
+class NoParams(_Wire):
+    """Takes no params (an empty object, or none)."""
+
+
+# --- results (for the document) --------------------------------------------------------
+
+
+class DecisionResult(_Wire):
+    """How a request ended (`Decision.to_wire()`)."""
+
+    call_id: str
+    outcome: Outcome
+    arguments: dict[str, Any] | None = Field(
+        description="What to run with (the final, possibly edited arguments) when the "
+        "outcome is approved, autoApproved or notRequired; null otherwise: nothing runs."
+    )
+    integration: str
+    tool: str
+    edited_paths: list[str] = Field(description="Dotted paths the person changed.")
+    digest: str | None = Field(
+        description="`sha256:<hex>` of the canonical JSON of `arguments`, when it runs."
+    )
+    decided_by: DecidedBy
+    decided_at: float = Field(description="Unix time of the decision.")
+    message: str | None = Field(default=None, description="Why, in words.")
+    already_decided: bool | None = Field(
+        default=None,
+        description="true when this decision was made before the message that returned it "
+        "(a repeated callId): the same single decision, never a second approval.",
+    )
+
+
+class PendingResult(_Wire):
+    """The request is open: no decision yet."""
+
+    call_id: str
+    status: Literal["pending"]
+    parked: bool | None = Field(default=None, description="Its card is in the side notch.")
+
+
+class ToolSummary(_Wire):
+    name: str
+    title: str
+    description: str | None
+    confirms: bool = Field(description="true when the tool shows a card before it runs.")
+    kind: str
+
+
+class IntegrationSummary(_Wire):
+    id: str
+    name: str
+    version: str
+    summary: str | None = None
+    publisher: str | None = None
+    tools: list[ToolSummary]
+
+
+class IntegrationsResult(_Wire):
+    integrations: list[IntegrationSummary]
+
+
+class ServerInfoResult(_Wire):
+    name: Literal["notch"]
+    version: str
+    methods: list[str]
+    max_message_bytes: int
+
+
+class ConfirmEvent(_Wire):
+    """Params of the `confirm.event` notification the server sends while a client waits."""
+
+    call_id: str
+    event: Literal["confirmationRequired", "shown", "parked", "restored", "decided"]
+
+
+# --- the method table ------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Method:
+    """One socket method: its params model, its possible results, and its errors."""
+
+    name: str
+    summary: str
+    params: type[_Wire]
+    results: tuple[type[_Wire], ...]
+    errors: tuple[int, ...] = ()
+
+
+_CONFIRM_ERRORS: Final = (rpc.INVALID_PARAMS, rpc.TOO_MANY_IN_FLIGHT, rpc.STORAGE_ERROR)
+
+METHODS: Final = (
+    Method(
+        "confirm.request",
+        "Check and queue one tool call; answer its decision (or pending, with wait: false).",
+        ConfirmRequestParams,
+        (DecisionResult, PendingResult),
+        (*_CONFIRM_ERRORS, rpc.CALL_ID_IN_USE, rpc.NOT_OPEN, rpc.OVERLOADED),
+    ),
+    Method(
+        "confirm.await",
+        "The decision on a request, or pending once timeoutMs has passed.",
+        ConfirmAwaitParams,
+        (DecisionResult, PendingResult),
+        (*_CONFIRM_ERRORS, rpc.UNKNOWN_CALL),
+    ),
+    Method(
+        "confirm.get",
+        "The decision on a request, or pending (with parked) at once.",
+        CallIdParams,
+        (DecisionResult, PendingResult),
+        (rpc.INVALID_PARAMS, rpc.UNKNOWN_CALL),
+    ),
+    Method(
+        "confirm.withdraw",
+        "End an open request withdrawn; a decided one answers its decision (alreadyDecided: true).",
+        CallIdParams,
+        (DecisionResult,),
+        (*_CONFIRM_ERRORS, rpc.UNKNOWN_CALL),
+    ),
+    Method(
+        "integrations.list",
+        "The integrations Notch has loaded, each with its tools.",
+        NoParams,
+        (IntegrationsResult,),
+        (rpc.INVALID_PARAMS,),
+    ),
+    Method(
+        "server.info",
+        "Notch's name and version, its methods and the largest message it accepts.",
+        NoParams,
+        (ServerInfoResult,),
+        (rpc.INVALID_PARAMS,),
+    ),
+)
+BY_NAME: Final = {method.name: method for method in METHODS}
+
+ERROR_MEANINGS: Final = {
+    rpc.PARSE_ERROR: "The line is not JSON (or not UTF-8, or nested too deep).",
+    rpc.INVALID_REQUEST: "Not a JSON-RPC 2.0 request object, or a line over 1 MiB.",
+    rpc.METHOD_NOT_FOUND: "No such method; data.methods lists them.",
+    rpc.INVALID_PARAMS: "A param is missing or wrong; data.field names it.",
+    rpc.INTERNAL_ERROR: "Notch failed; its log says why.",
+    rpc.UNKNOWN_CALL: "No request has this callId.",
+    rpc.CALL_ID_IN_USE: "The callId was already used for a different call.",
+    rpc.NOT_OPEN: "`supersedes` names a request that is not open.",
+    rpc.OVERLOADED: "Too many requests are waiting for the person.",
+    rpc.TOO_MANY_IN_FLIGHT: "Too many requests are waiting on this connection.",
+    rpc.STORAGE_ERROR: "Notch could not store the request or decision.",
+    rpc.TOO_MANY_CONNECTIONS: "Too many clients are connected (sent before closing).",
+}
+
+
+P = TypeVar("P", bound=_Wire)
+
+
+def parse_params(model: type[P], params: dict[str, Any]) -> P:
+    """`params` checked against `model`. Raises RpcError(INVALID_PARAMS) naming the first
+    bad field in the message and in `data.field`."""
+    try:
+        return model.model_validate(params)
+    except ValidationError as exc:
+        raise _invalid(model, exc.errors(include_url=False, include_context=True)) from None
+
+
+def _invalid(model: type[_Wire], errors: list[Any]) -> rpc.RpcError:
+    first = errors[0]
+    where = ".".join(str(part) for part in first["loc"]) or "params"
+    kind: str = first["type"]
+    if kind == "extra_forbidden":
+        takes = sorted(field.alias or name for name, field in model.model_fields.items())
+        what = f"is not a parameter of this method (it takes {', '.join(takes) or 'none'})"
+    elif kind == "missing":
+        what = "is required"
+    elif kind == "string_type":
+        what = "must be a string"
+    elif kind in ("dict_type", "model_type"):
+        what = "must be an object"
+    elif kind == "bool_type":
+        what = "must be true or false"
+    elif kind.startswith(("int_", "greater_", "less_")):
+        low, high = _range(model, first["loc"][0])
+        what = f"must be a whole number from {low} to {high}"
+    elif kind in ("string_too_short", "string_too_long"):
+        what = f"must be 1 to {MAX_CALL_ID_CHARS} characters"
+    else:
+        what = str(first["msg"]).lower()
+    return rpc.RpcError(rpc.INVALID_PARAMS, f"invalid params: {where} {what}", {"field": where})
+
+
+def _range(model: type[_Wire], alias: object) -> tuple[int, int]:
+    for name, field in model.model_fields.items():
+        if (field.alias or name) == alias:
+            low = high = None
+            for rule in field.metadata:
+                low = getattr(rule, "ge", low)
+                high = getattr(rule, "le", high)
+            return int(low or 0), int(high or 0)
+    return 0, 0

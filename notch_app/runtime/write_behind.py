@@ -1,0 +1,114 @@
+"""Group commit: the service's store writes, queued and committed in batches off the loop.
+
+Writes queue in the loop and go to disk in batches on one writer thread, so an fsync
+never stalls the loop and a flood costs a few fsyncs, not one each. The writer is FIFO:
+a write queued after another is committed with it or after it, never before (the
+service relies on this: a decision queued behind its request's row). Each write's
+`written` callback runs back in the loop once its batch is committed (or failed), a
+slice at a time for a big batch, so announcing a flood never stalls the loop either.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Final
+
+from notch_app.runtime.store import DecisionStore, StoreError, WriteOp
+
+log = logging.getLogger("notch.service")
+
+Written = Callable[[StoreError | None], None]
+"""Told, in the loop, whether its write was committed (None) or why it was not."""
+
+_ANNOUNCE_SLICE_S: Final = 0.004
+"""Callbacks run per loop turn after a commit, before yielding to the loop."""
+
+
+class WriteBehind:
+    """Queues `DecisionStore` writes and commits them in batches on one writer thread.
+
+    Single-threaded on the caller's side: `write`, `drain` and `close` run on the loop.
+    """
+
+    def __init__(self, store: DecisionStore) -> None:
+        self.store = store
+        self._queued: list[tuple[WriteOp, Written]] = []
+        self._flushing = False
+        self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="notch-store")
+        self._closed = False
+        self._drained: list[asyncio.Future[None]] = []
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def write(self, op: WriteOp, written: Written) -> None:
+        """Queue `op`; `written` runs in the loop once its batch is committed or failed.
+        Must be called with the loop running."""
+        self._queued.append((op, written))
+        if not self._flushing:
+            self._flushing = True
+            if self._loop is None:
+                self._loop = asyncio.get_running_loop()
+            self._loop.call_soon(self._flush)
+
+    async def drain(self) -> None:
+        """Wait until every write queued so far is on disk (and its callback has run)."""
+        if self._flushing:
+            waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            self._drained.append(waiter)
+            await waiter
+
+    def close(self) -> None:
+        """Wait for the batch being committed, then commit what is still queued here, on
+        this thread. Callbacks no longer run: whoever closes is going away."""
+        self._closed = True
+        self._writer.shutdown(wait=True)
+        if self._queued:
+            self.store.write([op for op, _ in self._queued])
+            self._queued.clear()
+
+    def _flush(self) -> None:
+        if self._closed:
+            return
+        batch, self._queued = self._queued, []
+        loop = self._loop or asyncio.get_running_loop()
+        job = loop.run_in_executor(self._writer, self.store.write, [op for op, _ in batch])
+        job.add_done_callback(lambda done: self._flushed(batch, done))
+
+    def _flushed(
+        self, batch: list[tuple[WriteOp, Written]], job: asyncio.Future[list[StoreError | None]]
+    ) -> None:
+        if self._closed:
+            return
+        try:
+            results = job.result()
+        except Exception as exc:  # the writer thread itself failed: nothing is stored
+            results = [StoreError(f"{self.store.path}: {exc}") for _ in batch]
+        self._announce(list(zip([w for _, w in batch], results, strict=True)), 0)
+
+    def _announce(self, done: list[tuple[Written, StoreError | None]], start: int) -> None:
+        # A big batch (a flood) is announced a slice at a time, so the loop never stalls.
+        began = time.perf_counter()
+        index = start
+        while index < len(done):
+            written, error = done[index]
+            index += 1
+            try:
+                written(error)
+            except Exception:
+                log.exception("after a store write")
+            if index < len(done) and time.perf_counter() - began > _ANNOUNCE_SLICE_S:
+                (self._loop or asyncio.get_running_loop()).call_soon(self._announce, done, index)
+                return
+        if self._closed:
+            return
+        if self._queued:
+            self._flush()
+        else:
+            self._flushing = False
+            for waiter in self._drained:
+                if not waiter.done():
+                    waiter.set_result(None)
+            self._drained.clear()

@@ -1,0 +1,71 @@
+"""The OpenRPC document of the socket API says what the server does.
+
+It is generated from the same params models the server validates with; these tests hold
+the committed file equal to the models, its methods equal to the server's, and its
+result schemas true of what the server really sends.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from jsonschema import Draft202012Validator
+
+from notch_app.ipc import protocol as rpc
+from notch_app.ipc.methods import METHODS
+from notch_app.ipc.openrpc import FILE_NAME, socket_openrpc
+from notch_app.manifest.schemas import default_schema_dir, render
+from notch_app.runtime.decision import Decision, arguments_digest
+
+
+def test_the_committed_document_is_what_the_models_generate() -> None:
+    committed = (default_schema_dir() / FILE_NAME).read_text(encoding="utf-8")
+    assert committed == render(socket_openrpc()), "run `notch schema` to regenerate it"
+
+
+def test_it_documents_every_method_the_server_answers_and_no_other() -> None:
+    document = socket_openrpc()
+    assert [m["name"] for m in document["methods"]] == list(rpc.METHODS)
+    assert [m.name for m in METHODS] == list(rpc.METHODS)
+    request = next(m for m in document["methods"] if m["name"] == "confirm.request")
+    params = {p["name"]: p for p in request["params"]}
+    assert set(params) == {"callId", "integration", "tool", "arguments", "supersedes",
+                           "expiresInMs", "context", "wait"}  # fmt: skip
+    assert [n for n, p in params.items() if p["required"]] == ["callId", "integration", "tool"]
+    assert params["callId"]["schema"]["maxLength"] == 128
+    codes = {e["code"] for e in request["errors"]}
+    assert {rpc.INVALID_PARAMS, rpc.CALL_ID_IN_USE, rpc.NOT_OPEN} <= codes
+
+
+def _validator(document: dict[str, Any], model: str) -> Draft202012Validator:
+    schema = {"components": document["components"], "$ref": f"#/components/schemas/{model}"}
+    return Draft202012Validator(schema)
+
+
+def test_real_replies_match_the_documented_results() -> None:
+    document = socket_openrpc()
+    args = {"to": "sam@example.com"}
+    approved = Decision("c1", "approved", "com.example.mail", "send_email", args,
+                        ("to",), arguments_digest(args), "click", 1.7e9)  # fmt: skip
+    declined = Decision("c2", "declined", "com.example.mail", "send_email", None,
+                        decided_by="key", message="the person declined")  # fmt: skip
+    decision = _validator(document, "DecisionResult")
+    for reply in (approved.to_wire(), declined.replayed().to_wire()):
+        decision.validate(reply)
+    assert not decision.is_valid({**approved.to_wire(), "outcome": "maybe"})
+    pending = _validator(document, "PendingResult")
+    pending.validate({"callId": "c1", "status": "pending", "parked": False})
+    assert not pending.is_valid({"callId": "c1", "status": "done"})
+
+
+def test_params_schemas_refuse_what_the_server_refuses() -> None:
+    document = socket_openrpc()
+    request = _validator(document, "ConfirmRequestParams")
+    request.validate({"callId": "c1", "integration": "m", "tool": "t", "arguments": {}})
+    for bad in (
+        {"integration": "m", "tool": "t"},
+        {"callId": "", "integration": "m", "tool": "t"},
+        {"callId": "c1", "integration": "m", "tool": "t", "colour": "red"},
+        {"callId": "c1", "integration": "m", "tool": "t", "expiresInMs": 0},
+    ):
+        assert not request.is_valid(bad), bad
