@@ -18,6 +18,7 @@ from notch_app.ipc.server import NotchServer
 from notch_app.runtime.catalog import Catalog
 from notch_app.runtime.policy import Policy
 from notch_app.runtime.presenter import DecisionSink, Presenter
+from notch_app.runtime.redaction import secrets_in
 from notch_app.runtime.service import ConfirmationService
 from notch_app.runtime.store import DecisionStore
 
@@ -86,6 +87,8 @@ async def start(
         catalog, problems = Catalog.load(list(manifest_dirs))
     store = DecisionStore(data_dir)
     service = ConfirmationService(catalog, store, policy=policy)
+    # Secret values never reach the file; which they are follows the catalog in use.
+    store.secrets_of = lambda integration, tool: secrets_in(service.catalog, integration, tool)
     shown: Presenter | None = None
     try:
         if presenter is not None:

@@ -2,7 +2,9 @@
 
 Linux and macOS: a Unix socket, by default `$XDG_RUNTIME_DIR/notch/notch.sock` (else
 `$TMPDIR` or `/tmp` + `notch-<uid>/notch.sock`); `--socket PATH` or `NOTCH_SOCKET`
-override. The folder is 0700 and the socket 0600: only its owner can connect.
+override. The folder is 0700 and the socket 0600: only its owner can connect. The folder
+must be a real folder (never a symlink), this user's, closed to others: Notch makes it so
+when it creates it, and otherwise refuses it rather than chmod what it did not make.
 Windows (planned, not implemented): a named pipe `\\\\.\\pipe\\notch-<user>` with an ACL for
 the current user only.
 """
@@ -19,7 +21,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Final
 
+from notch_app.runtime.folders import FolderError, check_private_folder, make_private_folder
+
 SOCKET_NAME: Final = "notch.sock"
+FOLDER_FIX: Final = "pass --socket with a path in a folder of your own (mode 0700)"
 _MAX_UNIX_PATH: Final = 104  # macOS sun_path is 104 bytes; Linux allows 108
 
 
@@ -41,9 +46,10 @@ def default_socket_path(env: Mapping[str, str] | None = None) -> Path:
 
 
 def claim_socket_path(path: Path) -> None:
-    """Prepare `path` for a new server: create its folder (0700, owned by this user),
-    remove a stale socket left by a crash. Raises SocketError if another live server
-    owns it, if the folder belongs to someone else, or if the path is not a socket.
+    """Prepare `path` for a new server: create its folder (0700, owned by this user) if
+    missing, and remove a stale socket left by a crash. Raises SocketError, naming the
+    fix, if another live server owns it, if the path is not a socket, or if the folder is
+    a symlink, another user's, or open to others (it is never chmodded: see folders.py).
     """
     if sys.platform == "win32":
         raise SocketError(
@@ -55,22 +61,18 @@ def claim_socket_path(path: Path) -> None:
             f"{path}: socket path is too long for a Unix socket; pass a shorter --socket"
         )
     folder = path.parent
+    # Made 0700 before anything is bound in it, so no umask leaves a moment in which
+    # another user can reach the socket; a folder Notch did not make is judged, not fixed.
     try:
-        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-        info = folder.stat()
+        make_private_folder(folder)
     except OSError as exc:
         raise SocketError(
-            f"{folder}: cannot create the socket folder ({exc.strerror}); pass --socket"
+            f"{folder}: cannot create the socket folder ({exc.strerror or exc}); {FOLDER_FIX}"
         ) from None
-    # A folder made for Notch must be ours alone; a folder the person chose (--socket)
-    # is theirs to judge, and the socket itself is 0600 either way.
-    if folder.name.startswith("notch"):
-        if hasattr(os, "getuid") and info.st_uid != os.getuid():
-            raise SocketError(
-                f"{folder}: belongs to another user; pass --socket with a folder of your own"
-            )
-        if stat.S_IMODE(info.st_mode) & 0o077:
-            folder.chmod(0o700)
+    try:
+        check_private_folder(folder, what="the socket folder", fix=FOLDER_FIX)
+    except FolderError as exc:
+        raise SocketError(str(exc)) from None
     try:
         mode = path.lstat().st_mode
     except FileNotFoundError:

@@ -7,10 +7,12 @@ is returned by `notch_app.client` and printed by `notch ask`.
 from __future__ import annotations
 
 import hashlib
-import json
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Final, get_args
+
+import rfc8785
 
 from notch_app.runtime.presenter import DecidedBy, Outcome
 
@@ -21,22 +23,91 @@ OUTCOMES: Final = frozenset(get_args(Outcome))
 DECIDED_BY: Final = frozenset(get_args(DecidedBy))
 
 
-_CANONICAL: Final = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-# One encoder for every call: `json.dumps` with options builds a new one each time.
+class NotDigestible(ValueError):
+    """A value with no RFC 8785 spelling: NaN or ±Infinity, an integer outside ±(2**53 - 1),
+    text that is not valid Unicode (a lone surrogate), a key that is not text, or a type
+    JSON does not have. `path` is where, as `arguments.a.0.b` (the root is `where`)."""
+
+    def __init__(self, path: str, problem: str) -> None:
+        super().__init__(f"{path}: {problem}")
+        self.path = path
+        self.problem = problem
 
 
-def canonical_json(value: Any) -> str:
-    """The one JSON spelling of `value` that digests are computed over."""
-    return _CANONICAL.encode(value)
+def canonical_json(value: Any, where: str = "arguments") -> str:
+    """The one JSON spelling digests are computed over: RFC 8785 (JCS), so an executor in
+    any language recomputes the same bytes (JavaScript: sorted keys and JSON.stringify).
+
+    Raises NotDigestible, naming the place under `where`, for a value JCS cannot spell.
+    """
+    try:
+        return rfc8785.dumps(value).decode("utf-8")
+    except rfc8785.CanonicalizationError:
+        # The library does not say where; find the place so the message can name it.
+        path, problem = _first_problem(value, where)
+        raise NotDigestible(path, problem) from None
 
 
 def arguments_digest(arguments: Mapping[str, Any]) -> str:
-    """`sha256:<hex>` of the canonical JSON of `arguments`.
+    """`sha256:<hex>` of the canonical JSON (RFC 8785) of `arguments`.
 
     An executor recomputes it over what it is about to run and compares: approval is
-    bound to exactly these arguments.
+    bound to exactly these arguments. Raises NotDigestible (see `canonical_json`).
     """
-    return "sha256:" + hashlib.sha256(canonical_json(arguments).encode("utf-8")).hexdigest()
+    return "sha256:" + hashlib.sha256(canonical_json(dict(arguments)).encode("utf-8")).hexdigest()
+
+
+def _first_problem(value: Any, path: str) -> tuple[str, str]:
+    """Where and why `value` has no JCS spelling (depth-first, keys in sorted order)."""
+    found = _problem_at(value, path)
+    return found if found is not None else (path, "cannot be written as RFC 8785 JSON")
+
+
+def _problem_at(value: Any, path: str) -> tuple[str, str] | None:
+    if value is None or isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        if abs(value) <= _SAFE_INT:
+            return None
+        return path, (
+            f"the integer {value} is beyond ±(2**53 - 1), which a JSON number cannot carry "
+            "exactly; send it as a string"
+        )
+    if isinstance(value, float):
+        if math.isfinite(value):
+            return None
+        return path, f"{value} is not a JSON number; send a finite number"
+    if isinstance(value, str):
+        bad = next((c for c in value if 0xD800 <= ord(c) <= 0xDFFF), None)
+        if bad is None:
+            return None
+        return path, (
+            f"text holds a lone surrogate (U+{ord(bad):04X}), which is not Unicode; "
+            "send valid UTF-8"
+        )
+    if isinstance(value, list | tuple):
+        for index, item in enumerate(value):
+            found = _problem_at(item, f"{path}.{index}")
+            if found is not None:
+                return found
+        return None
+    if isinstance(value, Mapping):
+        for key in value:
+            if not isinstance(key, str):
+                return path, f"the key {key!r} is not text"
+            found = _problem_at(key, f"{path} (a key)")
+            if found is not None:
+                return found
+        for key in sorted(value):
+            found = _problem_at(value[key], f"{path}.{key}")
+            if found is not None:
+                return found
+        return None
+    return path, f"a {type(value).__name__} is not a JSON value"
+
+
+_SAFE_INT: Final = 2**53 - 1
+"""The largest integer a JSON number (an IEEE double) carries exactly; RFC 8785 stops there."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +133,10 @@ class Decision:
     message: str | None = None
     """Why, in words, for outcomes other than approved (e.g. which card superseded it)."""
     already_decided: bool = False
+    secrets_withheld: tuple[str, ...] = ()
+    """Argument paths whose secret values (passwordField, `format: password`) were never
+    stored, so this replay carries `REDACTED` there instead: the approval stands, but the
+    executor must ask the person for those values again. Empty for a live decision."""
 
     @property
     def runs(self) -> bool:
@@ -89,6 +164,8 @@ class Decision:
             out["message"] = self.message
         if self.already_decided:
             out["alreadyDecided"] = True
+        if self.secrets_withheld:
+            out["secretsWithheld"] = list(self.secrets_withheld)
         return out
 
     @classmethod
@@ -106,6 +183,7 @@ class Decision:
             if arguments is not None and not isinstance(arguments, dict):
                 raise ValueError("arguments must be an object or null")
             edited = get("editedPaths")
+            withheld = get("secretsWithheld")
             return cls(
                 str(data["callId"]),
                 outcome,
@@ -118,6 +196,7 @@ class Decision:
                 float(get("decidedAt") or 0.0),
                 get("message"),
                 bool(get("alreadyDecided", False)),
+                tuple(map(str, withheld)) if withheld else (),
             )
         except KeyError as exc:
             raise ValueError(f"a decision needs {exc.args[0]!r}") from None

@@ -1,20 +1,24 @@
 """Keeping secrets out of the decision log.
 
 A value is secret when the tool's card binds it to a `passwordField`, or when the
-inputSchema marks the property `format: password` or `writeOnly: true`. The log stores
-and shows `REDACTED` in its place; the executor still receives the real value.
+inputSchema marks the property `format: password` or `writeOnly: true`. Nothing on disk
+holds it: the store keeps `REDACTED` in its place (and the paths it withheld), the log
+shows `REDACTED`; only the live decision sent to the asking executor carries the value.
 """
 
 from __future__ import annotations
 
 import contextlib
 import copy
-from collections.abc import Mapping
-from typing import Any, Final
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Final
 
 from notch_app.manifest.bindings import MalformedBinding, parse_single_binding
 from notch_app.manifest.model import Tool
 from notch_app.manifest.view import PasswordFieldBlock, iter_blocks
+
+if TYPE_CHECKING:
+    from notch_app.runtime.catalog import Catalog
 
 REDACTED: Final = "•••••"
 
@@ -62,12 +66,45 @@ def redact(arguments: Mapping[str, Any], paths: frozenset[str]) -> dict[str, Any
     """
     out = copy.deepcopy(dict(arguments))
     for path in paths:
-        node: Any = out
-        parts = path.split(".")
-        for part in parts[:-1]:
-            node = node.get(part) if isinstance(node, dict) else None
-            if node is None:
-                break
-        if isinstance(node, dict) and parts[-1] in node:
-            node[parts[-1]] = REDACTED
+        node, last = _parent(out, path)
+        if node is not None and last in node:
+            node[last] = REDACTED
     return out
+
+
+def _parent(tree: Any, path: str) -> tuple[Any, str]:
+    """(the dict holding the last part of dotted `path`, or None; that last part)."""
+    parts = path.split(".")
+    node: Any = tree
+    for part in parts[:-1]:
+        node = node.get(part) if isinstance(node, dict) else None
+        if node is None:
+            break
+    return (node if isinstance(node, dict) else None), parts[-1]
+
+
+def present_paths(arguments: Mapping[str, Any], paths: frozenset[str]) -> tuple[str, ...]:
+    """The paths of `paths` that hold a value in `arguments`, sorted."""
+    out = []
+    for path in paths:
+        node, last = _parent(arguments, path)
+        if node is not None and last in node:
+            out.append(path)
+    return tuple(sorted(out))
+
+
+def without(arguments: Mapping[str, Any], paths: Sequence[str]) -> dict[str, Any]:
+    """A copy of `arguments` with the values at `paths` removed (absent, to be asked for
+    again). Never modifies `arguments`."""
+    out = copy.deepcopy(dict(arguments))
+    for path in paths:
+        node, last = _parent(out, path)
+        if node is not None:
+            node.pop(last, None)
+    return out
+
+
+def secrets_in(catalog: Catalog, integration_id: str, tool_name: str) -> frozenset[str]:
+    """`secret_paths` of a tool in `catalog`; empty when it is not installed."""
+    tool = catalog.tool(integration_id, tool_name)
+    return frozenset() if tool is None else secret_paths(tool)

@@ -9,10 +9,18 @@ Two tables with two jobs:
   makes a decision exactly-once), with secret values already redacted.
 
 Writes are batched (`write(ops)`: one transaction, `synchronous=FULL`, one fsync per
-batch) on a writer thread, in the order they were queued. A decision is on disk before it
+batch) on a writer thread, in the order they were queued. Each op runs in its own
+savepoint: whatever one op raises rolls back that op alone, and any error ends the
+transaction, so a bad request can never leave it open for the next writer. A decision is on disk before it
 is sent. A request's card is shown while its row is being written; a decision for it is
 stored only together with or after that row (the decision op refuses a callId without an
 undecided stored request), so a request whose write failed can never be decided.
+
+Secret values (passwordField, `format: password`, `writeOnly`) never reach the file: both
+tables hold `REDACTED` in their place, with the digest of the real arguments; the paths
+withheld are kept, so a decision read back says its secrets must be asked for again.
+Digests are RFC 8785 (see decision.py); the stored JSON is plain JSON that reads back to
+the same Python values.
 """
 
 from __future__ import annotations
@@ -21,18 +29,22 @@ import contextlib
 import json
 import os
 import sqlite3
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final, cast
 
-import platformdirs
-
-from notch_app.runtime.decision import Decision, arguments_digest, canonical_json
+from notch_app.runtime.decision import Decision, arguments_digest
+from notch_app.runtime.folders import FolderError, make_data_dir
+from notch_app.runtime.folders import default_data_dir as default_data_dir
 from notch_app.runtime.presenter import ConfirmationRequest, DecidedBy, Outcome
+from notch_app.runtime.redaction import present_paths, redact, without
 
-SCHEMA_VERSION: Final = 1
+SCHEMA_VERSION: Final = 2
 DB_NAME: Final = "notch.sqlite3"
+ASIDE_SUFFIX: Final = ".broken-"
+"""`--reset-store` moves a store that cannot be opened to `notch.sqlite3.broken-<time>`."""
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS requests (
@@ -46,7 +58,8 @@ CREATE TABLE IF NOT EXISTS requests (
     expires_at REAL,
     reason TEXT,
     decided INTEGER NOT NULL DEFAULT 0,
-    final_arguments TEXT
+    final_arguments TEXT,
+    withheld TEXT NOT NULL DEFAULT '[]'
 );
 CREATE INDEX IF NOT EXISTS requests_pending ON requests(decided) WHERE decided = 0;
 CREATE TABLE IF NOT EXISTS decisions (
@@ -70,6 +83,10 @@ class StoreError(Exception):
     """The store cannot be opened or written; the message names the file and the fix."""
 
 
+class StoreDamaged(StoreError):
+    """SQLite cannot read the file (corrupt, not a database): `--reset-store` moves it aside."""
+
+
 class _NoOpenRequest(Exception):
     """A decision for a callId whose request is not stored, or already decided."""
 
@@ -78,14 +95,17 @@ BeforeCommit = Callable[[Sequence["WriteOp"]], None]
 """Called on the writer thread with a batch's ops, after they are applied and before the
 COMMIT. Raising sqlite3.Error rolls the whole batch back (as a failing disk would)."""
 
+SecretsOf = Callable[[str, str], frozenset[str]]
+"""(integration id, tool name) → dotted argument paths whose values are secret."""
 
-def default_data_dir(env: Mapping[str, str] | None = None) -> Path:
-    """`NOTCH_DATA_DIR` if set, else the platform's app-data folder for "notch"."""
-    env = os.environ if env is None else env
-    override = env.get("NOTCH_DATA_DIR")
-    if override:
-        return Path(override).expanduser()
-    return Path(platformdirs.user_data_dir("notch", appauthor=False))
+
+def _no_secrets(_integration: str, _tool: str) -> frozenset[str]:
+    return frozenset()
+
+
+def _to_json(value: Any) -> str:
+    # Plain JSON (1250.0 stays a float when read back); never NaN, which is not JSON.
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,20 +138,31 @@ class LogEntry:
         }
 
 
-def _insert_request(db: sqlite3.Connection, request: ConfirmationRequest) -> None:
+def _kept(arguments: dict[str, Any], secrets: frozenset[str]) -> tuple[str, str]:
+    """(JSON of `arguments` with secret values REDACTED, JSON list of the paths withheld)."""
+    withheld = present_paths(arguments, secrets) if secrets else ()
+    shown = redact(arguments, frozenset(withheld)) if withheld else arguments
+    return _to_json(shown), _to_json(list(withheld))
+
+
+def _insert_request(
+    db: sqlite3.Connection, request: ConfirmationRequest, secrets: frozenset[str]
+) -> None:
+    arguments, withheld = _kept(request.arguments, secrets)
     db.execute(
         "INSERT INTO requests (call_id, integration, tool, arguments, args_digest,"
-        " context, created_at, expires_at, reason) VALUES (?,?,?,?,?,?,?,?,?)",
+        " context, created_at, expires_at, reason, withheld) VALUES (?,?,?,?,?,?,?,?,?,?)",
         (
             request.call_id,
             request.integration_id,
             request.tool_name,
-            canonical_json(request.arguments),
-            arguments_digest(request.arguments),
-            canonical_json(request.context),
+            arguments,
+            arguments_digest(request.arguments),  # of the real arguments, secrets and all
+            _to_json(request.context),
             request.created_at,
             request.expires_at,
             request.reason,
+            withheld,
         ),
     )
 
@@ -147,17 +178,19 @@ class NewDecision:
     context: Mapping[str, Any]
     request: ConfirmationRequest | None = None
 
-    def apply(self, db: sqlite3.Connection) -> None:
-        if self.request is not None:
-            _insert_request(db, self.request)
+    def apply(self, db: sqlite3.Connection, secrets: SecretsOf) -> None:
         d = self.decision
+        hidden = secrets(d.integration_id, d.tool_name)
+        if self.request is not None:
+            _insert_request(db, self.request, hidden)
+        final, withheld = (None, "[]") if d.arguments is None else _kept(d.arguments, hidden)
         # The request row must already be stored (earlier in this batch or before) and
         # undecided: a card is shown while its request is still being written, and a
         # request whose write failed must never end with a stored decision.
         marked = db.execute(
-            "UPDATE requests SET decided = 1, final_arguments = ? WHERE call_id = ?"
-            " AND decided = 0",
-            (None if d.arguments is None else canonical_json(d.arguments), d.call_id),
+            "UPDATE requests SET decided = 1, final_arguments = ?, withheld = ?"
+            " WHERE call_id = ? AND decided = 0",
+            (final, withheld, d.call_id),
         )
         if marked.rowcount != 1:
             raise _NoOpenRequest(d.call_id)
@@ -170,13 +203,15 @@ class NewDecision:
                 d.integration_id,
                 d.tool_name,
                 d.outcome,
-                None if self.logged_arguments is None else canonical_json(self.logged_arguments),
+                None
+                if self.logged_arguments is None
+                else _to_json(redact(self.logged_arguments, hidden)),
                 d.digest,
-                json.dumps(list(d.edited_paths)),
+                _to_json(list(d.edited_paths)),
                 d.decided_by,
                 d.decided_at,
                 d.message,
-                canonical_json(dict(self.context)),
+                _to_json(dict(self.context)),
             ),
         )
 
@@ -188,10 +223,11 @@ class NewRequest:
     request: ConfirmationRequest
     superseded: NewDecision | None = None
 
-    def apply(self, db: sqlite3.Connection) -> None:
-        _insert_request(db, self.request)
+    def apply(self, db: sqlite3.Connection, secrets: SecretsOf) -> None:
+        r = self.request
+        _insert_request(db, r, secrets(r.integration_id, r.tool_name))
         if self.superseded is not None:
-            self.superseded.apply(db)
+            self.superseded.apply(db, secrets)
 
 
 WriteOp = NewRequest | NewDecision
@@ -207,94 +243,144 @@ def _decided_call_id(op: WriteOp) -> str | None:
 class DecisionStore:
     """The SQLite file `<data_dir>/notch.sqlite3`. One instance per running Notch."""
 
-    def __init__(self, data_dir: Path, *, before_commit: BeforeCommit | None = None) -> None:
-        """Open (creating if needed) the store. Raises StoreError if it cannot.
+    def __init__(
+        self,
+        data_dir: Path,
+        *,
+        before_commit: BeforeCommit | None = None,
+        secrets_of: SecretsOf | None = None,
+    ) -> None:
+        """Open (creating if needed) the store and check it is whole. Raises StoreError
+        for any problem (a corrupt file, a newer Notch's store, no permission), naming the
+        file and the fix.
 
         `before_commit` is a seam for tests and benchmarks: a slow or failing disk.
+        `secrets_of` tells which argument values never reach the file (see SecretsOf);
+        it can also be set later (the running Notch sets it from its catalog).
         """
         self.path = data_dir / DB_NAME
         self.before_commit = before_commit
+        self.secrets_of: SecretsOf = secrets_of or _no_secrets
         try:
-            data_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+            make_data_dir(data_dir)
             # Arguments may hold secrets: the file is the owner's only (WAL files follow it).
             fd = os.open(self.path, os.O_CREAT | os.O_RDWR, 0o600)
             os.close(fd)
             self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=FULL")
-            self._db.execute("PRAGMA busy_timeout=2000")
-            version = int(self._db.execute("PRAGMA user_version").fetchone()[0])
-            if version > SCHEMA_VERSION:
-                raise StoreError(
-                    f"{self.path}: written by a newer Notch (store version {version}); "
-                    "upgrade Notch or use another --data-dir"
-                )
-            self._db.executescript(_SCHEMA)
-            self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            self._read: sqlite3.Connection | None = None
+            self._open()
             # Reads happen on the event loop's thread, writes on the writer thread (WAL
             # lets them overlap); each connection is only ever used by one thread at a time.
             self._read = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
             self._read.execute("PRAGMA busy_timeout=2000")
-        except sqlite3.DatabaseError as exc:
-            raise StoreError(
-                f"{self.path}: cannot open the decision store ({exc}); move the file aside "
-                "or start with another --data-dir"
+        except StoreError:
+            self._close_quietly()
+            raise
+        except sqlite3.Error as exc:
+            self._close_quietly()
+            raise StoreDamaged(
+                f"{self.path}: the decision store cannot be opened ({exc}); start with "
+                "--reset-store to move it aside (its undecided requests are dropped) or "
+                "use another --data-dir"
             ) from None
+        except FolderError as exc:
+            raise StoreError(str(exc)) from None
         except OSError as exc:
+            self._close_quietly()
             raise StoreError(
-                f"{self.path}: cannot create the decision store ({exc.strerror}); "
+                f"{self.path}: cannot create the decision store ({exc.strerror or exc}); "
                 "check the folder's permissions or pass --data-dir"
             ) from None
 
+    def _open(self) -> None:
+        db = self._db
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=FULL")
+        db.execute("PRAGMA busy_timeout=2000")
+        # A damaged page must stop Notch at start with a clear message, not surface
+        # later as a lost decision (quick_check reads every page: ~30 ms for 15 MB).
+        problems = [row[0] for row in db.execute("PRAGMA quick_check(3)").fetchall()]
+        if problems != ["ok"]:
+            raise sqlite3.DatabaseError("damaged: " + "; ".join(map(str, problems)))
+        version = int(db.execute("PRAGMA user_version").fetchone()[0])
+        if version > SCHEMA_VERSION:
+            raise StoreError(
+                f"{self.path}: written by a newer Notch (store version {version}); "
+                "upgrade Notch or use another --data-dir"
+            )
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            for statement in _SCHEMA.split(";"):
+                if statement.strip():
+                    db.execute(statement)
+            columns = {row[1] for row in db.execute("PRAGMA table_info(requests)")}
+            if "withheld" not in columns:  # store version 1
+                db.execute("ALTER TABLE requests ADD COLUMN withheld TEXT NOT NULL DEFAULT '[]'")
+            db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            db.execute("COMMIT")
+        except BaseException:
+            with contextlib.suppress(sqlite3.Error):
+                db.execute("ROLLBACK")
+            raise
+
+    def _close_quietly(self) -> None:
+        for name in ("_db", "_read"):
+            db = getattr(self, name, None)
+            if db is not None:
+                with contextlib.suppress(sqlite3.Error):
+                    db.close()
+
     def close(self) -> None:
         self._db.close()
-        self._read.close()
+        if self._read is not None:
+            self._read.close()
 
     # --- writes ----------------------------------------------------------------------
 
     def write(self, ops: Sequence[WriteOp]) -> list[StoreError | None]:
         """Apply `ops` in one transaction (one fsync for the batch: group commit), each
-        in its own savepoint so one failing op (e.g. a callId already decided) does not
-        undo the others. Returns one entry per op: None when it is durable on disk, else
-        the StoreError. Safe to call from one writer thread while the loop thread reads.
+        in its own savepoint, so one failing op (a callId already decided, a value the
+        file cannot hold) is rolled back alone and the others are committed. Returns one
+        entry per op: None when it is durable on disk, else the StoreError. A failure of
+        the transaction itself (disk full, I/O error) fails every op and rolls back all.
+        Never leaves a transaction open. Safe to call from one writer thread while the
+        loop thread reads.
         """
+        db = self._db
+        if db.in_transaction:  # never build on what an earlier failure left behind
+            db.execute("ROLLBACK")
         results: list[StoreError | None] = []
         # Requests refused in this batch: a decision queued behind one must fail too, even
         # if a row with its callId exists (written by someone else).
         refused: set[str] = set()
         try:
-            self._db.execute("BEGIN IMMEDIATE")
+            db.execute("BEGIN IMMEDIATE")
             for op in ops:
-                self._db.execute("SAVEPOINT op")
+                db.execute("SAVEPOINT op")
                 try:
                     decides = _decided_call_id(op)
                     if decides is not None and decides in refused:
                         raise _NoOpenRequest(decides)
-                    op.apply(self._db)
-                except sqlite3.IntegrityError:
-                    self._db.execute("ROLLBACK TO op")
-                    results.append(StoreError(f"{self.path}: that callId is already stored"))
-                    if isinstance(op, NewRequest):
-                        refused.add(op.request.call_id)
-                except _NoOpenRequest as exc:
-                    self._db.execute("ROLLBACK TO op")
-                    results.append(
-                        StoreError(
-                            f"{self.path}: callId {exc.args[0]!r} has no undecided stored "
-                            "request, so its decision was not stored"
-                        )
-                    )
+                    op.apply(db, self.secrets_of)
+                except Exception as exc:
+                    if not db.in_transaction:
+                        raise  # SQLite ended the whole transaction (e.g. disk full)
+                    db.execute("ROLLBACK TO op")
+                    results.append(self._op_error(op, exc))
                     if isinstance(op, NewRequest):
                         refused.add(op.request.call_id)
                 else:
                     results.append(None)
-                self._db.execute("RELEASE op")
+                db.execute("RELEASE op")
             if self.before_commit is not None:
                 self.before_commit(ops)
-            self._db.execute("COMMIT")
-        except sqlite3.Error as exc:
+            db.execute("COMMIT")
+        except BaseException as exc:
             with contextlib.suppress(sqlite3.Error):
-                self._db.execute("ROLLBACK")
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
+            if not isinstance(exc, Exception):
+                raise
             error = StoreError(
                 f"{self.path}: cannot write the decision store ({exc}); "
                 "check free disk space and permissions"
@@ -302,20 +388,49 @@ class DecisionStore:
             return [error for _ in ops]
         return results
 
+    def _op_error(self, op: WriteOp, exc: Exception) -> StoreError:
+        """Why `op` alone was not stored, in words."""
+        if isinstance(exc, sqlite3.IntegrityError):
+            return StoreError(f"{self.path}: that callId is already stored")
+        if isinstance(exc, _NoOpenRequest):
+            return StoreError(
+                f"{self.path}: callId {exc.args[0]!r} has no undecided stored "
+                "request, so its decision was not stored"
+            )
+        call_id = op.request.call_id if isinstance(op, NewRequest) else op.decision.call_id
+        if isinstance(exc, UnicodeError):
+            why = "it holds text that is not valid Unicode (a lone surrogate)"
+        else:
+            why = str(exc)
+        return StoreError(f"{self.path}: callId {call_id!r} was not stored: {why}")
+
     # --- reads ---------------------------------------------------------------------
 
+    def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        """Rows of a read query. Raises StoreError (the file named) on any SQLite error."""
+        assert self._read is not None
+        try:
+            return self._read.execute(sql, params).fetchall()
+        except sqlite3.Error as exc:
+            raise StoreError(
+                f"{self.path}: cannot read the decision store ({exc}); restart Notch with "
+                "--reset-store to move it aside, or use another --data-dir"
+            ) from None
+
     def pending(self) -> list[ConfirmationRequest]:
-        """Undecided requests, oldest first (they come back as parked cards on start)."""
-        rows = self._read.execute(
+        """Undecided requests, oldest first (they come back as parked cards on start).
+        Their secret values were never stored: those arguments are absent, for the
+        person to type again. Raises StoreError."""
+        rows = self._rows(
             "SELECT call_id, integration, tool, arguments, context, created_at, expires_at,"
-            " reason FROM requests WHERE decided = 0 ORDER BY created_at, rowid"
-        ).fetchall()
+            " reason, withheld FROM requests WHERE decided = 0 ORDER BY created_at, rowid"
+        )
         return [
             ConfirmationRequest(
                 call_id=r[0],
                 integration_id=r[1],
                 tool_name=r[2],
-                arguments=json.loads(r[3]),
+                arguments=without(json.loads(r[3]), json.loads(r[8])),
                 context=json.loads(r[4]),
                 created_at=r[5],
                 expires_at=r[6],
@@ -326,15 +441,18 @@ class DecisionStore:
         ]
 
     def decision(self, call_id: str) -> Decision | None:
-        """The stored decision for `call_id`, with the real final arguments, or None."""
-        row = self._read.execute(
+        """The stored decision for `call_id`, or None. Its arguments hold REDACTED where
+        a secret was (listed in `secrets_withheld`); the digest is of the real ones.
+        Raises StoreError."""
+        rows = self._rows(
             "SELECT d.outcome, d.integration, d.tool, r.final_arguments, d.edited_paths,"
-            " d.digest, d.decided_by, d.decided_at, d.message FROM decisions d"
+            " d.digest, d.decided_by, d.decided_at, d.message, r.withheld FROM decisions d"
             " LEFT JOIN requests r ON r.call_id = d.call_id WHERE d.call_id = ?",
             (call_id,),
-        ).fetchone()
-        if row is None:
+        )
+        if not rows:
             return None
+        row = rows[0]
         return Decision(
             call_id=call_id,
             outcome=cast(Outcome, row[0]),
@@ -346,23 +464,25 @@ class DecisionStore:
             decided_by=cast(DecidedBy, row[6]),
             decided_at=row[7],
             message=row[8],
+            secrets_withheld=tuple(json.loads(row[9])) if row[3] is not None and row[9] else (),
         )
 
     def request_digest(self, call_id: str) -> tuple[str, str, str] | None:
-        """(integration, tool, arguments digest) of a stored request, or None."""
-        row = self._read.execute(
+        """(integration, tool, digest of the real arguments) of a stored request, or
+        None. Raises StoreError."""
+        rows = self._rows(
             "SELECT integration, tool, args_digest FROM requests WHERE call_id = ?", (call_id,)
-        ).fetchone()
-        return None if row is None else (row[0], row[1], row[2])
+        )
+        return None if not rows else (rows[0][0], rows[0][1], rows[0][2])
 
     def log(self, limit: int = 50) -> list[LogEntry]:
-        """The newest `limit` decisions, oldest first, secrets redacted."""
-        rows = self._read.execute(
+        """The newest `limit` decisions, oldest first, secrets redacted. Raises StoreError."""
+        rows = self._rows(
             "SELECT call_id, integration, tool, outcome, logged_arguments, edited_paths,"
             " decided_by, decided_at, message, context FROM decisions"
             " ORDER BY decided_at DESC, rowid DESC LIMIT ?",
             (max(0, limit),),
-        ).fetchall()
+        )
         return [
             LogEntry(
                 call_id=r[0],
@@ -378,3 +498,40 @@ class DecisionStore:
             )
             for r in reversed(rows)
         ]
+
+
+def move_aside(data_dir: Path, clock: Callable[[], float] = time.time) -> Path | None:
+    """Move the store in `data_dir` (and its -wal/-shm files) to
+    `notch.sqlite3.broken-<YYYYmmdd-HHMMSS>` so the next start makes a new, empty one.
+    Returns the new name, or None when there was no store. Raises StoreError if it
+    cannot be moved. Only for `notch run --reset-store`: the person asked for it."""
+    path = data_dir / DB_NAME
+    if not path.exists():
+        return None
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(clock()))
+    aside = path.with_name(f"{DB_NAME}{ASIDE_SUFFIX}{stamp}")
+    try:
+        for suffix in ("-wal", "-shm"):
+            extra = path.with_name(DB_NAME + suffix)
+            if extra.exists():
+                os.replace(extra, aside.with_name(aside.name + suffix))
+        os.replace(path, aside)
+    except OSError as exc:
+        raise StoreError(
+            f"{path}: cannot move the decision store aside ({exc.strerror}); move it yourself"
+        ) from None
+    return aside
+
+
+def reset_if_broken(data_dir: Path) -> Path | None:
+    """For `--reset-store`: if the store in `data_dir` cannot be opened, move it aside and
+    return where it went; a store that opens is left alone (None). Raises StoreError when
+    the fault is not a damaged file (the folder is unsafe, a newer Notch's store) or it
+    cannot be moved."""
+    try:
+        DecisionStore(data_dir).close()
+    except StoreDamaged:
+        aside = move_aside(data_dir)
+        DecisionStore(data_dir).close()  # the new, empty one must open, or say why
+        return aside
+    return None

@@ -193,7 +193,7 @@ async def test_a_stale_socket_from_a_crash_is_replaced(base: Path, running_notch
 
     async with running_notch(base) as (_notch, _), AsyncNotchClient(path) as client:
         assert (await client.confirm(MAIL, "search_mail", {})).outcome == "notRequired"
-    (base / "plain").mkdir()
+    (base / "plain").mkdir(mode=0o700)
     (base / "plain" / "notch.sock").write_text("not a socket")
     with pytest.raises(SocketError, match="not a socket"):
         claim_socket_path(base / "plain" / "notch.sock")

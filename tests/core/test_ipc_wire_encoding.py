@@ -98,11 +98,14 @@ def test_malformed_lines_get_the_stdlibs_parse_error_message() -> None:
         rpc.decode(b'{"a":"\xff"}')
 
 
-def test_the_digest_keeps_the_stdlib_spelling_because_orjson_differs() -> None:
-    arguments = {"b": 1e-7, "a": "é"}
-    stdlib = canonical_json(arguments)
-    assert stdlib == '{"a":"é","b":1e-07}'
-    assert orjson.dumps(arguments, option=orjson.OPT_SORT_KEYS).decode() != stdlib
+def test_the_digest_is_rfc8785_which_neither_orjson_nor_the_stdlib_spells() -> None:
+    # Issue 9 finding 8: the digest was Python's json.dumps spelling (1e-07), which a
+    # JavaScript executor cannot reproduce; it is RFC 8785 now (tests/core/test_digest_vs_node.py).
+    arguments = {"b": 1e-7, "a": "é", "c": 1250.0}
+    canonical = canonical_json(arguments)
+    assert canonical == '{"a":"é","b":1e-7,"c":1250}'
+    assert orjson.dumps(arguments, option=orjson.OPT_SORT_KEYS).decode() != canonical
+    assert json.dumps(arguments, sort_keys=True, separators=(",", ":")) != canonical
     assert arguments_digest(arguments) == (
-        "sha256:" + __import__("hashlib").sha256(stdlib.encode()).hexdigest()
+        "sha256:" + __import__("hashlib").sha256(canonical.encode()).hexdigest()
     )
