@@ -109,10 +109,13 @@ class NotchApp:
         from notch_app.ui.settings.watcher import SettingsFileWatcher
         from notch_app.ui.tray import NotchTray
 
-        problems = self.reload_integrations()
-        if problems:
+        self.reload_integrations()
+        skipped = len(self.catalog.skipped)
+        if skipped:
+            loaded = len(self.catalog)
             print(
-                f"notch: {len(problems)} problem(s) above; those integrations were skipped",
+                f"notch: {loaded} integration{'s' * (loaded != 1)} loaded, {skipped} skipped "
+                "for the reasons above; those integrations were skipped",
                 file=self._err,
             )
         # The person's "Asks first" choices; a corrupt file is moved aside and everything asks.

@@ -13,14 +13,15 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from notch_app.manifest.discovery import discover_integrations, preview_path_for
 from notch_app.manifest.fixtures import PreviewFixtures
-from notch_app.manifest.integration import find_integrations, preview_path_for
 from notch_app.manifest.model import Manifest
 from notch_app.manifest.problems import Problem
 from notch_app.manifest.rules import ManifestCheck, check_fixtures, check_manifest
 from notch_app.manifest.source import SourceError, load_json
 
 UNREADABLE = "file-unreadable"
+FOLDER_SKIPPED = "folder-skipped"
 
 
 def _unreadable(name: str, why: str) -> Problem:
@@ -112,18 +113,22 @@ def validate_path(path: Path) -> list[Problem]:
     A missing or unreadable path is one `file-unreadable` problem.
     """
     try:
-        manifests = find_integrations(path)
+        found = discover_integrations(path)
     except OSError as exc:
         why = "no such file or folder" if isinstance(exc, FileNotFoundError) else str(exc)
         return [_unreadable(str(path), why)]
-    if not manifests:
-        return [_unreadable(str(path), "no manifest files (*.json, */manifest.json) here")]
-    problems: list[Problem] = []
-    for manifest_path in manifests:
+    problems: list[Problem] = [
+        Problem(str(s.folder), 1, 1, "", FOLDER_SKIPPED, "warning", s.reason)
+        for s in found.skipped
+        if s.folder != path
+    ]
+    if not found.manifests:
+        problems.append(_unreadable(str(path), "no manifest files (*.json, */manifest.json) here"))
+        return sorted(problems, key=Problem.sort_key)
+    for manifest_path in found.manifests:
         # Paused here too (check_integration pauses on its own): the typed manifest is
         # dropped inside the pause, so collection does not resume with the whole model
         # alive and walk it once more for nothing.
         with gc_paused():
-            found = check_integration(manifest_path)[2]
-        problems.extend(found)
+            problems.extend(check_integration(manifest_path)[2])
     return sorted(problems, key=Problem.sort_key)

@@ -11,8 +11,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from notch_app.manifest.discovery import discover_integrations
 from notch_app.manifest.fixtures import PreviewFixtures
-from notch_app.manifest.integration import find_integrations, load_integration
+from notch_app.manifest.integration import load_integration
 from notch_app.manifest.model import Manifest, Tool, tool_kind
 
 
@@ -35,6 +36,9 @@ class Catalog:
         """(integration id, tool name) -> tool: one dict lookup on every request."""
         self.duplicates: list[str] = []
         """Messages for integration ids seen twice (the first one loaded wins)."""
+        self.skipped: list[Path] = []
+        """What `load` did not load: invalid manifests, duplicate ids, folders that hold no
+        integration and paths that do not exist, one entry each."""
         for item in entries:
             entry = item if isinstance(item, CatalogEntry) else CatalogEntry(item)
             self.add(entry)
@@ -43,6 +47,7 @@ class Catalog:
         """Add one integration; False (and a message in `duplicates`) if its id is taken."""
         known = self._entries.get(entry.manifest.id)
         if known is not None:
+            self.skipped.append(entry.folder or Path(entry.manifest.id))
             self.duplicates.append(
                 f"{entry.folder or entry.manifest.id}: integration id {entry.manifest.id!r} is "
                 f"already loaded from {known.folder or 'memory'}; this copy is skipped"
@@ -56,20 +61,30 @@ class Catalog:
     @classmethod
     def load(cls, paths: Sequence[Path]) -> tuple[Catalog, list[str]]:
         """Load every integration under `paths` (folders of integrations, integration
-        folders, or manifest files). Returns the catalog and the problems found, each a
-        formatted `FILE:LINE:COLUMN: error[rule]: message` line. Never raises for a bad
-        manifest; a path that does not exist is reported as a problem.
+        folders, or manifest files). Returns the catalog and the problems found, each one
+        line: `FILE:LINE:COLUMN: error[rule]: message` for an invalid manifest, `FOLDER:
+        reason` for a folder that holds no integration. Never raises for a bad manifest; a
+        path that does not exist is reported as a problem. `catalog.skipped` counts what
+        was not loaded.
         """
         catalog = cls()
         problems: list[str] = []
         for base in paths:
-            if not base.exists():
+            try:
+                found = discover_integrations(base)
+            except FileNotFoundError:
+                catalog.skipped.append(base)
                 problems.append(f"{base}: no such file or folder; check the --manifests path")
                 continue
-            for folder in find_integrations(base):
-                integration, found = load_integration(folder)
-                problems.extend(p.format() for p in found if p.is_error)
-                if integration is not None:
+            for skipped in found.skipped:
+                catalog.skipped.append(skipped.folder)
+                problems.append(skipped.format())
+            for manifest_path in found.manifests:
+                integration, checked = load_integration(manifest_path)
+                problems.extend(p.format() for p in checked if p.is_error)
+                if integration is None:
+                    catalog.skipped.append(manifest_path)
+                else:
                     catalog.add(
                         CatalogEntry(integration.manifest, integration.folder, integration.fixtures)
                     )

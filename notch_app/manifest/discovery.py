@@ -1,0 +1,158 @@
+"""Integration discovery: which manifest files a path names, and which folders it skips.
+
+An integration is a folder holding `manifest.json` (and optional `preview.json`); a path
+given to `notch validate` or `notch run --manifests` may also be one manifest file or a
+folder of either. Every folder the walk passes over without finding a manifest is
+reported with the reason, so a folder of a kind Notch does not recognise never loads
+nothing silently. Reads only the file system; checks nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+MANIFEST_FILE = "manifest.json"
+PREVIEW_FILE = "preview.json"
+MAX_SEARCH_DEPTH = 6
+"""How many folder levels below a path are searched for integration folders."""
+
+_NAMES_SHOWN = 3
+
+
+@dataclass(frozen=True, slots=True)
+class SkippedFolder:
+    """A folder under a searched path that holds no integration, and why."""
+
+    folder: Path
+    reason: str
+
+    def format(self) -> str:
+        """`FOLDER: reason` (the fix included), one line."""
+        return f"{self.folder}: {self.reason}"
+
+
+@dataclass(frozen=True, slots=True)
+class Discovered:
+    """What a path holds: manifest files (sorted) and the folders passed over."""
+
+    manifests: list[Path] = field(default_factory=list)
+    skipped: list[SkippedFolder] = field(default_factory=list)
+
+
+def discover_integrations(path: Path) -> Discovered:
+    """The manifest files named by `path`, and the folders below it that hold none.
+
+    - a file: that file;
+    - an integration folder (holding `manifest.json`): its manifest;
+    - any other folder: its `*.json` files (a folder of manifest files) and the manifests
+      of the integration folders below it, up to `MAX_SEARCH_DEPTH` levels. Each topmost
+      folder below it in which nothing was found (hidden, unreadable, too deep, or with no
+      `manifest.json`) is one `SkippedFolder`; a folder holding nothing at all is one too.
+
+    Raises FileNotFoundError when `path` does not exist.
+    """
+    if path.is_file():
+        return Discovered([path])
+    if not path.is_dir():
+        raise FileNotFoundError(str(path))
+    if (path / MANIFEST_FILE).is_file():
+        return Discovered([path / MANIFEST_FILE])
+    found = Discovered()
+    try:
+        entries = sorted(path.iterdir())
+    except OSError as exc:
+        found.skipped.append(SkippedFolder(path, f"cannot be read ({exc.strerror or exc})"))
+        return found
+    found.manifests.extend(p for p in entries if _is_manifest_file(p))
+    for child in entries:
+        if child.is_dir():
+            _search(child, 1, found)
+    if not found.manifests and not found.skipped:
+        found.skipped.append(
+            SkippedFolder(
+                path,
+                "holds no manifest files: put integration folders (each with "
+                f"{MANIFEST_FILE}) or manifest *.json files here",
+            )
+        )
+    found.manifests.sort()
+    return found
+
+
+def find_integrations(path: Path) -> list[Path]:
+    """The manifest files named by `path`, sorted (see `discover_integrations`).
+
+    Raises FileNotFoundError when `path` does not exist.
+    """
+    return discover_integrations(path).manifests
+
+
+def _search(folder: Path, depth: int, found: Discovered) -> int:
+    """Add the integration folders under `folder` to `found`; returns how many. Reports
+    `folder` itself as skipped when it yields none (its empty subfolders are not listed
+    one by one). Bounded by depth, so symlink loops and deep trees cannot hang it."""
+    if folder.name.startswith("."):
+        found.skipped.append(SkippedFolder(folder, "hidden folder, not searched"))
+        return 0
+    if (folder / MANIFEST_FILE).is_file():
+        found.manifests.append(folder / MANIFEST_FILE)
+        return 1
+    if depth >= MAX_SEARCH_DEPTH:
+        found.skipped.append(
+            SkippedFolder(
+                folder,
+                f"deeper than {MAX_SEARCH_DEPTH} levels below the folder given, not "
+                "searched; point at a folder closer to it",
+            )
+        )
+        return 0
+    try:
+        children = sorted(folder.iterdir())
+    except OSError as exc:
+        found.skipped.append(SkippedFolder(folder, f"cannot be read ({exc.strerror or exc})"))
+        return 0
+    mark = len(found.skipped)
+    count = sum(_search(child, depth + 1, found) for child in children if child.is_dir())
+    if count == 0:
+        # One line for the whole empty subtree, not one per folder in it.
+        del found.skipped[mark:]
+        found.skipped.append(SkippedFolder(folder, _not_an_integration(children)))
+    return count
+
+
+def _is_manifest_file(path: Path) -> bool:
+    # NAME.preview.json is the fixture file of NAME.json, not a manifest.
+    name = path.name
+    return (
+        name.endswith(".json")
+        and name != PREVIEW_FILE
+        and not name.endswith(".preview.json")
+        and path.is_file()
+    )
+
+
+def _not_an_integration(children: list[Path]) -> str:
+    json_files = [c.name for c in children if c.suffix == ".json" and c.is_file()]
+    held = ""
+    if json_files:
+        shown = ", ".join(json_files[:_NAMES_SHOWN])
+        more = len(json_files) - _NAMES_SHOWN
+        held = f" (it holds {shown}{f' and {more} more' if more > 0 else ''})"
+    return (
+        f"not an integration folder: no {MANIFEST_FILE} in it or its subfolders{held}; "
+        f"an integration folder holds {MANIFEST_FILE} and an optional {PREVIEW_FILE}"
+    )
+
+
+def preview_path_for(manifest_path: Path) -> Path | None:
+    """The preview fixture file that goes with a manifest, if it exists.
+
+    `manifest.json` pairs with `preview.json` in the same folder; any other `NAME.json`
+    pairs with `NAME.preview.json` beside it.
+    """
+    if manifest_path.name == MANIFEST_FILE:
+        candidate = manifest_path.with_name(PREVIEW_FILE)
+    else:
+        candidate = manifest_path.with_name(manifest_path.stem + ".preview.json")
+    return candidate if candidate.is_file() else None
