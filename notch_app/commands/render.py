@@ -1,5 +1,8 @@
 """`notch render MANIFEST_OR_FOLDER --tool NAME [--args JSON | --args @FILE | --fixture]
--o OUT.png [--theme dark|light] [--width PX]`: one card, offscreen, to PNG."""
+-o OUT.png [--theme dark|light] [--width PX] [--screen]`: one card, offscreen, to PNG.
+
+The whole card is drawn, however tall; `--screen` draws it as the screen crops it (the
+body folded at the screen's height, with its "More below" pill)."""
 
 from __future__ import annotations
 
@@ -28,6 +31,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--theme", choices=("dark", "light"), default="dark")
     parser.add_argument(
         "--width", type=int, default=440, metavar="PX", help="card width (280–1200)"
+    )
+    parser.add_argument(
+        "--screen",
+        action="store_true",
+        help="draw the card as the screen shows it: folded past the screen's height, "
+        "with 'More below' (default: the whole card)",
     )
 
 
@@ -115,8 +124,12 @@ def run(args: argparse.Namespace) -> int:
         width=args.width,
     )
     try:
-        save_card_png(card, args.output)
+        save_card_png(card, args.output, whole=not args.screen)
+        size = f"{card.width()}×{card.height()} px"
     except OSError as exc:
         return _fail(str(exc))
-    print(f"wrote {args.output} ({card.width()}×{card.height()} px, {args.theme})")
+    finally:
+        card.close()  # an in-process caller keeps its screen free of a stray card
+        card.deleteLater()
+    print(f"wrote {args.output} ({size}, {args.theme})")
     return 0

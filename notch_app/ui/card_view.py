@@ -39,7 +39,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from notch_app.card.state import CardState
+from notch_app.card.state import REQUIRED_MESSAGE, CardState
 from notch_app.manifest.model import Tool
 from notch_app.manifest.view import CardBlock
 from notch_app.ui.blocks import CardContext, build_block
@@ -140,6 +140,7 @@ class _Body(QScrollArea):
         # (size and minimum size, by each enclosing layout), each time a walk over every
         # block; kept until the content's layout changes.
         self._hint: QSize | None = None
+        self._unfolded = False
         self.setObjectName("CardBody")
         self.setWidget(content)
         self.setWidgetResizable(True)
@@ -156,6 +157,12 @@ class _Body(QScrollArea):
         a block appears. Called once the blocks are built: while they are added, the
         filter would be a Python call for every event."""
         self._content.installEventFilter(self)
+        self.refresh()
+
+    def unfold(self) -> None:
+        """Grow to the content's whole height from now on: no fold, no "More below"."""
+        self._unfolded = True
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.refresh()
 
     def refresh(self) -> None:
@@ -178,7 +185,7 @@ class _Body(QScrollArea):
             h = layout.totalHeightForWidth(width)
         else:
             h = content.sizeHint().height()
-        hint = QSize(width, min(h, max_body_height(self)))
+        hint = QSize(width, h if self._unfolded else min(h, max_body_height(self)))
         if self._content.testAttribute(Qt.WidgetAttribute.WA_WState_Polished):
             self._hint = hint  # before polish the sizes are not final yet
         return hint
@@ -303,7 +310,7 @@ class CardView(QWidget):
         for a, b in itertools.pairwise(chain):
             QWidget.setTabOrder(a, b)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
-        self._last_gate: tuple[bool, tuple[str, ...]] | None = None
+        self._last_gate: tuple[bool, tuple[str, ...], tuple[str, ...]] | None = None
         self._apply_gate()
         # A proposal the schema refuses says why at its field from the start.
         for path, editor in self._ctx.editors.items():
@@ -351,6 +358,13 @@ class CardView(QWidget):
                 dimming.setOpacity(HELD_CONFIRM_OPACITY)
                 button.setGraphicsEffect(dimming)
             dimming.setEnabled(not armed)  # a disabled effect paints the button as it is
+
+    def unfold(self) -> None:
+        """Let the body grow to the card's whole height (no fold, no "More below"): for a
+        picture of the whole card (`notch render`). A card on screen keeps its fold."""
+        if self._body is not None:
+            self._body.unfold()
+            self.adjustSize()
 
     def input_widget(self, path: str) -> QWidget:
         """The widget a person edits for the input bound to `path`. KeyError if none."""
@@ -459,27 +473,34 @@ class CardView(QWidget):
             self._body.refresh()
 
     def _apply_gate(self) -> None:
-        enabled = self._state.confirm_enabled
-        reasons = tuple(self._state.blockers()) if not enabled else ()
-        gate = (enabled, reasons)
+        state = self._state
+        enabled = state.confirm_enabled
+        reasons = tuple(state.blockers()) if not enabled else ()
+        # The line under the footer leaves out "is required" for fields the person has
+        # not touched: an untouched form never looks like it failed validation (the
+        # quiet `*` is the marker). The tooltip and accessible description say it all.
+        quiet = {
+            f"{b.label} {REQUIRED_MESSAGE}" for b in state.inputs if not state.is_touched(b.path)
+        }
+        loud = tuple(r for r in reasons if r not in quiet)
+        gate = (enabled, reasons, loud)
         if gate == self._last_gate:
             return
         self._last_gate = gate
-        why = "; ".join(reasons[:3]) + (
-            f" (and {len(reasons) - 3} more)" if len(reasons) > 3 else ""
-        )
+        why = _listed(reasons)
         for button in self._ctx.confirm_buttons:
             button.setEnabled(enabled)
             button.setToolTip("" if enabled else why)
             button.setAccessibleDescription("" if enabled else f"Unavailable: {why}")
+        line = _listed(loud)
         if self._blockers is None:
-            if not why:
+            if not line:
                 return
             self._blockers = wrapped_label("Blockers", self._ctx.look, selectable=False)
             self._blockers.setAlignment(Qt.AlignmentFlag.AlignRight)
             self._frame.insertWidget(self._blockers_at, self._blockers)
-        self._blockers.setText(why)
-        self._blockers.setVisible(bool(why))
+        self._blockers.setText(line)
+        self._blockers.setVisible(bool(line))
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         """Enter confirms (Ctrl+Enter inside a multiline field), Esc cancels, Enter on a
@@ -508,3 +529,9 @@ class CardView(QWidget):
     def closeEvent(self, event: Any) -> None:
         self._unsubscribe()
         super().closeEvent(event)
+
+
+def _listed(reasons: tuple[str, ...]) -> str:
+    """Up to three reasons joined, then how many more."""
+    more = f" (and {len(reasons) - 3} more)" if len(reasons) > 3 else ""
+    return "; ".join(reasons[:3]) + more

@@ -10,12 +10,16 @@ from PySide6.QtGui import QColor, QImage, QPainter
 from PySide6.QtWidgets import QApplication, QWidget
 
 
-def card_image(widget: QWidget, backdrop: QColor | None = None) -> QImage:
+def card_image(widget: QWidget, backdrop: QColor | None = None, *, whole: bool = True) -> QImage:
     """`widget` laid out, polished and painted into an ARGB image at device pixel ratio 1.
 
     With `backdrop` the translucent glass is composed over that colour; without it the
-    corners and the glass keep their transparency.
+    corners and the glass keep their transparency. A card is drawn whole (`whole`: its
+    body unfolded, however tall), or as the screen crops it ("More below" and all).
     """
+    unfold = getattr(widget, "unfold", None)
+    if whole and callable(unfold):
+        unfold()
     if not widget.isVisible():
         widget.show()
     # Focus on the card itself: no blinking text cursor in the picture.
@@ -33,8 +37,10 @@ def card_image(widget: QWidget, backdrop: QColor | None = None) -> QImage:
     return image
 
 
-def save_card_png(widget: QWidget, path: Path, backdrop: QColor | None = None) -> None:
+def save_card_png(
+    widget: QWidget, path: Path, backdrop: QColor | None = None, *, whole: bool = True
+) -> None:
     """Write `card_image(widget)` to `path` as PNG. Raises OSError when it cannot."""
-    image = card_image(widget, backdrop)
+    image = card_image(widget, backdrop, whole=whole)
     if not image.save(str(path), "PNG"):  # type: ignore[call-overload]  # str works; stubs say bytes
         raise OSError(f"cannot write {path}")

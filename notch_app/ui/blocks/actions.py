@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QHBoxLayout, QWidget
 from notch_app.manifest.view import ActionsBlock, ButtonBlock
 from notch_app.ui.blocks._context import CardContext, shown
 from notch_app.ui.widgets.buttons import PillButton
+from notch_app.ui.widgets.flow_layout import FlowLayout
 
 
 def action_button(item: Any, ctx: CardContext) -> PillButton:
@@ -26,8 +27,8 @@ def action_button(item: Any, ctx: CardContext) -> PillButton:
     button.setAutoDefault(False)
 
     def show_label(text: str) -> None:
-        button.setText(shown(text, 80))
-        button.setAccessibleName(shown(text, 200))
+        button.setText(shown(text))  # whole: the label says what the press does
+        button.setAccessibleName(shown(text))
         button.updateGeometry()
 
     ctx.bind_text(item.label, show_label)
@@ -52,10 +53,10 @@ class ButtonBuilder:
 class ActionsBuilder:
     def build(self, block: ActionsBlock, ctx: CardContext) -> QWidget:
         box = QWidget(ctx.parent)
-        row = QHBoxLayout(box)
+        # Buttons wrap onto a second line rather than squeeze: an action's label is
+        # never cut ("Open Q3 re…" could be anything).
+        row = FlowLayout(box, spacing=8, align_right=True)
         row.setContentsMargins(0, 0, 0, 0)
-        row.setSpacing(8)
-        row.addStretch(1)
         ctx.parent = box  # build_block puts the caller's parent back
         for item in block.items:
             button = action_button(item, ctx)

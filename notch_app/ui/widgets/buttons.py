@@ -14,12 +14,15 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import (
     QPushButton,
+    QSizePolicy,
     QToolButton,
     QWidget,
 )
 
 from notch_app.ui.theme import Look
 from notch_app.ui.widgets.shapes import paint_round
+
+_WRAP = int(Qt.TextFlag.TextWordWrap)  # long unbroken runs carry break hints (`shown`)
 
 
 class PillButton(QPushButton):
@@ -52,6 +55,10 @@ class PillButton(QPushButton):
         self.setProperty("kind", kind)
         self.setProperty("tone", tone)
         self.setAttribute(Qt.WidgetAttribute.WA_Hover, True)
+        # May get narrower than its label (then it wraps and grows taller), never cut.
+        policy = QSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
+        policy.setHeightForWidth(True)
+        self.setSizePolicy(policy)
         role = "SmallButton" if small else ("PrimaryButton" if kind == "primary" else "Button")
         self._role = role
         if not look.same_font_as_base(role):
@@ -70,7 +77,25 @@ class PillButton(QPushButton):
         return QSize(fm.horizontalAdvance(self.text()) + 2 * px + 2, text_h + 2 * py + 2)
 
     def minimumSizeHint(self) -> QSize:
-        return self.sizeHint()
+        # Narrower than its label only when the card is: then the label wraps.
+        hint = self.sizeHint()
+        px, _ = self._padding()
+        narrow = self._look.font_metrics(self._role).horizontalAdvance("M" * 8) + 2 * px + 2
+        return QSize(min(hint.width(), narrow), hint.height())
+
+    def hasHeightForWidth(self) -> bool:
+        return True
+
+    def heightForWidth(self, width: int) -> int:
+        """Taller than one line when `width` is narrower than the label: an action's
+        label wraps, it is never cut (the person must read what they approve)."""
+        hint = self.sizeHint()
+        if width >= hint.width():
+            return hint.height()
+        px, py = self._padding()
+        fm = self._look.font_metrics(self._role)
+        text = fm.boundingRect(QRect(0, 0, max(width - 2 * px - 2, 10), 10**6), _WRAP, self.text())
+        return max(hint.height(), text.height() + 2 * py + 2)
 
     def colors(self) -> tuple[QColor | None, QColor, QColor]:
         """(fill, border, text) for the button's current state."""
@@ -105,10 +130,12 @@ class PillButton(QPushButton):
         paint_round(p, rect, min(radius, rect.height() / 2), fill, border)
         p.setPen(text)
         px, _ = self._padding()
-        shown = self.fontMetrics().elidedText(
-            self.text(), Qt.TextElideMode.ElideRight, max(self.width() - 2 * px, 10)
+        # Never elided: a label too long for one line wraps (heightForWidth made room).
+        p.drawText(
+            self.rect().adjusted(px, 0, -px, 0),
+            int(Qt.AlignmentFlag.AlignCenter) | _WRAP,
+            self.text(),
         )
-        p.drawText(self.rect(), int(Qt.AlignmentFlag.AlignCenter), shown)
 
 
 class IconButton(QToolButton):

@@ -1,4 +1,5 @@
-"""A layout that places widgets left to right and wraps them onto new lines (chips)."""
+"""A layout that places widgets left to right and wraps them onto new lines (chips, and
+the card's footer actions, whose labels are never cut)."""
 
 from __future__ import annotations
 
@@ -9,15 +10,20 @@ from PySide6.QtWidgets import QLayout, QLayoutItem, QWidget, QWidgetItem
 
 
 class FlowLayout(QLayout):
-    """Left to right, wrapping; the last item (the entry field) fills its line.
+    """Left to right, wrapping; the last item (the entry field) fills its line, or, with
+    `align_right`, every line sits against the right edge (a footer of buttons). An item
+    wider than the whole line gets the line's width and its height for that width.
 
     Heights are remembered per width until the layout changes: Qt asks for the same
     width many times while a card is laid out, and each answer is a Python walk."""
 
-    def __init__(self, parent: QWidget | None = None, spacing: int = 6) -> None:
+    def __init__(
+        self, parent: QWidget | None = None, spacing: int = 6, *, align_right: bool = False
+    ) -> None:
         super().__init__(parent)
         self._items: list[QLayoutItem] = []
         self._spacing = spacing
+        self._align_right = align_right
         self._heights: dict[int, int] = {}
 
     def invalidate(self) -> None:
@@ -78,23 +84,38 @@ class FlowLayout(QLayout):
     def _arrange(self, rect: QRect, apply: bool) -> int:
         m = self.contentsMargins()
         area = rect.adjusted(m.left(), m.top(), -m.right(), -m.bottom())
-        x, y, line_height = area.x(), area.y(), 0
+        right = area.right() + 1
+        lines: list[list[tuple[QLayoutItem, int, int]]] = [[]]
+        x = area.x()
+        last = self._items[-1] if self._items else None
         for item in self._items:
             widget = item.widget()
             if widget is not None and widget.isHidden():
                 continue
             hint = item.sizeHint()
-            # The last item (the entry field) stretches to fill what is left of its line.
-            is_last = item is self._items[-1]
             width = min(hint.width(), area.width())
-            if x + width > area.right() + 1 and x > area.x():
+            if x + width > right and x > area.x():
+                lines.append([])
                 x = area.x()
-                y += line_height + self._spacing
-                line_height = 0
-            if is_last:
-                width = max(width, area.right() + 1 - x)
-            if apply:
-                item.setGeometry(QRect(QPoint(x, y), QSize(width, hint.height())))
+            if item is last and not self._align_right:
+                width = max(width, right - x)  # the entry field fills its line
+            height = hint.height()
+            if width < hint.width() and item.hasHeightForWidth():
+                height = item.heightForWidth(width)  # a long label wraps inside it
+            lines[-1].append((item, width, height))
             x += width + self._spacing
-            line_height = max(line_height, hint.height())
-        return y + line_height - rect.y() + m.bottom()
+        y = area.y()
+        for n, line in enumerate(lines):
+            if not line:
+                continue
+            if n:
+                y += self._spacing
+            used = sum(w for _, w, _ in line) + self._spacing * (len(line) - 1)
+            x = right - used if self._align_right else area.x()
+            line_height = max(h for _, _, h in line)
+            for item, width, height in line:
+                if apply:
+                    item.setGeometry(QRect(QPoint(x, y), QSize(width, height)))
+                x += width + self._spacing
+            y += line_height
+        return y - rect.y() + m.bottom()

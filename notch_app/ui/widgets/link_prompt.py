@@ -43,8 +43,8 @@ class LinkPrompt(GlassFrame):
         self.open_button.clicked.connect(self._open)
         self.dismiss_button = PillButton(look, small=True, text="Not now")
         self.dismiss_button.clicked.connect(self.dismiss)
-        row.addWidget(self.open_button)
-        row.addWidget(self.dismiss_button)
+        row.addWidget(self.open_button, 0, Qt.AlignmentFlag.AlignVCenter)
+        row.addWidget(self.dismiss_button, 0, Qt.AlignmentFlag.AlignVCenter)
         self.hide()
 
     def ask(self, url: str) -> None:
