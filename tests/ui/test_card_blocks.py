@@ -5,7 +5,6 @@ from __future__ import annotations
 import base64
 from typing import Any
 
-from card_fixtures import card
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QComboBox, QLineEdit, QPlainTextEdit, QProgressBar
 
@@ -107,7 +106,7 @@ def test_the_registry_covers_the_whole_vocabulary() -> None:
     assert set(BUILDERS) == set(BLOCK_TYPES)
 
 
-def test_every_block_renders_what_the_arguments_say(qtbot: Any) -> None:
+def test_every_block_renders_what_the_arguments_say(qtbot: Any, card: Any) -> None:
     view = card(EVERY_BLOCK, PROPS, ARGS)
     qtbot.addWidget(view)
     view.show()
@@ -131,7 +130,7 @@ def test_every_block_renders_what_the_arguments_say(qtbot: Any) -> None:
     assert view.findChild(MarkdownView) is not None
 
 
-def test_display_text_follows_edits_live(qtbot: Any) -> None:
+def test_display_text_follows_edits_live(qtbot: Any, card: Any) -> None:
     view = card(
         [
             {"type": "text", "text": "Delete {{count}} files"},
@@ -148,7 +147,7 @@ def test_display_text_follows_edits_live(qtbot: Any) -> None:
     assert view.confirm_button().text() == "Delete 7 files"  # type: ignore[union-attr]
 
 
-def test_list_rows_follow_an_edited_array(qtbot: Any) -> None:
+def test_list_rows_follow_an_edited_array(qtbot: Any, card: Any) -> None:
     view = card(
         [
             {"type": "list", "itemsFrom": "{{who}}"},
@@ -166,7 +165,7 @@ def test_list_rows_follow_an_edited_array(qtbot: Any) -> None:
     assert "sam" not in CardDriver(view).visible_text().splitlines()
 
 
-def test_password_reveal_shows_the_value(qtbot: Any) -> None:
+def test_password_reveal_shows_the_value(qtbot: Any, card: Any) -> None:
     view = card(
         [{"type": "passwordField", "bind": "{{pin}}", "label": "PIN"}],
         {"pin": {"type": "string"}},
@@ -182,7 +181,7 @@ def test_password_reveal_shows_the_value(qtbot: Any) -> None:
     assert "9876" in CardDriver(view).visible_text()
 
 
-def test_light_and_dark_themes_both_build(qtbot: Any) -> None:
+def test_light_and_dark_themes_both_build(qtbot: Any, card: Any) -> None:
     lightness = {}
     for theme in ("dark", "light"):
         view = card(EVERY_BLOCK, PROPS, ARGS, theme=theme)
@@ -195,7 +194,7 @@ def test_light_and_dark_themes_both_build(qtbot: Any) -> None:
     assert lightness["dark"] < 100 < lightness["light"]
 
 
-def test_card_text_can_be_selected_with_the_mouse(qtbot: Any) -> None:
+def test_card_text_can_be_selected_with_the_mouse(qtbot: Any, card: Any) -> None:
     from PySide6.QtCore import QPoint, Qt
     from PySide6.QtTest import QTest
     from PySide6.QtWidgets import QLabel
@@ -213,14 +212,14 @@ def test_card_text_can_be_selected_with_the_mouse(qtbot: Any) -> None:
     assert "reference" in label.selectedText()
 
 
-def test_chips_read_as_text_on_the_card(qtbot: Any) -> None:
+def test_chips_read_as_text_on_the_card(qtbot: Any, card: Any) -> None:
     view = card(EVERY_BLOCK, PROPS, ARGS)
     qtbot.addWidget(view)
     lines = CardDriver(view).visible_text().splitlines()
     assert [v for v in ARGS["tags"] if v in lines] == list(ARGS["tags"])
 
 
-def test_a_chip_added_on_a_shown_card_appears(qtbot: Any) -> None:
+def test_a_chip_added_on_a_shown_card_appears(qtbot: Any, card: Any) -> None:
     from notch_app.ui.widgets.chips_box import ChipsBox
 
     view = card(

@@ -10,8 +10,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from card_fixtures import card, watch
-
 from notch_app.ui.card_driver import CardDriver
 from notch_app.ui.card_view import CardView
 
@@ -97,7 +95,7 @@ def test_block_modules_import_each_other_without_a_cycle() -> None:
         visit(node)
 
 
-def test_the_driver_types_key_by_key_like_a_person(qtbot: Any) -> None:
+def test_the_driver_types_key_by_key_like_a_person(qtbot: Any, card: Any, watch: Any) -> None:
     view = card(
         [{"type": "textField", "bind": "{{text}}", "label": "Text", "required": True}],
         {"text": {"type": "string"}},

@@ -3,18 +3,21 @@ approve may sit silently below the fold."""
 
 from __future__ import annotations
 
-from card_fixtures import card
+from typing import Any
+
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 
-def _long_card(rows: int):  # type: ignore[no-untyped-def]
+def _long_card(card: Any, rows: int):  # type: ignore[no-untyped-def]
     children = [{"type": "text", "text": f"Line {i} of what will happen"} for i in range(rows)]
     return card(children, {}, {})
 
 
-def test_a_card_past_the_fold_shows_more_below_until_scrolled_to_the_end(qtbot: QtBot) -> None:
-    view = _long_card(60)
+def test_a_card_past_the_fold_shows_more_below_until_scrolled_to_the_end(
+    qtbot: QtBot, card: Any
+) -> None:
+    view = _long_card(card, 60)
     qtbot.addWidget(view)
     view.show()
     qtbot.waitExposed(view)
@@ -37,8 +40,8 @@ def test_a_card_past_the_fold_shows_more_below_until_scrolled_to_the_end(qtbot: 
     assert more.isVisible()
 
 
-def test_a_card_that_fits_has_no_more_below(qtbot: QtBot) -> None:
-    view = _long_card(3)
+def test_a_card_that_fits_has_no_more_below(qtbot: QtBot, card: Any) -> None:
+    view = _long_card(card, 3)
     qtbot.addWidget(view)
     view.show()
     qtbot.waitExposed(view)

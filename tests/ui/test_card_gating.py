@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from card_fixtures import card, watch
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QLineEdit
@@ -34,15 +33,15 @@ CHILDREN: list[dict[str, Any]] = [
 ]
 
 
-def make(qtbot: Any, **args: Any) -> Any:
+def make(qtbot: Any, card: Any, **args: Any) -> Any:
     view = card(CHILDREN, PROPS, {"text": "hello", "later": False, "notify": False, **args})
     qtbot.addWidget(view)
     view.show()
     return view
 
 
-def test_required_input_gates_confirm_and_says_why(qtbot: Any) -> None:
-    view = make(qtbot)
+def test_required_input_gates_confirm_and_says_why(qtbot: Any, card: Any) -> None:
+    view = make(qtbot, card)
     button = view.confirm_button()
     assert button.isEnabled()
     CardDriver(view).set("text", "   ")
@@ -56,8 +55,8 @@ def test_required_input_gates_confirm_and_says_why(qtbot: Any) -> None:
     assert CardDriver(view).blockers_text() == ""
 
 
-def test_hidden_required_input_does_not_gate_until_shown(qtbot: Any) -> None:
-    view = make(qtbot)
+def test_hidden_required_input_does_not_gate_until_shown(qtbot: Any, card: Any) -> None:
+    view = make(qtbot, card)
     assert not view.is_input_visible("when")
     assert view.confirm_button().isEnabled()
     CardDriver(view).set("later", True)  # flips the real switch
@@ -69,16 +68,18 @@ def test_hidden_required_input_does_not_gate_until_shown(qtbot: Any) -> None:
     assert not view.is_input_visible("when")
 
 
-def test_a_required_toggle_that_is_off_never_gates(qtbot: Any) -> None:
-    view = make(qtbot)
+def test_a_required_toggle_that_is_off_never_gates(qtbot: Any, card: Any) -> None:
+    view = make(qtbot, card)
     assert view.state().value("notify") is False
     assert view.confirm_button().isEnabled()
 
 
 def test_abc_in_an_integer_field_keeps_confirm_disabled_with_the_reason_at_the_field(
     qtbot: Any,
+    watch: Any,
+    card: Any,
 ) -> None:
-    view = make(qtbot, count=3)
+    view = make(qtbot, card, count=3)
     got = watch(view)
     CardDriver(view).set("count", "abc")
     assert not view.confirm_button().isEnabled()
@@ -94,15 +95,17 @@ def test_abc_in_an_integer_field_keeps_confirm_disabled_with_the_reason_at_the_f
     assert got[0][0] is True and got[0][1]["count"] == 12 and "count" in got[0][2]
 
 
-def test_enter_confirms_from_a_single_line_field(qtbot: Any) -> None:
-    view = make(qtbot)
+def test_enter_confirms_from_a_single_line_field(qtbot: Any, watch: Any, card: Any) -> None:
+    view = make(qtbot, card)
     got = watch(view)
     QTest.keyClick(view.input_widget("text"), Qt.Key.Key_Return)
     assert got == [(True, {"text": "hello", "later": False, "notify": False}, [])]
 
 
-def test_enter_in_a_multiline_field_is_a_new_line_and_ctrl_enter_confirms(qtbot: Any) -> None:
-    view = make(qtbot)
+def test_enter_in_a_multiline_field_is_a_new_line_and_ctrl_enter_confirms(
+    qtbot: Any, watch: Any, card: Any
+) -> None:
+    view = make(qtbot, card)
     got = watch(view)
     note = view.input_widget("note")
     note.setFocus()
@@ -115,8 +118,8 @@ def test_enter_in_a_multiline_field_is_a_new_line_and_ctrl_enter_confirms(qtbot:
     assert got and got[0][0] is True and got[0][1]["note"] == "one\ntwo"
 
 
-def test_escape_cancels_with_no_arguments(qtbot: Any) -> None:
-    view = make(qtbot)
+def test_escape_cancels_with_no_arguments(qtbot: Any, watch: Any, card: Any) -> None:
+    view = make(qtbot, card)
     got = watch(view)
     QTest.keyClick(view.input_widget("text"), Qt.Key.Key_Escape)
     assert got == [(False, {}, [])]
@@ -125,8 +128,9 @@ def test_escape_cancels_with_no_arguments(qtbot: Any) -> None:
 
 def test_every_input_has_its_label_as_accessible_name_and_tab_follows_the_card(
     qtbot: Any,
+    card: Any,
 ) -> None:
-    view = make(qtbot, later=True)
+    view = make(qtbot, card, later=True)
     names = {"text": "Text", "later": "Send later", "when": "When", "notify": "Notify",
              "count": "Count", "note": "Note"}  # fmt: skip
     for path, name in names.items():
@@ -140,7 +144,7 @@ def test_every_input_has_its_label_as_accessible_name_and_tab_follows_the_card(
         assert QApplication.focusWidget() is expected
 
 
-def test_chips_enter_adds_a_chip_and_does_not_confirm(qtbot: Any) -> None:
+def test_chips_enter_adds_a_chip_and_does_not_confirm(qtbot: Any, card: Any, watch: Any) -> None:
     view = card(
         [{"type": "chips", "bind": "{{to}}", "label": "To", "required": True}],
         {"to": {"type": "array", "items": {"type": "string"}}},
@@ -159,14 +163,14 @@ def test_chips_enter_adds_a_chip_and_does_not_confirm(qtbot: Any) -> None:
     assert got and got[0][1] == {"to": ["sam@example.com"]}
 
 
-def test_revert_shows_the_proposed_value_in_the_widget(qtbot: Any) -> None:
-    view = make(qtbot)
+def test_revert_shows_the_proposed_value_in_the_widget(qtbot: Any, card: Any) -> None:
+    view = make(qtbot, card)
     CardDriver(view).set("text", "changed")
     view.state().revert("text")
     assert view.input_widget("text").text() == "hello"
 
 
-def test_a_toggle_the_schema_refuses_shows_why_under_it(qtbot: Any) -> None:
+def test_a_toggle_the_schema_refuses_shows_why_under_it(qtbot: Any, card: Any) -> None:
     view = card(
         [{"type": "toggle", "bind": "{{agree}}", "label": "I agree"}],
         {"agree": {"type": "boolean", "const": True}},

@@ -12,7 +12,6 @@ import json
 from pathlib import Path
 from typing import Any, Literal
 
-from overlay_doubles import RecordingSink
 from PySide6.QtCore import QPoint, QRect
 from PySide6.QtGui import QColor, QImage, QLinearGradient, QPainter, QPixmap
 from PySide6.QtWidgets import QApplication, QLabel
@@ -102,8 +101,7 @@ def test_a_long_or_multiline_reason_is_one_bounded_paragraph(qtbot: Any) -> None
     assert card.width() == 440  # wrapped inside the card, never widening it
 
 
-def test_the_notch_shows_the_reason_and_drops_it_when_superseded(qtbot: Any) -> None:
-    sink = RecordingSink()
+def test_the_notch_shows_the_reason_and_drops_it_when_superseded(qtbot: Any, sink: Any) -> None:
     settings = OverlaySettings(expand_ms=0, done_ms=60_000, park_after_s=0)
     presenter = OverlayPresenter(sink, ManifestCardFactory(_catalog()), settings)
     qtbot.addWidget(presenter.window)
@@ -138,8 +136,7 @@ def _shot(presenter: OverlayPresenter, name: str) -> QImage:
     return presenter.window.grab().toImage()
 
 
-def _render(qtbot: Any, theme: Literal["dark", "light"]) -> None:
-    sink = RecordingSink()
+def _render(qtbot: Any, sink: Any, theme: Literal["dark", "light"]) -> None:
     settings = OverlaySettings(expand_ms=0, done_ms=60_000, park_after_s=0, theme=theme)
     presenter = OverlayPresenter(sink, ManifestCardFactory(_catalog(), theme=theme), settings)
     qtbot.addWidget(presenter.window)
@@ -172,9 +169,9 @@ def _contrast(a: QColor, b: QColor) -> float:
     return (la + 0.05) / (lb + 0.05)
 
 
-def test_render_the_notice_in_the_dark_notch(qtbot: Any) -> None:
-    _render(qtbot, "dark")
+def test_render_the_notice_in_the_dark_notch(qtbot: Any, sink: Any) -> None:
+    _render(qtbot, sink, "dark")
 
 
-def test_render_the_notice_in_the_light_notch(qtbot: Any) -> None:
-    _render(qtbot, "light")
+def test_render_the_notice_in_the_light_notch(qtbot: Any, sink: Any) -> None:
+    _render(qtbot, sink, "light")

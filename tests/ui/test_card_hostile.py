@@ -7,7 +7,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-from card_fixtures import card
 from PySide6.QtCore import QTimer, QUrl
 from PySide6.QtGui import QTextDocument
 from PySide6.QtTest import QTest
@@ -25,7 +24,7 @@ HOSTILE_MD = (
 )
 
 
-def _markdown_card(qtbot: Any) -> tuple[Any, MarkdownView]:
+def _markdown_card(qtbot: Any, card: Any) -> tuple[Any, MarkdownView]:
     view = card([{"type": "markdown", "text": HOSTILE_MD}], {}, {})
     qtbot.addWidget(view)
     md = view.findChild(MarkdownView)
@@ -33,16 +32,16 @@ def _markdown_card(qtbot: Any) -> tuple[Any, MarkdownView]:
     return view, md
 
 
-def test_raw_html_shows_as_literal_text(qtbot: Any) -> None:
-    view, _md = _markdown_card(qtbot)
+def test_raw_html_shows_as_literal_text(qtbot: Any, card: Any) -> None:
+    view, _md = _markdown_card(qtbot, card)
     text = CardDriver(view).visible_text()
     assert "<b>bold?</b>" in text
     assert "<script>alert(1)</script>" in text
     assert "run me" in text
 
 
-def test_local_images_are_never_read(qtbot: Any) -> None:
-    _view, md = _markdown_card(qtbot)
+def test_local_images_are_never_read(qtbot: Any, card: Any) -> None:
+    _view, md = _markdown_card(qtbot, card)
     # Qt asked for the image and got a placeholder: nothing came from disk.
     assert any("/etc/passwd" in r for r in md.refused_resources)
     cached = md.document().resource(
@@ -55,8 +54,9 @@ def test_local_images_are_never_read(qtbot: Any) -> None:
 
 def test_only_web_and_mail_links_open_and_only_after_a_second_click(
     qtbot: Any,
+    card: Any,
 ) -> None:
-    view, md = _markdown_card(qtbot)
+    view, md = _markdown_card(qtbot, card)
     opened: list[str] = []
     view.link_prompt.opener = opened.append
     for bad in ("javascript:alert(1)", "file:///etc/passwd", "data:text/html,x", "/etc/passwd"):
@@ -72,7 +72,7 @@ def test_only_web_and_mail_links_open_and_only_after_a_second_click(
     assert opened == ["https://example.com/x"]
 
 
-def test_images_never_leave_the_integration_folder(qtbot: Any, tmp_path: Path) -> None:
+def test_images_never_leave_the_integration_folder(qtbot: Any, tmp_path: Path, card: Any) -> None:
     folder = tmp_path / "integration"
     folder.mkdir()
     outside = tmp_path / "secret.png"
@@ -86,7 +86,7 @@ def test_images_never_leave_the_integration_folder(qtbot: Any, tmp_path: Path) -
         assert "Alt words" in CardDriver(view).visible_text()
 
 
-def test_remote_images_only_from_declared_domains(qtbot: Any) -> None:
+def test_remote_images_only_from_declared_domains(qtbot: Any, card: Any) -> None:
     view = card(
         [
             {"type": "image", "src": "https://evil.example.net/a.png", "alt": "A"},
@@ -103,7 +103,7 @@ def test_remote_images_only_from_declared_domains(qtbot: Any) -> None:
     assert "https" in (images[1].refusal or "")
 
 
-def test_a_megabyte_string_does_not_freeze_the_card(qtbot: Any) -> None:
+def test_a_megabyte_string_does_not_freeze_the_card(qtbot: Any, card: Any) -> None:
     """Behaviour, not a stopwatch: every label shows a bounded excerpt, the big field is
     a bounded read-only preview, the event loop keeps turning, typing elsewhere works and
     the value is sent whole."""
@@ -147,7 +147,7 @@ def test_a_megabyte_string_does_not_freeze_the_card(qtbot: Any) -> None:
     assert view.state().final_arguments()["title"] == "Notes"
 
 
-def test_a_500_block_view_builds_in_reasonable_time(qtbot: Any) -> None:
+def test_a_500_block_view_builds_in_reasonable_time(qtbot: Any, card: Any) -> None:
     children = [{"type": "text", "text": f"Line {i} of {{{{who}}}}"} for i in range(480)]
     children += [{"type": "textField", "bind": "{{who}}", "label": f"Who {i}"} for i in range(18)]
     started = time.perf_counter()

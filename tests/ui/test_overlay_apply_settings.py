@@ -5,8 +5,6 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from overlay_doubles import RecordingSink, request, simple_factory
-
 from notch_app.ui.overlay_presenter import OverlayPresenter
 from notch_app.ui.overlay_settings import OverlaySettings
 
@@ -14,17 +12,18 @@ SNAP = OverlaySettings(expand_ms=0, done_ms=60, park_after_s=60)
 
 
 def _overlay(
-    qtbot: Any, settings: OverlaySettings = SNAP
-) -> tuple[OverlayPresenter, RecordingSink]:
-    sink = RecordingSink()
+    qtbot: Any, sink: Any, simple_factory: Any, settings: OverlaySettings = SNAP
+) -> tuple[OverlayPresenter, Any]:
     presenter = OverlayPresenter(sink, simple_factory, settings)
     qtbot.addWidget(presenter.window)
     qtbot.addWidget(presenter.side_notch)
     return presenter, sink
 
 
-def test_an_idle_pill_hides_and_comes_back_at_once(qtbot: Any) -> None:
-    presenter, _sink = _overlay(qtbot)
+def test_an_idle_pill_hides_and_comes_back_at_once(
+    qtbot: Any, sink: Any, simple_factory: Any
+) -> None:
+    presenter, _sink = _overlay(qtbot, sink, simple_factory)
     assert presenter.window.isVisible() and presenter.window.look == "idle"
     hidden = dataclasses.replace(SNAP, idle_mode="hidden")
     presenter.apply_settings(hidden)
@@ -34,9 +33,11 @@ def test_an_idle_pill_hides_and_comes_back_at_once(qtbot: Any) -> None:
     assert presenter.window.isVisible() and presenter.window.look == "idle"
 
 
-def test_a_card_on_screen_stays_when_the_idle_look_changes(qtbot: Any) -> None:
-    presenter, _sink = _overlay(qtbot)
-    presenter.present(request("a", text="hi"))
+def test_a_card_on_screen_stays_when_the_idle_look_changes(
+    qtbot: Any, card_request: Any, sink: Any, simple_factory: Any
+) -> None:
+    presenter, _sink = _overlay(qtbot, sink, simple_factory)
+    presenter.present(card_request("a", text="hi"))
     presenter.apply_settings(dataclasses.replace(SNAP, idle_mode="hidden"))
     window = presenter.window
     assert window.isVisible() and presenter.on_screen is not None  # the card stays
@@ -45,10 +46,12 @@ def test_a_card_on_screen_stays_when_the_idle_look_changes(qtbot: Any) -> None:
     assert not window.isVisible()  # the new idle look, once the card is gone
 
 
-def test_the_card_on_screen_gets_the_new_park_time_from_now(qtbot: Any) -> None:
-    presenter, sink = _overlay(qtbot)
+def test_the_card_on_screen_gets_the_new_park_time_from_now(
+    qtbot: Any, card_request: Any, simple_factory: Any, sink: Any
+) -> None:
+    presenter, _ = _overlay(qtbot, sink, simple_factory)
     assert presenter.park_timer_ms is None  # idle: no countdown
-    presenter.present(request("a"))
+    presenter.present(card_request("a"))
     assert presenter.park_timer_ms == 60_000
     presenter.apply_settings(dataclasses.replace(SNAP, park_after_s=0.05))
     assert presenter.park_timer_ms == 50
@@ -56,9 +59,11 @@ def test_the_card_on_screen_gets_the_new_park_time_from_now(qtbot: Any) -> None:
     assert [r.call_id for r in presenter.parked_requests] == ["a"]
 
 
-def test_park_time_zero_stops_parking_and_a_later_time_starts_it_again(qtbot: Any) -> None:
-    presenter, sink = _overlay(qtbot)
-    presenter.present(request("a"))
+def test_park_time_zero_stops_parking_and_a_later_time_starts_it_again(
+    qtbot: Any, card_request: Any, simple_factory: Any, sink: Any
+) -> None:
+    presenter, _ = _overlay(qtbot, sink, simple_factory)
+    presenter.present(card_request("a"))
     presenter.apply_settings(dataclasses.replace(SNAP, park_after_s=0))
     assert presenter.park_timer_ms is None
     qtbot.wait(80)
@@ -67,9 +72,13 @@ def test_park_time_zero_stops_parking_and_a_later_time_starts_it_again(qtbot: An
     assert presenter.park_timer_ms == 15_000
 
 
-def test_unchanged_park_time_does_not_restart_the_countdown(qtbot: Any) -> None:
-    presenter, _sink = _overlay(qtbot, dataclasses.replace(SNAP, park_after_s=0.3))
-    presenter.present(request("a"))
+def test_unchanged_park_time_does_not_restart_the_countdown(
+    qtbot: Any, card_request: Any, sink: Any, simple_factory: Any
+) -> None:
+    presenter, _sink = _overlay(
+        qtbot, sink, simple_factory, dataclasses.replace(SNAP, park_after_s=0.3)
+    )
+    presenter.present(card_request("a"))
     qtbot.wait(150)
     # Another setting changed (the idle look): the card's countdown keeps its progress.
     presenter.apply_settings(dataclasses.replace(SNAP, park_after_s=0.3, idle_mode="hidden"))

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from overlay_doubles import RecordingSink
 from PySide6.QtCore import QEvent, QObject, QRect, QSize
 from PySide6.QtGui import QPaintEvent
 
@@ -45,11 +44,12 @@ class _Paints(QObject):
         return False
 
 
-def test_a_card_whose_fields_size_themselves_is_final_in_its_first_frame(qtbot: Any) -> None:
+def test_a_card_whose_fields_size_themselves_is_final_in_its_first_frame(
+    qtbot: Any, sink: Any
+) -> None:
     # The mail card has a text area and markdown: both know their height only once they
     # know their width. Before, the card was painted too short, then grew and the notch
     # was resized and painted again.
-    sink = RecordingSink()
     presenter = OverlayPresenter(sink, _factory(), SLOW)
     qtbot.addWidget(presenter.window)
     qtbot.addWidget(presenter.side_notch)
@@ -71,8 +71,7 @@ def test_a_card_whose_fields_size_themselves_is_final_in_its_first_frame(qtbot: 
     assert card.sizeHint() == size_at_present  # nothing left to grow into
 
 
-def test_without_animation_the_first_frame_paints_the_whole_card(qtbot: Any) -> None:
-    sink = RecordingSink()
+def test_without_animation_the_first_frame_paints_the_whole_card(qtbot: Any, sink: Any) -> None:
     settings = OverlaySettings(expand_ms=0, done_ms=60, park_after_s=0)
     presenter = OverlayPresenter(sink, _factory(), settings)
     qtbot.addWidget(presenter.window)
@@ -86,8 +85,7 @@ def test_without_animation_the_first_frame_paints_the_whole_card(qtbot: Any) -> 
     assert paints.regions[0] == QRect(0, 0, card.width(), card.height())
 
 
-def test_warm_up_builds_and_discards_cards_off_screen(qtbot: Any) -> None:
-    sink = RecordingSink()
+def test_warm_up_builds_and_discards_cards_off_screen(qtbot: Any, sink: Any) -> None:
     presenter = OverlayPresenter(sink, _factory(), SLOW)
     qtbot.addWidget(presenter.window)
     qtbot.addWidget(presenter.side_notch)

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from overlay_doubles import RecordingSink, SimpleCard, request, simple_factory
 from PySide6.QtCore import QAbstractAnimation, QEvent, QObject, QPoint, Qt, QTimer
 from PySide6.QtWidgets import QApplication
 
@@ -16,17 +15,16 @@ FAST = OverlaySettings(expand_ms=40, done_ms=60, park_after_s=0)
 
 
 @pytest.fixture
-def overlay(qtbot: Any) -> tuple[OverlayPresenter, RecordingSink]:
-    sink = RecordingSink()
+def overlay(qtbot: Any, sink: Any, simple_factory: Any) -> tuple[OverlayPresenter, Any]:
     presenter = OverlayPresenter(sink, simple_factory, FAST)
     qtbot.addWidget(presenter.window)
     qtbot.addWidget(presenter.side_notch)
     return presenter, sink
 
 
-def _card(presenter: OverlayPresenter) -> SimpleCard:
+def _card(presenter: OverlayPresenter, simple_card: Any) -> Any:
     card = presenter.window.card
-    assert isinstance(card, SimpleCard)
+    assert isinstance(card, simple_card)
     return card
 
 
@@ -41,7 +39,9 @@ def _armed(qtbot: Any, presenter: OverlayPresenter) -> None:
     qtbot.waitUntil(lambda: presenter.armed, timeout=3000)
 
 
-def test_idle_pill_sits_at_top_centre_and_expands_into_the_card(qtbot: Any, overlay: Any) -> None:
+def test_idle_pill_sits_at_top_centre_and_expands_into_the_card(
+    qtbot: Any, overlay: Any, card_request: Any
+) -> None:
     presenter, sink = overlay
     screen = QApplication.primaryScreen().availableGeometry()
     pill = presenter.window.geometry()
@@ -50,7 +50,7 @@ def test_idle_pill_sits_at_top_centre_and_expands_into_the_card(qtbot: Any, over
     assert abs(pill.center().x() - screen.center().x()) <= 1
     assert pill.top() == screen.top() + FAST.top_margin
 
-    presenter.present(request("a", text="hello"))
+    presenter.present(card_request("a", text="hello"))
     assert presenter.window.is_animating()  # eased, not a jump
     _settle(qtbot, presenter, "card")
     grown = presenter.window.geometry()
@@ -61,49 +61,51 @@ def test_idle_pill_sits_at_top_centre_and_expands_into_the_card(qtbot: Any, over
 
 
 def test_three_pending_show_one_of_three_and_the_next_follows_each_decision(
-    qtbot: Any, overlay: Any
+    qtbot: Any, overlay: Any, card_request: Any, simple_card: Any
 ) -> None:
     presenter, sink = overlay
     for cid in ("a", "b", "c"):
-        presenter.present(request(cid))
+        presenter.present(card_request(cid))
     _settle(qtbot, presenter, "card")
     counter = presenter.window._counter
     assert counter.isVisible() and counter.text() == "1 of 3"
     assert presenter.on_screen is not None and presenter.on_screen.call_id == "a"
 
     _armed(qtbot, presenter)
-    qtbot.mouseClick(_card(presenter).approve, Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(_card(presenter, simple_card).approve, Qt.MouseButton.LeftButton)
     assert presenter.window.look == "done"
     assert "Approved" in presenter.window._note.text()
     _settle(qtbot, presenter, "card")
     assert presenter.on_screen is not None and presenter.on_screen.call_id == "b"
     assert counter.text() == "2 of 3"
 
-    qtbot.mouseClick(_card(presenter).cancel, Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(_card(presenter, simple_card).cancel, Qt.MouseButton.LeftButton)
     assert "Declined" in presenter.window._note.text()
     _settle(qtbot, presenter, "card")
     assert counter.text() == "3 of 3"
     _armed(qtbot, presenter)
-    qtbot.mouseClick(_card(presenter).approve, Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(_card(presenter, simple_card).approve, Qt.MouseButton.LeftButton)
     _settle(qtbot, presenter, "idle")
 
     decisions = [(c[1], c[2], c[5]) for c in sink.of("decide")]
     assert decisions == [("a", True, "click"), ("b", False, "click"), ("c", True, "click")]
 
 
-def test_a_single_card_shows_no_counter(qtbot: Any, overlay: Any) -> None:
+def test_a_single_card_shows_no_counter(qtbot: Any, overlay: Any, card_request: Any) -> None:
     presenter, _ = overlay
-    presenter.present(request("solo"))
+    presenter.present(card_request("solo"))
     _settle(qtbot, presenter, "card")
     assert not presenter.window._counter.isVisible()
 
 
-def test_escape_and_close_button_decline(qtbot: Any, overlay: Any) -> None:
+def test_escape_and_close_button_decline(
+    qtbot: Any, overlay: Any, card_request: Any, simple_card: Any
+) -> None:
     presenter, sink = overlay
-    presenter.present(request("esc"))
-    presenter.present(request("x"))
+    presenter.present(card_request("esc"))
+    presenter.present(card_request("x"))
     _settle(qtbot, presenter, "card")
-    qtbot.keyClick(_card(presenter), Qt.Key.Key_Escape)
+    qtbot.keyClick(_card(presenter, simple_card), Qt.Key.Key_Escape)
     _settle(qtbot, presenter, "card")
     qtbot.mouseClick(presenter.window._close, Qt.MouseButton.LeftButton)
     _settle(qtbot, presenter, "idle")
@@ -113,11 +115,13 @@ def test_escape_and_close_button_decline(qtbot: Any, overlay: Any) -> None:
     ]
 
 
-def test_edited_field_comes_back_in_the_decision(qtbot: Any, overlay: Any) -> None:
+def test_edited_field_comes_back_in_the_decision(
+    qtbot: Any, overlay: Any, card_request: Any, simple_card: Any
+) -> None:
     presenter, sink = overlay
-    presenter.present(request("e", text="Helo"))
+    presenter.present(card_request("e", text="Helo"))
     _settle(qtbot, presenter, "card")
-    card = _card(presenter)
+    card = _card(presenter, simple_card)
     assert card.field is not None
     card.field.setText("Hello")
     _armed(qtbot, presenter)
@@ -125,15 +129,16 @@ def test_edited_field_comes_back_in_the_decision(qtbot: Any, overlay: Any) -> No
     assert sink.of("decide") == [("decide", "e", True, {"text": "Hello"}, ["text"], "click")]
 
 
-def test_untouched_card_parks_and_the_side_notch_restores_it_with_edits(qtbot: Any) -> None:
-    sink = RecordingSink()
+def test_untouched_card_parks_and_the_side_notch_restores_it_with_edits(
+    qtbot: Any, sink: Any, simple_factory: Any, card_request: Any, simple_card: Any
+) -> None:
     presenter = OverlayPresenter(
         sink, simple_factory, OverlaySettings(expand_ms=0, done_ms=0, park_after_s=0.2)
     )
     qtbot.addWidget(presenter.window)
     qtbot.addWidget(presenter.side_notch)
-    presenter.present(request("p", text="draft"))
-    card = _card(presenter)
+    presenter.present(card_request("p", text="draft"))
+    card = _card(presenter, simple_card)
     assert card.field is not None
     card.field.setText("draft, edited")
     qtbot.waitUntil(lambda: ("parked", "p") in sink.calls, timeout=2000)
@@ -149,15 +154,16 @@ def test_untouched_card_parks_and_the_side_notch_restores_it_with_edits(qtbot: A
     assert not presenter.side_notch.isVisible()
 
 
-def test_activity_on_the_card_postpones_parking(qtbot: Any) -> None:
-    sink = RecordingSink()
+def test_activity_on_the_card_postpones_parking(
+    qtbot: Any, sink: Any, simple_factory: Any, card_request: Any, simple_card: Any
+) -> None:
     presenter = OverlayPresenter(
         sink, simple_factory, OverlaySettings(expand_ms=0, done_ms=0, park_after_s=0.3)
     )
     qtbot.addWidget(presenter.window)
-    presenter.present(request("busy", text="x"))
+    presenter.present(card_request("busy", text="x"))
     presenter.window.show()
-    card = _card(presenter)
+    card = _card(presenter, simple_card)
     assert card.field is not None
     for _ in range(4):
         qtbot.wait(150)
@@ -168,11 +174,15 @@ def test_activity_on_the_card_postpones_parking(qtbot: Any) -> None:
 
 
 def test_several_parked_open_a_menu_and_recovered_cards_arrive_parked(
-    qtbot: Any, overlay: Any
+    qtbot: Any, overlay: Any, card_request: Any
 ) -> None:
     presenter, sink = overlay
-    presenter.present(request("r1").__class__("r1", "com.example.test", "send_a", {}, parked=True))
-    presenter.present(request("r2").__class__("r2", "com.example.test", "send_b", {}, parked=True))
+    presenter.present(
+        card_request("r1").__class__("r1", "com.example.test", "send_a", {}, parked=True)
+    )
+    presenter.present(
+        card_request("r2").__class__("r2", "com.example.test", "send_b", {}, parked=True)
+    )
     assert presenter.window.look == "idle" and not sink.of("shown")
     assert presenter.side_notch.isVisible() and len(presenter.side_notch.parked) == 2
     qtbot.mouseClick(presenter.side_notch, Qt.MouseButton.LeftButton)
@@ -188,16 +198,16 @@ def test_several_parked_open_a_menu_and_recovered_cards_arrive_parked(
 
 
 def test_supersede_replaces_the_card_in_place_and_dismiss_removes_it(
-    qtbot: Any, overlay: Any
+    qtbot: Any, overlay: Any, card_request: Any, simple_card: Any
 ) -> None:
     presenter, sink = overlay
-    presenter.present(request("old", text="v1"))
-    presenter.present(request("other"))
+    presenter.present(card_request("old", text="v1"))
+    presenter.present(card_request("other"))
     _settle(qtbot, presenter, "card")
-    presenter.replace("old", request("new", text="v2"))
+    presenter.replace("old", card_request("new", text="v2"))
     assert presenter.on_screen is not None and presenter.on_screen.call_id == "new"
     assert presenter.window._counter.text() == "1 of 2"
-    field = _card(presenter).field
+    field = _card(presenter, simple_card).field
     assert field is not None and field.text() == "v2"
     presenter.dismiss("new", "withdrawn")
     assert presenter.window._note.text() == "Withdrawn by the agent · send_thing"
@@ -207,24 +217,24 @@ def test_supersede_replaces_the_card_in_place_and_dismiss_removes_it(
     assert not sink.of("decide")
 
 
-def test_same_call_id_twice_shows_one_card(qtbot: Any, overlay: Any) -> None:
+def test_same_call_id_twice_shows_one_card(qtbot: Any, overlay: Any, card_request: Any) -> None:
     presenter, _ = overlay
-    presenter.present(request("dup"))
-    presenter.present(request("dup"))
+    presenter.present(card_request("dup"))
+    presenter.present(card_request("dup"))
     assert len(presenter.waiting) == 1
 
 
 def test_card_without_inputs_never_takes_focus_but_an_editable_one_does_on_click(
-    qtbot: Any, overlay: Any
+    qtbot: Any, overlay: Any, card_request: Any, simple_card: Any
 ) -> None:
     presenter, _ = overlay
-    presenter.present(request("plain"))
+    presenter.present(card_request("plain"))
     _settle(qtbot, presenter, "card")
     handle = presenter.window.windowHandle()
     assert handle.flags() & Qt.WindowType.WindowDoesNotAcceptFocus
     _armed(qtbot, presenter)
-    qtbot.mouseClick(_card(presenter).approve, Qt.MouseButton.LeftButton)
-    presenter.present(request("edit", text="x"))
+    qtbot.mouseClick(_card(presenter, simple_card).approve, Qt.MouseButton.LeftButton)
+    presenter.present(card_request("edit", text="x"))
     _settle(qtbot, presenter, "card")
     assert not handle.flags() & Qt.WindowType.WindowDoesNotAcceptFocus
 
@@ -240,17 +250,18 @@ class _TimerCounter(QObject):
         return False
 
 
-def test_idle_overlay_runs_no_timers(qtbot: Any) -> None:
-    sink = RecordingSink()
+def test_idle_overlay_runs_no_timers(
+    qtbot: Any, sink: Any, simple_factory: Any, card_request: Any, simple_card: Any
+) -> None:
     presenter = OverlayPresenter(
         sink, simple_factory, OverlaySettings(expand_ms=30, done_ms=30, park_after_s=60)
     )
     qtbot.addWidget(presenter.window)
-    presenter.present(request("t"))
+    presenter.present(card_request("t"))
     qtbot.waitUntil(lambda: presenter.window.look == "card" and not presenter.window.is_animating())
     assert presenter._park_timer.isActive()  # a pending card counts down to parking
     _armed(qtbot, presenter)
-    qtbot.mouseClick(_card(presenter).approve, Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(_card(presenter, simple_card).approve, Qt.MouseButton.LeftButton)
     _settle(qtbot, presenter, "idle")
     qtbot.wait(50)
     counter = _TimerCounter()
@@ -265,28 +276,31 @@ def test_idle_overlay_runs_no_timers(qtbot: Any) -> None:
     assert presenter.window._animation.state() == QAbstractAnimation.State.Stopped
 
 
-def test_hidden_idle_mode_shows_no_window_until_a_card(qtbot: Any) -> None:
-    sink = RecordingSink()
+def test_hidden_idle_mode_shows_no_window_until_a_card(
+    qtbot: Any, sink: Any, simple_factory: Any, card_request: Any, simple_card: Any
+) -> None:
     presenter = OverlayPresenter(
         sink, simple_factory, OverlaySettings(idle_mode="hidden", expand_ms=0, done_ms=0)
     )
     qtbot.addWidget(presenter.window)
     assert not presenter.window.isVisible()
-    presenter.present(request("h"))
+    presenter.present(card_request("h"))
     assert presenter.window.isVisible() and presenter.window.look == "card"
     _armed(qtbot, presenter)
-    qtbot.mouseClick(_card(presenter).approve, Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(_card(presenter, simple_card).approve, Qt.MouseButton.LeftButton)
     QTimer.singleShot(0, lambda: None)
     qtbot.waitUntil(lambda: not presenter.window.isVisible(), timeout=2000)
     assert presenter.window.pos() != QPoint(-1, -1)
 
 
-def test_the_notch_follows_a_card_that_grows(qtbot: Any, overlay: Any) -> None:
+def test_the_notch_follows_a_card_that_grows(
+    qtbot: Any, overlay: Any, card_request: Any, simple_card: Any
+) -> None:
     presenter, _ = overlay
-    presenter.present(request("grow"))
+    presenter.present(card_request("grow"))
     _settle(qtbot, presenter, "card")
     before = presenter.window.geometry()
-    _card(presenter).setFixedSize(440, 300)  # e.g. a field appeared
+    _card(presenter, simple_card).setFixedSize(440, 300)  # e.g. a field appeared
     qtbot.waitUntil(
         lambda: (
             presenter.window.geometry().height() > before.height() + 150

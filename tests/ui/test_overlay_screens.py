@@ -10,7 +10,6 @@ import json
 from pathlib import Path
 from typing import Any
 
-from overlay_doubles import RecordingSink
 from PySide6.QtCore import QPoint, QRect, Qt
 from PySide6.QtGui import QColor, QImage, QLinearGradient, QPainter, QPixmap
 from PySide6.QtWidgets import QApplication, QWidget
@@ -70,8 +69,7 @@ def _offset(presenter: OverlayPresenter) -> QPoint:
     return QPoint(screen.center().x() - 380, screen.top())
 
 
-def test_render_idle_card_parked_and_done_looks(qtbot: Any) -> None:
-    sink = RecordingSink()
+def test_render_idle_card_parked_and_done_looks(qtbot: Any, sink: Any) -> None:
     presenter = OverlayPresenter(sink, bundled_factory(), SETTINGS)
     qtbot.addWidget(presenter.window)
     qtbot.addWidget(presenter.side_notch)

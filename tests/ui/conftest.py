@@ -1,0 +1,204 @@
+"""Fixtures for the widget tests: cards built from a confirmation view, and the doubles the
+overlay tests use (a recording DecisionSink and a minimal card).
+
+The minimal card stands in only where a test is about the notch itself (queue, parking,
+focus, animation), not about what a card shows; tests of real cards use CardView.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget
+
+from notch_app.manifest.model import Tool
+from notch_app.runtime.presenter import ConfirmationRequest, DecidedBy
+from notch_app.ui.card_view import CardView
+from notch_app.ui.overlay_presenter import BuiltCard
+
+# ---- cards from a confirmation view ---------------------------------------------------
+
+
+def _tool(
+    root: dict[str, Any], properties: dict[str, Any], required: list[str] | None = None
+) -> Tool:
+    return Tool.model_validate(
+        {
+            "name": "do_thing",
+            "inputSchema": {"type": "object", "properties": properties, "required": required or []},
+            "confirmation": {"schemaVersion": 1, "root": root},
+        }
+    )
+
+
+def _card(
+    children: list[dict[str, Any]],
+    properties: dict[str, Any],
+    arguments: dict[str, Any],
+    *,
+    required: list[str] | None = None,
+    confirm_label: str = "Do it",
+    base_dir: Path | None = None,
+    network_domains: tuple[str, ...] = (),
+    theme: str = "dark",
+) -> CardView:
+    root = {
+        "type": "card",
+        "title": "Test card",
+        "children": children,
+        "footer": [
+            {
+                "type": "actions",
+                "items": [
+                    {"label": "Cancel", "role": "cancel"},
+                    {"label": confirm_label, "role": "confirm"},
+                ],
+            }
+        ],
+    }
+    return CardView(
+        _tool(root, properties, required),
+        arguments,
+        base_dir=base_dir,
+        network_domains=network_domains,
+        theme=theme,
+    )
+
+
+@pytest.fixture(scope="session")
+def card() -> Callable[..., CardView]:
+    """`card(children, properties, arguments, *, required, confirm_label, base_dir,
+    network_domains, theme)`: a CardView of a tool whose view is a card titled "Test card"
+    holding `children`, with Cancel and `confirm_label` in its footer."""
+    return _card
+
+
+class Decisions(list[tuple[bool, dict[str, Any], list[str]]]):
+    """Every (approved, final arguments, edited paths) a card emitted, in order."""
+
+    def record(self, ok: bool, final: dict[str, Any], edited: list[str]) -> None:
+        self.append((ok, final, edited))
+
+
+def _watch(view: CardView) -> Decisions:
+    got = Decisions()
+    view.decided.connect(got.record)
+    return got
+
+
+@pytest.fixture(scope="session")
+def watch() -> Callable[[CardView], Decisions]:
+    """`watch(view)`: the list of decisions `view` emits from now on."""
+    return _watch
+
+
+# ---- overlay doubles ------------------------------------------------------------------
+
+
+@dataclass
+class RecordingSink:
+    """Records every call the overlay makes on the service, in order."""
+
+    calls: list[tuple[Any, ...]] = field(default_factory=list)
+
+    def decide(
+        self,
+        call_id: str,
+        approved: bool,
+        final_arguments: dict[str, Any] | None,
+        edited_paths: list[str],
+        decided_by: DecidedBy,
+    ) -> None:
+        self.calls.append(("decide", call_id, approved, final_arguments, edited_paths, decided_by))
+
+    def parked(self, call_id: str) -> None:
+        self.calls.append(("parked", call_id))
+
+    def restored(self, call_id: str) -> None:
+        self.calls.append(("restored", call_id))
+
+    def shown(self, call_id: str) -> None:
+        self.calls.append(("shown", call_id))
+
+    def of(self, kind: str) -> list[tuple[Any, ...]]:
+        return [c for c in self.calls if c[0] == kind]
+
+
+@pytest.fixture
+def sink() -> RecordingSink:
+    """A DecisionSink that records every call the overlay makes on the service."""
+    return RecordingSink()
+
+
+class SimpleCard(QWidget):
+    """A card with an optional text field bound to `text`, Approve and Cancel."""
+
+    decided = Signal(bool, dict, list)
+
+    def __init__(
+        self, request: ConfirmationRequest, *, editable: bool, parent: QWidget | None = None
+    ) -> None:
+        super().__init__(parent)
+        self.request = request
+        layout = QVBoxLayout(self)
+        layout.addWidget(QLabel(f"{request.tool_name} ({request.call_id})"))
+        self.field: QLineEdit | None = None
+        if editable:
+            self.field = QLineEdit(str(request.arguments.get("text", "")))
+            layout.addWidget(self.field)
+        self.approve = QPushButton("Approve")
+        self.cancel = QPushButton("Cancel")
+        layout.addWidget(self.approve)
+        layout.addWidget(self.cancel)
+        self.approve.clicked.connect(self._approve)
+        self.cancel.clicked.connect(lambda: self.decided.emit(False, {}, []))
+        self.setFixedSize(440, 120 if editable else 90)
+
+    def _approve(self) -> None:
+        args = dict(self.request.arguments)
+        edited: list[str] = []
+        if self.field is not None and self.field.text() != args.get("text"):
+            args["text"] = self.field.text()
+            edited.append("text")
+        self.decided.emit(True, args, edited)
+
+
+def _simple_factory(request: ConfirmationRequest, parent: QWidget | None = None) -> BuiltCard:
+    built = SimpleCard(request, editable="text" in request.arguments, parent=parent)
+    return BuiltCard(built, title=f"Test · {request.tool_name}", action=request.tool_name)
+
+
+@pytest.fixture(scope="session")
+def simple_factory() -> Callable[..., BuiltCard]:
+    """A card factory for the overlay that builds a SimpleCard (a text field when the
+    request has a `text` argument)."""
+    return _simple_factory
+
+
+@pytest.fixture(scope="session")
+def simple_card() -> type[SimpleCard]:
+    """The SimpleCard class, to check that the notch holds one."""
+    return SimpleCard
+
+
+def _card_request(call_id: str, tool: str = "send_thing", **args: Any) -> ConfirmationRequest:
+    return ConfirmationRequest(call_id, "com.example.test", tool, dict(args))
+
+
+@pytest.fixture(scope="session")
+def card_request() -> Callable[..., ConfirmationRequest]:
+    """`card_request(call_id, tool="send_thing", **arguments)`: a request from the
+    com.example.test integration."""
+    return _card_request
+
+
+@pytest.fixture(scope="session")
+def make_tool() -> Callable[..., Tool]:
+    """`make_tool(root, properties, required=None)`: a tool `do_thing` whose confirmation
+    view is `root`."""
+    return _tool
