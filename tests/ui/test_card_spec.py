@@ -8,7 +8,6 @@ import json
 from pathlib import Path
 from typing import Any
 
-from card_fixtures import card, make_tool
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QAbstractButton
 
@@ -23,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[2]
 REQUIRED_TEXT = [{"type": "textField", "bind": "{{text}}", "label": "Text", "required": True}]
 
 
-def test_an_untouched_empty_required_field_shows_no_failure(qtbot: Any) -> None:
+def test_an_untouched_empty_required_field_shows_no_failure(qtbot: Any, card: Any) -> None:
     view = card(REQUIRED_TEXT, {"text": {"type": "string"}}, {})
     qtbot.addWidget(view)
     view.show()
@@ -38,7 +37,7 @@ def test_an_untouched_empty_required_field_shows_no_failure(qtbot: Any) -> None:
     assert "Text is required" in button.accessibleDescription()
 
 
-def test_after_an_edit_the_card_may_say_what_is_missing(qtbot: Any) -> None:
+def test_after_an_edit_the_card_may_say_what_is_missing(qtbot: Any, card: Any) -> None:
     view = card(REQUIRED_TEXT, {"text": {"type": "string"}}, {})
     qtbot.addWidget(view)
     view.show()
@@ -48,7 +47,7 @@ def test_after_an_edit_the_card_may_say_what_is_missing(qtbot: Any) -> None:
     assert "Text is required" in driver.blockers_text()
 
 
-def test_a_proposal_the_schema_refuses_says_why_from_the_start(qtbot: Any) -> None:
+def test_a_proposal_the_schema_refuses_says_why_from_the_start(qtbot: Any, card: Any) -> None:
     # Not the person's failure but the agent's: shown at once.
     view = card(
         [{"type": "textField", "bind": "{{count}}", "label": "Count"}],
@@ -74,7 +73,7 @@ def _four_actions(confirm: str) -> list[dict[str, Any]]:
     ]
 
 
-def _card_with_footer(footer: list[dict[str, Any]]) -> CardView:
+def _card_with_footer(make_tool: Any, footer: list[dict[str, Any]]) -> CardView:
     root = {"type": "card", "title": "Report", "children": [], "footer": footer}
     return CardView(make_tool(root, {}), {})
 
@@ -85,8 +84,8 @@ def _label_fits(button: PillButton) -> bool:
     return button.height() >= button.heightForWidth(button.width())
 
 
-def test_four_footer_actions_never_cut_a_label(qtbot: Any) -> None:
-    view = _card_with_footer(_four_actions("Open Q3 revenue report for the board"))
+def test_four_footer_actions_never_cut_a_label(qtbot: Any, make_tool: Any) -> None:
+    view = _card_with_footer(make_tool, _four_actions("Open Q3 revenue report for the board"))
     qtbot.addWidget(view)
     view.show()
     qtbot.waitExposed(view)
@@ -103,9 +102,11 @@ def test_four_footer_actions_never_cut_a_label(qtbot: Any) -> None:
     assert len({b.mapTo(view, b.rect().topLeft()).y() for b in buttons}) > 1
 
 
-def test_a_confirm_label_wider_than_the_card_wraps_inside_its_pill(qtbot: Any) -> None:
+def test_a_confirm_label_wider_than_the_card_wraps_inside_its_pill(
+    qtbot: Any, make_tool: Any
+) -> None:
     label = "Send the signed quarterly revenue report to every member of the board " * 2
-    view = _card_with_footer(_four_actions(label.strip()))
+    view = _card_with_footer(make_tool, _four_actions(label.strip()))
     qtbot.addWidget(view)
     view.show()
     qtbot.waitExposed(view)
@@ -117,13 +118,13 @@ def test_a_confirm_label_wider_than_the_card_wraps_inside_its_pill(qtbot: Any) -
     assert confirm.height() > confirm.sizeHint().height()  # so it took two lines or more
 
 
-def _long_card() -> CardView:
+def _long_card(card: Any) -> CardView:
     children = [{"type": "text", "text": f"Line {i} of what will happen"} for i in range(60)]
     return card(children, {}, {})
 
 
-def test_the_picture_of_a_card_is_the_whole_card(qtbot: Any) -> None:
-    whole, screen = _long_card(), _long_card()
+def test_the_picture_of_a_card_is_the_whole_card(qtbot: Any, card: Any) -> None:
+    whole, screen = _long_card(card), _long_card(card)
     qtbot.addWidget(whole)
     qtbot.addWidget(screen)
     tall = card_image(whole)
