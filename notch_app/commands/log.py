@@ -27,13 +27,13 @@ def run(args: argparse.Namespace) -> int:
         return 0
     try:
         store = DecisionStore(data_dir)
+        try:
+            entries = store.log(args.limit)
+        finally:
+            store.close()
     except StoreError as exc:
         print(f"notch log: {exc}", file=sys.stderr)
         return 2
-    try:
-        entries = store.log(args.limit)
-    finally:
-        store.close()
     if args.json:
         print(json.dumps([e.to_json() for e in entries], ensure_ascii=False, indent=2))
         return 0

@@ -58,6 +58,13 @@ def add_service_options(parser: argparse.ArgumentParser) -> None:
 
 def configure(parser: argparse.ArgumentParser) -> None:
     add_service_options(parser)
+    parser.add_argument(
+        "--reset-store",
+        action="store_true",
+        help="if the decision store (notch.sqlite3 in the data dir) cannot be opened, move "
+        "it aside as notch.sqlite3.broken-<time> and start with an empty one; its undecided "
+        "requests are dropped (without this flag Notch stops and says what is wrong)",
+    )
     parser.epilog = (
         "Integrations load from the bundled manifests/ folder, then "
         "~/.config/notch/integrations (your own), then each --manifests folder. "
@@ -96,4 +103,17 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"notch run: {exc}", file=sys.stderr)
         return 2
+    if getattr(args, "reset_store", False):
+        from notch_app.runtime.store import StoreError, reset_if_broken
+
+        try:
+            aside = reset_if_broken(config.data_dir)
+        except StoreError as exc:
+            print(f"notch run: {exc}", file=sys.stderr)
+            return 2
+        if aside is not None:
+            print(
+                f"notch run: the decision store could not be opened; moved it to {aside}",
+                file=sys.stderr,
+            )
     return run_notch(config)

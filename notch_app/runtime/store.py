@@ -279,9 +279,9 @@ class DecisionStore:
         except sqlite3.Error as exc:
             self._close_quietly()
             raise StoreDamaged(
-                f"{self.path}: the decision store cannot be opened ({exc}); start with "
-                "--reset-store to move it aside (its undecided requests are dropped) or "
-                "use another --data-dir"
+                f"{self.path}: the decision store cannot be opened ({exc}); start "
+                "`notch run --reset-store` to move it aside and begin an empty one (its "
+                "undecided requests are dropped), or use another --data-dir"
             ) from None
         except FolderError as exc:
             raise StoreError(str(exc)) from None
@@ -413,8 +413,8 @@ class DecisionStore:
             return self._read.execute(sql, params).fetchall()
         except sqlite3.Error as exc:
             raise StoreError(
-                f"{self.path}: cannot read the decision store ({exc}); restart Notch with "
-                "--reset-store to move it aside, or use another --data-dir"
+                f"{self.path}: cannot read the decision store ({exc}); if it is damaged, "
+                "start `notch run --reset-store` to move it aside, or use another --data-dir"
             ) from None
 
     def pending(self) -> list[ConfirmationRequest]:

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from notch_app.runtime.folders import make_data_dir
 from notch_app.runtime.policy_book.document import SETTINGS_VERSION, SettingsDocument
 from notch_app.runtime.store import default_data_dir
 
@@ -135,7 +136,7 @@ def write_settings(path: Path, document: SettingsDocument) -> None:
 
     Raises OSError when the folder cannot be created or written.
     """
-    path.parent.mkdir(parents=True, exist_ok=True)
+    make_data_dir(path.parent)  # 0700 like every data dir (issue 9 finding 10)
     text = document.model_dump_json(by_alias=True, indent=2, exclude_defaults=False) + "\n"
     fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
@@ -178,7 +179,7 @@ def settings_lock(path: Path) -> Iterator[None]:
     except ImportError:  # pragma: no cover - Windows
         yield
         return
-    path.parent.mkdir(parents=True, exist_ok=True)
+    make_data_dir(path.parent)  # 0700 like every data dir (issue 9 finding 10)
     lock_path = path.with_name(path.name + ".lock")
     with open(lock_path, "a+b") as fh:
         fcntl.flock(fh.fileno(), fcntl.LOCK_EX)
