@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Final, get_args
 
+import orjson
 import rfc8785
 
 from notch_app.runtime.presenter import DecidedBy, Outcome
@@ -40,12 +41,45 @@ def canonical_json(value: Any, where: str = "arguments") -> str:
 
     Raises NotDigestible, naming the place under `where`, for a value JCS cannot spell.
     """
+    if _plain(value):
+        # For these trees orjson's sorted output is the JCS spelling (a Hypothesis test
+        # holds them equal), at C speed: rfc8785 is pure Python, ~10x slower.
+        try:
+            return orjson.dumps(value, option=orjson.OPT_SORT_KEYS).decode("utf-8")
+        except orjson.JSONEncodeError:
+            pass  # a lone surrogate: rfc8785 below refuses it, naming the place
     try:
         return rfc8785.dumps(value).decode("utf-8")
     except rfc8785.CanonicalizationError:
         # The library does not say where; find the place so the message can name it.
         path, problem = _first_problem(value, where)
         raise NotDigestible(path, problem) from None
+
+
+def _plain(value: Any) -> bool:
+    """True for a tree of objects with ASCII keys, arrays, text, booleans, null and
+    integers within ±(2**53 - 1): no floats (JCS spells them as JavaScript does) and no
+    key whose UTF-16 order could differ from its code-point order."""
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        kind = type(node)
+        if kind is str or kind is bool or node is None:
+            continue
+        if kind is int:
+            if -_SAFE_INT <= node <= _SAFE_INT:
+                continue
+            return False
+        if kind is dict:
+            for key in node:
+                if type(key) is not str or not key.isascii():
+                    return False
+            stack.extend(node.values())
+        elif kind is list:
+            stack.extend(node)
+        else:
+            return False
+    return True
 
 
 def arguments_digest(arguments: Mapping[str, Any]) -> str:

@@ -14,11 +14,12 @@ from typing import Any
 
 import orjson
 import pytest
+import rfc8785
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from notch_app.ipc import protocol as rpc
-from notch_app.runtime.decision import arguments_digest, canonical_json
+from notch_app.runtime.decision import NotDigestible, arguments_digest, canonical_json
 
 _STDLIB = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
@@ -109,3 +110,28 @@ def test_the_digest_is_rfc8785_which_neither_orjson_nor_the_stdlib_spells() -> N
     assert arguments_digest(arguments) == (
         "sha256:" + __import__("hashlib").sha256(canonical.encode()).hexdigest()
     )
+
+
+json_keys = st.text(max_size=6) | st.sampled_from(["a", "B", "é", "\ue000", "😀", "a😀", ""])
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.recursive(
+        scalars | st.integers(-(2**53), 2**53) | st.sampled_from([1250.0, 1e-7, -0.0, 0.1]),
+        lambda inner: st.lists(inner, max_size=4) | st.dictionaries(json_keys, inner, max_size=4),
+        max_leaves=12,
+    )
+)
+def test_the_fast_digest_spelling_is_always_rfc8785(value: Any) -> None:
+    # canonical_json spells plain trees with orjson (C speed) and the rest with rfc8785;
+    # whichever path a tree takes, the bytes are RFC 8785's, or both refuse it.
+    try:
+        expected: str | None = rfc8785.dumps(value).decode("utf-8")
+    except rfc8785.CanonicalizationError:
+        expected = None
+    try:
+        got: str | None = canonical_json(value)
+    except NotDigestible:
+        got = None
+    assert got == expected
