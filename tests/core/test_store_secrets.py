@@ -1,0 +1,103 @@
+"""passwordField values never reach the disk (issue 9, finding 3, the store's half).
+
+The PIN an agent proposes or the person types went to the SQLite file in clear (the
+requests table's arguments and final arguments). Now the file holds REDACTED there and
+the paths withheld; the digest is of the real arguments; only the live decision sent to
+the asking executor carries the value. These tests read the raw bytes of every file in
+the data dir, as another program with the user's access would.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from notch_app.client import AsyncNotchClient
+from notch_app.runtime.decision import Decision, arguments_digest
+from notch_app.runtime.redaction import REDACTED
+
+MAIL = "com.example.mail"  # its connect_account binds user.password to a passwordField
+PROPOSED = "pin-4711-proposed"
+TYPED = "pin-9902-typed-by-the-person"
+PENDING = "pin-1357-never-decided"
+
+
+def raw_bytes(data_dir: Path) -> bytes:
+    """Every byte Notch left in the data dir: the database, its WAL and anything else."""
+    return b"".join(p.read_bytes() for p in sorted(data_dir.rglob("*")) if p.is_file())
+
+
+def leaked(data_dir: Path, *secrets: str) -> list[str]:
+    blob = raw_bytes(data_dir)
+    encodings = ("utf-8", "utf-16-le", "utf-16-be")
+    return [s for s in secrets if any(s.encode(e) in blob for e in encodings)]
+
+
+@pytest.mark.asyncio
+async def test_a_pin_never_reaches_the_file_and_a_replay_says_it_was_withheld(
+    base: Path, running_notch: Any
+) -> None:
+    data = base / "data"
+    async with running_notch(base) as (notch, cards), AsyncNotchClient(notch.server.path) as client:
+        asked = asyncio.ensure_future(client.confirm(
+            MAIL, "connect_account", {"user": {"name": "ann", "password": PROPOSED}},
+            call_id="acct",
+        ))  # fmt: skip
+        await cards.wait_for_cards(1)
+        cards.approve("acct", {"user": {"name": "ann", "password": TYPED}})
+        live = await asyncio.wait_for(asked, 5)
+        # The asking executor's live decision carries the secret it needs to run.
+        assert live.arguments == {"user": {"name": "ann", "password": TYPED}}
+        # A request left undecided is stored too, while its card is up.
+        waiting = asyncio.ensure_future(client.confirm(
+            MAIL, "connect_account", {"user": {"name": "bo", "password": PENDING}},
+            call_id="open",
+        ))  # fmt: skip
+        await cards.wait_for_cards(1)
+        await notch.service.drain()  # its request row is committed
+        assert leaked(data, PROPOSED, TYPED, PENDING) == []
+        assert live.secrets_withheld == ()
+        waiting.cancel()
+    assert leaked(data, PROPOSED, TYPED, PENDING) == []
+
+    # After a restart: the approval stands, the secret is not in it, and it says so.
+    async with running_notch(base) as (notch, cards):
+        replay = notch.service.store.decision("acct")
+        assert isinstance(replay, Decision) and replay.outcome == "approved"
+        assert replay.arguments == {"user": {"name": "ann", "password": REDACTED}}
+        assert replay.secrets_withheld == ("user.password",)
+        assert replay.digest == arguments_digest({"user": {"name": "ann", "password": TYPED}})
+        wire = replay.to_wire()
+        assert wire["secretsWithheld"] == ["user.password"] and TYPED not in str(wire)
+        assert Decision.from_wire(wire).secrets_withheld == ("user.password",)
+        async with AsyncNotchClient(notch.server.path) as client:
+            again = await client.get("acct")
+        assert again is not None and again.secrets_withheld == ("user.password",)
+        assert TYPED not in str(again.arguments)
+        # The undecided one comes back as a card whose password must be typed again.
+        parked = await cards.wait_for_cards(1)
+        assert [r.call_id for r in parked] == ["open"]
+        assert parked[0].arguments == {"user": {"name": "bo"}}
+    assert leaked(data, PROPOSED, TYPED, PENDING) == []
+
+
+def test_values_not_secret_are_stored_as_they_were(tmp_path: Path) -> None:
+    from notch_app.runtime.presenter import ConfirmationRequest
+    from notch_app.runtime.store import DecisionStore, NewRequest
+
+    store = DecisionStore(tmp_path / "data", secrets_of=lambda i, t: frozenset({"pin"}))
+    arguments = {"pin": "pin-0000-x", "amount": 1250.0, "n": 2**53 - 1, "text": "é 😀"}
+    try:
+        request = ConfirmationRequest("c", MAIL, "pay", arguments, {"agent": "a"}, 1.0)
+        assert store.write([NewRequest(request)]) == [None]
+        (back,) = store.pending()
+        # 1250.0 stays a float: the stored JSON is plain JSON, the digest JCS.
+        assert back.arguments == {"amount": 1250.0, "n": 2**53 - 1, "text": "é 😀"}
+        assert type(back.arguments["amount"]) is float
+        assert store.request_digest("c") == (MAIL, "pay", arguments_digest(arguments))
+    finally:
+        store.close()
+    assert leaked(tmp_path / "data", "pin-0000-x") == []
