@@ -19,7 +19,7 @@ from typing import Any, Final
 
 from notch_app.card.interpolate import display_value
 from notch_app.card.paths import MISSING
-from notch_app.card.schema import schema_enum, schema_types
+from notch_app.card.schema import item_schema, schema_enum, schema_types
 from notch_app.manifest.arguments import fits_json_types, json_type
 
 _INT_RE: Final = re.compile(r"[+-]?[0-9]+")
@@ -87,18 +87,21 @@ def same_value(a: Any, b: Any) -> bool:
     return bool(a == b)
 
 
-def coerce(raw: Any, prop_schema: Mapping[str, Any]) -> Coerced:
+def coerce(
+    raw: Any, prop_schema: Mapping[str, Any], root: Mapping[str, Any] | None = None
+) -> Coerced:
     """Convert `raw` (text typed, an option picked, a toggle flipped, chips) to the type
     `prop_schema` asks for: string, integer, number, boolean, array (of strings or of
     the `items` type), an `enum`/`const` value, or a `type` list such as
-    ["string", "null"].
+    ["string", "null"]. `root` is the inputSchema `prop_schema` lives in (its `$ref`s
+    are read there); without it `prop_schema` stands alone.
 
     Blank input: null when the schema allows null, the text as typed for a string,
     else MISSING (the argument is left out; the schema check then says whether it is
     required). Never raises.
     """
-    types = schema_types(prop_schema)
-    allowed = schema_enum(prop_schema)
+    types = schema_types(prop_schema, root)
+    allowed = schema_enum(prop_schema, root)
     nullable = "null" in types or (allowed is not None and None in allowed)
 
     if is_blank(raw) and not isinstance(raw, list | tuple | Mapping):
@@ -117,13 +120,13 @@ def coerce(raw: Any, prop_schema: Mapping[str, Any]) -> Coerced:
 
     if fits_json_types(raw, types):
         if json_type(raw) == "array":
-            return _coerce_array(raw, prop_schema)
+            return _coerce_array(raw, prop_schema, root)
         return Coerced(raw)
     first_failure: Coerced | None = None
     for kind in types:
         if kind == "null":
             continue
-        result = _coerce_to(raw, kind, prop_schema)
+        result = _coerce_to(raw, kind, prop_schema, root)
         if result.ok:
             return result
         first_failure = first_failure or result
@@ -154,7 +157,9 @@ def _json_text(v: Any) -> str:
     return display_value(v)
 
 
-def _coerce_to(raw: Any, kind: str, schema: Mapping[str, Any]) -> Coerced:
+def _coerce_to(
+    raw: Any, kind: str, schema: Mapping[str, Any], root: Mapping[str, Any] | None
+) -> Coerced:
     error = _ERRORS.get(kind, "has the wrong type")
     if kind == "string":
         if isinstance(raw, bool):
@@ -179,9 +184,9 @@ def _coerce_to(raw: Any, kind: str, schema: Mapping[str, Any]) -> Coerced:
     if kind == "array":
         if isinstance(raw, str):
             parts = [p.strip() for p in raw.split(",")]
-            return _coerce_array([p for p in parts if p], schema, keep_on_error=raw)
+            return _coerce_array([p for p in parts if p], schema, root, keep_on_error=raw)
         if isinstance(raw, int | float) and not isinstance(raw, bool):
-            return _coerce_array([raw], schema, keep_on_error=raw)
+            return _coerce_array([raw], schema, root, keep_on_error=raw)
         return Coerced(raw, error)
     return Coerced(raw, error)
 
@@ -229,13 +234,15 @@ def _to_number(raw: Any, error: str) -> Coerced:
 
 
 def _coerce_array(
-    raw: list[Any] | tuple[Any, ...], schema: Mapping[str, Any], keep_on_error: Any = None
+    raw: list[Any] | tuple[Any, ...],
+    schema: Mapping[str, Any],
+    root: Mapping[str, Any] | None,
+    keep_on_error: Any = None,
 ) -> Coerced:
-    items = schema.get("items")
-    item_schema: Mapping[str, Any] = items if isinstance(items, Mapping) else {}
+    element_schema = item_schema(schema, root)
     out: list[Any] = []
     for i, element in enumerate(raw):
-        result = coerce(element, item_schema)
+        result = coerce(element, element_schema, root if root is not None else schema)
         if not result.ok:
             return Coerced(
                 raw if keep_on_error is None else keep_on_error,

@@ -23,6 +23,7 @@ from typing import Any, Final
 from pydantic import BaseModel
 
 from notch_app.card.coerce import Coerced, coerce, is_blank, same_value
+from notch_app.card.display_text import lookalike_warnings, mark_invisible
 from notch_app.card.interpolate import interpolate
 from notch_app.card.paths import MISSING, PathError, delete_path, get_path, set_path
 from notch_app.card.schema import is_argument_required, property_schema
@@ -30,18 +31,16 @@ from notch_app.card.validation import ArgumentCheck
 from notch_app.manifest.arguments import ArgumentProblem
 from notch_app.manifest.bindings import MalformedBinding, parse_single_binding
 from notch_app.manifest.model import Tool
+from notch_app.manifest.shown_arguments import ShownPath, counted_array, displayed, shown_paths
 from notch_app.manifest.view import (
-    ActionsBlock,
-    CardBlock,
     ChipsBlock,
     ConfirmationView,
     InputBlock,
-    ListBlock,
     PasswordFieldBlock,
     SelectBlock,
-    StackBlock,
     TextFieldBlock,
     ToggleBlock,
+    walk_blocks,
 )
 
 SECRET_MASK: Final = "••••••"
@@ -120,6 +119,11 @@ class _ViewShape:
     secret_paths: tuple[str, ...]
     gated: tuple[tuple[InputBinding, tuple[str, ...]], ...]
     by_path: dict[str, InputBinding]
+    hidden_when: dict[str, tuple[tuple[str, ...], ...]]
+    """For each bound path with a visibleIf above some input bound to it: the conditions
+    of every input bound to it (the path is hidden when each input has a falsy one)."""
+    shown: tuple[ShownPath, ...]
+    """What the view shows, with the conditions it shows under (for "Also sends")."""
 
 
 _SHAPES: dict[int, tuple[Tool, _ViewShape]] = {}
@@ -148,9 +152,9 @@ def _make_view_shape(tool: Tool) -> _ViewShape:
     inputs: list[InputBinding] = []
     # Walk the view once, recording for every block the visibleIf paths of itself and
     # its ancestors, so is_visible() is a handful of dict lookups per call.
-    stack: list[tuple[BaseModel, tuple[str, ...]]] = [(tool.confirmation.root, ())]
-    while stack:
-        block, inherited = stack.pop()
+    for visit in walk_blocks(tool.confirmation.root, action_items=True):
+        block = visit.block
+        inherited = conditions[id(visit.parent)] if visit.parent is not None else ()
         own = getattr(block, "visible_if", None)
         here = inherited
         if own is not None:
@@ -170,23 +174,19 @@ def _make_view_shape(tool: Tool) -> _ViewShape:
                     argument_required=is_argument_required(tool.input_schema, path),
                 )
             )
-        kids: list[BaseModel] = []
-        if isinstance(block, CardBlock):
-            kids = [*block.children, *block.footer]
-        elif isinstance(block, StackBlock):
-            kids = list(block.children)
-        elif isinstance(block, ListBlock | ActionsBlock):
-            kids = list(block.items)
-        stack.extend((kid, here) for kid in reversed(kids))
     by_path: dict[str, InputBinding] = {}
+    every: dict[str, list[tuple[str, ...]]] = {}
     for binding in inputs:
         by_path.setdefault(binding.path, binding)
+        every.setdefault(binding.path, []).append(conditions[id(binding.block)])
     return _ViewShape(
         conditions=conditions,
         inputs=tuple(inputs),
         secret_paths=tuple(sorted({i.path for i in inputs if i.secret})),
         gated=tuple((b, conditions[id(b.block)]) for b in inputs),
         by_path=by_path,
+        hidden_when={p: tuple(c) for p, c in every.items() if all(c)},
+        shown=tuple(shown_paths(tool.confirmation.root)),
     )
 
 
@@ -235,6 +235,9 @@ class CardState:
         self._secret_paths = shape.secret_paths
         self._gated = shape.gated
         self._by_path = shape.by_path
+        self._hidden_when = shape.hidden_when
+        self._shown = shape.shown
+        self._withheld: tuple[str, ...] = ()
 
     # --- reading -------------------------------------------------------------------------
 
@@ -280,8 +283,10 @@ class CardState:
     def final_arguments(self) -> dict[str, Any]:
         """The arguments to execute: the proposal with the edits applied (a fresh copy).
 
-        An optional argument the person never touched stays absent. While an edit has a
-        coercion error this holds the raw text (and confirm is disabled)."""
+        An optional argument the person never touched stays absent. An edit of a field
+        that visibleIf hides right now is not applied: that argument is sent as proposed
+        (or left out, if the agent sent nothing). While an edit has a coercion error this
+        holds the raw text (and confirm is disabled)."""
         return copy.deepcopy(self._current)
 
     # --- editing -------------------------------------------------------------------------
@@ -309,9 +314,9 @@ class CardState:
             elif not required:
                 result = Coerced(MISSING)
             else:
-                result = coerce(raw, schema)
+                result = coerce(raw, schema, self.tool.input_schema)
         else:
-            result = coerce(raw, schema)
+            result = coerce(raw, schema, self.tool.input_schema)
 
         before = (
             path in self._touched,
@@ -363,10 +368,34 @@ class CardState:
         return property_schema(self.tool.input_schema, path)
 
     def _rebuild_current(self) -> None:
+        # An edit of a field that visibleIf hides is not sent (the person can no longer
+        # see it): the agent's proposed value goes instead. Hiding one edit can hide
+        # another field, so edits are withheld until none is hidden; each round only
+        # withholds, so this ends.
+        active = self._edits
+        withheld: list[str] = []
+        current = self._apply(active)
+        while self._hidden_when:
+            hidden = [p for p in active if p in self._hidden_when and self._hidden(p, current)]
+            if not hidden:
+                break
+            withheld.extend(hidden)
+            active = {p: v for p, v in active.items() if p not in hidden}
+            current = self._apply(active)
+        self._withheld = tuple(withheld)
+        self._current = current
+
+    def _hidden(self, path: str, current: Mapping[str, Any]) -> bool:
+        return all(
+            any(not is_truthy(get_path(current, c)) for c in conditions)
+            for conditions in self._hidden_when[path]
+        )
+
+    def _apply(self, edits: Mapping[str, Any]) -> dict[str, Any]:
         # Copy-on-write along each edited path only: the untouched arguments (however
         # large) are shared with `proposed`, never copied per keystroke.
         current: dict[str, Any] = self.proposed
-        for path, value in self._edits.items():
+        for path, value in edits.items():
             try:
                 if value is MISSING:
                     current = delete_path(current, path)
@@ -374,7 +403,12 @@ class CardState:
                     current = set_path(current, path, value)
             except PathError:
                 self._coercion_errors[path] = "cannot be written at this place"
-        self._current = current
+        return current
+
+    def withheld_paths(self) -> list[str]:
+        """Paths the person edited whose field is hidden now: their edit is kept (it shows
+        again with the field) but not sent; the proposed value (or nothing) goes."""
+        return list(self._withheld)
 
     def _changed(self) -> None:
         self._version += 1
@@ -474,15 +508,38 @@ class CardState:
             self._text_version = self._version
         hit = self._text_cache.get(template)
         if hit is None:
-            hit = interpolate(template, self.display_lookup)
+            hit = mark_invisible(interpolate(template, self.display_lookup))
             if len(self._text_cache) < 4096:
                 self._text_cache[template] = hit
         return hit
 
+    def text_warnings(self, template: str) -> list[str]:
+        """Warning lines for `template` as filled now: each word that mixes Latin with
+        look-alike letters ("‘exаmple.com’ mixes Latin and Cyrillic letters that look
+        alike"). Empty for plain text. Never raises."""
+        return lookalike_warnings(interpolate(template, self.display_lookup))
+
+    def shown_now(self) -> list[str]:
+        """The argument paths the card draws right now: bound or displayed by a block
+        that is visible (counts such as `paths.length` draw no values)."""
+        current = self._current
+        return displayed(
+            shown.path
+            for shown in self._shown
+            if all(is_truthy(get_path(current, c)) for c in shown.conditions)
+        )
+
     def display_lookup(self, path: str) -> Any:
         """The current value of `path` for display: secrets (and objects holding them)
-        are masked. Absent reads as MISSING."""
+        are masked; `list.length` is the number of elements of an array argument. Absent
+        reads as MISSING."""
         value = get_path(self._current, path)
+        if value is MISSING:
+            counted = counted_array(path)
+            if counted is not None:
+                items = get_path(self._current, counted)
+                # `{{paths.length}}`: counts in labels come from the list that is sent.
+                return len(items) if isinstance(items, list) else MISSING
         if not self._secret_paths or value is MISSING:
             return value
         for secret in self._secret_paths:

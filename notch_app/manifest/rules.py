@@ -1,39 +1,47 @@
-"""The rules beyond structure, each with a stable rule id.
+"""The rules beyond structure, each with a stable rule id, and the manifest-level ones.
 
-Structure (shapes, types, reserved shapes, limits) is `structure.py`; this module checks
-what a schema cannot say: bindings name real arguments of the right type, the footer
-holds one confirm and one cancel, acting tools ask and read tools do not, inputSchemas are
-themselves valid, and preview fixtures fit their tools. Every check is one pass over the
-data (no rule looks at pairs of tools or blocks), so validation grows linearly.
+Structure (shapes, types, reserved shapes, limits) is `structure.py`. The rules are split
+by what they look at:
+- this module: the rule list, the manifest and its tools (acting tools ask, read tools do
+  not, names are unique, inputSchemas are valid and self-contained);
+- `view_rules.py`: one confirmation view (bindings, inputs, footer, arguments shown);
+- `trust_rules.py`: who the manifest says it is (icon file, impersonating words);
+- `argument_lookup.py`: where a binding path leads in an inputSchema;
+- `fixture_rules.py`: preview fixtures against their tools.
+Every check is one pass over the data (no rule looks at pairs of tools or blocks), so
+validation grows linearly.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import ValidationError
-from referencing.exceptions import Unresolvable
 
 from notch_app.manifest import limits
-from notch_app.manifest.arguments import argument_problems, fits_json_types, json_type
-from notch_app.manifest.bindings import MalformedBinding, find_bindings, parse_single_binding
+from notch_app.manifest.argument_lookup import Lookup, lookup
+from notch_app.manifest.fixture_rules import fixture_problems
 from notch_app.manifest.fixtures import PreviewFixtures
 from notch_app.manifest.model import Manifest, Tool, leading_verb, tool_kind
 from notch_app.manifest.problems import Problem, join_pointer, quote
 from notch_app.manifest.schema_check import SIMPLE_TYPES, first_schema_error
-from notch_app.manifest.schema_refs import NOWHERE, follow_refs, pointer_target, ref_target
+from notch_app.manifest.schema_navigator import NOWHERE, navigator_for, pointer_target
 from notch_app.manifest.source import SourceDocument
 from notch_app.manifest.structure import (
-    describe_types,
     did_you_mean,
     nearest,
     pre_pass_views,
     structure_problems,
 )
-from notch_app.manifest.view import INPUT_TYPES
+from notch_app.manifest.trust_rules import icon_problems, impersonation_problems
+from notch_app.manifest.view_rules import (
+    DESTRUCTIVE_VERBS,
+    VAGUE_CONFIRM_LABELS,
+    argument_shown_problems,
+    check_view,
+)
 
 RULES: dict[str, str] = {
     "json-syntax": "the file is valid JSON",
@@ -67,20 +75,13 @@ RULES: dict[str, str] = {
     "toggle-required": "(warning) toggles never gate, so `required` does nothing",
     "fixture-unknown-tool": "preview fixtures name tools of the manifest",
     "fixture-args-invalid": "preview fixture args validate against the tool's inputSchema",
+    "body-confirm": "a confirm action lives only in the card's footer, never in its body",
+    "icon-missing": "the manifest's icon names a file in the integration's folder",
+    "icon-outside-folder": "the manifest's icon stays inside the integration's folder",
+    "impersonation": "(warning) texts do not claim to be the system or another vendor",
+    "argument-not-shown": "(warning) the card shows every argument the tool takes",
 }
 """Every rule id `notch validate` reports, with what it asks for."""
-
-DESTRUCTIVE_VERBS = frozenset(
-    {"delete", "remove", "trash", "erase", "wipe", "overwrite", "revoke", "destroy",
-     "purge", "drop", "cancel", "unsubscribe", "refund", "pay", "transfer"}
-)  # fmt: skip
-VAGUE_CONFIRM_LABELS = frozenset(
-    {"confirm", "ok", "okay", "yes", "continue", "proceed", "submit", "done", "accept",
-     "approve", "go", "apply", "sure", "allow", "run"}
-)  # fmt: skip
-
-_SINGLE_BINDING_KEYS = frozenset({"bind", "visibleIf", "itemsFrom"})
-_WORD_KEYS = frozenset({"type", "role", "color", "tone", "variant", "direction"})
 
 
 @dataclass
@@ -137,6 +138,8 @@ def check_manifest(doc: SourceDocument) -> ManifestCheck:
             t["name"] for t in raw_tools if isinstance(t, dict) and isinstance(t.get("name"), str)
         ]
     result.problems.extend(_unknown_keys(doc, data))
+    result.problems.extend(icon_problems(doc, data))
+    result.problems.extend(impersonation_problems(doc, data))
     seen: set[str] = set()
     for index, tool in tools:
         base = join_pointer("/tools", index)
@@ -157,8 +160,16 @@ def check_manifest(doc: SourceDocument) -> ManifestCheck:
         _check_tool_kind(doc, tool, base, result.problems)
         view = raw.get("confirmation") if isinstance(raw, dict) else None
         if tool.confirmation is not None and isinstance(view, dict):
-            _check_view(doc, tool, base + "/confirmation", view, schema_ok, result.problems)
+            check_view(doc, tool, base + "/confirmation", view, schema_ok, result.problems)
+            # A view with an error (a mistyped binding, say) is fixed first: "not shown"
+            # would mostly repeat it.
+            if schema_ok and not _has_error_under(result.problems, base + "/confirmation"):
+                result.problems.extend(argument_shown_problems(doc, tool, base))
     return result
+
+
+def _has_error_under(problems: list[Problem], pointer: str) -> bool:
+    return any(p.is_error and (p.pointer + "/").startswith(pointer + "/") for p in problems)
 
 
 def _unknown_keys(doc: SourceDocument, data: dict[str, Any]) -> Iterator[Problem]:
@@ -286,7 +297,7 @@ def _at(schema: Any, pointer: str) -> Any:
 
 def _resolves(schema: dict[str, Any], ref: str) -> bool:
     """Whether a local `$ref` (`#`, `#/json/pointer` or `#anchor`) names something."""
-    return ref == "#/" or ref_target(schema, ref) is not NOWHERE
+    return navigator_for(schema).ref_target(ref) is not NOWHERE
 
 
 def _refs(schema: Any, base: str) -> Iterator[tuple[str, str]]:
@@ -311,483 +322,21 @@ def _refs_below(root: dict[str, Any] | list[Any], base: str) -> Iterator[tuple[s
             stack.extend((v, pointer, i) for i, v in enumerate(node) if isinstance(v, (dict, list)))
 
 
-# --- argument lookup through the inputSchema -------------------------------------------
-
-
-@dataclass(frozen=True)
-class Lookup:
-    """Where a binding path leads in a tool's inputSchema."""
-
-    schema: dict[str, Any] | None
-    """The property's schema when found."""
-    rule: str | None = None
-    message: str = ""
-
-
-def _deref(root: dict[str, Any], node: Any) -> Any:
-    found = follow_refs(root, node)
-    return {} if found is NOWHERE else found
-
-
-def _branches(root: dict[str, Any], schema: Any) -> list[dict[str, Any]]:
-    """The schema and its allOf/anyOf/oneOf branches (one level), dereferenced."""
-    schema = _deref(root, schema)
-    if not isinstance(schema, dict):
-        return []
-    out = [schema]
-    for key in ("allOf", "anyOf", "oneOf"):
-        branches = schema.get(key)
-        if isinstance(branches, list):
-            out.extend(b for b in (_deref(root, x) for x in branches) if isinstance(b, dict))
-    return out
-
-
-def schema_types(root: dict[str, Any], schema: Any) -> set[str]:
-    """JSON types a property may hold; empty when the schema does not say."""
-    types: set[str] = set()
-    for branch in _branches(root, schema):
-        declared = branch.get("type")
-        if isinstance(declared, str):
-            types.add(declared)
-        elif isinstance(declared, list):
-            types.update(t for t in declared if isinstance(t, str))
-        values = branch.get("enum") if isinstance(branch.get("enum"), list) else None
-        if values is None and "const" in branch:
-            values = [branch["const"]]
-        for v in values or []:
-            types.add(json_type(v) or "null")
-    return types
-
-
-def _properties(root: dict[str, Any], schema: Any) -> dict[str, Any] | None:
-    found: dict[str, Any] | None = None
-    for branch in _branches(root, schema):
-        props = branch.get("properties")
-        if isinstance(props, dict):
-            found = {**(found or {}), **props}
-    return found
-
-
-def lookup(input_schema: dict[str, Any], path: str) -> Lookup:
-    """Follow a dotted binding path through `properties` (and array `items` by index)."""
-    current: Any = input_schema
-    walked: list[str] = []
-    for segment in path.split("."):
-        props = _properties(input_schema, current)
-        types = schema_types(input_schema, current)
-        if props is None and "array" in types and segment.isdigit():
-            items: Any = None
-            for branch in _branches(input_schema, current):
-                if isinstance(branch.get("items"), dict):
-                    items = branch["items"]
-            current = _deref(input_schema, items) if items is not None else {}
-            walked.append(segment)
-            continue
-        here = ".".join(walked) or "the arguments"
-        if props is None:
-            if walked and types and "object" not in types:
-                kind = " or ".join(sorted(types))
-                return Lookup(
-                    None,
-                    "binding-into-scalar",
-                    f"{path!r} walks into {'.'.join(walked)!r}, which is {kind}, not an object; "
-                    f"bind {'.'.join(walked)!r} itself or declare it as an object with "
-                    "properties",
-                )
-            return Lookup(
-                None,
-                "binding-unknown-argument",
-                f"{path!r} names {segment!r}, but {here!r} declares no properties in the "
-                'inputSchema; declare it under "properties"',
-            )
-        if segment not in props:
-            existing = ", ".join(sorted(props)) or "none"
-            return Lookup(
-                None,
-                "binding-unknown-argument",
-                f"{path!r} is not an argument of this tool{did_you_mean(segment, props)}; "
-                f"{here if walked else 'the inputSchema'} has: {existing}",
-            )
-        current = _deref(input_schema, props[segment])
-        walked.append(segment)
-    return Lookup(current if isinstance(current, dict) else {})
-
-
-# --- views -----------------------------------------------------------------------------
-
-
-def _check_view(
-    doc: SourceDocument,
-    tool: Tool,
-    base: str,
-    view: dict[str, Any],
-    schema_ok: bool,
-    out: list[Problem],
-) -> None:
-    root = view.get("root")
-    if not isinstance(root, dict):
-        return
-    bound: dict[str, Lookup] = {}
-    _check_bindings(doc, tool, base, view, schema_ok, bound, out)
-    blocks = list(_walk_blocks(root, base + "/root"))
-    for block, pointer in blocks:
-        kind = block.get("type")
-        if kind in INPUT_TYPES:
-            _check_input(doc, tool, block, pointer, bound, out)
-    _check_footer(doc, tool, root, base + "/root", out)
-
-
-def _walk_blocks(root: dict[str, Any], pointer: str) -> Iterator[tuple[dict[str, Any], str]]:
-    stack: list[tuple[Any, str]] = [(root, pointer)]
-    while stack:
-        node, here = stack.pop()
-        if not isinstance(node, dict):
-            continue
-        yield node, here
-        kind = node.get("type")
-        keys = {"card": ("children", "footer"), "stack": ("children",), "list": ("items",)}
-        kids: list[tuple[Any, str]] = []
-        for key in keys.get(kind if isinstance(kind, str) else "", ()):
-            value = node.get(key)
-            if isinstance(value, list):
-                kids.extend((kid, join_pointer(here, key, i)) for i, kid in enumerate(value))
-        stack.extend(reversed(kids))
-
-
-def _check_bindings(
-    doc: SourceDocument,
-    tool: Tool,
-    base: str,
-    view: dict[str, Any],
-    schema_ok: bool,
-    bound: dict[str, Lookup],
-    out: list[Problem],
-) -> None:
-    """Every string in the view: `bind`/`visibleIf`/`itemsFrom` hold exactly one binding,
-    display text may hold many; each must name an argument of the tool."""
-    # Each entry holds its parent's pointer and its own token: the pointer is joined only
-    # for containers (their children need it) and for strings that hold a binding, not
-    # for every label and flag in the view.
-    stack: list[tuple[Any, str, str | int, str]] = [(view.get("root"), base, "root", "")]
-    while stack:
-        node, parent, token, key = stack.pop()
-        if isinstance(node, dict):
-            pointer = join_pointer(parent, token)
-            options_entry = key == "options"
-            for k, v in node.items():
-                if k in _WORD_KEYS or (options_entry and k == "value"):
-                    continue
-                stack.append((v, pointer, k, k))
-        elif isinstance(node, list):
-            pointer = join_pointer(parent, token)
-            stack.extend((v, pointer, i, key) for i, v in enumerate(node))
-        elif isinstance(node, str):
-            if key not in _SINGLE_BINDING_KEYS and "{{" not in node and "<<" not in node:
-                continue  # no binding in this text (find_bindings would find none)
-            pointer = join_pointer(parent, token)
-            paths: list[str] = []
-            try:
-                if key in _SINGLE_BINDING_KEYS:
-                    paths = [parse_single_binding(node)]
-                else:
-                    paths = [b.path for b in find_bindings(node)]
-            except MalformedBinding as exc:
-                what = (
-                    f"{key!r} must be exactly one binding, and {quote(exc.raw)} is not one"
-                    if key in _SINGLE_BINDING_KEYS
-                    else f"{quote(exc.raw)} in this text is not a binding"
-                )
-                out.append(
-                    doc.problem(
-                        pointer,
-                        "binding-malformed",
-                        f"{what}; write a dotted argument path such as "
-                        '"{{user.name}}" or "<<user.name>>" (letters, digits, _ and - '
-                        "between the dots)",
-                    )
-                )
-                continue
-            if not schema_ok:
-                continue
-            for path in paths:
-                found = lookup(tool.input_schema, path)
-                if key in ("bind", "itemsFrom"):
-                    bound[pointer] = found
-                if found.rule is not None:
-                    out.append(doc.problem(pointer, found.rule, found.message))
-
-
-def _check_input(
-    doc: SourceDocument,
-    tool: Tool,
-    block: dict[str, Any],
-    pointer: str,
-    bound: dict[str, Lookup],
-    out: list[Problem],
-) -> None:
-    kind = block["type"]
-    if kind == "toggle" and block.get("required") is True:
-        out.append(
-            doc.problem(
-                pointer + "/required",
-                "toggle-required",
-                'toggles never gate the confirm button (off is an answer), so "required" '
-                "does nothing here; remove it",
-                severity="warning",
-            )
-        )
-    found = bound.get(pointer + "/bind")
-    if found is None or found.schema is None:
-        return
-    root = tool.input_schema
-    types = schema_types(root, found.schema) - {"null"}
-    path = parse_single_binding(block["bind"])
-    if kind == "select":
-        _check_select(doc, root, found.schema, types, block, pointer, path, out)
-        return
-    if not types:
-        return  # the schema does not say; any value is editable
-    expected: dict[str, set[str]] = {
-        "toggle": {"boolean"},
-        "chips": {"array"},
-        "textField": {"string", "number", "integer"},
-        "passwordField": {"string", "number", "integer"},
-    }
-    fix = {
-        "toggle": "bind a boolean property, or use a select or textField",
-        "chips": "bind an array of strings, or use a textField",
-        "textField": "bind a string or number property, or use a toggle/select/chips",
-        "passwordField": "bind a string property",
-    }
-    ok = bool(types & expected[kind])
-    if ok and kind == "chips":
-        item_types: set[str] = set()
-        for branch in _branches(root, found.schema):
-            if isinstance(branch.get("items"), dict | bool):
-                item_types |= (
-                    schema_types(root, branch["items"])
-                    if isinstance(branch["items"], dict)
-                    else set()
-                )
-        ok = item_types == set() or item_types <= {"string"}
-        if not ok:
-            types = {f"a list of {describe_types(item_types)}"}
-    if not ok:
-        shown = ", ".join(sorted(types)) if any(" " in t for t in types) else describe_types(types)
-        out.append(
-            doc.problem(
-                pointer + "/bind",
-                "input-type-mismatch",
-                f"a {kind} cannot edit {path!r}: it is {shown} in the inputSchema, and a "
-                f"{kind} edits {_INPUT_EDITS[kind]}; {fix[kind]}",
-            )
-        )
-
-
-_INPUT_EDITS = {
-    "toggle": "true/false",
-    "chips": "a list of text",
-    "textField": "text or a number",
-    "passwordField": "text or a number",
-}
-
-
-def _check_select(
-    doc: SourceDocument,
-    root: dict[str, Any],
-    prop: dict[str, Any],
-    types: set[str],
-    block: dict[str, Any],
-    pointer: str,
-    path: str,
-    out: list[Problem],
-) -> None:
-    enum: list[Any] | None = None
-    for branch in _branches(root, prop):
-        if isinstance(branch.get("enum"), list):
-            enum = list(branch["enum"])
-        elif "const" in branch and enum is None:
-            enum = [branch["const"]]
-    options = block.get("options")
-    if not isinstance(options, list):
-        return
-    for i, option in enumerate(options):
-        if not isinstance(option, dict) or "value" not in option:
-            continue
-        value = option["value"]
-        where = join_pointer(pointer, "options", i, "value")
-        if enum is not None:
-            if not any(json_type(value) == json_type(e) and value == e for e in enum):
-                allowed = ", ".join(quote(e) for e in enum[:12])
-                hint = (
-                    did_you_mean(value, [e for e in enum if isinstance(e, str)])
-                    if isinstance(value, str)
-                    else ""
-                )
-                out.append(
-                    doc.problem(
-                        where,
-                        "select-option-mismatch",
-                        f"option value {quote(value)} is not allowed for {path!r}{hint}; the "
-                        f"inputSchema's enum is: {allowed}",
-                    )
-                )
-        elif types and not fits_json_types(value, types):
-            out.append(
-                doc.problem(
-                    where,
-                    "select-option-mismatch",
-                    f"option value {quote(value)} is {describe_types({json_type(value) or 'null'})}, "
-                    f"but {path!r} is {describe_types(types)}; change the value to fit",
-                )
-            )
-
-
-def _roles(footer: list[Any], base: str) -> Iterator[tuple[str, str, dict[str, Any]]]:
-    """(role, pointer of the action, the action) for every action in a footer."""
-    for i, block in enumerate(footer):
-        if not isinstance(block, dict):
-            continue
-        here = join_pointer(base, i)
-        if block.get("type") == "button":
-            yield str(block.get("role")), here, block
-        elif block.get("type") == "actions" and isinstance(block.get("items"), list):
-            for j, item in enumerate(block["items"]):
-                if isinstance(item, dict):
-                    yield str(item.get("role")), join_pointer(here, "items", j), item
-
-
-def _check_footer(
-    doc: SourceDocument, tool: Tool, root: dict[str, Any], pointer: str, out: list[Problem]
-) -> None:
-    if root.get("type") != "card":
-        for rule in ("footer-confirm-count", "footer-cancel-count"):
-            out.append(
-                doc.problem(
-                    pointer,
-                    rule,
-                    f"the root is a {root.get('type')!r} block; confirm and cancel live in a "
-                    "card's footer — make the root a card whose footer holds one confirm "
-                    "and one cancel action",
-                )
-            )
-        return
-    footer = root.get("footer")
-    footer_pointer = pointer + "/footer" if isinstance(footer, list) else pointer
-    actions = list(_roles(footer if isinstance(footer, list) else [], pointer + "/footer"))
-    destructive = bool(tool.annotations and tool.annotations.destructive_hint) or (
-        leading_verb(tool.name) in DESTRUCTIVE_VERBS
-    )
-    for role, rule in (("confirm", "footer-confirm-count"), ("cancel", "footer-cancel-count")):
-        matching = [(p, a) for r, p, a in actions if r == role]
-        if not matching:
-            example = (
-                '{"label": "Send", "role": "confirm"}'
-                if role == "confirm"
-                else ('{"label": "Cancel", "role": "cancel"}')
-            )
-            out.append(
-                doc.problem(
-                    footer_pointer,
-                    rule,
-                    f"the card's footer has no {role} action; add one, e.g. {example} in an "
-                    "actions block of the footer",
-                )
-            )
-        for extra_pointer, _ in matching[1:]:
-            out.append(
-                doc.problem(
-                    extra_pointer + "/role",
-                    rule,
-                    f"the card's footer holds {len(matching)} {role} actions; keep exactly one "
-                    f"(change this one's role or remove it)",
-                )
-            )
-        if role == "confirm" and destructive and matching:
-            first_pointer, action = matching[0]
-            label = action.get("label")
-            if (
-                isinstance(label, str)
-                and label.strip().lower().rstrip("!.") in VAGUE_CONFIRM_LABELS
-            ):
-                out.append(
-                    doc.problem(
-                        first_pointer + "/label",
-                        "destructive-confirm-label",
-                        f"{tool.name!r} is destructive but its confirm says only {label!r}; name "
-                        'the consequence, e.g. "Delete {{count}} files"',
-                        severity="warning",
-                    )
-                )
-
-
-# --- preview fixtures ------------------------------------------------------------------
-
-
 def check_fixtures(
     doc: SourceDocument, manifest: ManifestCheck
 ) -> tuple[PreviewFixtures | None, list[Problem]]:
-    """The preview fixture file in `doc` against the checked manifest."""
-    data = doc.data
-    if not isinstance(data, dict):
-        return None, [
-            doc.problem(
-                "",
-                "schema-structure",
-                'a preview fixture file is a JSON object {"schemaVersion": 1, "tools": '
-                "{...}}; wrap the content in { }",
-            )
-        ]
-    problems: list[Problem] = []
-    fixtures: PreviewFixtures | None = None
-    try:
-        fixtures = PreviewFixtures.model_validate(data, strict=True)
-    except ValidationError as exc:
-        problems.extend(structure_problems(doc, exc, PreviewFixtures, data))
-    tools = data.get("tools")
-    if not isinstance(tools, dict):
-        return fixtures, problems
-    names = manifest.tool_names
-    for name, entry in tools.items():
-        pointer = join_pointer("/tools", name)
-        if name not in names:
-            problems.append(
-                doc.problem(
-                    pointer,
-                    "fixture-unknown-tool",
-                    f"the manifest has no tool {quote(name)}{did_you_mean(name, names)}; "
-                    f"fixtures can name: {', '.join(names) or 'no tools'}",
-                    key=True,
-                )
-            )
-            continue
-        tool = manifest.tools.get(name)
-        args = entry.get("args") if isinstance(entry, dict) else None
-        if tool is None or not isinstance(args, dict):
-            continue
-        try:
-            found = argument_problems(tool, args)
-        except (Unresolvable, re.error, RecursionError, ValueError) as exc:
-            # The inputSchema passed its checks but cannot be applied; say so, once.
-            problems.append(
-                doc.problem(
-                    pointer + "/args",
-                    "fixture-args-invalid",
-                    f"these sample arguments cannot be checked: the inputSchema of {name!r} "
-                    f"fails when applied ({type(exc).__name__}); fix the inputSchema",
-                )
-            )
-            continue
-        for ap in found:
-            problems.append(
-                doc.problem(
-                    pointer + "/args" + ap.pointer,
-                    "fixture-args-invalid",
-                    f"sample argument {ap.path or 'object'!r} {ap.message} (per the inputSchema of "
-                    f"{name!r}); change the fixture to a value the tool accepts",
-                )
-            )
-    return fixtures, problems
+    """The preview fixture file in `doc` against the checked manifest. Never raises."""
+    return fixture_problems(doc, manifest.tool_names, manifest.tools)
 
 
-__all__ = ["RULES", "ManifestCheck", "check_fixtures", "check_manifest", "lookup", "nearest"]
+__all__ = [
+    "DESTRUCTIVE_VERBS",
+    "RULES",
+    "VAGUE_CONFIRM_LABELS",
+    "Lookup",
+    "ManifestCheck",
+    "check_fixtures",
+    "check_manifest",
+    "lookup",
+    "nearest",
+]

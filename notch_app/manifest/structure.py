@@ -27,6 +27,7 @@ from notch_app.manifest.view import (
     RESERVED_BLOCK_TYPES,
     RESERVED_ROLES,
     SUPPORTED_VIEW_VERSIONS,
+    walk_blocks,
 )
 
 _TYPE_WORDS = {
@@ -136,11 +137,9 @@ def pre_pass_view(doc: SourceDocument, view: dict[str, Any], base: str, out: Pre
     if not isinstance(root, dict):
         return
     count = 0
-    stack: list[tuple[Any, str, int]] = [(root, base + "/root", 1)]
-    while stack:
-        node, pointer, depth = stack.pop()
-        if not isinstance(node, dict):
-            continue
+    pruned: set[int] = set()
+    for visit in walk_blocks(root, base + "/root", pruned=pruned):
+        node, pointer, depth = visit.block, visit.pointer, visit.depth
         count += 1
         if count > limits.MAX_BLOCKS_PER_VIEW:
             out.problems.append(
@@ -164,6 +163,7 @@ def pre_pass_view(doc: SourceDocument, view: dict[str, Any], base: str, out: Pre
                 )
             )
             out.suppressed.add(pointer)
+            pruned.add(id(node))
             continue
         kind = node.get("type")
         if isinstance(kind, str) and kind in RESERVED_BLOCK_TYPES:
@@ -177,6 +177,7 @@ def pre_pass_view(doc: SourceDocument, view: dict[str, Any], base: str, out: Pre
                 )
             )
             out.suppressed.add(pointer)
+            pruned.add(id(node))
             continue
         if isinstance(kind, str) and kind not in BLOCK_TYPES:
             out.problems.append(
@@ -188,6 +189,7 @@ def pre_pass_view(doc: SourceDocument, view: dict[str, Any], base: str, out: Pre
                 )
             )
             out.suppressed.add(pointer)
+            pruned.add(id(node))
             continue
         if kind == "button":
             _reserved_role(doc, node, pointer, out)
@@ -195,19 +197,6 @@ def pre_pass_view(doc: SourceDocument, view: dict[str, Any], base: str, out: Pre
             for i, item in enumerate(node["items"]):
                 if isinstance(item, dict):
                     _reserved_role(doc, item, join_pointer(pointer, "items", i), out)
-        children: list[tuple[Any, str]] = []
-        keys: Sequence[str] = ()
-        if kind == "card":
-            keys = ("children", "footer")
-        elif kind == "stack":
-            keys = ("children",)
-        elif kind == "list":
-            keys = ("items",)
-        for key in keys:
-            kids = node.get(key)
-            if isinstance(kids, list):
-                children.extend((kid, join_pointer(pointer, key, i)) for i, kid in enumerate(kids))
-        stack.extend((kid, p, depth + 1) for kid, p in reversed(children))
 
 
 def _reserved_role(doc: SourceDocument, node: dict[str, Any], pointer: str, out: PrePass) -> None:

@@ -10,12 +10,15 @@ Where the spec leaves a prop open, the decision is written in the field's descri
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Annotated, Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 from pydantic.alias_generators import to_camel
 
 from notch_app.manifest import limits
+from notch_app.manifest.problems import join_pointer
 
 Label = Annotated[str, StringConstraints(min_length=1, max_length=limits.MAX_LABEL_CHARS)]
 ShortText = Annotated[str, StringConstraints(max_length=limits.MAX_LABEL_CHARS)]
@@ -361,19 +364,78 @@ StackBlock.model_rebuild()
 ConfirmationView.model_rebuild()
 
 
+CHILD_KEYS: Final[Mapping[str, tuple[str, ...]]] = {
+    "card": ("children", "footer"),
+    "stack": ("children",),
+    "list": ("items",),
+}
+"""Which blocks hold blocks, and under which keys (in reading order). The one list: the
+structure pre-pass, the rules, the card state and `iter_blocks` all walk with it."""
+
+ACTION_ITEMS_KEY: Final = "items"
+"""An `actions` block holds action items (not blocks) under this key."""
+
+
+@dataclass(frozen=True, slots=True)
+class BlockVisit:
+    """One block met by `walk_blocks`."""
+
+    block: Any
+    """The block: a dict (raw JSON) or a block model, as the walk was given."""
+    pointer: str
+    """Its JSON Pointer (from the pointer the walk started at)."""
+    depth: int
+    """1 for the root, 2 for its children, ..."""
+    parent: Any
+    """The block that holds it; None for the root."""
+
+
+def _kind(node: Any) -> Any:
+    return node.get("type") if isinstance(node, dict) else getattr(node, "type", None)
+
+
+def _kids(node: Any, key: str) -> Any:
+    return node.get(key) if isinstance(node, dict) else getattr(node, key, None)
+
+
+def walk_blocks(
+    root: Any,
+    pointer: str = "",
+    *,
+    action_items: bool = False,
+    pruned: set[int] | None = None,
+) -> Iterator[BlockVisit]:
+    """Every block under (and including) `root`, depth first in reading order.
+
+    Works on raw JSON (dicts; anything else in a child list is skipped) and on block
+    models alike. With `action_items`, the items of an `actions` block are visited too
+    (they carry `visibleIf` and a role, but are not blocks). A block whose `id()` the
+    caller adds to `pruned` while handling it is not descended into. Never raises.
+    """
+    stack: list[BlockVisit] = [BlockVisit(root, pointer, 1, None)]
+    while stack:
+        visit = stack.pop()
+        node = visit.block
+        if not isinstance(node, dict | BaseModel):
+            continue
+        yield visit
+        if pruned is not None and id(node) in pruned:
+            continue
+        kind = _kind(node)
+        keys = CHILD_KEYS.get(kind, ()) if isinstance(kind, str) else ()
+        if action_items and kind == "actions":
+            keys = (ACTION_ITEMS_KEY,)
+        below: list[BlockVisit] = []
+        for key in keys:
+            kids = _kids(node, key)
+            if isinstance(kids, list):
+                below.extend(
+                    BlockVisit(kid, join_pointer(visit.pointer, key, i), visit.depth + 1, node)
+                    for i, kid in enumerate(kids)
+                )
+        stack.extend(reversed(below))
+
+
 def iter_blocks(block: BaseModel) -> list[BaseModel]:
     """Every block under (and including) `block`, depth first, in reading order."""
-    out: list[BaseModel] = []
-    stack: list[BaseModel] = [block]
-    while stack:
-        b = stack.pop()
-        out.append(b)
-        kids: list[BaseModel] = []
-        if isinstance(b, CardBlock):
-            kids = [*b.children, *b.footer]
-        elif isinstance(b, StackBlock):
-            kids = list(b.children)
-        elif isinstance(b, ListBlock):
-            kids = list(b.items)
-        stack.extend(reversed(kids))
-    return out
+    return [visit.block for visit in walk_blocks(block)]

@@ -344,6 +344,7 @@ def test_cancel_copy_and_open_url_are_never_gated_but_follow_visible_if(tool: To
     assert isinstance(actions, ActionsBlock)
     items = actions.items
     assert [state.is_visible(i) for i in items] == [True, True, False, True]
+    state.set("schedule", True)  # the When field shows (an edit of a hidden field is not sent)
     state.set("when", "now")
     assert state.is_visible(items[2])
 

@@ -1,4 +1,4 @@
-"""One `$ref` resolver for validation and the card: it names what jsonschema names."""
+"""One `$ref` resolver for validation, the card and guards: it names what jsonschema names."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from referencing.jsonschema import DRAFT202012
 
 from notch_app.card.schema import property_schema
 from notch_app.manifest.rules import lookup
-from notch_app.manifest.schema_refs import NOWHERE, ref_target
+from notch_app.manifest.schema_navigator import NOWHERE, SchemaNavigator
 
 NAMES = st.sampled_from(["a", "b/c", "t~1", "sp ace", "50%", "ü", "0"])
 leaf = st.fixed_dictionaries({"type": st.sampled_from(["string", "integer", "boolean"])})
@@ -49,7 +49,7 @@ def test_a_local_ref_names_what_jsonschema_names(defs: dict[str, Any], data: Any
     ref = _ref(path)
     resolver = Registry().with_resource("urn:s", DRAFT202012.create_resource(root))
     expected = resolver.resolver(base_uri="urn:s").lookup("urn:s" + ref).contents
-    assert ref_target(root, ref) is expected, ref
+    assert SchemaNavigator(root).ref_target(ref) is expected, ref
 
 
 @settings(max_examples=150, deadline=None)
@@ -63,8 +63,9 @@ def test_validation_and_the_card_follow_the_same_ref(defs: dict[str, Any], data:
 
 def test_anchors_resolve_and_missing_refs_name_nothing() -> None:
     root = {"$defs": {"mail": {"$anchor": "mail", "type": "string"}}}
-    assert ref_target(root, "#mail") is root["$defs"]["mail"]
-    assert ref_target(root, "#/$defs/nope") is NOWHERE
-    assert ref_target(root, "other.json#/$defs/mail") is NOWHERE
+    nav = SchemaNavigator(root)
+    assert nav.ref_target("#mail") is root["$defs"]["mail"]
+    assert nav.ref_target("#/$defs/nope") is NOWHERE
+    assert nav.ref_target("other.json#/$defs/mail") is NOWHERE
     schema = {"type": "object", "properties": {"to": {"$ref": "#mail"}}, **root}
     assert lookup(schema, "to").schema == root["$defs"]["mail"]

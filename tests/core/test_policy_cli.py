@@ -111,9 +111,11 @@ def test_a_refusal_from_the_real_process(tmp_path: Path) -> None:
 def test_extra_manifest_folders_are_loaded(tmp_path: Path) -> None:
     folder = tmp_path / "mine" / "note"
     folder.mkdir(parents=True)
-    manifest = json.loads((Path(__file__).parents[2] / "manifests/mail/manifest.json").read_text())
+    mail = Path(__file__).parents[2] / "manifests/mail"
+    manifest = json.loads((mail / "manifest.json").read_text())
     manifest["id"] = "com.example.note"
     (folder / "manifest.json").write_text(json.dumps(manifest))
+    (folder / "icon.svg").write_bytes((mail / "icon.svg").read_bytes())  # icon must exist
     done = notch(
         tmp_path, "set", "com.example.note", "send_email", "--asks-first", "off",
         "--manifests", str(tmp_path / "mine"),

@@ -3,14 +3,10 @@
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from notch_app.manifest.model import Tool
-
-_MAX_PATHS = 2000
-_MAX_DEPTH = 8
+from notch_app.manifest.schema_navigator import navigator_for
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,60 +27,19 @@ class ArgumentPathInfo:
 
 
 def argument_paths(tool: Tool) -> list[ArgumentPathInfo]:
-    """Every property path in the tool's inputSchema, nested objects and array items included."""
+    """Every property path in the tool's inputSchema, nested objects and array items
+    included (a list's path stands for its items, as guards fan out over lists), read by
+    the same navigator as validation and the card: `$ref`s followed, types from `type`
+    or `enum`/`const` values."""
+    nav = navigator_for(tool.input_schema)
     out: list[ArgumentPathInfo] = []
-    for info in _walk(tool.input_schema, "", 0):
-        out.append(info)
-        if len(out) >= _MAX_PATHS:
-            break
+    for path, written, inner in nav.argument_paths():
+        title = written.get("title")
+        if not isinstance(title, str):
+            resolved = nav.schema(written) or {}
+            title = resolved.get("title") if isinstance(resolved.get("title"), str) else None
+        out.append(ArgumentPathInfo(path, nav.types(inner) - {"null"}, title))
     return out
-
-
-def _types(schema: Mapping[str, Any]) -> frozenset[str]:
-    declared = schema.get("type")
-    if isinstance(declared, str):
-        return frozenset({declared})
-    if isinstance(declared, list):
-        return frozenset(t for t in declared if isinstance(t, str))
-    if "enum" in schema and isinstance(schema["enum"], list):
-        kinds = set()
-        for v in schema["enum"]:
-            if isinstance(v, bool):
-                kinds.add("boolean")
-            elif isinstance(v, int | float):
-                kinds.add("number")
-            elif isinstance(v, str):
-                kinds.add("string")
-        return frozenset(kinds)
-    return frozenset()
-
-
-def _through_arrays(schema: Mapping[str, Any]) -> Mapping[str, Any]:
-    # Guards fan out over lists, so a list's path stands for its items.
-    for _ in range(_MAX_DEPTH):
-        items = schema.get("items")
-        if "array" in _types(schema) and isinstance(items, Mapping):
-            schema = items
-        else:
-            break
-    return schema
-
-
-def _walk(schema: Any, prefix: str, depth: int) -> Iterator[ArgumentPathInfo]:
-    if not isinstance(schema, Mapping) or depth > _MAX_DEPTH:
-        return
-    props = schema.get("properties")
-    if not isinstance(props, Mapping):
-        return
-    for name, sub in props.items():
-        if not isinstance(name, str) or not isinstance(sub, Mapping):
-            continue
-        path = f"{prefix}.{name}" if prefix else name
-        inner = _through_arrays(sub)
-        title = sub.get("title") if isinstance(sub.get("title"), str) else None
-        types = _types(inner) - {"null"}
-        yield ArgumentPathInfo(path, frozenset(types), title)
-        yield from _walk(inner, path, depth + 1)
 
 
 def nearest(word: str, candidates: list[str]) -> str | None:

@@ -1,0 +1,89 @@
+"""Where a binding path leads in a tool's inputSchema, in the words validation reports.
+
+The schema itself is read by `schema_navigator` (shared with the card and guards); this
+module turns "nothing declared there" into the rule and the fix a manifest author sees.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from notch_app.manifest.schema_navigator import navigator_for
+from notch_app.manifest.shown_arguments import ARRAY_LENGTH
+from notch_app.manifest.structure import did_you_mean
+
+LENGTH_SCHEMA: dict[str, Any] = {"type": "integer", "minimum": 0}
+
+
+@dataclass(frozen=True)
+class Lookup:
+    """Where a binding path leads in a tool's inputSchema."""
+
+    schema: dict[str, Any] | None
+    """The property's schema when found (references followed)."""
+    rule: str | None = None
+    message: str = ""
+
+
+def schema_types(root: dict[str, Any], schema: Any) -> set[str]:
+    """JSON types a property of `root` may hold; empty when the schema does not say."""
+    return set(navigator_for(root).types(schema))
+
+
+def lookup(input_schema: dict[str, Any], path: str) -> Lookup:
+    """Follow a dotted binding path through the inputSchema (properties, array elements
+    by index, `length` of an array)."""
+    nav = navigator_for(input_schema)
+    current = nav.at("")
+    walked: list[str] = []
+    segments = path.split(".")
+    for i, segment in enumerate(segments):
+        assert current is not None
+        found = nav.child(current, segment)
+        types = nav.types(current)
+        if (
+            found is None
+            and segment == ARRAY_LENGTH
+            and i == len(segments) - 1
+            and "array" in types
+            and nav.properties(current) is None
+        ):
+            return Lookup(LENGTH_SCHEMA)
+        if found is None:
+            props = nav.properties(current)
+            here = ".".join(walked) or "the arguments"
+            if props is None:
+                if walked and types and "object" not in types:
+                    kind = " or ".join(sorted(types))
+                    hint = (
+                        f" (for how many elements, write {'.'.join([*walked, ARRAY_LENGTH])!r})"
+                        if "array" in types
+                        else ""
+                    )
+                    return Lookup(
+                        None,
+                        "binding-into-scalar",
+                        f"{path!r} walks into {'.'.join(walked)!r}, which is {kind}, not an "
+                        f"object{hint}; bind {'.'.join(walked)!r} itself or declare it as an "
+                        "object with properties",
+                    )
+                return Lookup(
+                    None,
+                    "binding-unknown-argument",
+                    f"{path!r} names {segment!r}, but {here!r} declares no properties in the "
+                    'inputSchema; declare it under "properties"',
+                )
+            existing = ", ".join(sorted(props)) or "none"
+            return Lookup(
+                None,
+                "binding-unknown-argument",
+                f"{path!r} is not an argument of this tool{did_you_mean(segment, props)}; "
+                f"{here if walked else 'the inputSchema'} has: {existing}",
+            )
+        current = found
+        walked.append(segment)
+    return Lookup(current if current is not None else {})
+
+
+__all__ = ["ARRAY_LENGTH", "LENGTH_SCHEMA", "Lookup", "lookup", "schema_types"]

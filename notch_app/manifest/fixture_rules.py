@@ -1,0 +1,90 @@
+"""Preview fixtures (`preview.json`) checked against the manifest beside them.
+
+Each fixture names a tool of the manifest and holds sample arguments that must validate
+against that tool's inputSchema, so `notch render` and `notch test` draw real cards.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from pydantic import ValidationError
+from referencing.exceptions import Unresolvable
+
+from notch_app.manifest.arguments import argument_problems
+from notch_app.manifest.fixtures import PreviewFixtures
+from notch_app.manifest.model import Tool
+from notch_app.manifest.problems import Problem, join_pointer, quote
+from notch_app.manifest.source import SourceDocument
+from notch_app.manifest.structure import did_you_mean, structure_problems
+
+
+def fixture_problems(
+    doc: SourceDocument, tool_names: list[str], checked: Mapping[str, Tool]
+) -> tuple[PreviewFixtures | None, list[Problem]]:
+    """The preview fixture file in `doc` against a manifest's tools: `tool_names` as
+    written, `checked` the well-formed ones with a valid inputSchema. Never raises."""
+    data = doc.data
+    if not isinstance(data, dict):
+        return None, [
+            doc.problem(
+                "",
+                "schema-structure",
+                'a preview fixture file is a JSON object {"schemaVersion": 1, "tools": '
+                "{...}}; wrap the content in { }",
+            )
+        ]
+    problems: list[Problem] = []
+    fixtures: PreviewFixtures | None = None
+    try:
+        fixtures = PreviewFixtures.model_validate(data, strict=True)
+    except ValidationError as exc:
+        problems.extend(structure_problems(doc, exc, PreviewFixtures, data))
+    tools = data.get("tools")
+    if not isinstance(tools, dict):
+        return fixtures, problems
+    names = tool_names
+    for name, entry in tools.items():
+        pointer = join_pointer("/tools", name)
+        if name not in names:
+            problems.append(
+                doc.problem(
+                    pointer,
+                    "fixture-unknown-tool",
+                    f"the manifest has no tool {quote(name)}{did_you_mean(name, names)}; "
+                    f"fixtures can name: {', '.join(names) or 'no tools'}",
+                    key=True,
+                )
+            )
+            continue
+        tool = checked.get(name)
+        args = entry.get("args") if isinstance(entry, dict) else None
+        if tool is None or not isinstance(args, dict):
+            continue
+        try:
+            found = argument_problems(tool, args)
+        except (Unresolvable, re.error, RecursionError, ValueError) as exc:
+            # The inputSchema passed its checks but cannot be applied; say so, once.
+            problems.append(
+                doc.problem(
+                    pointer + "/args",
+                    "fixture-args-invalid",
+                    f"these sample arguments cannot be checked: the inputSchema of {name!r} "
+                    f"fails when applied ({type(exc).__name__}); fix the inputSchema",
+                )
+            )
+            continue
+        for ap in found:
+            problems.append(
+                doc.problem(
+                    pointer + "/args" + ap.pointer,
+                    "fixture-args-invalid",
+                    f"sample argument {ap.path or 'object'!r} {ap.message} (per the inputSchema of "
+                    f"{name!r}); change the fixture to a value the tool accepts",
+                )
+            )
+    return fixtures, problems
+
+
+__all__ = ["fixture_problems"]
