@@ -114,6 +114,7 @@ def run(args: argparse.Namespace) -> int:
     headless_app()
     from notch_app.ui.card_view import CardView
     from notch_app.ui.snapshot import save_card_png
+    from notch_app.ui.widgets.asker_strip import asker_for
 
     card = CardView(
         tool,
@@ -122,6 +123,7 @@ def run(args: argparse.Namespace) -> int:
         network_domains=manifest.network_domains,
         theme=args.theme,
         width=args.width,
+        asker=asker_for(manifest, integration.folder, "From the folder named"),
     )
     try:
         save_card_png(card, args.output, whole=not args.screen)

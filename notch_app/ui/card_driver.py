@@ -34,6 +34,7 @@ from notch_app.ui.blocks.inputs import (
     ToggleEditor,
 )
 from notch_app.ui.card_view import CardView
+from notch_app.ui.widgets.asker_strip import AskerStrip
 from notch_app.ui.widgets.chips_box import Chip
 from notch_app.ui.widgets.fields import FieldFrame, LabeledLine, Switch
 
@@ -171,7 +172,7 @@ class CardDriver:
             if isinstance(w, FieldFrame):
                 continue
             text = ""
-            if isinstance(w, Chip):
+            if isinstance(w, Chip | AskerStrip):
                 text = w.text  # painted, not a QLabel
             elif isinstance(w, QLabel | QAbstractButton):
                 text = w.text()

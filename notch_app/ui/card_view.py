@@ -47,6 +47,7 @@ from notch_app.ui.blocks.inputs import InputEditor
 from notch_app.ui.blocks.layout import add_card_header
 from notch_app.ui.blocks.text import wrapped_label
 from notch_app.ui.theme import Look
+from notch_app.ui.widgets.asker_strip import Asker, AskerStrip
 from notch_app.ui.widgets.guard_notice import GuardNotice
 from notch_app.ui.widgets.link_prompt import LinkPrompt
 from notch_app.ui.widgets.markdown_view import link_allowed
@@ -203,7 +204,8 @@ class CardView(QWidget):
 
     `decided(approved, final_arguments, edited_paths)` fires once: on confirm (only while
     CardState allows it) with the edited arguments, on cancel with `(False, {}, [])`.
-    `notice` is why the card shows although the person turned Asks first off (the
+    `asker` (from `asker_for`) is who asks: drawn by the card itself in a strip above
+    the title that no block can reach. `notice` is why the card shows although the person turned Asks first off (the
     request's `reason`, e.g. "Asks anyway: amount is over 500"): shown as a quiet line
     at the top of the card and given as the card's accessible description.
     Raises ValueError (from CardState) when the tool has no usable confirmation view.
@@ -221,6 +223,7 @@ class CardView(QWidget):
         theme: str = "dark",
         width: int = 440,
         notice: str | None = None,
+        asker: Asker | None = None,
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
@@ -257,6 +260,15 @@ class CardView(QWidget):
         frame = QVBoxLayout(glass)
         frame.setContentsMargins(20, 18, 20, 16)
         frame.setSpacing(12)
+        # Who is asking, in Notch's own strip across the top of the glass: placed by the
+        # card, not by a layout, above the margins every block is laid out in, so no
+        # block can cover or copy it. The glass's width is fixed, so is the strip's.
+        self.asker_strip: AskerStrip | None = None
+        if asker is not None:
+            strip = AskerStrip(self._ctx.look, asker, self._ctx.look.radius["card"], glass)
+            strip.setGeometry(0, 0, width, strip.height())
+            frame.setContentsMargins(20, strip.height() + 14, 20, 16)
+            self.asker_strip = strip
 
         self._notice: GuardNotice | None = None
         if notice and notice.strip():

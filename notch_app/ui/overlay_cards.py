@@ -42,6 +42,7 @@ class ManifestCardFactory:
 
     def __call__(self, request: ConfirmationRequest, parent: QWidget | None = None) -> BuiltCard:
         from notch_app.ui.card_view import CardView  # Qt, only once a card is needed
+        from notch_app.ui.widgets.asker_strip import asker_for
 
         entry = self._catalog.entry(request.integration_id)
         tool = self._catalog.tool(request.integration_id, request.tool_name)
@@ -57,6 +58,7 @@ class ManifestCardFactory:
             theme=self._theme,
             width=self._width,
             notice=request.reason,
+            asker=asker_for(entry.manifest, entry.folder),
             parent=parent,
         )
         return BuiltCard(card, title=self.title(request), action=_one_line(tool.display_title, 40))

@@ -21,6 +21,7 @@ from PySide6.QtGui import QImage
 from notch_app.manifest.integration import load_integration
 from notch_app.ui.card_view import CardView
 from notch_app.ui.snapshot import card_image
+from notch_app.ui.widgets.asker_strip import asker_for
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = Path(__file__).resolve().parent / "golden"
@@ -83,6 +84,7 @@ def test_bundled_card_matches_its_golden_image(
         base_dir=loaded.folder,
         network_domains=loaded.manifest.network_domains,
         theme=theme,
+        asker=asker_for(loaded.manifest, loaded.folder),
     )
     qtbot.addWidget(view)
     image = card_image(view)

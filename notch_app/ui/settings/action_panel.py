@@ -87,8 +87,11 @@ class ActionPanel(QWidget):
         text = QVBoxLayout()
         text.setSpacing(2)
         text.addWidget(_label(tool.display_title, "ActionTitle"))
-        if tool.description:
-            text.addWidget(_label(tool.description, "Quiet", wrap=True))
+        summary = one_line_summary(tool.description or "")
+        if summary:
+            # The description is written for the model (often a long routing prompt);
+            # the person gets its first sentence, on one line.
+            text.addWidget(_label(summary, "Quiet"))
         head.addLayout(text, 1)
         switches = QGridLayout()
         switches.setHorizontalSpacing(10)
@@ -262,3 +265,20 @@ class ActionPanel(QWidget):
     def _show_error(self, message: str) -> None:
         self.error.setText(message)
         self.error.show()
+
+
+SUMMARY_CHARS = 90
+
+
+def one_line_summary(description: str) -> str:
+    """A tool description's first sentence on one line, at most SUMMARY_CHARS long
+    ("…" when cut): what the person reads about an action in Settings. The rest of a
+    model-facing description (when to call it, argument advice) is not for them."""
+    first = " ".join(description.split("\n\n", 1)[0].split())
+    for end in (". ", "? ", "! "):
+        cut = first.find(end)
+        if cut > 0:
+            first = first[: cut + 1]
+    if len(first) > SUMMARY_CHARS:
+        first = first[: SUMMARY_CHARS - 1].rstrip() + "…"
+    return first

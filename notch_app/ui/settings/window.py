@@ -42,7 +42,6 @@ from notch_app.manifest.model import Manifest, tool_kind
 from notch_app.runtime.catalog import Catalog, CatalogEntry
 from notch_app.runtime.policy_book import PolicyBook, PolicyWriteError, has_policy
 from notch_app.ui.settings.action_panel import ActionPanel, _label
-from notch_app.ui.settings.icons import integration_icon
 from notch_app.ui.settings.in_the_notch import InTheNotch
 from notch_app.ui.settings.install import (
     InstallError,
@@ -53,6 +52,8 @@ from notch_app.ui.settings.install import (
 )
 from notch_app.ui.settings.style import settings_style_sheet, system_theme
 from notch_app.ui.theme import ThemeName, card_font
+from notch_app.ui.widgets.asker_strip import installed_from
+from notch_app.ui.widgets.integration_icon import integration_icon
 
 
 class IntegrationRow(QFrame):
@@ -360,7 +361,12 @@ class SettingsWindow(QWidget):
             self.remove_button.clicked.connect(lambda: self.remove_integration(manifest.id))
             head.addWidget(self.remove_button, 0, Qt.AlignmentFlag.AlignTop)
         else:
-            head.addWidget(_label("Built in", "Faint"), 0, Qt.AlignmentFlag.AlignTop)
+            # Bundled, or added with --manifests: said as it is, never "Built in" for both.
+            where = _label(installed_from(entry.folder), "Faint")
+            where.setAccessibleName("Installed from")
+            if entry.folder is not None:
+                where.setToolTip(str(entry.folder))
+            head.addWidget(where, 0, Qt.AlignmentFlag.AlignTop)
         column.addLayout(head)
 
         self.action_panels: dict[str, ActionPanel] = {}

@@ -1,5 +1,5 @@
-"""An integration's icon for the Settings list: a file in its folder, a data: URI, an
-emoji, or (when none of those works) a monogram drawn in code."""
+"""An integration's icon, for Settings and the card's "who is asking" strip: a file in its
+folder, a data: URI, an emoji, or (when none of those works) a monogram drawn in code."""
 
 from __future__ import annotations
 

@@ -1,0 +1,160 @@
+"""Who is asking: the strip Notch itself draws across the top of every card.
+
+It names the integration as installed (its manifest's name and icon) and where it was
+installed from (bundled with Notch, installed by the person, or added with
+`--manifests`). The card frame draws it edge to edge above the title, outside the block
+area: a manifest's blocks are laid out inside the card's margins, so none can draw over
+it, and none can take its full-width band, its fill or its hairline.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from PySide6.QtCore import QPointF, QRectF, QSize, Qt
+from PySide6.QtGui import QPainter, QPainterPath, QPaintEvent, QPixmap
+from PySide6.QtWidgets import QWidget
+
+from notch_app.manifest.model import Manifest
+from notch_app.ui.theme import Look
+from notch_app.ui.widgets.integration_icon import integration_icon
+
+ICON_SIZE = 16
+_NAME_CHARS = 60
+
+BUNDLED = "Bundled with Notch"
+INSTALLED = "Installed by you"
+ADDED = "Added with --manifests"
+IN_MEMORY = "Not from a folder"
+
+
+def _inside(folder: Path, parent: Path) -> bool:
+    with contextlib.suppress(OSError, ValueError):
+        folder.resolve().relative_to(parent.resolve())
+        return True
+    return False
+
+
+@cache
+def _places() -> tuple[Path, Path]:
+    from notch_app.runtime.policy_book.places import (
+        bundled_manifests_dir,
+        user_integrations_dir,
+    )
+
+    return bundled_manifests_dir(), user_integrations_dir()
+
+
+def installed_from(folder: Path | None, other: str = ADDED) -> str:
+    """Where an integration folder was installed from, in the person's words: bundled
+    with Notch, installed by the person (their integrations folder), else `other` (a
+    folder named with `--manifests`, or on the command line)."""
+    if folder is None:
+        return IN_MEMORY
+    bundled, installed = _places()
+    if _inside(folder, bundled):
+        return BUNDLED
+    if _inside(folder, installed):
+        return INSTALLED
+    return other
+
+
+@dataclass(frozen=True, slots=True)
+class Asker:
+    """Who asks for a card, as Notch loaded it (never as the card's blocks describe it)."""
+
+    name: str
+    source: str
+    """`installed_from(...)`: "Bundled with Notch", "Installed by you", ..."""
+    folder: Path | None = None
+    """The integration's folder (shown on hover); its icon file is read from here."""
+    icon: QPixmap | None = None
+
+
+_ICONS: dict[tuple[str, str, str | None], QPixmap] = {}
+
+
+def asker_for(manifest: Manifest, folder: Path | None, other: str = ADDED) -> Asker:
+    """The Asker of an integration loaded from `folder` (see `installed_from`). Its
+    icon is read once per integration and folder."""
+    key = (manifest.id, manifest.icon or "", str(folder) if folder is not None else None)
+    icon = _ICONS.get(key)
+    if icon is None:
+        icon = _ICONS[key] = integration_icon(manifest, folder, ICON_SIZE)
+    name = " ".join(manifest.name.split())[:_NAME_CHARS] or manifest.id
+    return Asker(name, installed_from(folder, other), folder, icon)
+
+
+class AskerStrip(QWidget):
+    """The band across the top of the card: icon, integration name, where from."""
+
+    def __init__(self, look: Look, asker: Asker, radius: float, parent: QWidget | None = None):
+        super().__init__(parent)
+        self._look = look
+        self.asker = asker
+        self._radius = radius
+        self.setObjectName("AskerStrip")
+        self.setAccessibleName(f"Asked by {asker.name}, {asker.source}")
+        where = f"{asker.source}: {asker.folder}" if asker.folder is not None else asker.source
+        self.setToolTip(f"{asker.name}\n{where}")
+        self.setFixedHeight(look.font_metrics("AskerName").height() + 14)
+
+    @property
+    def text(self) -> str:
+        """What the strip reads: "Mail · Bundled with Notch"."""
+        return f"{self.asker.name} · {self.asker.source}"
+
+    def sizeHint(self) -> QSize:
+        return QSize(200, self.height())
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        look = self._look
+        p = QPainter(self)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        rect = QRectF(self.rect()).adjusted(1, 1, -1, 0)  # inside the glass's 1 px border
+        r = max(self._radius - 1, 0.0)
+        band = QPainterPath()  # rounded top corners, square bottom: the glass's own top
+        band.moveTo(rect.left(), rect.bottom())
+        band.lineTo(rect.left(), rect.top() + r)
+        band.arcTo(QRectF(rect.left(), rect.top(), 2 * r, 2 * r), 180, -90)
+        band.lineTo(rect.right() - r, rect.top())
+        band.arcTo(QRectF(rect.right() - 2 * r, rect.top(), 2 * r, 2 * r), 90, -90)
+        band.lineTo(rect.right(), rect.bottom())
+        band.closeSubpath()
+        p.fillPath(band, look.color("asker_fill"))
+        p.setPen(look.color("asker_line"))
+        p.drawLine(
+            QPointF(rect.left(), rect.bottom() - 0.5), QPointF(rect.right(), rect.bottom() - 0.5)
+        )
+        x = 20.0
+        mid = self.height() / 2
+        icon = self.asker.icon
+        if icon is not None and not icon.isNull():
+            p.drawPixmap(
+                QRectF(x, mid - ICON_SIZE / 2, ICON_SIZE, ICON_SIZE), icon, QRectF(icon.rect())
+            )
+            x += ICON_SIZE + 8
+        name_fm = look.font_metrics("AskerName")
+        source_fm = look.font_metrics("AskerSource")
+        room = self.width() - x - 20
+        source = "  ·  " + self.asker.source
+        name = name_fm.elidedText(
+            self.asker.name,
+            Qt.TextElideMode.ElideRight,
+            int(max(room - source_fm.horizontalAdvance(source), room / 2)),
+        )
+        baseline = mid + (name_fm.ascent() - name_fm.descent()) / 2
+        p.setFont(look.font("AskerName"))
+        p.setPen(look.text_color("AskerName"))
+        p.drawText(QPointF(x, baseline), name)
+        x += name_fm.horizontalAdvance(name)
+        p.setFont(look.font("AskerSource"))
+        p.setPen(look.text_color("AskerSource"))
+        p.drawText(
+            QPointF(x, baseline),
+            source_fm.elidedText(source, Qt.TextElideMode.ElideRight, int(self.width() - x - 20)),
+        )
+        p.end()
