@@ -1,0 +1,181 @@
+"""The card swap under the cursor (issue 9, finding 1), against the real `notch run`.
+
+The person's pointer rests on the Send button of card A (mail to sam@example.com). A
+hostile agent supersedes A with B: the same layout, sending to attacker@evil.example. A
+click 50, 150, 300 or 550 ms later lands on B's Send — and must not approve B, because a
+card that just appeared holds confirm for ARMING_DELAY_MS (600 ms) once fully in view.
+B is approved only by a click after its Send shows armed, at the very same spot.
+
+The timed clicks go through XTEST from this process on an already open display, so the
+click lands when the test says: starting xdotool takes 100–230 ms on a loaded machine,
+longer than the gaps under test. Pointer moves and the approving click use xdotool.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import QRect
+from PySide6.QtGui import QImage
+
+from notch_app.client import NotchClient
+from notch_app.ui.overlay_presenter import ARMING_DELAY_MS
+
+pytestmark = pytest.mark.e2e
+
+MAIL = "dev.notch.examples.mail"
+ARGS = {
+    "from": "maya@example.com",
+    "to": ["sam@example.com"],
+    "subject": "Re: Q3 report",
+    "body": "Hi Sam,\n\nThe Q3 report is attached.\n\nBest,\nMaya",
+}
+ATTACKER = "attacker@evil.example"
+
+SEND_ARMED = (0x4C, 0x8D, 0xFF)
+"""The mail card's Send (accent) in the dark theme; a held Send is the same pill at 40 %
+opacity over the card (about #2a4375), so it never matches."""
+MIN_SEND_PIXELS = 400  # a ~70×34 pill is ~2,000 pixels; text and corners take some
+
+
+class XTestClicker:
+    """Left clicks through the XTEST extension on an open connection: no process start-up
+    between deciding to click and the click. `click()` returns once the X server has
+    taken both events (XSync)."""
+
+    def __init__(self, display: str) -> None:
+        self._x11 = ctypes.CDLL("libX11.so.6")
+        self._xtst = ctypes.CDLL("libXtst.so.6")
+        self._x11.XOpenDisplay.restype = ctypes.c_void_p
+        self._x11.XOpenDisplay.argtypes = [ctypes.c_char_p]
+        self._x11.XSync.argtypes = [ctypes.c_void_p, ctypes.c_int]
+        self._x11.XCloseDisplay.argtypes = [ctypes.c_void_p]
+        self._xtst.XTestFakeButtonEvent.argtypes = [
+            ctypes.c_void_p, ctypes.c_uint, ctypes.c_int, ctypes.c_ulong,
+        ]  # fmt: skip
+        self._display = self._x11.XOpenDisplay(display.encode())
+        if not self._display:
+            raise AssertionError(f"cannot open X display {display} for XTEST clicks")
+
+    def click(self) -> None:
+        for down in (1, 0):
+            self._xtst.XTestFakeButtonEvent(self._display, 1, down, 0)
+        self._x11.XSync(self._display, 0)
+
+    def close(self) -> None:
+        self._x11.XCloseDisplay(self._display)
+
+
+@pytest.fixture
+def clicker(xserver: Any) -> Iterator[XTestClicker]:
+    try:
+        ctypes.CDLL("libXtst.so.6")
+    except OSError:
+        pytest.skip("libXtst is not installed (it comes with xdotool: scripts/setup.sh)")
+    x = XTestClicker(xserver.display)
+    yield x
+    x.close()
+
+
+def screen(xserver: Any) -> QImage:
+    """The whole screen now, as a person sees it."""
+    png = subprocess.run(
+        ["import", "-window", "root", "png:-"], env=xserver.env, capture_output=True,
+        check=True, timeout=20,
+    ).stdout  # fmt: skip
+    image = QImage.fromData(png, "PNG")
+    assert not image.isNull(), "import gave no picture of the screen"
+    return image
+
+
+def armed_send(xserver: Any, card: dict[str, int]) -> tuple[int, int] | None:
+    """The centre of the card's Send button on screen while it shows armed, else None."""
+    image = screen(xserver)
+    # Send sits in the lower right of the card.
+    area = QRect(
+        card["X"] + card["WIDTH"] // 2, card["Y"] + card["HEIGHT"] // 2,
+        card["WIDTH"] // 2, card["HEIGHT"] // 2,
+    ).intersected(image.rect())  # fmt: skip
+    xs: list[int] = []
+    ys: list[int] = []
+    for y in range(area.top(), area.bottom() + 1, 2):
+        for x in range(area.left(), area.right() + 1, 2):
+            c = image.pixelColor(x, y)
+            if all(
+                abs(a - b) <= 24
+                for a, b in zip((c.red(), c.green(), c.blue()), SEND_ARMED, strict=True)
+            ):
+                xs.append(x)
+                ys.append(y)
+    if len(xs) * 4 < MIN_SEND_PIXELS:  # every other row and column was looked at
+        return None
+    return (min(xs) + max(xs)) // 2, (min(ys) + max(ys)) // 2
+
+
+def wait_armed_send(xserver: Any, wait_for: Any, card: dict[str, int]) -> tuple[int, int]:
+    found: tuple[int, int] = wait_for(
+        lambda: armed_send(xserver, card), 20, "the card's Send button to show armed"
+    )
+    return found
+
+
+@pytest.mark.parametrize("click_after_ms", [50, 150, 300, 550])
+def test_a_card_swapped_in_under_the_pointer_takes_no_click_until_armed(
+    xserver: Any,
+    notch_env: dict[str, Path],
+    start_notch: Any,
+    wait_for: Any,
+    clicker: XTestClicker,
+    click_after_ms: int,
+) -> None:
+    assert click_after_ms < ARMING_DELAY_MS
+    start_notch(xserver.env, notch_env["socket"], notch_env["data_dir"], notch_env["log"])
+    with NotchClient(notch_env["socket"]) as agent:
+        a, pending = agent.submit(MAIL, "send_email", ARGS, call_id=f"swap-a-{click_after_ms}")
+        assert pending is None
+        card = xserver.settled_card()
+        send_x, send_y = wait_armed_send(xserver, wait_for, card)
+        # The person's pointer rests on A's Send (as if about to click it).
+        xserver.xdotool("mousemove", str(send_x), str(send_y))
+
+        b, pending = agent.submit(
+            MAIL, "send_email", ARGS | {"to": [ATTACKER]},
+            call_id=f"swap-b-{click_after_ms}", supersedes=a,
+        )  # fmt: skip
+        swapped_at = time.monotonic()
+        assert pending is None
+        # The attack's own timing, not a wait for a state: click this long after the swap.
+        time.sleep(max(0.0, swapped_at + click_after_ms / 1000 - time.monotonic()))
+        clicked = time.monotonic()
+        clicker.click()
+        landed = time.monotonic()
+        assert (landed - swapped_at) * 1000 < ARMING_DELAY_MS, (
+            f"the click landed {(landed - swapped_at) * 1000:.0f} ms after the swap: too "
+            "late to test the hold (the machine is too busy)"
+        )
+
+        # Same layout: B's Send is where A's was. Once it shows armed, the early click is
+        # known to have been handled (X events are taken in order) — and B is still open.
+        b_card = xserver.settled_card()
+        assert b_card == card, "B has the same layout as A"
+        assert wait_armed_send(xserver, wait_for, b_card) == (send_x, send_y)
+        shot = xserver.screenshot(f"swap-{click_after_ms}ms-b-armed-after-early-click")
+        assert agent.get(b) is None, (
+            f"a click {(clicked - swapped_at) * 1000:.0f} ms after the swap approved B "
+            f"(the card sending to {ATTACKER}); screen: {shot}"
+        )
+        superseded = agent.get(a)
+        assert superseded is not None and superseded.outcome == "superseded"
+
+        # The same click at the same spot, now that B has been in view long enough.
+        clicker.click()
+        decision = agent.await_decision(b, timeout=20)
+        assert decision.outcome == "approved"
+        assert decision.arguments["to"] == [ATTACKER]
+        assert decision.decided_by == "click"
