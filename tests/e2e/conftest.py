@@ -4,6 +4,10 @@ Every test here drives the installed `notch` command over its real socket and, f
 window tests, the real notch window with xdotool (XTEST key presses and clicks, the same
 input path a person's keyboard takes). Skipped, with the reason, when Xvfb is missing —
 except under CI (CI=true), where that fails.
+
+Nothing here sleeps for a fixed time: every wait polls a state the program shows from
+outside (its socket, its window's geometry and X shape, a process's exit) until a
+deadline, and fails naming what it waited for.
 """
 
 from __future__ import annotations
@@ -17,16 +21,23 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 ARTIFACTS = REPO / "artifacts" / "e2e"
 NOTCH = [sys.executable, "-m", "notch_app"]
+POLL_S = 0.05
+"""How often a wait looks again: the poll interval, never a wait of its own."""
+CONFIRM_RETRY_S = 1.5
+"""How long a confirm key press is given to take the card away before it is pressed again:
+longer than the 600 ms the notch holds confirm after a card settles (the arming delay)."""
 
 
-def wait_for(check: Callable[[], object], timeout: float, what: str) -> object:
-    """Poll `check` until it returns something truthy; fail naming `what` after `timeout`."""
+def wait_for(check: Callable[[], Any], timeout: float, what: str) -> Any:
+    """Poll `check` until it returns something truthy and return that; fail naming `what`
+    after `timeout` seconds."""
     deadline = time.monotonic() + timeout
     while True:
         value = check()
@@ -34,11 +45,13 @@ def wait_for(check: Callable[[], object], timeout: float, what: str) -> object:
             return value
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out after {timeout:.0f} s waiting for {what}")
-        time.sleep(0.05)
+        time.sleep(POLL_S)
 
 
 @dataclass
 class XServer:
+    """The X server the tests run on, and what a person sees on it (windows, pixels)."""
+
     display: str
     env: dict[str, str]
     compositor: bool
@@ -57,6 +70,74 @@ class XServer:
             ["xdotool", *args], env=self.env, capture_output=True, text=True, timeout=10
         )
         return done.stdout.strip() if done.returncode == 0 else ""
+
+    def window(self, name: str = "^Notch$") -> dict[str, int] | None:
+        """Geometry of the visible window called `name` (X, Y, WIDTH, HEIGHT, WINDOW), or
+        None. SHAPED is 1 while the window has an X shape: the notch masks itself to the
+        revealed part while it grows or shrinks, and clears the mask once it has settled."""
+        for wid in reversed(self.xdotool("search", "--onlyvisible", "--name", name).split()):
+            shell = self.xdotool("getwindowgeometry", "--shell", wid)
+            geo = dict(line.split("=", 1) for line in shell.splitlines() if "=" in line)
+            if not all(k in geo for k in ("X", "Y", "WIDTH", "HEIGHT")):
+                continue  # unmapped between the search and the look
+            box = {k: int(geo[k]) for k in ("X", "Y", "WIDTH", "HEIGHT")}
+            box["WINDOW"] = int(wid)
+            if box["WIDTH"] > 1:
+                shape = subprocess.run(
+                    ["xwininfo", "-shape", "-id", wid],
+                    env=self.env, capture_output=True, text=True, timeout=10,
+                ).stdout  # fmt: skip
+                box["SHAPED"] = int("No window shape defined" not in shape)
+                return box
+        return None
+
+    def settled_card(self, timeout: float = 20) -> dict[str, int]:
+        """The notch's geometry once it shows a card that is fully revealed (no X shape:
+        the expand animation has ended) and at the same place on two looks in a row."""
+        seen: list[dict[str, int]] = []
+
+        def settled() -> dict[str, int] | None:
+            now = self.window()
+            if now is None or now["HEIGHT"] <= 150 or now["SHAPED"]:
+                seen.clear()
+                return None
+            seen.append(now)
+            return now if len(seen) >= 2 and seen[-2] == now else None
+
+        card: dict[str, int] = wait_for(settled, timeout, "a card to settle on screen")
+        return card
+
+    def card_gone(self, card: dict[str, int], timeout: float = 20) -> None:
+        """Wait until `card` (a settled_card) is no longer what the notch shows."""
+        wait_for(lambda: self.window() != card, timeout, "the card to leave the screen")
+
+    def click_close(self, card: dict[str, int]) -> None:
+        """Click the × in the card's header corner (decline: never held)."""
+        self.xdotool(
+            "mousemove", str(card["X"] + card["WIDTH"] - 19), str(card["Y"] + 18), "click", "1"
+        )
+
+    def focus_card(self, card: dict[str, int]) -> None:
+        """Click the card's header: the notch takes keyboard focus (it has a field)."""
+        self.xdotool("mousemove", str(card["X"] + 150), str(card["Y"] + 16), "click", "1")
+
+    def confirm_with_keys(self, card: dict[str, int], timeout: float = 30) -> None:
+        """Press Ctrl+Enter on `card` (focused) until it leaves the screen.
+
+        The notch holds confirm for 600 ms after a card settles, and a press before that
+        does nothing, which no window property shows from outside: like a person whose
+        first press was too early, press again while the card is still there."""
+        deadline = time.monotonic() + timeout
+        while True:
+            self.xdotool("key", "ctrl+Return")
+            try:
+                self.card_gone(card, CONFIRM_RETRY_S)
+                return
+            except AssertionError:
+                if time.monotonic() > deadline:
+                    raise AssertionError(
+                        f"Ctrl+Enter never confirmed the card in {timeout:.0f} s"
+                    ) from None
 
 
 def _free_display() -> int:
@@ -78,7 +159,8 @@ def _stop(proc: subprocess.Popen[bytes] | subprocess.Popen[str]) -> None:
 
 @pytest.fixture(scope="session")
 def xserver() -> Iterator[XServer]:
-    for tool in ("Xvfb", "xdotool", "import"):
+    """A private Xvfb (1280×800) with a compositor when xcompmgr is installed."""
+    for tool in ("Xvfb", "xdotool", "xwininfo", "import"):
         if shutil.which(tool) is None:
             reason = (
                 f"{tool} is not installed: scripts/setup.sh installs it "
@@ -129,47 +211,41 @@ class NotchProcess:
         return self.log.read_text(encoding="utf-8", errors="replace")
 
 
-def start_notch(
-    env: dict[str, str], socket: Path, data_dir: Path, log: Path, *extra: str
-) -> NotchProcess:
-    """`notch run` as a process; returns once its socket accepts connections."""
-    from notch_app.ipc.address import socket_is_live
+@pytest.fixture(scope="session")
+def notch_argv() -> list[str]:
+    """The `notch` command as this interpreter runs it: add a subcommand and its flags."""
+    return list(NOTCH)
 
-    handle = log.open("a", encoding="utf-8")
-    proc = subprocess.Popen(
-        [*NOTCH, "run", "--socket", str(socket), "--data-dir", str(data_dir), *extra],
-        env=env,
-        stdout=handle,
-        stderr=subprocess.STDOUT,
-        text=True,
-        cwd=REPO,
-    )
-    notch = NotchProcess(proc, socket, data_dir, log)
 
-    def ready() -> bool:
-        if proc.poll() is not None:
-            raise AssertionError(f"notch run exited with {proc.returncode}:\n{notch.output()}")
-        return socket_is_live(socket)
+@pytest.fixture(scope="session")
+def repo() -> Path:
+    """The checkout: the working folder for `notch` processes."""
+    return REPO
 
-    wait_for(ready, 30, "notch run to listen on its socket")
-    return notch
+
+@pytest.fixture(scope="session", name="wait_for")
+def wait_for_fixture() -> Callable[[Callable[[], Any], float, str], Any]:
+    """`wait_for(check, timeout, what)`: poll `check` until truthy, else fail naming `what`."""
+    return wait_for
 
 
 @pytest.fixture
-def notch_env(tmp_path: Path) -> dict[str, Path]:
-    # Unix socket paths are short (104 bytes on macOS): keep it near the root of tmp.
+def notch_env(tmp_path: Path) -> Iterator[dict[str, Path]]:
+    """Where one `notch run` keeps its socket (short: Unix socket paths are limited to
+    ~104 bytes), data and log."""
     short = Path(f"/tmp/notch-e2e-{os.getpid()}-{time.monotonic_ns() % 10**6}")
     short.mkdir(mode=0o700)
     yield {
         "socket": short / "notch.sock",
         "data_dir": tmp_path / "data",
         "log": tmp_path / "notch.log",
-    }  # type: ignore[misc]
+    }
     shutil.rmtree(short, ignore_errors=True)
 
 
 @pytest.fixture
 def stop_notch() -> Iterator[Callable[[NotchProcess], None]]:
+    """`stop_notch(process)`: SIGTERM it (then SIGKILL) when the test ends."""
     started: list[NotchProcess] = []
 
     def register(n: NotchProcess) -> None:
@@ -178,3 +254,37 @@ def stop_notch() -> Iterator[Callable[[NotchProcess], None]]:
     yield register
     for n in started:
         _stop(n.proc)
+
+
+@pytest.fixture
+def start_notch(
+    stop_notch: Callable[[NotchProcess], None],
+) -> Callable[..., NotchProcess]:
+    """`start_notch(env, socket, data_dir, log, *flags)`: `notch run` as a process,
+    returned once its socket accepts connections, stopped when the test ends."""
+    from notch_app.ipc.address import socket_is_live
+
+    def start(
+        env: dict[str, str], socket: Path, data_dir: Path, log: Path, *extra: str
+    ) -> NotchProcess:
+        handle = log.open("a", encoding="utf-8")
+        proc = subprocess.Popen(
+            [*NOTCH, "run", "--socket", str(socket), "--data-dir", str(data_dir), *extra],
+            env=env,
+            stdout=handle,
+            stderr=subprocess.STDOUT,
+            text=True,
+            cwd=REPO,
+        )
+        notch = NotchProcess(proc, socket, data_dir, log)
+        stop_notch(notch)
+
+        def ready() -> bool:
+            if proc.poll() is not None:
+                raise AssertionError(f"notch run exited with {proc.returncode}:\n{notch.output()}")
+            return socket_is_live(socket)
+
+        wait_for(ready, 30, "notch run to listen on its socket")
+        return notch
+
+    return start

@@ -6,11 +6,11 @@ from __future__ import annotations
 import subprocess
 import threading
 import time
+from pathlib import Path
 from queue import Empty, Queue
+from typing import Any
 
 import pytest
-from conftest import NOTCH, REPO, XServer
-from test_overlay_real_window import settled_card
 
 pytestmark = pytest.mark.e2e
 
@@ -36,35 +36,32 @@ def _wait_line(lines: Queue[str], seen: list[str], needle: str, timeout: float =
             raise AssertionError(f"the demo never printed {needle!r}; it printed {seen}") from None
 
 
-def _card(x: XServer) -> dict[str, int]:
-    return settled_card(x, 20)
-
-
-def test_demo_plays_prints_every_decision_and_ends_by_itself(xserver: XServer) -> None:
+def test_demo_plays_prints_every_decision_and_ends_by_itself(
+    xserver: Any, notch_argv: list[str], repo: Path
+) -> None:
     demo = subprocess.Popen(
-        [*NOTCH, "demo", "--exit-after-demo", "0.5"],
-        env=xserver.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO,
+        [*notch_argv, "demo", "--exit-after-demo", "0.5"],
+        env=xserver.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=repo,
     )  # fmt: skip
     try:
         lines, seen = _lines(demo), []
         _wait_line(lines, seen, "notRequired")
-        _wait_line(lines, seen, "revising the open card")
-        # The revised voice note replaced the first in place; approve it with the keyboard.
-        time.sleep(0.4)
-        card = _card(xserver)
+        # The revised voice note replaced the first in place (the first ended superseded);
+        # approve it with the keyboard once it has settled.
+        _wait_line(lines, seen, "superseded")
+        card = xserver.settled_card()
         xserver.screenshot("demo-voice-note")
-        xserver.xdotool("mousemove", str(card["X"] + 150), str(card["Y"] + 16), "click", "1")
-        xserver.xdotool("sleep", "0.3", "key", "ctrl+Return")
+        xserver.focus_card(card)
+        xserver.confirm_with_keys(card)
         _wait_line(lines, seen, "one step, three tool calls")
-        # Three queued cards: decline each with the × in the notch's corner.
+        # Three queued cards: decline each with the × in the notch's corner; the next one
+        # follows the done note.
         for n in range(3):
-            time.sleep(1.3 if n else 0.6)  # the done note, then the next card
-            card = _card(xserver)
+            card = xserver.settled_card()
             if n == 0:
                 xserver.screenshot("demo-1-of-3")
-            xserver.xdotool(
-                "mousemove", str(card["X"] + card["WIDTH"] - 19), str(card["Y"] + 18), "click", "1"
-            )
+            xserver.click_close(card)
+            xserver.card_gone(card)
         demo.wait(30)
     finally:
         if demo.poll() is None:

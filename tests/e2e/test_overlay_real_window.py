@@ -5,70 +5,39 @@ from __future__ import annotations
 
 import json
 import subprocess
-import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
-from conftest import NOTCH, REPO, NotchProcess, XServer, start_notch, wait_for
 from PySide6.QtGui import QImage
 
 pytestmark = pytest.mark.e2e
 
 
-def notch_window(x: XServer, name: str = "^Notch$") -> dict[str, int] | None:
-    """Geometry of the visible window called `name`, or None."""
-    for wid in reversed(x.xdotool("search", "--onlyvisible", "--name", name).split()):
-        shell = x.xdotool("getwindowgeometry", "--shell", wid)
-        geo = dict(line.split("=", 1) for line in shell.splitlines() if "=" in line)
-        box = {k: int(geo[k]) for k in ("X", "Y", "WIDTH", "HEIGHT")}
-        box["WINDOW"] = int(wid)
-        if box["WIDTH"] > 1:
-            return box
-    return None
+@pytest.fixture
+def ask(xserver: Any, notch_argv: list[str], repo: Path) -> Callable[..., subprocess.Popen[str]]:
+    """`ask(socket, tool, args, *flags)`: `notch ask` for an ElevenLabs tool, as a process."""
 
+    def run(socket: Path, tool: str, args: dict[str, object], *extra: str) -> subprocess.Popen[str]:
+        return subprocess.Popen(
+            [*notch_argv, "ask", "--socket", str(socket), "--integration", "io.elevenlabs",
+             "--tool", tool, "--args", json.dumps(args), "--timeout", "60", *extra],
+            env=xserver.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=repo,
+        )  # fmt: skip
 
-def settled_card(x: XServer, timeout: float = 15) -> dict[str, int]:
-    """The notch's geometry once it has expanded into a card and kept still for 0.3 s
-    (longer than the 180 ms expand animation, even when a busy machine delays its ticks)."""
-    seen: list[dict[str, int]] = []
-
-    def check() -> dict[str, int] | None:
-        time.sleep(0.1)
-        now = notch_window(x)
-        if now is None or now["HEIGHT"] <= 150:
-            seen.clear()
-            return None
-        seen.append(now)
-        return now if len(seen) >= 4 and all(g == now for g in seen[-4:]) else None
-
-    card = wait_for(check, timeout, "the card to settle")
-    assert isinstance(card, dict)
-    return card
-
-
-def ask(
-    x: XServer, socket: Path, tool: str, args: dict[str, object], *extra: str
-) -> subprocess.Popen[str]:
-    return subprocess.Popen(
-        [*NOTCH, "ask", "--socket", str(socket), "--integration", "io.elevenlabs", "--tool", tool,
-         "--args", json.dumps(args), "--timeout", "60", *extra],
-        env=x.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO,
-    )  # fmt: skip
+    return run
 
 
 def test_card_appears_on_screen_and_keys_edit_and_approve_it(
-    xserver: XServer, notch_env: dict[str, Path], stop_notch: Callable[[NotchProcess], None]
+    xserver: Any, notch_env: dict[str, Path], start_notch: Any, wait_for: Any, ask: Any
 ) -> None:
-    notch = start_notch(xserver.env, notch_env["socket"], notch_env["data_dir"], notch_env["log"])
-    stop_notch(notch)
-    pill = wait_for(lambda: notch_window(xserver), 10, "the idle notch pill")
+    start_notch(xserver.env, notch_env["socket"], notch_env["data_dir"], notch_env["log"])
+    pill = wait_for(lambda: xserver.window(), 10, "the idle notch pill")
     assert isinstance(pill, dict) and pill["HEIGHT"] < 40 and pill["Y"] < 20
 
-    asker = ask(
-        xserver, notch_env["socket"], "generate_speech", {"text": "Hello wrld", "voice": "rachel"}
-    )
-    card = settled_card(xserver)
+    asker = ask(notch_env["socket"], "generate_speech", {"text": "Hello wrld", "voice": "rachel"})
+    card = xserver.settled_card()
     # At the top centre of the 1280-pixel-wide screen.
     assert abs(card["X"] + card["WIDTH"] // 2 - 640) <= 2 and card["Y"] < 20
     shot = xserver.screenshot("card-on-screen")
@@ -80,11 +49,11 @@ def test_card_appears_on_screen_and_keys_edit_and_approve_it(
 
     # A click on the card's header gives the notch keyboard focus (the card has a field);
     # Tab reaches the text field; the edit and Ctrl+Enter come from the X keyboard.
-    xserver.xdotool("mousemove", str(card["X"] + 150), str(card["Y"] + 16), "click", "1")
+    xserver.focus_card(card)
     xserver.xdotool("key", "--delay", "60", "Tab", "ctrl+a")
     xserver.xdotool("type", "--delay", "15", "Hello world")
     xserver.screenshot("card-edited")
-    xserver.xdotool("key", "ctrl+Return")
+    xserver.confirm_with_keys(card)
 
     out, err = asker.communicate(timeout=30)
     assert asker.returncode == 0, err
@@ -94,24 +63,20 @@ def test_card_appears_on_screen_and_keys_edit_and_approve_it(
     assert decision["editedPaths"] == ["text"]
     assert decision["decidedBy"] == "key"
     # Then the passive done note, then the idle pill again.
-    wait_for(lambda: (g := notch_window(xserver)) and g["HEIGHT"] < 40, 10, "the idle pill")
+    wait_for(lambda: (g := xserver.window()) and g["HEIGHT"] < 40, 10, "the idle pill")
 
 
 def test_close_button_click_declines(
-    xserver: XServer, notch_env: dict[str, Path], stop_notch: Callable[[NotchProcess], None]
+    xserver: Any, notch_env: dict[str, Path], start_notch: Any, ask: Any
 ) -> None:
-    notch = start_notch(xserver.env, notch_env["socket"], notch_env["data_dir"], notch_env["log"])
-    stop_notch(notch)
-    asker = ask(xserver, notch_env["socket"], "generate_speech", {"text": "Not this one"})
-    card = wait_for(
-        lambda: (g := notch_window(xserver)) and g["HEIGHT"] > 200 and g, 15, "the card"
-    )
-    assert isinstance(card, dict)
+    start_notch(xserver.env, notch_env["socket"], notch_env["data_dir"], notch_env["log"])
+    asker = ask(notch_env["socket"], "generate_speech", {"text": "Not this one"})
+    # Clicked only once it has settled: while the notch grows, its X shape still hides
+    # the header's corner and a click there lands on the desktop (the old flake).
+    card = xserver.settled_card()
+    assert card["HEIGHT"] > 200
     xserver.screenshot("card-before-close")
-    # The × sits in the header's right corner.
-    xserver.xdotool(
-        "mousemove", str(card["X"] + card["WIDTH"] - 19), str(card["Y"] + 18), "click", "1"
-    )
+    xserver.click_close(card)  # the × sits in the header's right corner
     out, err = asker.communicate(timeout=30)
     assert asker.returncode == 1, err
     assert json.loads(out)["outcome"] == "declined"

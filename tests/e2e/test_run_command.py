@@ -6,9 +6,9 @@ import os
 import signal
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
-from conftest import NOTCH, REPO, wait_for
 
 from notch_app.client import NotchClient
 from notch_app.ipc.address import socket_is_live
@@ -17,16 +17,16 @@ pytestmark = pytest.mark.e2e
 
 
 def test_invalid_manifest_is_reported_and_skipped_and_sigterm_stops(
-    tmp_path: Path, notch_env: dict[str, Path]
+    tmp_path: Path, notch_env: dict[str, Path], notch_argv: list[str], repo: Path, wait_for: Any
 ) -> None:
     bad = tmp_path / "extra" / "broken"
     bad.mkdir(parents=True)
     (bad / "manifest.json").write_text('{"schemaVersion": 1, "id": "x", "tools": [}\n')
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", XDG_CONFIG_HOME=str(tmp_path / "cfg"))
     proc = subprocess.Popen(
-        [*NOTCH, "run", "--socket", str(notch_env["socket"]), "--data-dir",
+        [*notch_argv, "run", "--socket", str(notch_env["socket"]), "--data-dir",
          str(notch_env["data_dir"]), "--manifests", str(tmp_path / "extra")],
-        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO,
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=repo,
     )  # fmt: skip
     try:
         wait_for(lambda: proc.poll() is not None or socket_is_live(notch_env["socket"]), 30,
@@ -48,21 +48,21 @@ def test_invalid_manifest_is_reported_and_skipped_and_sigterm_stops(
 
 
 def test_a_second_notch_on_the_same_socket_explains_and_exits_2(
-    tmp_path: Path, notch_env: dict[str, Path]
+    tmp_path: Path, notch_env: dict[str, Path], notch_argv: list[str], repo: Path, wait_for: Any
 ) -> None:
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", XDG_CONFIG_HOME=str(tmp_path / "cfg"))
     args = [
-        *NOTCH,
+        *notch_argv,
         "run",
         "--socket",
         str(notch_env["socket"]),
         "--data-dir",
         str(notch_env["data_dir"]),
     ]
-    first = subprocess.Popen(args, env=env, stderr=subprocess.PIPE, text=True, cwd=REPO)
+    first = subprocess.Popen(args, env=env, stderr=subprocess.PIPE, text=True, cwd=repo)
     try:
         wait_for(lambda: socket_is_live(notch_env["socket"]), 30, "the first notch")
-        second = subprocess.run(args, env=env, capture_output=True, text=True, cwd=REPO, timeout=30)
+        second = subprocess.run(args, env=env, capture_output=True, text=True, cwd=repo, timeout=30)
         assert second.returncode == 2
         assert "another Notch is already running" in second.stderr
         assert "Traceback" not in second.stderr

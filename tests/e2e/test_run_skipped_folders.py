@@ -7,9 +7,9 @@ import os
 import signal
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
-from conftest import NOTCH, REPO, wait_for
 
 from notch_app.bundled import bundled_folder
 from notch_app.client import NotchClient
@@ -19,7 +19,7 @@ pytestmark = pytest.mark.e2e
 
 
 def test_run_names_every_folder_it_skips_and_counts_them(
-    tmp_path: Path, notch_env: dict[str, Path]
+    tmp_path: Path, notch_env: dict[str, Path], notch_argv: list[str], repo: Path, wait_for: Any
 ) -> None:
     extra = tmp_path / "extra"
     (extra / "claude-plugin").mkdir(parents=True)
@@ -32,9 +32,9 @@ def test_run_names_every_folder_it_skips_and_counts_them(
     (broken / "manifest.json").write_text('{"schemaVersion": 9, "id": 3}\n')
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", XDG_CONFIG_HOME=str(tmp_path / "cfg"))
     proc = subprocess.Popen(
-        [*NOTCH, "run", "--socket", str(notch_env["socket"]), "--data-dir",
+        [*notch_argv, "run", "--socket", str(notch_env["socket"]), "--data-dir",
          str(notch_env["data_dir"]), "--manifests", str(extra)],
-        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO,
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=repo,
     )  # fmt: skip
     try:
         wait_for(lambda: proc.poll() is not None or socket_is_live(notch_env["socket"]), 30,
