@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
+from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
@@ -50,21 +52,23 @@ async def test_the_requesting_client_hears_required_shown_parked_restored_decide
     base: Path, notch_and_client: Any
 ) -> None:
     events: list[str] = []
+    arrived: dict[str, asyncio.Event] = defaultdict(asyncio.Event)
 
     def heard(event: ConfirmationEvent) -> None:
         events.append(event.event)
+        arrived[event.event].set()
 
     async with notch_and_client(base) as (_, cards, client):
         ask = asyncio.ensure_future(
             client.confirm(MAIL, "send_email", {"to": "sam"}, call_id="c1", on_event=heard)
         )
         await cards.wait_for_cards(1)
-        await asyncio.sleep(0.05)
+        await asyncio.wait_for(arrived["shown"].wait(), 5)
         cards.park("c1")
         cards.restore("c1")
         cards.approve("c1")
         assert (await ask).outcome == "approved"
-        await asyncio.sleep(0.05)
+        await asyncio.wait_for(arrived["decided"].wait(), 5)
     assert events == ["confirmationRequired", "shown", "parked", "restored", "decided"]
 
 
@@ -168,7 +172,9 @@ async def test_a_repeated_call_id_never_shows_a_second_card_nor_approves_twice(
         one = asyncio.ensure_future(client.confirm(MAIL, "send_email", {"to": "a"}, call_id="r1"))
         two = asyncio.ensure_future(client.confirm(MAIL, "send_email", {"to": "a"}, call_id="r1"))
         await cards.wait_for_cards(1)
-        await asyncio.sleep(0.05)
+        # Notch handles a connection's lines in order: once this is answered, the second
+        # request has reached it too.
+        assert await client.get("r1") is None
         assert len(cards.presented) == 1
         cards.approve("r1")
         first, second = await one, await two
@@ -189,7 +195,7 @@ async def test_a_client_that_disconnects_mid_request_leaves_it_open_for_a_later_
     base: Path, running_notch: Any
 ) -> None:
     async with running_notch(base) as (notch, cards):
-        _reader, writer = await asyncio.open_unix_connection(str(notch.server.path))
+        reader, writer = await asyncio.open_unix_connection(str(notch.server.path))
         request = {
             "jsonrpc": "2.0", "id": 1, "method": "confirm.request",
             "params": {"callId": "d1", "integration": MAIL, "tool": "send_email",
@@ -197,8 +203,10 @@ async def test_a_client_that_disconnects_mid_request_leaves_it_open_for_a_later_
         }  # fmt: skip
         writer.write(json.dumps(request).encode() + b"\n")
         await cards.wait_for_cards(1)
+        writer.write_eof()  # the client hangs up…
+        await asyncio.wait_for(reader.read(), 5)
+        assert reader.at_eof()  # …and Notch has let the connection go
         writer.close()
-        await asyncio.sleep(0.05)
         async with AsyncNotchClient(notch.server.path) as client:
             assert await client.get("d1") is None  # still pending
             cards.approve("d1", {"to": "sam@example.com"})
@@ -217,10 +225,12 @@ async def test_a_restart_brings_back_undecided_requests_parked_and_keeps_decided
         await client.submit(MAIL, "send_email", {"to": "a"}, call_id="p1")
         await client.submit(MAIL, "send_email", {"to": "b"}, call_id="p2")
         await client.submit(MAIL, "send_email", {"to": "c"}, call_id="p3", expires_in=0.3)
+        expired_by = time.time() + 0.3  # Notch set p3's deadline before it answered
         await cards.wait_for_cards(3)
         cards.approve("p1", {"to": "a@example.com"})
 
-    await asyncio.sleep(0.4)  # p3 expires while Notch is stopped
+    # p3's deadline passes while Notch is stopped: wait until that moment, not a guess.
+    await asyncio.sleep(max(0.0, expired_by - time.time()))
     async with notch_and_client(base) as (notch, cards, client):
         assert [(c.call_id, c.parked) for c in cards.presented] == [("p2", True)]
         stored = await client.get("p1")
@@ -230,7 +240,7 @@ async def test_a_restart_brings_back_undecided_requests_parked_and_keeps_decided
         assert expired is not None and expired.outcome == "expired"
         # The executor re-sends its request: the same card, not a second one.
         again = asyncio.ensure_future(client.confirm(MAIL, "send_email", {"to": "b"}, call_id="p2"))
-        await asyncio.sleep(0.05)
+        assert await client.get("p2") is None  # answered after the re-sent request reached Notch
         assert len(cards.presented) == 1
         cards.approve("p2")
         assert (await again).outcome == "approved"
