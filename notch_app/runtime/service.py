@@ -26,6 +26,7 @@ from notch_app.manifest.model import Manifest, Tool
 from notch_app.runtime.catalog import Catalog
 from notch_app.runtime.decision import (
     Decision,
+    NotDigestible,
     arguments_digest,
     canonical_json,
     changed_paths,
@@ -201,12 +202,15 @@ class ConfirmationService:
         self._loop = loop
         _check_call_id(call.call_id, "callId")
         context = dict(call.context or {})
-        if context and len(canonical_json(context)) > MAX_CONTEXT_CHARS:
-            raise ServiceError(
-                "invalidParams", f"context is over {MAX_CONTEXT_CHARS} characters", "context"
-            )
         args = dict(call.arguments)
-        digest = arguments_digest(args)
+        try:  # NaN, lone surrogates, huge ints: no canonical JSON, so no digest (RFC 8785)
+            if context and len(canonical_json(context, "context")) > MAX_CONTEXT_CHARS:
+                raise ServiceError(
+                    "invalidParams", f"context is over {MAX_CONTEXT_CHARS} characters", "context"
+                )
+            digest = arguments_digest(args)
+        except NotDigestible as exc:
+            raise ServiceError("invalidParams", str(exc), exc.path) from None
         known_tool = self.catalog.tool(call.integration_id, call.tool_name)
         earlier = self._earlier(call, digest, known_tool, listener)
         if earlier is not None:

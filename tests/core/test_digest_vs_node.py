@@ -8,6 +8,7 @@ the ten-line example the README gives executors.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import math
 import random
@@ -151,3 +152,33 @@ def test_values_without_a_canonical_form_are_refused_naming_the_place(
     assert refused.value.path == place
     assert words in str(refused.value) and str(refused.value).startswith(place + ":")
     assert isinstance(refused.value, ValueError)  # callers' ValueError handling still holds
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize(
+    ("params", "field"),
+    [
+        ({"arguments": {"to": "a", "subject": math.nan}}, "arguments.subject"),
+        ({"arguments": {"to": "a", "body": math.inf}}, "arguments.body"),
+        ({"arguments": {"to": "a\ud800"}}, "arguments.to"),
+        ({"arguments": {"to": "a", "n": 2**60}}, "arguments.n"),
+        ({"arguments": {"to": "a"}, "context": {"note": "\udfff"}}, "context.note"),
+    ],
+)
+async def test_a_request_with_no_digest_is_refused_naming_the_field(
+    base: Path, running_notch: Any, params: dict[str, Any], field: str
+) -> None:
+    async with running_notch(base) as (notch, cards):
+        reader, writer = await asyncio.open_unix_connection(str(notch.server.path))
+        try:
+            line = {"jsonrpc": "2.0", "id": 1, "method": "confirm.request",
+                    "params": {"callId": "c", "integration": "com.example.mail",
+                               "tool": "send_email", "wait": False, **params}}  # fmt: skip
+            writer.write(json.dumps(line).encode() + b"\n")  # NaN, escapes: as the stdlib sends
+            await writer.drain()
+            reply = json.loads(await asyncio.wait_for(reader.readline(), 5))
+        finally:
+            writer.close()
+        assert reply["error"]["code"] == -32602, reply
+        assert reply["error"]["message"].startswith(field + ":")
+        assert cards.presented == [] and notch.service.store.pending() == []
