@@ -28,6 +28,24 @@ from notch_app.runtime.scripted import ScriptedPresenter
 MAIL = "com.example.mail"  # the integration tests/core/conftest.py serves
 
 
+def spy_on(
+    monkeypatch: pytest.MonkeyPatch, service: Any, method: str, call_id: str
+) -> asyncio.Event:
+    """An event set once `service.<method>` has been called for `call_id` (a ToolCall
+    or a callId as its first argument): the request has reached Notch."""
+    reached = asyncio.Event()
+    real = getattr(service, method)
+
+    def spy(first: Any, *args: Any, **kwargs: Any) -> Any:
+        result = real(first, *args, **kwargs)
+        if getattr(first, "call_id", first) == call_id:
+            reached.set()
+        return result
+
+    monkeypatch.setattr(service, method, spy)
+    return reached
+
+
 @pytest.mark.asyncio
 async def test_read_only_answers_at_once_and_bad_arguments_name_the_field(
     base: Path, running_notch: Any
@@ -70,7 +88,7 @@ async def test_threads_sharing_one_client_each_get_their_own_decision(
                     cards.approve(f"t{i}", {"to": f"edited{i}@example.com"})
                 else:
                     cards.decline(f"t{i}")
-                await asyncio.sleep(0.01)
+                await notch.service.wait(f"t{i}")  # stored and sent before the next one
             decisions = await waiting
     for i, decision in enumerate(decisions):
         assert decision.call_id == f"t{i}"
@@ -84,7 +102,7 @@ async def test_threads_sharing_one_client_each_get_their_own_decision(
 
 @pytest.mark.asyncio
 async def test_events_reach_the_handler_and_a_timeout_leaves_the_request_open(
-    base: Path, running_notch: Any
+    base: Path, running_notch: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     async with running_notch(base) as (notch, cards):
         heard: list[ConfirmationEvent] = []
@@ -98,9 +116,10 @@ async def test_events_reach_the_handler_and_a_timeout_leaves_the_request_open(
             assert await asyncio.to_thread(client.get, "slow") is None  # still pending
             assert "confirmationRequired" in [e.event for e in heard]
 
+            awaited = spy_on(monkeypatch, notch.service, "wait", "slow")
             later = asyncio.to_thread(client.await_decision, "slow", on_event=heard.append)
             waiting = asyncio.ensure_future(later)
-            await asyncio.sleep(0.05)
+            await asyncio.wait_for(awaited.wait(), 5)  # Notch holds the await: decide now
             cards.approve("slow")
             decision = await waiting
             assert decision.outcome == "approved"
@@ -111,7 +130,7 @@ async def test_events_reach_the_handler_and_a_timeout_leaves_the_request_open(
 
 @pytest.mark.asyncio
 async def test_reconnects_when_notch_restarts_mid_call_and_finds_the_same_request(
-    base: Path, mail_catalog: Catalog
+    base: Path, mail_catalog: Catalog, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     path = base / "s" / "notch.sock"
     first = await start(path, base / "data", presenter=lambda s: ScriptedPresenter(s),
@@ -124,16 +143,17 @@ async def test_reconnects_when_notch_restarts_mid_call_and_finds_the_same_reques
     assert isinstance(first.presenter, ScriptedPresenter)
     await first.presenter.wait_for_cards(1)
     await first.close()  # the connection drops mid-call
-    await asyncio.sleep(0.2)
     second = await start(path, base / "data", presenter=lambda s: ScriptedPresenter(s),
                          catalog=mail_catalog)  # fmt: skip
+    # Watched before this task yields, so before the client's resend can be read.
+    resent = spy_on(monkeypatch, second.service, "submit", "again")
     try:
         cards = second.presenter
         assert isinstance(cards, ScriptedPresenter)
         recovered = await cards.wait_for_cards(1)
         assert [r.call_id for r in recovered] == ["again"]  # one card, not two
-        await asyncio.sleep(0.3)  # the client has resent by now
-        assert len(cards.presented) == 1
+        await asyncio.wait_for(resent.wait(), 10)  # the client has resent…
+        assert len(cards.presented) == 1  # …and it joined the recovered card
         cards.approve("again")
         decision = await asking
         assert decision.outcome == "approved"
@@ -147,12 +167,12 @@ async def test_not_running_lost_and_closed_say_so(base: Path, running_notch: Any
     with pytest.raises(NotchNotRunning, match="no Notch is running at"):
         NotchClient(base / "nothing.sock").confirm(MAIL, "search_mail", {})
 
-    async with running_notch(base) as (notch, _):
+    async with running_notch(base) as (notch, cards):
         client = NotchClient(notch.server.path, reconnect_for=0.3)
         waiting = asyncio.ensure_future(
             asyncio.to_thread(client.confirm, MAIL, "send_email", {"to": "y@example.com"})
         )
-        await asyncio.sleep(0.1)
+        await cards.wait_for_cards(1)  # the call is waiting for the person
         await notch.server.close()  # Notch goes away and does not come back
         with pytest.raises(NotchConnectionLost, match=r"could not reconnect within 0\.3 s"):
             await waiting
@@ -165,7 +185,7 @@ async def test_not_running_lost_and_closed_say_so(base: Path, running_notch: Any
 async def test_close_from_another_thread_wakes_a_blocked_call(
     base: Path, running_notch: Any
 ) -> None:
-    async with running_notch(base) as (notch, _):
+    async with running_notch(base) as (notch, cards):
         client = NotchClient(notch.server.path)
         started = threading.Event()
 
@@ -175,7 +195,7 @@ async def test_close_from_another_thread_wakes_a_blocked_call(
 
         waiting = asyncio.ensure_future(asyncio.to_thread(ask))
         await asyncio.to_thread(started.wait, 5)
-        await asyncio.sleep(0.1)
+        await cards.wait_for_cards(1)  # the call is blocked, waiting for the person
         client.close()
         with pytest.raises(NotchError, match="closed"):
             await waiting
