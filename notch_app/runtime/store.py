@@ -30,7 +30,7 @@ import json
 import os
 import sqlite3
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final, cast
@@ -417,6 +417,17 @@ class DecisionStore:
                 "start `notch run --reset-store` to move it aside, or use another --data-dir"
             ) from None
 
+    @contextlib.contextmanager
+    def _parsing(self) -> Iterator[None]:
+        """Turn a stored row that does not parse (edited or damaged by hand) into StoreDamaged."""
+        try:
+            yield
+        except (ValueError, TypeError, KeyError) as exc:
+            raise StoreDamaged(
+                f"{self.path}: a stored row cannot be read ({exc}); start `notch run "
+                "--reset-store` to move the store aside, or use another --data-dir"
+            ) from None
+
     def pending(self) -> list[ConfirmationRequest]:
         """Undecided requests, oldest first (they come back as parked cards on start).
         Their secret values were never stored: those arguments are absent, for the
@@ -425,20 +436,21 @@ class DecisionStore:
             "SELECT call_id, integration, tool, arguments, context, created_at, expires_at,"
             " reason, withheld FROM requests WHERE decided = 0 ORDER BY created_at, rowid"
         )
-        return [
-            ConfirmationRequest(
-                call_id=r[0],
-                integration_id=r[1],
-                tool_name=r[2],
-                arguments=without(json.loads(r[3]), json.loads(r[8])),
-                context=json.loads(r[4]),
-                created_at=r[5],
-                expires_at=r[6],
-                parked=True,
-                reason=r[7],
-            )
-            for r in rows
-        ]
+        with self._parsing():
+            return [
+                ConfirmationRequest(
+                    call_id=r[0],
+                    integration_id=r[1],
+                    tool_name=r[2],
+                    arguments=without(json.loads(r[3]), json.loads(r[8])),
+                    context=json.loads(r[4]),
+                    created_at=r[5],
+                    expires_at=r[6],
+                    parked=True,
+                    reason=r[7],
+                )
+                for r in rows
+            ]
 
     def decision(self, call_id: str) -> Decision | None:
         """The stored decision for `call_id`, or None. Its arguments hold REDACTED where
@@ -453,19 +465,20 @@ class DecisionStore:
         if not rows:
             return None
         row = rows[0]
-        return Decision(
-            call_id=call_id,
-            outcome=cast(Outcome, row[0]),
-            integration_id=row[1],
-            tool_name=row[2],
-            arguments=None if row[3] is None else json.loads(row[3]),
-            edited_paths=tuple(json.loads(row[4])),
-            digest=row[5],
-            decided_by=cast(DecidedBy, row[6]),
-            decided_at=row[7],
-            message=row[8],
-            secrets_withheld=tuple(json.loads(row[9])) if row[3] is not None and row[9] else (),
-        )
+        with self._parsing():
+            return Decision(
+                call_id=call_id,
+                outcome=cast(Outcome, row[0]),
+                integration_id=row[1],
+                tool_name=row[2],
+                arguments=None if row[3] is None else json.loads(row[3]),
+                edited_paths=tuple(json.loads(row[4])),
+                digest=row[5],
+                decided_by=cast(DecidedBy, row[6]),
+                decided_at=row[7],
+                message=row[8],
+                secrets_withheld=tuple(json.loads(row[9])) if row[3] is not None and row[9] else (),
+            )
 
     def request_digest(self, call_id: str) -> tuple[str, str, str] | None:
         """(integration, tool, digest of the real arguments) of a stored request, or
@@ -483,21 +496,22 @@ class DecisionStore:
             " ORDER BY decided_at DESC, rowid DESC LIMIT ?",
             (max(0, limit),),
         )
-        return [
-            LogEntry(
-                call_id=r[0],
-                integration_id=r[1],
-                tool_name=r[2],
-                outcome=cast(Outcome, r[3]),
-                arguments=None if r[4] is None else json.loads(r[4]),
-                edited_paths=tuple(json.loads(r[5])),
-                decided_by=cast(DecidedBy, r[6]),
-                decided_at=r[7],
-                message=r[8],
-                context=json.loads(r[9]),
-            )
-            for r in reversed(rows)
-        ]
+        with self._parsing():
+            return [
+                LogEntry(
+                    call_id=r[0],
+                    integration_id=r[1],
+                    tool_name=r[2],
+                    outcome=cast(Outcome, r[3]),
+                    arguments=None if r[4] is None else json.loads(r[4]),
+                    edited_paths=tuple(json.loads(r[5])),
+                    decided_by=cast(DecidedBy, r[6]),
+                    decided_at=r[7],
+                    message=r[8],
+                    context=json.loads(r[9]),
+                )
+                for r in reversed(rows)
+            ]
 
 
 def move_aside(data_dir: Path, clock: Callable[[], float] = time.time) -> Path | None:
@@ -529,7 +543,11 @@ def reset_if_broken(data_dir: Path) -> Path | None:
     the fault is not a damaged file (the folder is unsafe, a newer Notch's store) or it
     cannot be moved."""
     try:
-        DecisionStore(data_dir).close()
+        store = DecisionStore(data_dir)
+        try:
+            store.pending()  # what a start reads first: rows must parse too
+        finally:
+            store.close()
     except StoreDamaged:
         aside = move_aside(data_dir)
         DecisionStore(data_dir).close()  # the new, empty one must open, or say why

@@ -142,3 +142,26 @@ def test_a_file_that_is_not_a_database_is_reported_the_same_way(tmp_path: Path) 
     aside = reset_if_broken(data)
     assert aside is not None and aside.read_bytes().startswith(b"this is not a database")
     DecisionStore(data).close()
+
+
+def test_a_row_edited_into_nonsense_is_reported_and_reset_moves_it_aside(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    DecisionStore(data).close()
+    with sqlite3.connect(data / DB_NAME) as db:
+        db.execute(
+            "INSERT INTO requests (call_id, integration, tool, arguments, args_digest, context,"
+            " created_at) VALUES ('x', 'i', 't', '{not json', 'sha256:0', '{}', 1)"
+        )
+    store = DecisionStore(data)
+    try:
+        with pytest.raises(StoreDamaged, match="a stored row cannot be read"):
+            store.pending()
+    finally:
+        store.close()
+    aside = reset_if_broken(data)
+    assert aside is not None and aside.exists()
+    fresh = DecisionStore(data)
+    try:
+        assert fresh.pending() == []
+    finally:
+        fresh.close()
