@@ -39,14 +39,18 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from notch_app.card.also_sends import AlsoSent, also_sends
+from notch_app.card.display_text import lookalike_warnings, mark_invisible
 from notch_app.card.state import REQUIRED_MESSAGE, CardState
 from notch_app.manifest.model import Tool
 from notch_app.manifest.view import CardBlock
 from notch_app.ui.blocks import CardContext, build_block
+from notch_app.ui.blocks._context import shown
 from notch_app.ui.blocks.inputs import InputEditor
 from notch_app.ui.blocks.layout import add_card_header
 from notch_app.ui.blocks.text import wrapped_label
 from notch_app.ui.theme import Look
+from notch_app.ui.widgets.also_sends import AlsoSendsSection, CheckNotes
 from notch_app.ui.widgets.asker_strip import Asker, AskerStrip
 from notch_app.ui.widgets.guard_notice import GuardNotice
 from notch_app.ui.widgets.link_prompt import LinkPrompt
@@ -285,8 +289,15 @@ class CardView(QWidget):
             add_card_header(root, header, self._ctx)
         children = list(root.children) if isinstance(root, CardBlock) else [root]
         footer_blocks = list(root.footer) if isinstance(root, CardBlock) else []
+        # Notch's own lines under the title: hidden characters and look-alike letters in
+        # what the card shows (made now, shown only when there is something to say).
+        self._check_notes = CheckNotes(self._ctx.look, glass)
+        frame.addWidget(self._check_notes)
+        also = also_sends(self._state)
+        self._also_sends: AlsoSendsSection | None = None
         self._body: _Body | None = None
-        if children:
+        self._content_layout: QVBoxLayout | None = None
+        if children or also:
             # The scrolling body joins the card before its blocks are built, so each
             # block takes the card's palette and font once, as it is added, instead of
             # the whole body being re-themed when it joins at the end.
@@ -296,6 +307,7 @@ class CardView(QWidget):
             body.setContentsMargins(0, 0, 4, 0)
             body.setSpacing(12)
             self._body = _Body(content, width - 40, self._ctx.look, glass)
+            self._content_layout = body
             frame.addWidget(self._body)
         footer = QVBoxLayout()
         footer.setSpacing(8)
@@ -304,6 +316,8 @@ class CardView(QWidget):
             body.addWidget(build_block(child, self._ctx, content))
         for block in footer_blocks:
             footer.addWidget(build_block(block, self._ctx, glass))
+        self._show_also_sends(also)
+        self._check_notes.show_lines(self._check_lines())
         # Polished now (as showing would), so the sizes asked from here on are final: the
         # body's height for its width changes with polish, and a card sized before it
         # would be laid out and painted too short, then grow a frame later.
@@ -480,9 +494,46 @@ class CardView(QWidget):
         for path, editor in ctx.editors.items():
             editor.sync(state.value(path))
             editor.set_error(state.field_error(path))
+        if self._show_also_sends(also_sends(state)):
+            relayout = True
+        self._check_notes.show_lines(self._check_lines())
         self._apply_gate()
         if relayout and self._body is not None:
             self._body.refresh()
+
+    def _show_also_sends(self, entries: list[AlsoSent]) -> bool:
+        """Show what the call also sends at the end of the content; True when the section
+        appeared, changed or went."""
+        section = self._also_sends
+        if section is None:
+            if not entries or self._content_layout is None:
+                return False
+            section = self._also_sends = AlsoSendsSection(self._ctx.look)
+            self._content_layout.addWidget(section)
+        before = section.entries
+        section.show_entries(entries)
+        return section.entries != before
+
+    def _check_lines(self) -> list[str]:
+        """Warnings for what the card shows now: look-alike letters in any text filled
+        from the arguments, and hidden characters or look-alikes in a visible field."""
+        state = self._state
+        lines: list[str] = []
+        for live in self._ctx.live_texts:
+            lines.extend(state.text_warnings(live.template))
+        for path, editor in self._ctx.editors.items():
+            if not editor.container.isVisibleTo(self):
+                continue
+            value = state.value(path)
+            texts = value if isinstance(value, list) else [value]
+            for text in texts:
+                if not isinstance(text, str) or (text.isascii() and text.isprintable()):
+                    continue  # plain ASCII holds no hidden or look-alike letters
+                marked = mark_invisible(text)
+                if marked != text:
+                    lines.append(f"{editor.label} holds hidden characters: {shown(marked, 200)}")
+                lines.extend(lookalike_warnings(text))
+        return lines
 
     def _apply_gate(self) -> None:
         state = self._state

@@ -114,12 +114,12 @@ def test_every_block_renders_what_the_arguments_say(qtbot: Any, card: Any) -> No
     text = CardDriver(view).visible_text()
     for shown in [
         "Title is Hello", "bold", "Value of Hello", "Size: 3 MB · today", "a.txt", "b.txt",
-        "and 2 more", "Row one", "1 KB", "Careful", "Done so far", "Voice B", "Loud",
+        "Show 2 more", "Row one", "1 KB", "Careful", "Done so far", "Voice B", "Loud",
         "Inner section", "inside", "Copy title", "Line one", "x", "y", "Cancel", "Do it",
     ]:  # fmt: skip
         assert shown in text, shown
     assert "1234" not in text  # the password is masked
-    assert "c.txt" not in text  # folded into "and 2 more"
+    assert "c.txt" not in text  # folded behind "Show 2 more"
     assert isinstance(view.input_widget("title"), QLineEdit)
     assert isinstance(view.input_widget("body"), QPlainTextEdit)
     assert isinstance(view.input_widget("voice"), QComboBox)

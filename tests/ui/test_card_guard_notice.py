@@ -63,8 +63,9 @@ def test_a_tripped_guard_is_said_first_on_the_card(qtbot: Any) -> None:
     card.show()
     assert card.notice == GUARD
     lines = CardDriver(card).visible_text().splitlines()
-    assert lines[0] == GUARD  # read before the card's title
-    assert "Pay invoice" in lines[1:3] or any("Pay" in line for line in lines[1:3])
+    assert lines[0] == "Payments · Bundled with Notch"  # Notch's own strip: who asks
+    assert lines[1] == GUARD  # read before the card's title
+    assert "Pay invoice" in lines[2:4] or any("Pay" in line for line in lines[2:4])
     assert card.accessibleDescription() == GUARD
     notice = card.findChild(GuardNotice)
     assert notice is not None and notice.isVisibleTo(card)
@@ -109,7 +110,7 @@ def test_the_notch_shows_the_reason_and_drops_it_when_superseded(qtbot: Any, sin
     presenter.present(_pay_invoice("p1", GUARD))
     card = presenter.window.card
     assert isinstance(card, CardView) and card.notice == GUARD
-    assert CardDriver(card).visible_text().splitlines()[0] == GUARD
+    assert CardDriver(card).visible_text().splitlines()[1] == GUARD  # after who asks
     # A newer request that no guard stopped replaces it: its card has no notice.
     presenter.replace("p1", _pay_invoice("p2", None))
     card = presenter.window.card

@@ -6,12 +6,14 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
     QBoxLayout,
     QFrame,
     QGridLayout,
     QHBoxLayout,
     QLabel,
+    QPushButton,
     QVBoxLayout,
     QWidget,
 )
@@ -63,6 +65,33 @@ def _setter(label: QLabel, limit: int = MAX_SHOWN_CHARS) -> Callable[[str], None
         label.setText(shown(text, limit))
 
     return apply
+
+
+_ALL = 10**9
+
+
+class _ShowMore(QPushButton):
+    """The "Show 3 more" control under a folded list; once pressed, the list stays whole."""
+
+    def __init__(self, look: Look) -> None:
+        super().__init__()
+        self.expanded = False
+        self.setObjectName("ListMore")
+        self.setFlat(True)
+        self.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.setPalette(look.tinted_palette("ListMore", QPalette.ColorRole.ButtonText, "link"))
+        self.setFont(look.font("ListMore"))
+        self.clicked.connect(self._expand)
+        self.hide()
+
+    def _expand(self) -> None:
+        self.expanded = True
+
+    def set_hidden_count(self, hidden: int) -> None:
+        """Say how many rows are folded away (hidden when none are)."""
+        self.setText(f"Show {hidden} more" if hidden else "")
+        self.setAccessibleName(f"Show {hidden} more items" if hidden else "")
+        self.setVisible(hidden > 0)
 
 
 def _small_label(text: str, role: str, look: Look) -> QLabel:
@@ -130,33 +159,50 @@ class ListItemBuilder:
 
 
 class ListBuilder:
-    """Fixed rows, or one row per element of a bound array (rebuilt when it changes);
-    rows past `maxVisible` fold into a quiet "and N more"."""
+    """Fixed rows, or one row per element of a bound array (rebuilt when it changes).
+    Rows past `maxVisible` fold behind a "Show N more" control: never out of reach, since
+    the confirm may act on every one of them (a `delete_files` list must not hide the
+    last paths behind a quiet "and 3 more")."""
 
     def build(self, block: ListBlock, ctx: CardContext) -> QWidget:
         box = QWidget()
         layout = QVBoxLayout(box)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
-        more = _small_label("", "ListMore", ctx.look)
+        more = _ShowMore(ctx.look)
         fixed = list(block.items)
-        for i, item in enumerate(fixed[: block.max_visible]):
-            row = ctx.build(item)
-            if block.ordered:
-                row_layout = row.layout()
-                if isinstance(row_layout, QBoxLayout):
-                    index = _small_label(f"{i + 1}.", "ListIndex", ctx.look)
-                    row_layout.insertWidget(0, index, 0, Qt.AlignmentFlag.AlignTop)
-            layout.addWidget(row)
+        fixed_box = QWidget()
+        fixed_layout = QVBoxLayout(fixed_box)
+        fixed_layout.setContentsMargins(0, 0, 0, 0)
+        fixed_layout.setSpacing(0)
+        layout.addWidget(fixed_box)
         dynamic = QWidget()
         dyn_layout = QVBoxLayout(dynamic)
         dyn_layout.setContentsMargins(0, 0, 0, 0)
         dyn_layout.setSpacing(0)
         layout.addWidget(dynamic)
-        layout.addWidget(more)
-        hidden_fixed = max(0, len(fixed) - block.max_visible)
+        layout.addWidget(more, 0, Qt.AlignmentFlag.AlignLeft)
+        built_fixed = 0
+        last: list[Any] = [MISSING]
+
+        def add_fixed(upto: int) -> None:
+            nonlocal built_fixed
+            for i in range(built_fixed, min(upto, len(fixed))):
+                row = ctx.build(fixed[i], fixed_box)
+                if block.ordered:
+                    row_layout = row.layout()
+                    if isinstance(row_layout, QBoxLayout):
+                        index = _small_label(f"{i + 1}.", "ListIndex", ctx.look)
+                        row_layout.insertWidget(0, index, 0, Qt.AlignmentFlag.AlignTop)
+                fixed_layout.addWidget(row)
+                if box.isVisible():
+                    row.show()  # at once, not at the next event loop turn
+            built_fixed = max(built_fixed, min(upto, len(fixed)))
 
         def show_elements(value: Any) -> None:
+            last[0] = value
+            limit = len(fixed) + _ALL if more.expanded else block.max_visible
+            add_fixed(limit)
             while dyn_layout.count():
                 taken = dyn_layout.takeAt(0)
                 w = taken.widget() if taken is not None else None
@@ -165,17 +211,19 @@ class ListBuilder:
                     w.setParent(None)  # gone now, not at the next event loop turn
                     w.deleteLater()
             elements = list(value) if isinstance(value, list | tuple) else []
-            room = max(0, block.max_visible - len(fixed))
+            room = max(0, limit - len(fixed))
             for i, element in enumerate(elements[:room]):
                 index = len(fixed) + i + 1 if block.ordered else None
                 frame, *_ = _row(
                     element_title(element), _element_subtitle(element), None, index, ctx.look
                 )
                 dyn_layout.addWidget(frame)
-            hidden = hidden_fixed + max(0, len(elements) - room)
-            more.setText(f"and {hidden} more" if hidden else "")
-            more.setVisible(hidden > 0)
+                if box.isVisible():
+                    frame.show()
+            hidden = max(0, len(fixed) - limit) + max(0, len(elements) - room)
+            more.set_hidden_count(hidden)
 
+        more.clicked.connect(lambda: show_elements(last[0]))
         if block.items_from:
             ctx.watch(parse_single_binding(block.items_from), show_elements)
         else:

@@ -1,0 +1,145 @@
+"""Notch's own parts of a card that say what the blocks may not: the "Also sends" section
+(every argument the call carries that the card neither binds nor displays) and the
+"Check before you approve" lines (hidden characters and look-alike letters in what the
+card shows). A manifest cannot remove, restyle or reorder either.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QPalette
+from PySide6.QtWidgets import QGridLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+
+from notch_app.card.also_sends import AlsoSent
+from notch_app.ui.theme import Look, style_text
+from notch_app.ui.widgets.shapes import GlassFrame
+
+FOLD_AT = 8
+"""Rows of "Also sends" shown before a "Show N more" control. A section of this many rows
+or fewer is always shown whole; a longer one is folded, never hidden: its heading says
+how many arguments it holds."""
+
+
+def _label(text: str, role: str, look: Look, parent: QWidget) -> QLabel:
+    label = QLabel(text, parent)
+    label.setTextFormat(Qt.TextFormat.PlainText)  # argument text is never markup
+    label.setWordWrap(True)
+    label.setObjectName(role)
+    style_text(label, role, look)
+    return label
+
+
+class AlsoSendsSection(GlassFrame):
+    """The "Also sends" section at the end of the card's content."""
+
+    def __init__(self, look: Look, parent: QWidget | None = None) -> None:
+        super().__init__(look, "section", parent)
+        self.setObjectName("AlsoSends")
+        self._look = look
+        self.entries: tuple[AlsoSent, ...] = ()
+        self.expanded = False
+        column = QVBoxLayout(self)
+        column.setContentsMargins(12, 10, 12, 10)
+        column.setSpacing(6)
+        self.heading = _label("", "AlsoSendsTitle", look, self)
+        column.addWidget(self.heading)
+        self._rows = QWidget(self)
+        self._grid = QGridLayout(self._rows)
+        self._grid.setContentsMargins(0, 0, 0, 0)
+        self._grid.setHorizontalSpacing(14)
+        self._grid.setVerticalSpacing(4)
+        self._grid.setColumnStretch(1, 1)
+        column.addWidget(self._rows)
+        self.more = QPushButton(self)
+        self.more.setFlat(True)
+        self.more.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.more.setFont(look.font("ListMore"))
+        self.more.setPalette(look.tinted_palette("ShowMore", QPalette.ColorRole.ButtonText, "link"))
+        self.more.clicked.connect(self._expand)
+        column.addWidget(self.more, 0, Qt.AlignmentFlag.AlignLeft)
+
+    def show_entries(self, entries: list[AlsoSent]) -> None:
+        """Show `entries` (redrawn only when they changed); hidden while there are none."""
+        wanted = tuple(entries)
+        if wanted == self.entries:
+            return
+        self.entries = wanted
+        self._redraw()
+
+    def _expand(self) -> None:
+        self.expanded = True
+        self._redraw()
+
+    def _redraw(self) -> None:
+        look = self._look
+        while self._grid.count():
+            item = self._grid.takeAt(0)
+            widget = item.widget() if item is not None else None
+            if widget is not None:
+                widget.hide()
+                widget.setParent(None)
+                widget.deleteLater()
+        entries = self.entries
+        count = sum(1 for e in entries if e.path != "…")
+        self.heading.setText(
+            f"Also sends {count} more argument{'s' if count != 1 else ''}, not shown above"
+        )
+        shown = entries if self.expanded or len(entries) <= FOLD_AT else entries[:FOLD_AT]
+        row = 0
+        for entry in shown:
+            key = _label(entry.label, "KeyLabel", look, self._rows)
+            # As wide as its words up to 150 px: a grid squeezes a wrapping label to a word.
+            wide = look.font_metrics("KeyLabel").horizontalAdvance(entry.label) + 2
+            key.setMinimumWidth(min(wide, 150))
+            key.setMaximumWidth(150)
+            if entry.hidden_input:
+                key.setToolTip("Its field is hidden now; this value is sent as proposed")
+            value = _label(entry.text, "KeyValue", look, self._rows)
+            value.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+            self._grid.addWidget(key, row, 0, Qt.AlignmentFlag.AlignTop)
+            self._grid.addWidget(value, row, 1)
+            row += 1
+            for line in entry.warnings:
+                self._grid.addWidget(_label(line, "LookalikeWarning", look, self._rows), row, 1)
+                row += 1
+        if self.isVisible():
+            for i in range(self._grid.count()):
+                item = self._grid.itemAt(i)
+                widget = item.widget() if item is not None else None
+                if widget is not None:
+                    widget.show()  # at once, not at the next event loop turn
+        folded = len(entries) - len(shown)
+        self.more.setText(f"Show {folded} more" if folded else "")
+        self.more.setVisible(folded > 0)
+        self.setVisible(bool(entries))
+
+
+class CheckNotes(QWidget):
+    """ "Check before you approve": one line per hidden character run or look-alike word
+    in what the card shows. Hidden while there is nothing to say."""
+
+    MAX_LINES = 6
+
+    def __init__(self, look: Look, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("CheckNotes")
+        self._look = look
+        self.lines: tuple[str, ...] = ()
+        self.label = _label("", "LookalikeWarning", look, self)
+        column = QVBoxLayout(self)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.addWidget(self.label)
+        self.hide()
+
+    def show_lines(self, lines: list[str]) -> None:
+        """Show `lines` (deduplicated, at most MAX_LINES and a count of the rest)."""
+        unique = tuple(dict.fromkeys(lines))
+        if unique == self.lines:
+            return
+        self.lines = unique
+        shown = list(unique[: self.MAX_LINES])
+        if len(unique) > self.MAX_LINES:
+            shown.append(f"and {len(unique) - self.MAX_LINES} more warnings")
+        self.label.setText("\n".join(f"\u26a0 {line}" for line in shown))
+        self.label.setAccessibleName("Check before you approve")
+        self.setVisible(bool(unique))
