@@ -7,9 +7,10 @@ it as their own `MAIL` constant (a parametrize list cannot ask for a fixture).
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import tempfile
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -258,3 +259,40 @@ def pay_manifest() -> Callable[..., Manifest]:
 def pay_tool() -> Callable[[Manifest], Tool]:
     """`pay_tool(manifest)`: its pay_invoice tool."""
     return _pay_tool
+
+
+# --- waiting for a request to reach a part of Notch --------------------------------------
+
+
+@pytest.fixture
+def reached(monkeypatch: pytest.MonkeyPatch) -> Callable[[Any, str, str], asyncio.Event]:
+    """`reached(obj, method, call_id)`: an asyncio.Event set once `obj.<method>` has been
+    called for `call_id` (a ToolCall, or a callId, as its first argument) — e.g. the
+    service's `submit`, `wait` or `shown`. Set it up before the call can happen."""
+
+    def watch(obj: Any, method: str, call_id: str) -> asyncio.Event:
+        event = asyncio.Event()
+        real = getattr(obj, method)
+
+        def spy(first: Any, *args: Any, **kwargs: Any) -> Any:
+            result = real(first, *args, **kwargs)
+            if getattr(first, "call_id", first) == call_id:
+                event.set()
+            return result
+
+        monkeypatch.setattr(obj, method, spy)
+        return event
+
+    return watch
+
+
+async def _loop_turns(count: int = 5) -> None:
+    for _ in range(count):
+        await asyncio.sleep(0)  # a turn of the loop, not a wait: no time passes
+
+
+@pytest.fixture
+def loop_turns() -> Callable[..., Awaitable[None]]:
+    """`await loop_turns()`: let the callbacks already scheduled on the loop run (a few
+    turns, no time passes) — before checking that something did NOT happen."""
+    return _loop_turns

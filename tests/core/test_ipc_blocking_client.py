@@ -28,24 +28,6 @@ from notch_app.runtime.scripted import ScriptedPresenter
 MAIL = "com.example.mail"  # the integration tests/core/conftest.py serves
 
 
-def spy_on(
-    monkeypatch: pytest.MonkeyPatch, service: Any, method: str, call_id: str
-) -> asyncio.Event:
-    """An event set once `service.<method>` has been called for `call_id` (a ToolCall
-    or a callId as its first argument): the request has reached Notch."""
-    reached = asyncio.Event()
-    real = getattr(service, method)
-
-    def spy(first: Any, *args: Any, **kwargs: Any) -> Any:
-        result = real(first, *args, **kwargs)
-        if getattr(first, "call_id", first) == call_id:
-            reached.set()
-        return result
-
-    monkeypatch.setattr(service, method, spy)
-    return reached
-
-
 @pytest.mark.asyncio
 async def test_read_only_answers_at_once_and_bad_arguments_name_the_field(
     base: Path, running_notch: Any
@@ -102,7 +84,7 @@ async def test_threads_sharing_one_client_each_get_their_own_decision(
 
 @pytest.mark.asyncio
 async def test_events_reach_the_handler_and_a_timeout_leaves_the_request_open(
-    base: Path, running_notch: Any, monkeypatch: pytest.MonkeyPatch
+    base: Path, running_notch: Any, reached: Any
 ) -> None:
     async with running_notch(base) as (notch, cards):
         heard: list[ConfirmationEvent] = []
@@ -116,7 +98,7 @@ async def test_events_reach_the_handler_and_a_timeout_leaves_the_request_open(
             assert await asyncio.to_thread(client.get, "slow") is None  # still pending
             assert "confirmationRequired" in [e.event for e in heard]
 
-            awaited = spy_on(monkeypatch, notch.service, "wait", "slow")
+            awaited = reached(notch.service, "wait", "slow")
             later = asyncio.to_thread(client.await_decision, "slow", on_event=heard.append)
             waiting = asyncio.ensure_future(later)
             await asyncio.wait_for(awaited.wait(), 5)  # Notch holds the await: decide now
@@ -130,7 +112,7 @@ async def test_events_reach_the_handler_and_a_timeout_leaves_the_request_open(
 
 @pytest.mark.asyncio
 async def test_reconnects_when_notch_restarts_mid_call_and_finds_the_same_request(
-    base: Path, mail_catalog: Catalog, monkeypatch: pytest.MonkeyPatch
+    base: Path, mail_catalog: Catalog, reached: Any
 ) -> None:
     path = base / "s" / "notch.sock"
     first = await start(path, base / "data", presenter=lambda s: ScriptedPresenter(s),
@@ -146,7 +128,7 @@ async def test_reconnects_when_notch_restarts_mid_call_and_finds_the_same_reques
     second = await start(path, base / "data", presenter=lambda s: ScriptedPresenter(s),
                          catalog=mail_catalog)  # fmt: skip
     # Watched before this task yields, so before the client's resend can be read.
-    resent = spy_on(monkeypatch, second.service, "submit", "again")
+    resent = reached(second.service, "submit", "again")
     try:
         cards = second.presenter
         assert isinstance(cards, ScriptedPresenter)
