@@ -161,15 +161,20 @@ def test_a_card_swapped_in_under_the_pointer_takes_no_click_until_armed(
         )
 
         # Same layout: B's Send is where A's was. Once it shows armed, the early click is
-        # known to have been handled (X events are taken in order) — and B is still open.
-        b_card = xserver.settled_card()
-        assert b_card == card, "B has the same layout as A"
-        assert wait_armed_send(xserver, wait_for, b_card) == (send_x, send_y)
-        shot = xserver.screenshot(f"swap-{click_after_ms}ms-b-armed-after-early-click")
-        assert agent.get(b) is None, (
-            f"a click {(clicked - swapped_at) * 1000:.0f} ms after the swap approved B "
-            f"(the card sending to {ATTACKER}); screen: {shot}"
+        # known to have been handled (X events are taken in order) — and B must be open.
+        def approved_or_armed() -> str | None:
+            decided = agent.get(b)
+            if decided is not None:
+                return f"decided: {decided.outcome}"
+            return "armed" if xserver.window() == card and armed_send(xserver, card) else None
+
+        state = wait_for(approved_or_armed, 20, "B to show its Send armed (or be decided)")
+        shot = xserver.screenshot(f"swap-{click_after_ms}ms-after-early-click")
+        assert state == "armed", (
+            f"a click {(clicked - swapped_at) * 1000:.0f} ms after the swap left B (the card "
+            f"sending to {ATTACKER}) {state}, not open; screen: {shot}"
         )
+        assert armed_send(xserver, card) == (send_x, send_y)
         superseded = agent.get(a)
         assert superseded is not None and superseded.outcome == "superseded"
 
