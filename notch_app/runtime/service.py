@@ -165,7 +165,9 @@ class ConfirmationService:
             elif request.expires_at is not None and request.expires_at <= now:
                 self._finish(item, "expired", "timeout", message="expired while Notch was stopped")
             else:
-                item.digest = arguments_digest(request.arguments)
+                # What the agent sent: the stored arguments lack its secret values.
+                known = self.store.request_digest(request.call_id)
+                item.digest = known[2] if known else arguments_digest(request.arguments)
                 self._arm_timer(item)
                 self._cards.present(request)
         await self.drain()  # start settled: requests ended above are stored and answerable

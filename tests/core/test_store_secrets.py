@@ -81,6 +81,22 @@ async def test_a_pin_never_reaches_the_file_and_a_replay_says_it_was_withheld(
         parked = await cards.wait_for_cards(1)
         assert [r.call_id for r in parked] == ["open"]
         assert parked[0].arguments == {"user": {"name": "bo"}}
+        # Its agent, asking again with the same callId and arguments, joins that card
+        # (the restored request keeps the digest of what was sent, secret and all).
+        async with AsyncNotchClient(notch.server.path) as client:
+            _, pending = await client.submit(
+                MAIL,
+                "connect_account",
+                {"user": {"name": "bo", "password": PENDING}},
+                call_id="open",
+            )
+            assert pending is None
+            waiting = asyncio.ensure_future(client.await_decision("open"))
+            assert await client.get("open") is None  # same connection: the await is in
+            cards.approve("open", {"user": {"name": "bo", "password": TYPED + "-again"}})
+            decided = await asyncio.wait_for(waiting, 5)
+        assert decided.outcome == "approved"
+        assert decided.arguments == {"user": {"name": "bo", "password": TYPED + "-again"}}
     assert leaked(data, PROPOSED, TYPED, PENDING) == []
 
 
