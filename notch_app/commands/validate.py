@@ -36,10 +36,10 @@ def run(args: argparse.Namespace) -> int:
     for path in args.paths:
         problems.extend(validate_path(path))
     if args.json:
-        print(json.dumps([p.to_json() for p in problems], indent=2, ensure_ascii=False))
+        print(_printable(json.dumps([p.to_json() for p in problems], indent=2, ensure_ascii=False)))
     else:
         for problem in problems:
-            print(problem.format())
+            print(_printable(problem.format()))
         errors = sum(1 for p in problems if p.is_error)
         warnings = len(problems) - errors
         if problems:
@@ -50,3 +50,9 @@ def run(args: argparse.Namespace) -> int:
     if any(p.rule == UNREADABLE for p in problems):
         return 2
     return 1 if any(p.is_error for p in problems) else 0
+
+
+def _printable(text: str) -> str:
+    # A file name that is not UTF-8 reaches Python as lone surrogates, which no UTF-8
+    # stream can write: show them escaped (\udcff) instead of failing mid-report.
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")

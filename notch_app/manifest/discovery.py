@@ -52,11 +52,11 @@ def discover_integrations(path: Path) -> Discovered:
 
     Raises FileNotFoundError when `path` does not exist.
     """
-    if path.is_file():
+    if _is_file(path):
         return Discovered([path])
-    if not path.is_dir():
+    if not _is_dir(path):
         raise FileNotFoundError(str(path))
-    if (path / MANIFEST_FILE).is_file():
+    if _is_file(path / MANIFEST_FILE):
         return Discovered([path / MANIFEST_FILE])
     found = Discovered()
     try:
@@ -66,7 +66,7 @@ def discover_integrations(path: Path) -> Discovered:
         return found
     found.manifests.extend(p for p in entries if _is_manifest_file(p))
     for child in entries:
-        if child.is_dir():
+        if _is_dir(child):
             _search(child, 1, found)
     if not found.manifests and not found.skipped:
         found.skipped.append(
@@ -95,7 +95,7 @@ def _search(folder: Path, depth: int, found: Discovered) -> int:
     if folder.name.startswith("."):
         found.skipped.append(SkippedFolder(folder, "hidden folder, not searched"))
         return 0
-    if (folder / MANIFEST_FILE).is_file():
+    if _is_file(folder / MANIFEST_FILE):
         found.manifests.append(folder / MANIFEST_FILE)
         return 1
     if depth >= MAX_SEARCH_DEPTH:
@@ -113,7 +113,7 @@ def _search(folder: Path, depth: int, found: Discovered) -> int:
         found.skipped.append(SkippedFolder(folder, f"cannot be read ({exc.strerror or exc})"))
         return 0
     mark = len(found.skipped)
-    count = sum(_search(child, depth + 1, found) for child in children if child.is_dir())
+    count = sum(_search(child, depth + 1, found) for child in children if _is_dir(child))
     if count == 0:
         # One line for the whole empty subtree, not one per folder in it.
         del found.skipped[mark:]
@@ -128,12 +128,28 @@ def _is_manifest_file(path: Path) -> bool:
         name.endswith(".json")
         and name != PREVIEW_FILE
         and not name.endswith(".preview.json")
-        and path.is_file()
+        and _is_file(path)
     )
 
 
+# Path.is_file/is_dir raise for some errors (a name too long, a path past PATH_MAX in a
+# deep tree); here such a path is simply not a file or folder Notch can read.
+def _is_file(path: Path) -> bool:
+    try:
+        return path.is_file()
+    except (OSError, ValueError):
+        return False
+
+
+def _is_dir(path: Path) -> bool:
+    try:
+        return path.is_dir()
+    except (OSError, ValueError):
+        return False
+
+
 def _not_an_integration(children: list[Path]) -> str:
-    json_files = [c.name for c in children if c.suffix == ".json" and c.is_file()]
+    json_files = [c.name for c in children if c.suffix == ".json" and _is_file(c)]
     held = ""
     if json_files:
         shown = ", ".join(json_files[:_NAMES_SHOWN])
@@ -155,4 +171,4 @@ def preview_path_for(manifest_path: Path) -> Path | None:
         candidate = manifest_path.with_name(PREVIEW_FILE)
     else:
         candidate = manifest_path.with_name(manifest_path.stem + ".preview.json")
-    return candidate if candidate.is_file() else None
+    return candidate if _is_file(candidate) else None

@@ -14,7 +14,9 @@ from __future__ import annotations
 import bisect
 import itertools
 import json
+import math
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
@@ -283,8 +285,16 @@ def parse_text(
     too_deep = check_depth(text, display_name)
     if too_deep is not None:
         return None, [too_deep]
+    out_of_range: list[str] = []
+
+    def finite_float(literal: str) -> float:
+        value = float(literal)
+        if not math.isfinite(value):  # 1e999 is valid JSON but reads as infinity
+            out_of_range.append(literal)
+        return value
+
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_float=finite_float)
     except json.JSONDecodeError as exc:
         return None, [
             Problem(
@@ -303,4 +313,64 @@ def parse_text(
         return None, [
             Problem(display_name, 1, 1, "", "json-syntax", "error", f"cannot read the JSON: {exc}")
         ]
-    return SourceDocument(path, display_name, text, data), []
+    doc = SourceDocument(path, display_name, text, data)
+    if out_of_range or _SURROGATE_ESCAPE.search(text) is not None:
+        unrepresentable = list(itertools.islice(_unrepresentable(doc), _MAX_REPORTED))
+        if unrepresentable:
+            return None, unrepresentable
+    return doc, []
+
+
+_SURROGATE_ESCAPE: Final = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+"""A `\\uD800`–`\\uDFFF` escape: the only way a lone surrogate gets into text decoded as
+UTF-8. Pairs are fine (json joins them into one character); only a lone one is refused."""
+
+_MAX_REPORTED: Final = 20
+
+
+def _is_lone_surrogate_text(text: str) -> bool:
+    if text.isascii():
+        return False
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def _unrepresentable(doc: SourceDocument) -> Iterator[Problem]:
+    """Values no other program reads back the same: strings or keys holding a lone UTF-16
+    surrogate (not a character; printing one fails) and numbers too large for a float.
+    Checked once here, at the boundary, so nothing downstream ever meets them."""
+    pending: list[tuple[str, Any]] = [("", doc.data)]
+    while pending:
+        pointer, value = pending.pop()
+        if isinstance(value, dict):
+            items = list(value.items())
+            for key, child in reversed(items):
+                child_pointer = f"{pointer}/{escape_pointer_token(key)}"
+                if _is_lone_surrogate_text(key):
+                    yield doc.problem(
+                        child_pointer, "json-lone-surrogate", _SURROGATE_FIX, key=True
+                    )
+                pending.append((child_pointer, child))
+        elif isinstance(value, list):
+            pending.extend(
+                (f"{pointer}/{i}", child) for i, child in reversed(list(enumerate(value)))
+            )
+        elif isinstance(value, str):
+            if _is_lone_surrogate_text(value):
+                yield doc.problem(pointer, "json-lone-surrogate", _SURROGATE_FIX)
+        elif isinstance(value, float) and not math.isfinite(value):
+            yield doc.problem(
+                pointer,
+                "json-number-range",
+                "this number is too large to read (it would become infinity); write a "
+                "number within ±1.7e308",
+            )
+
+
+_SURROGATE_FIX: Final = (
+    "this text holds a lone UTF-16 surrogate escape (\\uD800–\\uDFFF without its pair), "
+    "which is not a character; remove it or write the character it stands for"
+)
