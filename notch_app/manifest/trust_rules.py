@@ -38,7 +38,7 @@ def icon_problems(doc: SourceDocument, data: dict[str, Any]) -> Iterator[Problem
     folder = doc.path.parent
     written = icon.replace("\\", "/")
     outside = (
-        written.startswith("/")
+        written.startswith(("/", "~"))  # "~" is never expanded: it means a home folder
         or PureWindowsPath(icon).is_absolute()
         or bool(PureWindowsPath(icon).drive)
         or _SCHEME_RE.match(icon) is not None

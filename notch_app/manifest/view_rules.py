@@ -325,7 +325,7 @@ def _check_footer(
                         first_pointer + "/label",
                         "destructive-confirm-label",
                         f"{tool.name!r} is destructive but its confirm says only {label!r}; name "
-                        'the consequence, e.g. "Delete {{count}} files"',
+                        'the consequence, e.g. "Delete {{paths.length}} files"',
                         severity="warning",
                     )
                 )

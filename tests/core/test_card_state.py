@@ -539,3 +539,103 @@ def test_a_megabyte_argument_is_shared_not_copied_per_keystroke(tool: Tool) -> N
         assert state.confirm_enabled
     assert state.value("big") is state.proposed["big"]
     assert state.final_arguments()["big"] == big
+
+
+# --- a field hidden at approval sends the proposed value (issue 8 spec fix) -------------
+
+
+def test_a_value_typed_into_a_field_that_is_then_hidden_is_not_sent(tool: Tool) -> None:
+    state = CardState(tool, {**PROPOSED, "when": "Friday 9:00"})
+    state.set("schedule", True)
+    state.set("when", "attacker picks this")
+    assert state.final_arguments()["when"] == "attacker picks this"
+    assert state.edited_paths() == ["schedule", "when"]
+    state.set("schedule", False)  # the When field is hidden now: the person cannot see it
+    final = state.final_arguments()
+    assert final["when"] == "Friday 9:00"  # the agent's proposal goes, not the typed text
+    assert state.edited_paths() == []  # schedule is back to the proposal too
+    assert state.withheld_paths() == ["when"]
+    assert state.value("when") == "Friday 9:00"
+    state.set("schedule", True)  # shown again: the typed text is back, and is sent
+    assert state.final_arguments()["when"] == "attacker picks this"
+    assert state.withheld_paths() == []
+
+
+def test_a_hidden_field_the_agent_left_out_sends_nothing(tool: Tool) -> None:
+    state = CardState(tool, PROPOSED)  # no "when" proposed
+    state.set("schedule", True)
+    state.set("when", "tomorrow")
+    state.set("schedule", False)
+    assert "when" not in state.final_arguments()
+    assert state.confirm_enabled  # a hidden required input does not gate
+
+
+def test_the_digest_follows_what_is_sent_not_what_was_typed(tool: Tool) -> None:
+    from notch_app.runtime.decision import arguments_digest
+
+    untouched = CardState(tool, PROPOSED)
+    state = CardState(tool, PROPOSED)
+    state.set("schedule", True)
+    state.set("when", "typed, then hidden")
+    state.set("schedule", False)
+    assert state.final_arguments() == untouched.final_arguments()
+    assert arguments_digest(state.final_arguments()) == arguments_digest(PROPOSED)
+
+
+def test_hiding_cascades_through_nested_conditions() -> None:
+    tool = make_tool(
+        [
+            {"type": "toggle", "bind": "{{a}}", "label": "A"},
+            {"type": "textField", "bind": "{{b}}", "label": "B", "visibleIf": "{{a}}"},
+            {"type": "textField", "bind": "{{c}}", "label": "C", "visibleIf": "{{b}}"},
+        ],
+        {"a": {"type": "boolean"}, "b": {"type": "string"}, "c": {"type": "string"}},
+    )
+    state = CardState(tool, {"a": False})
+    state.set("a", True)
+    state.set("b", "shown")
+    state.set("c", "typed")
+    assert state.final_arguments() == {"a": True, "b": "shown", "c": "typed"}
+    state.set("a", False)  # hides B; B's edit is withheld, so C (visibleIf B) hides too
+    assert state.final_arguments() == {"a": False}
+    assert sorted(state.withheld_paths()) == ["b", "c"]
+
+
+def test_a_field_bound_twice_stays_sent_while_one_of_its_inputs_shows() -> None:
+    tool = make_tool(
+        [
+            {"type": "toggle", "bind": "{{a}}", "label": "A"},
+            {"type": "textField", "bind": "{{b}}", "label": "B", "visibleIf": "{{a}}"},
+            {"type": "textField", "bind": "{{b}}", "label": "B again"},
+        ],
+        {"a": {"type": "boolean"}, "b": {"type": "string"}},
+    )
+    state = CardState(tool, {"a": False, "b": "x"})
+    state.set("b", "edited")
+    assert state.final_arguments()["b"] == "edited"
+
+
+# --- counts come from the arguments shown (issue 9) -------------------------------------
+
+
+def test_a_count_in_a_label_comes_from_the_list_not_from_the_agent() -> None:
+    tool = make_tool(
+        [{"type": "list", "itemsFrom": "{{paths}}", "maxVisible": 6}],
+        {"paths": {"type": "array", "items": {"type": "string"}}, "count": {"type": "integer"}},
+        title="Delete {{paths.length}} files",
+    )
+    paths = [f"/tmp/f{i}" for i in range(6)] + ["~/.ssh/id_ed25519", "~/.gnupg", "/etc/passwd"]
+    state = CardState(tool, {"paths": paths, "count": 1})  # the agent lies about the count
+    assert state.text("Delete {{paths.length}} files") == "Delete 9 files"
+    assert state.text("{{count}}") == "1"
+    assert state.text("{{paths.length}} / {{nothing.length}}") == "9 / "
+
+
+def test_bidi_and_invisible_characters_in_values_are_marked_in_card_text(tool: Tool) -> None:
+    state = CardState(tool, {**PROPOSED, "to": "ACME\u202eLtd\u200b@example.com"})
+    assert state.text("Send to {{to}}") == "Send to ACME⟨U+202E⟩Ltd⟨U+200B⟩@example.com"
+    lookalike = CardState(tool, {**PROPOSED, "to": "sam@ex\u0430mple.com"})
+    assert lookalike.text_warnings("To {{to}}") == [
+        "‘ex\u0430mple.com’ mixes Latin and Cyrillic letters that look alike"
+    ]
+    assert state.text_warnings("To {{to}}") == []

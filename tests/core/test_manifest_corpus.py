@@ -44,6 +44,11 @@ CASES: list[tuple[str, str, int, int, str | None]] = [
     ("unknown-key.json", "unknown-key", 115, 7, '"titel"'),
     ("unknown-property.json", "unknown-property", 86, 15, '"tex"'),
     ("view-schema-version.json", "view-schema-version", 46, 26, "2,"),
+    ("body-confirm.json", "body-confirm", 91, 23, '"confirm"'),
+    ("icon-missing.json", "icon-missing", 6, 11, '"corpus-icon.svg"'),
+    ("icon-outside-folder.json", "icon-outside-folder", 6, 11, '"../../../manifests/mail/icon.svg"'),
+    ("impersonation.json", "impersonation", 53, 20, '"macOS Software Update"'),
+    ("argument-not-shown.json", "argument-not-shown", 25, 11, '"bcc"'),
     ("fixture-args-invalid", "fixture-args-invalid", 7, 19, '"yes"'),
     ("fixture-unknown-tool", "fixture-unknown-tool", 9, 5, '"send_mesage"'),
 ]  # fmt: skip

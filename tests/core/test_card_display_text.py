@@ -1,0 +1,100 @@
+"""Values on a card show every character that is sent, and warn about look-alike letters.
+
+The attacks from issue 9: a right-to-left override in a payee name reverses the text on
+screen, and a Cyrillic "а" in `sam@exаmple.com` looks identical to the Latin one.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from notch_app.card.display_text import (
+    BIDI_CONTROLS,
+    is_invisible,
+    lookalike_warnings,
+    mark_invisible,
+    shown_text,
+)
+
+
+def test_a_right_to_left_override_is_shown_not_obeyed() -> None:
+    # "invoice‮fdp.exe" draws as "invoiceexe.pdf" when the override is obeyed.
+    assert mark_invisible("invoice\u202efdp.exe") == "invoice⟨U+202E⟩fdp.exe"
+
+
+@pytest.mark.parametrize("ch", sorted(BIDI_CONTROLS))
+def test_every_bidi_control_is_marked(ch: str) -> None:
+    assert mark_invisible(f"a{ch}b") == f"a⟨U+{ord(ch):04X}⟩b"
+
+
+@pytest.mark.parametrize(
+    "ch",
+    ["\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\u00ad", "\u180e", "\u3164",
+     "\u2800", "\x00", "\x1b", "\U000e0041", "\u2028", "\ufe0e"],
+)  # fmt: skip
+def test_invisible_characters_are_marked(ch: str) -> None:
+    assert mark_invisible(f"pay{ch}pal") == f"pay⟨U+{ord(ch):04X}⟩pal"
+
+
+def test_ordinary_text_emoji_and_line_breaks_are_left_alone() -> None:
+    for text in ["Zoë pays 1 000 €", "Привет", "👩\u200d💻 coder", "❤\ufe0f", "a\nb\tc", "東京"]:
+        assert mark_invisible(text) == text
+
+
+@given(st.text())
+def test_no_invisible_character_survives_marking(text: str) -> None:
+    marked = mark_invisible(text)
+    for i, ch in enumerate(marked):
+        if is_invisible(ch) and ch not in ("\u200d", "\ufe0f"):
+            pytest.fail(f"{unicodedata.name(ch, hex(ord(ch)))} at {i} survived")
+    assert not (set(marked) & BIDI_CONTROLS)
+
+
+def test_the_cyrillic_a_in_an_email_domain_is_named() -> None:
+    assert lookalike_warnings("sam@ex\u0430mple.com") == [
+        "‘ex\u0430mple.com’ mixes Latin and Cyrillic letters that look alike"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "scripts"),
+    [
+        ("\u0440aypal.com", "Latin and Cyrillic"),  # Cyrillic р
+        ("G\u03bfogle", "Latin and Greek"),  # Greek ο
+        ("DE89 37O4 0044 0532 0130 00 \u0410CME", "Latin and Cyrillic"),  # payee name
+        ("P\u0430ul Smith", "Latin and Cyrillic"),
+    ],
+)
+def test_mixed_script_lookalikes_are_flagged(text: str, scripts: str) -> None:
+    [warning] = lookalike_warnings(text)
+    assert f"mixes {scripts} letters that look alike" in warning
+
+
+def test_full_width_and_mathematical_letters_are_flagged_alone() -> None:
+    [full] = lookalike_warnings("\uff30\uff41\uff59\uff30\uff41\uff4c")
+    assert "full-width letters that look like Latin ones" in full
+    [maths] = lookalike_warnings("\U0001d40f\U0001d41a\U0001d432")
+    assert "mathematical letters" in maths
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Иван Петров", "Αθήνα", "Pokémon Straße", "sam@example.com", "東京 Tower", "DE89 3704 0044"],
+)
+def test_text_in_one_script_or_honest_mixes_is_not_flagged(text: str) -> None:
+    assert lookalike_warnings(text) == []
+
+
+def test_a_warning_never_carries_the_invisible_trick_itself() -> None:
+    [warning] = lookalike_warnings("ex\u0430m\u202eple.com")
+    assert "\u202e" not in warning and "⟨U+202E⟩" in warning
+
+
+def test_shown_text_gives_both() -> None:
+    shown = shown_text("to sam@ex\u0430mple.com\u200b")
+    assert shown.text == "to sam@ex\u0430mple.com⟨U+200B⟩"
+    assert len(shown.warnings) == 1
