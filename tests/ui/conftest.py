@@ -7,6 +7,7 @@ focus, animation), not about what a card shows; tests of real cards use CardView
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -14,12 +15,36 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QApplication,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
 
 from notch_app.manifest.model import Tool
 from notch_app.runtime.presenter import ConfirmationRequest, DecidedBy
 from notch_app.ui.card_view import CardView
 from notch_app.ui.overlay_presenter import BuiltCard
+
+
+def _qt_event_loop() -> asyncio.AbstractEventLoop:
+    import qasync  # type: ignore[import-untyped]
+
+    app = QApplication.instance() or QApplication([])
+    loop: asyncio.AbstractEventLoop = qasync.QEventLoop(app)
+    return loop
+
+
+def pytest_asyncio_loop_factories(
+    config: pytest.Config, item: pytest.Item
+) -> dict[str, Callable[[], asyncio.AbstractEventLoop]]:
+    """Async widget tests run on qasync's loop, as `notch run` does: Qt's own event loop,
+    so widgets paint and Qt timers fire while a test awaits."""
+    return {"qasync": _qt_event_loop}
+
 
 # ---- cards from a confirmation view ---------------------------------------------------
 

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import json
 import shutil
 import tempfile
-from collections.abc import Awaitable, Callable
+import time
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
@@ -377,36 +379,24 @@ def test_a_notch_change_from_another_process_shows_after_reload(
 # --- a running Notch follows these settings at once --------------------------------------------
 
 
-def run_notch_in_process(
-    config: NotchConfig, body: Callable[[NotchApp], Awaitable[None]], err: io.StringIO
-) -> None:
-    """Start a real NotchApp (service, socket, overlay; no tray) on qasync, run `body`."""
-    import qasync  # type: ignore[import-untyped]
-    from PySide6.QtWidgets import QApplication
-
-    loop = qasync.QEventLoop(QApplication.instance())
-    asyncio.set_event_loop(loop)
-
-    async def main() -> None:
-        notch = NotchApp(config, err=err)
-        await notch.start()
-        try:
-            await body(notch)
-        finally:
-            await notch.stop()
-
+@contextlib.asynccontextmanager
+async def notch_in_process(config: NotchConfig, err: io.StringIO) -> AsyncIterator[NotchApp]:
+    """A real NotchApp (service, socket, overlay; no tray) on the test's qasync loop."""
+    notch = NotchApp(config, err=err)
+    await notch.start()
     try:
-        loop.run_until_complete(asyncio.wait_for(main(), 20))
+        yield notch
     finally:
-        asyncio.set_event_loop(None)
+        await notch.stop()
 
 
 async def until(condition: Callable[[], bool], what: str, timeout: float = 5.0) -> None:
-    for _ in range(int(timeout / 0.01)):
-        if condition():
-            return
-        await asyncio.sleep(0.01)
-    raise AssertionError(f"timed out waiting for {what}")
+    """Poll `condition` (a Qt state) every 10 ms while the loop runs; fail after `timeout`."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        await asyncio.sleep(0.01)  # the poll interval: Qt paints and fires timers meanwhile
 
 
 def notch_config(tmp_path: Path, **overrides: Any) -> NotchConfig:
@@ -426,8 +416,11 @@ def send_email_args() -> dict[str, Any]:
     return preview["tools"]["send_email"]["args"]  # type: ignore[no-any-return]
 
 
-def test_a_running_notch_follows_the_settings_window_at_once(tmp_path: Path, qtbot: QtBot) -> None:
-    async def body(notch: NotchApp) -> None:
+@pytest.mark.asyncio
+async def test_a_running_notch_follows_the_settings_window_at_once(
+    tmp_path: Path, qtbot: QtBot
+) -> None:
+    async with notch_in_process(notch_config(tmp_path), io.StringIO()) as notch:
         presenter = notch.presenter
         assert isinstance(presenter, OverlayPresenter) and notch.service is not None
         notch_window = presenter.window
@@ -464,13 +457,12 @@ def test_a_running_notch_follows_the_settings_window_at_once(tmp_path: Path, qtb
         assert decision.outcome == "withdrawn"
         await until(lambda: not notch_window.isVisible(), "the hidden idle notch")
 
-    run_notch_in_process(notch_config(tmp_path), body, io.StringIO())
 
-
-def test_a_flag_given_to_notch_run_wins_for_that_run(tmp_path: Path, qtbot: QtBot) -> None:
+@pytest.mark.asyncio
+async def test_a_flag_given_to_notch_run_wins_for_that_run(tmp_path: Path, qtbot: QtBot) -> None:
     err = io.StringIO()
-
-    async def body(notch: NotchApp) -> None:
+    PolicyBook.in_data_dir(tmp_path / "data").set_idle("hidden")
+    async with notch_in_process(notch_config(tmp_path, idle_override="pill"), err) as notch:
         presenter = notch.presenter
         book = notch.policy_book
         assert isinstance(presenter, OverlayPresenter) and book is not None
@@ -485,8 +477,6 @@ def test_a_flag_given_to_notch_run_wins_for_that_run(tmp_path: Path, qtbot: QtBo
         assert notch.overlay_settings.idle_mode == "pill"
         assert notch.overlay_settings.park_after_s == 30.0
 
-    PolicyBook.in_data_dir(tmp_path / "data").set_idle("hidden")
-    run_notch_in_process(notch_config(tmp_path, idle_override="pill"), body, err)
     said = err.getvalue()
     assert said == (
         "notch: this run was started with --idle pill, so your new setting (hidden) "
