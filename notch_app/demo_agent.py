@@ -9,6 +9,10 @@ preview fixtures, so the cards look like real ones. The script:
    place (`supersedes`) and ends `superseded`;
 3. one agent step with three tool calls (send an email, book a meeting, pay an invoice):
    the notch shows "1 of 3", and each is decided on its own.
+
+Every wait for Notch is on one of its events (the card shown, the request queued). The
+only timed waits are pacing pauses for the person watching (`_pace`): time to read the
+terminal, or the first draft before the agent revises it.
 """
 
 from __future__ import annotations
@@ -24,6 +28,8 @@ from typing import Any, TextIO
 from notch_app.client import AsyncNotchClient, ConfirmationEvent, Decision, NotchRequestError
 
 AGENT = {"agent": "Demo agent"}
+READ_FIRST_DRAFT_S = 2.5
+"""How long the person gets to read the first voice note before the agent revises it."""
 MAIL = "dev.notch.examples.mail"
 CALENDAR = "dev.notch.examples.calendar"
 PAYMENTS = "dev.notch.examples.payments"
@@ -76,6 +82,11 @@ class DemoAgent:
     def say(self, text: str) -> None:
         print(text, file=self._out, flush=True)
 
+    async def _pace(self, seconds: float) -> None:
+        """A deliberate pause for the person watching the demo, so each step can be
+        followed; never a wait for Notch (those wait for its events)."""
+        await asyncio.sleep(seconds)
+
     def _args(self, folder: str, tool: str) -> dict[str, Any]:
         return preview_arguments(self._manifests, folder, tool)
 
@@ -92,9 +103,9 @@ class DemoAgent:
             self._record(
                 await client.confirm(MAIL, "search_mail", self._args("mail", "search_mail"))
             )
-            await asyncio.sleep(self._pause)
+            await self._pace(self._pause)
             await self._revised_voice_note(client)
-            await asyncio.sleep(self._pause)
+            await self._pace(self._pause)
             await self._three_calls_in_one_step(client)
         approved = sum(1 for d in self.decisions if d.outcome == "approved")
         self.say(
@@ -119,7 +130,7 @@ class DemoAgent:
         )  # fmt: skip
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(shown.wait(), timeout=5)
-        await asyncio.sleep(2.5)  # long enough to read the first draft
+        await self._pace(READ_FIRST_DRAFT_S)
         if first.done():
             self._record(first.result())
             self.say("Demo agent: (you decided before I could revise it — fine.)")
@@ -149,14 +160,28 @@ class DemoAgent:
         pending = []
         for i, (integration, tool, args) in enumerate(calls, 1):
             call_id = f"demo-{self._run}-step-{i}"
+            queued = asyncio.Event()
             pending.append(
                 asyncio.ensure_future(
-                    client.confirm(integration, tool, args, call_id=call_id, context=AGENT)
+                    client.confirm(integration, tool, args, call_id=call_id, context=AGENT,
+                                   on_event=_when(call_id, "confirmationRequired", queued.set))
                 )
-            )
-            await asyncio.sleep(0.05)  # keep the queue in the order the agent asked
+            )  # fmt: skip
+            # The next call only once Notch has queued this one: the queue keeps the order
+            # the agent asked in.
+            await self._queued(pending[-1], queued)
         for future in asyncio.as_completed(pending):
             self._record(await future)
+
+    @staticmethod
+    async def _queued(asked: asyncio.Future[Decision], queued: asyncio.Event) -> None:
+        """Until Notch has queued `asked` (or already answered it)."""
+        waiting = asyncio.ensure_future(queued.wait())
+        either: set[asyncio.Future[Any]] = {waiting, asked}
+        try:
+            await asyncio.wait(either, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            waiting.cancel()
 
 
 def _when(
