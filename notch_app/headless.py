@@ -85,9 +85,11 @@ async def start(
     problems: list[str] = []
     if catalog is None:
         catalog, problems = Catalog.load(list(manifest_dirs))
-    store = DecisionStore(data_dir)
+    loaded = catalog
+    # Secret values never reach the file (an older store is scrubbed as it opens); which
+    # they are follows the catalog in use.
+    store = DecisionStore(data_dir, secrets_of=lambda i, t: secrets_in(loaded, i, t))
     service = ConfirmationService(catalog, store, policy=policy)
-    # Secret values never reach the file; which they are follows the catalog in use.
     store.secrets_of = lambda integration, tool: secrets_in(service.catalog, integration, tool)
     shown: Presenter | None = None
     try:

@@ -308,20 +308,48 @@ class DecisionStore:
                 f"{self.path}: written by a newer Notch (store version {version}); "
                 "upgrade Notch or use another --data-dir"
             )
+        # Content a write replaces or deletes is zeroed, not left in free space.
+        db.execute("PRAGMA secure_delete=ON")
         db.execute("BEGIN IMMEDIATE")
         try:
             for statement in _SCHEMA.split(";"):
                 if statement.strip():
                     db.execute(statement)
             columns = {row[1] for row in db.execute("PRAGMA table_info(requests)")}
-            if "withheld" not in columns:  # store version 1
+            upgrading = "withheld" not in columns  # store version 1 kept secrets in clear
+            if upgrading:
                 db.execute("ALTER TABLE requests ADD COLUMN withheld TEXT NOT NULL DEFAULT '[]'")
+                self._forget_secrets()
             db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
             db.execute("COMMIT")
         except BaseException:
             with contextlib.suppress(sqlite3.Error):
                 db.execute("ROLLBACK")
             raise
+        if upgrading:  # copy the scrubbed pages over the old ones now, and empty the WAL
+            db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+    def _forget_secrets(self) -> None:
+        """Replace every secret value an older Notch stored in clear with REDACTED (the
+        tools' secrets as `secrets_of` knows them at this start). Inside `_open`'s
+        transaction."""
+        rows = self._db.execute(
+            "SELECT rowid, integration, tool, arguments, final_arguments, decided FROM requests"
+        ).fetchall()
+        for rowid, integration, tool, arguments, final, decided in rows:
+            secrets = self.secrets_of(integration, tool)
+            if not secrets:
+                continue
+            kept_arguments, withheld = _kept(json.loads(arguments), secrets)
+            kept_final = None
+            if final is not None:
+                kept_final, final_withheld = _kept(json.loads(final), secrets)
+                withheld = final_withheld if decided else withheld
+            self._db.execute(
+                "UPDATE requests SET arguments = ?, final_arguments = ?, withheld = ?"
+                " WHERE rowid = ?",
+                (kept_arguments, kept_final, withheld, rowid),
+            )
 
     def _close_quietly(self) -> None:
         for name in ("_db", "_read"):

@@ -10,6 +10,8 @@ the data dir, as another program with the user's access would.
 from __future__ import annotations
 
 import asyncio
+import json
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +19,9 @@ import pytest
 
 from notch_app.client import AsyncNotchClient
 from notch_app.runtime.decision import Decision, arguments_digest
+from notch_app.runtime.presenter import ConfirmationRequest
 from notch_app.runtime.redaction import REDACTED
+from notch_app.runtime.store import DecisionStore, NewRequest
 
 MAIL = "com.example.mail"  # its connect_account binds user.password to a passwordField
 PROPOSED = "pin-4711-proposed"
@@ -101,9 +105,6 @@ async def test_a_pin_never_reaches_the_file_and_a_replay_says_it_was_withheld(
 
 
 def test_values_not_secret_are_stored_as_they_were(tmp_path: Path) -> None:
-    from notch_app.runtime.presenter import ConfirmationRequest
-    from notch_app.runtime.store import DecisionStore, NewRequest
-
     store = DecisionStore(tmp_path / "data", secrets_of=lambda i, t: frozenset({"pin"}))
     arguments = {"pin": "pin-0000-x", "amount": 1250.0, "n": 2**53 - 1, "text": "é 😀"}
     try:
@@ -117,3 +118,60 @@ def test_values_not_secret_are_stored_as_they_were(tmp_path: Path) -> None:
     finally:
         store.close()
     assert leaked(tmp_path / "data", "pin-0000-x") == []
+
+
+STORE_VERSION_1 = """
+CREATE TABLE requests (call_id TEXT PRIMARY KEY, integration TEXT NOT NULL, tool TEXT NOT NULL,
+    arguments TEXT NOT NULL, args_digest TEXT NOT NULL, context TEXT NOT NULL,
+    created_at REAL NOT NULL, expires_at REAL, reason TEXT,
+    decided INTEGER NOT NULL DEFAULT 0, final_arguments TEXT);
+CREATE INDEX requests_pending ON requests(decided) WHERE decided = 0;
+CREATE TABLE decisions (call_id TEXT PRIMARY KEY, integration TEXT NOT NULL, tool TEXT NOT NULL,
+    outcome TEXT NOT NULL, logged_arguments TEXT, digest TEXT, edited_paths TEXT NOT NULL,
+    decided_by TEXT NOT NULL, decided_at REAL NOT NULL, message TEXT, context TEXT NOT NULL);
+CREATE INDEX decisions_time ON decisions(decided_at);
+PRAGMA user_version=1;
+"""
+
+
+def test_a_store_from_before_keeps_no_secret_once_opened(tmp_path: Path) -> None:
+    """What Notch 0.1 left on disk: PINs in clear in the requests table."""
+    data = tmp_path / "data"
+    data.mkdir(mode=0o700)
+    old_pin, pending_pin = "pin-2468-from-0.1", "pin-8642-still-open"
+    approved = {"user": {"name": "ann", "password": old_pin}}
+    waiting = {"user": {"name": "bo", "password": pending_pin}}
+    with sqlite3.connect(data / "notch.sqlite3") as db:
+        db.execute("PRAGMA journal_mode=WAL")
+        db.executescript(STORE_VERSION_1)
+        db.execute(
+            "INSERT INTO requests VALUES ('old', ?, 'connect_account', ?, ?, '{}', 1, NULL,"
+            " NULL, 1, ?)",
+            (MAIL, json.dumps(approved), arguments_digest(approved), json.dumps(approved)),
+        )
+        db.execute(
+            "INSERT INTO decisions VALUES ('old', ?, 'connect_account', 'approved', '{}', ?,"
+            " '[]', 'click', 2, NULL, '{}')",
+            (MAIL, arguments_digest(approved)),
+        )
+        db.execute(
+            "INSERT INTO requests VALUES ('open', ?, 'connect_account', ?, ?, '{}', 3, NULL,"
+            " NULL, 0, NULL)",
+            (MAIL, json.dumps(waiting), arguments_digest(waiting)),
+        )
+    assert leaked(data, old_pin, pending_pin) == [old_pin, pending_pin]  # as it was
+
+    def secrets(integration: str, tool: str) -> frozenset[str]:
+        return frozenset({"user.password"}) if tool == "connect_account" else frozenset()
+
+    store = DecisionStore(data, secrets_of=secrets)
+    try:
+        assert leaked(data, old_pin, pending_pin) == []  # scrubbed as it opened
+        old = store.decision("old")
+        assert old is not None and old.secrets_withheld == ("user.password",)
+        assert old.digest == arguments_digest(approved)
+        assert [r.arguments for r in store.pending()] == [{"user": {"name": "bo"}}]
+        assert store.request_digest("open") == (MAIL, "connect_account", arguments_digest(waiting))
+    finally:
+        store.close()
+    assert leaked(data, old_pin, pending_pin) == []
