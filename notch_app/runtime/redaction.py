@@ -104,7 +104,7 @@ def without(arguments: Mapping[str, Any], paths: Sequence[str]) -> dict[str, Any
     return out
 
 
-def secrets_in(catalog: Catalog, integration_id: str, tool_name: str) -> frozenset[str]:
-    """`secret_paths` of a tool in `catalog`; empty when it is not installed."""
+def secrets_in(catalog: Catalog, integration_id: str, tool_name: str) -> frozenset[str] | None:
+    """`secret_paths` of a tool in `catalog`; None when it is not installed there."""
     tool = catalog.tool(integration_id, tool_name)
-    return frozenset() if tool is None else secret_paths(tool)
+    return None if tool is None else secret_paths(tool)

@@ -59,7 +59,7 @@ CREATE TABLE IF NOT EXISTS requests (
     reason TEXT,
     decided INTEGER NOT NULL DEFAULT 0,
     final_arguments TEXT,
-    withheld TEXT NOT NULL DEFAULT '[]'
+    withheld TEXT
 );
 CREATE INDEX IF NOT EXISTS requests_pending ON requests(decided) WHERE decided = 0;
 CREATE TABLE IF NOT EXISTS decisions (
@@ -95,11 +95,12 @@ BeforeCommit = Callable[[Sequence["WriteOp"]], None]
 """Called on the writer thread with a batch's ops, after they are applied and before the
 COMMIT. Raising sqlite3.Error rolls the whole batch back (as a failing disk would)."""
 
-SecretsOf = Callable[[str, str], frozenset[str]]
-"""(integration id, tool name) → dotted argument paths whose values are secret."""
+SecretsOf = Callable[[str, str], frozenset[str] | None]
+"""(integration id, tool name) → dotted argument paths whose values are secret; None when
+that tool is not installed (so which values are secret is unknown)."""
 
 
-def _no_secrets(_integration: str, _tool: str) -> frozenset[str]:
+def _no_secrets(_integration: str, _tool: str) -> frozenset[str] | None:
     return frozenset()
 
 
@@ -180,7 +181,7 @@ class NewDecision:
 
     def apply(self, db: sqlite3.Connection, secrets: SecretsOf) -> None:
         d = self.decision
-        hidden = secrets(d.integration_id, d.tool_name)
+        hidden = secrets(d.integration_id, d.tool_name) or frozenset()
         if self.request is not None:
             _insert_request(db, self.request, hidden)
         final, withheld = (None, "[]") if d.arguments is None else _kept(d.arguments, hidden)
@@ -225,7 +226,7 @@ class NewRequest:
 
     def apply(self, db: sqlite3.Connection, secrets: SecretsOf) -> None:
         r = self.request
-        _insert_request(db, r, secrets(r.integration_id, r.tool_name))
+        _insert_request(db, r, secrets(r.integration_id, r.tool_name) or frozenset())
         if self.superseded is not None:
             self.superseded.apply(db, secrets)
 
@@ -316,30 +317,37 @@ class DecisionStore:
                 if statement.strip():
                     db.execute(statement)
             columns = {row[1] for row in db.execute("PRAGMA table_info(requests)")}
-            upgrading = "withheld" not in columns  # store version 1 kept secrets in clear
-            if upgrading:
-                db.execute("ALTER TABLE requests ADD COLUMN withheld TEXT NOT NULL DEFAULT '[]'")
-                self._forget_secrets()
+            if "withheld" not in columns:
+                # Store version 1 kept secret values in clear; its rows get NULL here, "not
+                # scrubbed yet", until a start that knows the tools' secrets scrubs them.
+                db.execute("ALTER TABLE requests ADD COLUMN withheld TEXT")
+            db.execute(
+                "CREATE INDEX IF NOT EXISTS requests_unscrubbed ON requests(call_id)"
+                " WHERE withheld IS NULL"
+            )
+            scrubbed = self._forget_secrets() if self.secrets_of is not _no_secrets else 0
             db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
             db.execute("COMMIT")
         except BaseException:
             with contextlib.suppress(sqlite3.Error):
                 db.execute("ROLLBACK")
             raise
-        if upgrading:  # copy the scrubbed pages over the old ones now, and empty the WAL
+        if scrubbed:  # copy the scrubbed pages over the old ones now, and empty the WAL
             db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
-    def _forget_secrets(self) -> None:
-        """Replace every secret value an older Notch stored in clear with REDACTED (the
-        tools' secrets as `secrets_of` knows them at this start). Inside `_open`'s
-        transaction."""
+    def _forget_secrets(self) -> int:
+        """Replace every secret value an older Notch stored in clear with REDACTED, as
+        `secrets_of` knows the tools now; rows of tools not installed wait for a later
+        start. Returns how many rows changed. Inside `_open`'s transaction."""
         rows = self._db.execute(
             "SELECT rowid, integration, tool, arguments, final_arguments, decided FROM requests"
+            " WHERE withheld IS NULL"
         ).fetchall()
+        changed = 0
         for rowid, integration, tool, arguments, final, decided in rows:
             secrets = self.secrets_of(integration, tool)
-            if not secrets:
-                continue
+            if secrets is None:
+                continue  # not installed now: scrubbed by a start that knows it
             kept_arguments, withheld = _kept(json.loads(arguments), secrets)
             kept_final = None
             if final is not None:
@@ -350,6 +358,8 @@ class DecisionStore:
                 " WHERE rowid = ?",
                 (kept_arguments, kept_final, withheld, rowid),
             )
+            changed += 1
+        return changed
 
     def _close_quietly(self) -> None:
         for name in ("_db", "_read"):
@@ -470,7 +480,7 @@ class DecisionStore:
                     call_id=r[0],
                     integration_id=r[1],
                     tool_name=r[2],
-                    arguments=without(json.loads(r[3]), json.loads(r[8])),
+                    arguments=without(json.loads(r[3]), json.loads(r[8] or "[]")),
                     context=json.loads(r[4]),
                     created_at=r[5],
                     expires_at=r[6],
