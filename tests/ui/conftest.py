@@ -8,13 +8,15 @@ focus, animation), not about what a card shows; tests of real cards use CardView
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QRect, Signal
+from PySide6.QtGui import QColor, QImage, QLinearGradient, QPainter, QPixmap
 from PySide6.QtWidgets import (
     QApplication,
     QLabel,
@@ -24,10 +26,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from notch_app.app import BUNDLED_MANIFESTS
 from notch_app.manifest.model import Tool
+from notch_app.runtime.catalog import Catalog
 from notch_app.runtime.presenter import ConfirmationRequest, DecidedBy
 from notch_app.ui.card_view import CardView
-from notch_app.ui.overlay_presenter import BuiltCard
+from notch_app.ui.overlay_cards import ManifestCardFactory
+from notch_app.ui.overlay_presenter import BuiltCard, OverlayPresenter
 
 
 def _qt_event_loop() -> asyncio.AbstractEventLoop:
@@ -227,3 +232,63 @@ def make_tool() -> Callable[..., Tool]:
     """`make_tool(root, properties, required=None)`: a tool `do_thing` whose confirmation
     view is `root`."""
     return _tool
+
+
+# ---- the bundled integrations in the notch ---------------------------------------------
+
+OVERLAY_ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "overlay"
+
+
+def _bundled_factory() -> ManifestCardFactory:
+    catalog, problems = Catalog.load([BUNDLED_MANIFESTS])
+    assert not problems, problems
+    return ManifestCardFactory(catalog)
+
+
+def _preview_args(folder: str, tool: str) -> dict[str, Any]:
+    fixtures = json.loads((BUNDLED_MANIFESTS / folder / "preview.json").read_text())
+    return dict(fixtures["tools"][tool]["args"])
+
+
+def _desktop_shot(presenter: OverlayPresenter, name: str) -> QImage:
+    """The top of the screen around the notch, as a person would see it."""
+    QApplication.processEvents()
+    screen = QApplication.primaryScreen().geometry()
+    notch = presenter.window.geometry()
+    height = max(140, notch.bottom() + 40)
+    area = QRect(screen.center().x() - 380, screen.top(), 760, height)
+    shot = QPixmap(area.size())
+    painter = QPainter(shot)
+    wallpaper = QLinearGradient(0, 0, area.width(), area.height())
+    wallpaper.setColorAt(0.0, QColor("#3a4a6b"))
+    wallpaper.setColorAt(1.0, QColor("#7b5a7e"))
+    painter.fillRect(shot.rect(), wallpaper)
+    windows: list[QWidget] = [presenter.window, presenter.side_notch]
+    for w in windows:
+        if w.isVisible():
+            painter.drawPixmap(w.geometry().topLeft() - area.topLeft(), w.grab())
+    painter.end()
+    OVERLAY_ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    shot.save(str(OVERLAY_ARTIFACTS / f"{name}.png"))
+    return shot.toImage()
+
+
+@pytest.fixture(scope="session")
+def bundled_factory() -> Callable[[], ManifestCardFactory]:
+    """`bundled_factory()`: a card factory over the bundled integrations (fails the test
+    if any of them has a problem)."""
+    return _bundled_factory
+
+
+@pytest.fixture(scope="session")
+def preview_args() -> Callable[[str, str], dict[str, Any]]:
+    """`preview_args(folder, tool)`: the sample arguments of a bundled integration's tool
+    (its preview.json)."""
+    return _preview_args
+
+
+@pytest.fixture(scope="session")
+def desktop_shot() -> Callable[[OverlayPresenter, str], QImage]:
+    """`desktop_shot(presenter, name)`: the top of the screen around the notch over a
+    wallpaper, as a person would see it; also saved as artifacts/overlay/<name>.png."""
+    return _desktop_shot

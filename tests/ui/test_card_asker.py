@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from card_fixtures import make_tool
 from PySide6.QtCore import QPoint, QRect
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QLabel, QWidget
@@ -117,7 +116,7 @@ SPOOF = {
 }
 
 
-def test_no_block_can_draw_over_or_into_the_strip(qtbot: Any) -> None:
+def test_no_block_can_draw_over_or_into_the_strip(qtbot: Any, make_tool: Any) -> None:
     asker = Asker("Sketchy", "Added with --manifests", None, None)
     card = CardView(make_tool(SPOOF, {}), {}, asker=asker)
     qtbot.addWidget(card)
@@ -143,7 +142,7 @@ def test_no_block_can_draw_over_or_into_the_strip(qtbot: Any) -> None:
     assert CardDriver(card).visible_text().splitlines()[0] == "Sketchy · Added with --manifests"
 
 
-def test_the_strip_is_painted_in_its_own_band(qtbot: Any) -> None:
+def test_the_strip_is_painted_in_its_own_band(qtbot: Any, make_tool: Any) -> None:
     for theme in ("dark", "light"):
         asker = Asker("Mail", "Bundled with Notch", None, None)
         card = CardView(make_tool(SPOOF, {}), {}, asker=asker, theme=theme)

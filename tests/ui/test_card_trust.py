@@ -8,7 +8,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from card_fixtures import card
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QPushButton
 
@@ -56,7 +55,7 @@ def test_delete_files_never_hides_paths_behind_and_3_more(qtbot: Any) -> None:
     assert not more.isVisibleTo(view)
 
 
-def test_a_fixed_list_past_max_visible_can_be_opened(qtbot: Any) -> None:
+def test_a_fixed_list_past_max_visible_can_be_opened(qtbot: Any, card: Any) -> None:
     items = [{"type": "listItem", "title": f"Item {i}"} for i in range(5)]
     view = card([{"type": "list", "items": items, "maxVisible": 2}], {}, {})
     qtbot.addWidget(view)
@@ -87,7 +86,7 @@ def _also_sends(view: CardView) -> AlsoSendsSection | None:
     return section if section is not None and section.isVisibleTo(view) else None
 
 
-def test_an_argument_the_card_never_shows_is_listed_under_also_sends(qtbot: Any) -> None:
+def test_an_argument_the_card_never_shows_is_listed_under_also_sends(qtbot: Any, card: Any) -> None:
     view = card(MAIL_CARD, MAIL_PROPS, {"to": "sam@example.com", "bcc": "attacker@evil.example"})
     qtbot.addWidget(view)
     view.show()
@@ -100,7 +99,7 @@ def test_an_argument_the_card_never_shows_is_listed_under_also_sends(qtbot: Any)
     assert final["bcc"] == "attacker@evil.example"  # it does go: so it is shown
 
 
-def test_a_hidden_field_with_a_proposed_value_is_listed_until_shown(qtbot: Any) -> None:
+def test_a_hidden_field_with_a_proposed_value_is_listed_until_shown(qtbot: Any, card: Any) -> None:
     view = card(MAIL_CARD, MAIL_PROPS, {"to": "sam@example.com", "when": "03:00 tonight"})
     qtbot.addWidget(view)
     view.show()
@@ -111,14 +110,16 @@ def test_a_hidden_field_with_a_proposed_value_is_listed_until_shown(qtbot: Any) 
     assert driver.visible_text().count("03:00 tonight") == 1
 
 
-def test_a_card_that_shows_everything_has_no_also_sends(qtbot: Any) -> None:
+def test_a_card_that_shows_everything_has_no_also_sends(qtbot: Any, card: Any) -> None:
     view = card(MAIL_CARD, MAIL_PROPS, {"to": "sam@example.com", "later": False})
     qtbot.addWidget(view)
     view.show()
     assert _also_sends(view) is None
 
 
-def test_many_unshown_arguments_fold_behind_a_control_but_are_never_hidden(qtbot: Any) -> None:
+def test_many_unshown_arguments_fold_behind_a_control_but_are_never_hidden(
+    qtbot: Any, card: Any
+) -> None:
     props = {f"extra_{i:02}": {"type": "string"} for i in range(20)}
     args = {name: f"value {name}" for name in props}
     view = card([{"type": "text", "text": "Nothing bound"}], props, args)
@@ -133,7 +134,7 @@ def test_many_unshown_arguments_fold_behind_a_control_but_are_never_hidden(qtbot
     assert all(f"value {name}" in lines for name in props)
 
 
-def test_a_bidi_override_in_a_shown_value_is_marked(qtbot: Any) -> None:
+def test_a_bidi_override_in_a_shown_value_is_marked(qtbot: Any, card: Any) -> None:
     payee = "Acme \u202eLtd evil"
     view = card(
         [{"type": "keyValue", "items": [{"label": "Payee", "value": "{{payee}}"}]}],
@@ -147,7 +148,7 @@ def test_a_bidi_override_in_a_shown_value_is_marked(qtbot: Any) -> None:
     assert "U+202E" in text
 
 
-def test_a_bidi_override_in_a_field_is_flagged_above_the_card(qtbot: Any) -> None:
+def test_a_bidi_override_in_a_field_is_flagged_above_the_card(qtbot: Any, card: Any) -> None:
     view = card(MAIL_CARD, MAIL_PROPS, {"to": "sam@example.com\u202e"})
     qtbot.addWidget(view)
     view.show()
@@ -156,7 +157,7 @@ def test_a_bidi_override_in_a_field_is_flagged_above_the_card(qtbot: Any) -> Non
     assert flagged and "U+202E" in flagged[0]
 
 
-def test_a_look_alike_address_gets_a_warning_line(qtbot: Any) -> None:
+def test_a_look_alike_address_gets_a_warning_line(qtbot: Any, card: Any) -> None:
     view = card(MAIL_CARD, MAIL_PROPS, {"to": "sam@ex\u0430mple.com"})  # Cyrillic а
     qtbot.addWidget(view)
     view.show()
@@ -166,7 +167,7 @@ def test_a_look_alike_address_gets_a_warning_line(qtbot: Any) -> None:
     assert not any("Cyrillic" in line for line in driver.visible_text().splitlines())
 
 
-def test_a_look_alike_in_display_text_gets_a_warning_line(qtbot: Any) -> None:
+def test_a_look_alike_in_display_text_gets_a_warning_line(qtbot: Any, card: Any) -> None:
     view = card(
         [{"type": "text", "text": "Pay {{payee}}"}],
         {"payee": {"type": "string"}},

@@ -6,13 +6,13 @@ manifest) in the real notch window, offscreen."""
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QAbstractButton, QApplication
-from test_overlay_screens import bundled_factory, desktop_shot, preview_args
 
 from notch_app.runtime.presenter import ConfirmationRequest
 from notch_app.ui.card_view import CardView
@@ -30,12 +30,20 @@ QUEUE_SETTINGS = OverlaySettings(expand_ms=60, done_ms=60, park_after_s=0)
 MAIL = "dev.notch.examples.mail"
 
 
-def mail(call_id: str, to: str = "sam@example.com", **changes: Any) -> ConfirmationRequest:
-    args = preview_args("mail", "send_email") | {"to": [to]} | changes
-    return ConfirmationRequest(call_id, MAIL, "send_email", args)
+@pytest.fixture
+def mail(preview_args: Any) -> Callable[..., ConfirmationRequest]:
+    """`mail(call_id, to=..., **changes)`: a send_email request from the bundled mail."""
+
+    def request(call_id: str, to: str = "sam@example.com", **changes: Any) -> ConfirmationRequest:
+        args = preview_args("mail", "send_email") | {"to": [to]} | changes
+        return ConfirmationRequest(call_id, MAIL, "send_email", args)
+
+    return request
 
 
-def make_overlay(qtbot: Any, sink: Any, settings: OverlaySettings) -> OverlayPresenter:
+def make_overlay(
+    qtbot: Any, sink: Any, bundled_factory: Any, settings: OverlaySettings
+) -> OverlayPresenter:
     presenter = OverlayPresenter(sink, bundled_factory(), settings)
     qtbot.addWidget(presenter.window)
     qtbot.addWidget(presenter.side_notch)
@@ -43,8 +51,8 @@ def make_overlay(qtbot: Any, sink: Any, settings: OverlaySettings) -> OverlayPre
 
 
 @pytest.fixture
-def overlay(qtbot: Any, sink: Any) -> tuple[OverlayPresenter, Any]:
-    return make_overlay(qtbot, sink, SETTINGS), sink
+def overlay(qtbot: Any, sink: Any, bundled_factory: Any) -> tuple[OverlayPresenter, Any]:
+    return make_overlay(qtbot, sink, bundled_factory, SETTINGS), sink
 
 
 def card_on_screen(presenter: OverlayPresenter) -> CardView:
@@ -106,7 +114,7 @@ def held_and_untouched(presenter: OverlayPresenter, sink: Any, view: CardView) -
 
 
 def test_a_new_card_takes_no_yes_until_armed_then_one_click_approves(
-    qtbot: Any, overlay: Any
+    qtbot: Any, overlay: Any, mail: Any
 ) -> None:
     presenter, sink = overlay
     shown_at = time.monotonic()
@@ -128,7 +136,7 @@ def test_a_new_card_takes_no_yes_until_armed_then_one_click_approves(
     assert presenter.window.look == "done"
 
 
-def test_enter_approves_once_armed(qtbot: Any, overlay: Any) -> None:
+def test_enter_approves_once_armed(qtbot: Any, overlay: Any, mail: Any) -> None:
     presenter, sink = overlay
     presenter.present(mail("k"))
     view = settled(qtbot, presenter, "k")
@@ -139,7 +147,7 @@ def test_enter_approves_once_armed(qtbot: Any, overlay: Any) -> None:
 
 
 @pytest.mark.parametrize("how", ["escape", "cancel", "close"])
-def test_decline_is_never_held(qtbot: Any, overlay: Any, how: str) -> None:
+def test_decline_is_never_held(qtbot: Any, overlay: Any, how: str, mail: Any) -> None:
     presenter, sink = overlay
     presenter.present(mail("d"))
     view = card_on_screen(presenter)
@@ -159,7 +167,7 @@ def test_decline_is_never_held(qtbot: Any, overlay: Any, how: str) -> None:
     assert presenter.window.look == "done"
 
 
-def test_a_supersede_under_the_pointer_is_held(qtbot: Any, overlay: Any) -> None:
+def test_a_supersede_under_the_pointer_is_held(qtbot: Any, overlay: Any, mail: Any) -> None:
     presenter, sink = overlay
     presenter.present(mail("a"))
     settled(qtbot, presenter, "a")
@@ -182,8 +190,10 @@ def test_a_supersede_under_the_pointer_is_held(qtbot: Any, overlay: Any) -> None
     assert sink.of("decide")[0][3]["to"] == ["attacker@evil.example"]
 
 
-def test_the_next_card_in_the_queue_is_held(qtbot: Any, sink: Any) -> None:
-    presenter = make_overlay(qtbot, sink, QUEUE_SETTINGS)
+def test_the_next_card_in_the_queue_is_held(
+    qtbot: Any, sink: Any, mail: Any, bundled_factory: Any
+) -> None:
+    presenter = make_overlay(qtbot, sink, bundled_factory, QUEUE_SETTINGS)
     presenter.present(mail("first"))
     presenter.present(mail("second", to="lee@example.com"))
     first = settled(qtbot, presenter, "first")
@@ -199,7 +209,7 @@ def test_the_next_card_in_the_queue_is_held(qtbot: Any, sink: Any) -> None:
     qtbot.waitUntil(lambda: presenter.window.look == "idle", timeout=3000)
 
 
-def test_a_card_restored_from_the_side_notch_is_held(qtbot: Any, overlay: Any) -> None:
+def test_a_card_restored_from_the_side_notch_is_held(qtbot: Any, overlay: Any, mail: Any) -> None:
     presenter, sink = overlay
     presenter.present(mail("p"))
     view = settled(qtbot, presenter, "p")
@@ -215,7 +225,9 @@ def test_a_card_restored_from_the_side_notch_is_held(qtbot: Any, overlay: Any) -
     assert [c[1:3] for c in sink.of("decide")] == [("p", True)]
 
 
-def test_a_card_that_moves_or_grows_by_itself_is_held_again(qtbot: Any, overlay: Any) -> None:
+def test_a_card_that_moves_or_grows_by_itself_is_held_again(
+    qtbot: Any, overlay: Any, mail: Any
+) -> None:
     presenter, sink = overlay
     presenter.present(mail("m"))
     view = settled(qtbot, presenter, "m")
@@ -235,7 +247,7 @@ def test_a_card_that_moves_or_grows_by_itself_is_held_again(qtbot: Any, overlay:
     assert [c[1:3] for c in sink.of("decide")] == [("m", True)]
 
 
-def test_the_persons_own_edits_do_not_hold_the_card(qtbot: Any, overlay: Any) -> None:
+def test_the_persons_own_edits_do_not_hold_the_card(qtbot: Any, overlay: Any, mail: Any) -> None:
     presenter, sink = overlay
     presenter.present(mail("e"))
     view = settled(qtbot, presenter, "e")
@@ -256,7 +268,9 @@ def test_the_persons_own_edits_do_not_hold_the_card(qtbot: Any, overlay: Any) ->
     assert PERSON_EDIT_GRACE_MS >= ARMING_DELAY_MS
 
 
-def test_arming_and_the_cards_own_gate_are_separate_reasons(qtbot: Any, overlay: Any) -> None:
+def test_arming_and_the_cards_own_gate_are_separate_reasons(
+    qtbot: Any, overlay: Any, mail: Any
+) -> None:
     presenter, sink = overlay
     presenter.present(mail("g", subject=""))
     view = settled(qtbot, presenter, "g")
@@ -269,7 +283,9 @@ def test_arming_and_the_cards_own_gate_are_separate_reasons(qtbot: Any, overlay:
     assert sink.of("decide")[0][3]["subject"] == "Q3 report"
 
 
-def test_a_press_begun_on_the_held_button_does_not_end_in_a_click(qtbot: Any, overlay: Any) -> None:
+def test_a_press_begun_on_the_held_button_does_not_end_in_a_click(
+    qtbot: Any, overlay: Any, mail: Any
+) -> None:
     presenter, sink = overlay
     presenter.present(mail("h"))
     view = settled(qtbot, presenter, "h")
@@ -300,7 +316,7 @@ def test_a_card_without_its_own_hold_is_refused_by_the_presenter(
     assert [c[1:3] for c in sink.of("decide")] == [("s", True)]
 
 
-def test_render_held_and_armed_send(qtbot: Any, overlay: Any) -> None:
+def test_render_held_and_armed_send(qtbot: Any, overlay: Any, mail: Any, desktop_shot: Any) -> None:
     """PNGs of the card with Send held and armed (artifacts/overlay/), and the difference
     a person sees: the held Send is its own colour, dimmed; the armed one is bright."""
     presenter, _ = overlay

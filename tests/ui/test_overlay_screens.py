@@ -6,57 +6,19 @@ the notch window and the side notch composited where they are placed.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QPoint, QRect, Qt
-from PySide6.QtGui import QColor, QImage, QLinearGradient, QPainter, QPixmap
-from PySide6.QtWidgets import QApplication, QWidget
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtGui import QImage
+from PySide6.QtWidgets import QApplication
 
-from notch_app.app import BUNDLED_MANIFESTS
-from notch_app.runtime.catalog import Catalog
 from notch_app.runtime.presenter import ConfirmationRequest
-from notch_app.ui.overlay_cards import ManifestCardFactory
 from notch_app.ui.overlay_presenter import OverlayPresenter
 from notch_app.ui.overlay_settings import OverlaySettings
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "overlay"
 SETTINGS = OverlaySettings(expand_ms=0, done_ms=60_000, park_after_s=0)
-
-
-def bundled_factory() -> ManifestCardFactory:
-    catalog, problems = Catalog.load([BUNDLED_MANIFESTS])
-    assert not problems, problems
-    return ManifestCardFactory(catalog)
-
-
-def preview_args(folder: str, tool: str) -> dict[str, Any]:
-    fixtures = json.loads((BUNDLED_MANIFESTS / folder / "preview.json").read_text())
-    return dict(fixtures["tools"][tool]["args"])
-
-
-def desktop_shot(presenter: OverlayPresenter, name: str) -> QImage:
-    """The top of the screen around the notch, as a person would see it."""
-    QApplication.processEvents()
-    screen = QApplication.primaryScreen().geometry()
-    notch = presenter.window.geometry()
-    height = max(140, notch.bottom() + 40)
-    area = QRect(screen.center().x() - 380, screen.top(), 760, height)
-    shot = QPixmap(area.size())
-    painter = QPainter(shot)
-    wallpaper = QLinearGradient(0, 0, area.width(), area.height())
-    wallpaper.setColorAt(0.0, QColor("#3a4a6b"))
-    wallpaper.setColorAt(1.0, QColor("#7b5a7e"))
-    painter.fillRect(shot.rect(), wallpaper)
-    windows: list[QWidget] = [presenter.window, presenter.side_notch]
-    for w in windows:
-        if w.isVisible():
-            painter.drawPixmap(w.geometry().topLeft() - area.topLeft(), w.grab())
-    painter.end()
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    shot.save(str(ARTIFACTS / f"{name}.png"))
-    return shot.toImage()
 
 
 def _is_notch_dark(image: QImage, at: QPoint) -> bool:
@@ -69,7 +31,9 @@ def _offset(presenter: OverlayPresenter) -> QPoint:
     return QPoint(screen.center().x() - 380, screen.top())
 
 
-def test_render_idle_card_parked_and_done_looks(qtbot: Any, sink: Any) -> None:
+def test_render_idle_card_parked_and_done_looks(
+    qtbot: Any, sink: Any, bundled_factory: Any, preview_args: Any, desktop_shot: Any
+) -> None:
     presenter = OverlayPresenter(sink, bundled_factory(), SETTINGS)
     qtbot.addWidget(presenter.window)
     qtbot.addWidget(presenter.side_notch)
