@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Final, get_args
 
 import orjson
@@ -144,6 +144,14 @@ _SAFE_INT: Final = 2**53 - 1
 """The largest integer a JSON number (an IEEE double) carries exactly; RFC 8785 stops there."""
 
 
+class DecisionNotVerified(ValueError):
+    """A decision an executor must not act on: its digest is missing or wrong."""
+
+
+class SecretsWithheld(DecisionNotVerified):
+    """An approval whose secret values were not kept (`Decision.secrets_withheld`)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Decision:
     """How the request `call_id` ended.
@@ -159,7 +167,7 @@ class Decision:
     outcome: Outcome
     integration_id: str
     tool_name: str
-    arguments: dict[str, Any] | None = None
+    arguments: dict[str, Any] | None = field(default=None, repr=False)  # may hold secrets
     edited_paths: tuple[str, ...] = ()
     digest: str | None = None
     decided_by: DecidedBy = "service"
@@ -176,6 +184,38 @@ class Decision:
     def runs(self) -> bool:
         """True when the executor may run the tool (once) with `arguments`."""
         return self.outcome in RUNS
+
+    def verify(self) -> None:
+        """What an executor checks before it runs anything: a decision that runs must
+        carry a digest equal to the digest of its arguments, and all of its secret
+        values. Call it on every decision from the socket (`notch ask` does).
+
+        Raises SecretsWithheld when the approval stands but secret values must be asked
+        for again (a replay after a restart), DecisionNotVerified when the digest is
+        missing or wrong (not Notch's decision, or altered): never run then.
+        """
+        if not self.runs:
+            return
+        where = f"decision for {self.call_id!r} ({self.outcome})"
+        if self.arguments is None:
+            raise DecisionNotVerified(f"{where} has no arguments; do not run it")
+        if self.secrets_withheld:
+            raise SecretsWithheld(
+                f"{where}: the approval stands, but Notch never stores secret values, so "
+                f"{', '.join(self.secrets_withheld)} must be asked for again: send a new "
+                "request (a new callId) for the person to type them"
+            )
+        if not self.digest:
+            raise DecisionNotVerified(f"{where} carries no digest; do not run it")
+        try:
+            recomputed = arguments_digest(self.arguments)
+        except NotDigestible as exc:
+            raise DecisionNotVerified(f"{where}: {exc}; do not run it") from None
+        if recomputed != self.digest:
+            raise DecisionNotVerified(
+                f"{where}: its digest {self.digest} is not the digest of its arguments "
+                f"({recomputed}); the arguments are not what was approved, do not run them"
+            )
 
     def replayed(self) -> Decision:
         """This decision as reported again for a repeated callId."""
