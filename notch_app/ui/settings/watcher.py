@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QFileSystemWatcher, QObject, QTimer
 
+from notch_app.runtime.folders import make_private_folder
 from notch_app.runtime.policy_book import PolicyBook
 
 
@@ -24,7 +25,7 @@ class SettingsFileWatcher(QObject):
         self._timer.timeout.connect(self._reload)
         self._watcher.fileChanged.connect(lambda _path: self._timer.start())
         self._watcher.directoryChanged.connect(lambda _path: self._timer.start())
-        book.path.parent.mkdir(parents=True, exist_ok=True)
+        make_private_folder(book.path.parent)  # a new data dir is 0700, as every one
         self._watcher.addPath(str(book.path.parent))
         self._watch_file()
 
