@@ -48,7 +48,7 @@ def discover_integrations(path: Path) -> Discovered:
     - any other folder: its `*.json` files (a folder of manifest files) and the manifests
       of the integration folders below it, up to `MAX_SEARCH_DEPTH` levels. Each topmost
       folder below it in which nothing was found (hidden, unreadable, too deep, or with no
-      `manifest.json`) is one `SkippedFolder`; a folder holding nothing at all is one too.
+      `manifest.json`) is one `SkippedFolder`. An empty folder skips nothing.
 
     Raises FileNotFoundError when `path` does not exist.
     """
@@ -68,14 +68,6 @@ def discover_integrations(path: Path) -> Discovered:
     for child in entries:
         if _is_dir(child):
             _search(child, 1, found)
-    if not found.manifests and not found.skipped:
-        found.skipped.append(
-            SkippedFolder(
-                path,
-                "holds no manifest files: put integration folders (each with "
-                f"{MANIFEST_FILE}) or manifest *.json files here",
-            )
-        )
     found.manifests.sort()
     return found
 
