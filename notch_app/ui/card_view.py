@@ -579,6 +579,8 @@ class CardView(QWidget):
             super().keyPressEvent(event)
             return
         event.accept()
+        if event.isAutoRepeat():
+            return  # a held Enter is not a new yes: it must not run on into the next card
         focused = QApplication.focusWidget()
         ctrl = bool(event.modifiers() & Qt.KeyboardModifier.ControlModifier)
         if isinstance(focused, QPlainTextEdit) and not ctrl:

@@ -10,7 +10,8 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QPoint, Qt
+from PySide6.QtCore import QEvent, QPoint, Qt
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QAbstractButton, QApplication
 
@@ -335,3 +336,20 @@ def test_render_held_and_armed_send(qtbot: Any, overlay: Any, mail: Any, desktop
     wait_armed(qtbot, presenter, "look")
     armed = send_colour("notch-card-send-armed")
     assert armed > held + 30, (held, armed)
+
+
+def test_a_held_enter_does_not_run_on_into_the_next_card(
+    qtbot: Any, overlay: Any, mail: Any
+) -> None:
+    presenter, sink = overlay
+    presenter.present(mail("r"))
+    view = settled(qtbot, presenter, "r")
+    wait_armed(qtbot, presenter, "r")
+    # Enter held down since the card before: only auto-repeated presses arrive.
+    repeat = QKeyEvent(
+        QEvent.Type.KeyPress, Qt.Key.Key_Return, Qt.KeyboardModifier.NoModifier, "\r", True
+    )
+    QApplication.sendEvent(view, repeat)
+    assert not sink.of("decide") and view.decision is None
+    qtbot.keyClick(view, Qt.Key.Key_Return)  # a fresh press is a yes
+    assert [c[1:3] for c in sink.of("decide")] == [("r", True)]
