@@ -479,12 +479,12 @@ class CardView(QWidget):
             if text != live.last:
                 live.last = text
                 live.apply(text)
-        relayout = False
+        relayout = shown_changed = False
         for block, widget in ctx.conditional:
             visible = state.is_visible(block)
             if visible != (not widget.isHidden()):
                 widget.setVisible(visible)
-                relayout = True
+                relayout = shown_changed = True
         for watched in ctx.watched:
             value = state.value(watched.path)
             if value is not watched.last and value != watched.last:
@@ -494,7 +494,9 @@ class CardView(QWidget):
         for path, editor in ctx.editors.items():
             editor.sync(state.value(path))
             editor.set_error(state.field_error(path))
-        if self._show_also_sends(also_sends(state)):
+        # What the card does not show changes only with what it shows: the person edits
+        # shown values only, so a keystroke that hides nothing skips the walk.
+        if shown_changed and self._show_also_sends(also_sends(state)):
             relayout = True
         self._check_notes.show_lines(self._check_lines())
         self._apply_gate()
@@ -520,7 +522,8 @@ class CardView(QWidget):
         state = self._state
         lines: list[str] = []
         for live in self._ctx.live_texts:
-            lines.extend(state.text_warnings(live.template))
+            if not live.last.isascii():  # look-alikes need letters outside ASCII
+                lines.extend(state.text_warnings(live.template))
         for path, editor in self._ctx.editors.items():
             if not editor.container.isVisibleTo(self):
                 continue

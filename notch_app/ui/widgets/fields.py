@@ -5,14 +5,18 @@ choice box, and the metrics that line their text up.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from PySide6.QtCore import QPoint, QRect, QRectF, QSize, Qt
 from PySide6.QtGui import (
+    QFocusEvent,
     QMouseEvent,
     QPainter,
     QPaintEvent,
     QPen,
     QPixmap,
     QResizeEvent,
+    QWheelEvent,
 )
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -353,13 +357,100 @@ class Switch(QCheckBox):
 
 
 class ChoiceBox(QComboBox):
-    """A combo box drawn as a field box with the current option and a chevron."""
+    """A combo box drawn as a field box with the current option and a chevron.
+
+    Its options join the Qt combo box when the person first reaches for it (focus, a
+    click, the wheel): a QComboBox that holds items makes its whole popup at once (nine
+    widgets, ~250 µs), though few selects on a card are ever opened. Until then the
+    item methods below keep the options in Python; the box paints and reads the same.
+    """
 
     def __init__(self, look: Look, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._look = look
         self._popup_styled = False
+        self._options: list[str] | None = []  # None once they joined the combo box
+        self._index = -1
         self.setAttribute(Qt.WidgetAttribute.WA_Hover, True)
+
+    def load_options(self) -> None:
+        """Hand the options to the Qt combo box (once); no change is reported."""
+        options = self._options
+        if options is None:
+            return
+        self._options = None
+        blocked = self.blockSignals(True)
+        try:
+            super().addItems(options)
+            super().setCurrentIndex(self._index)
+        finally:
+            self.blockSignals(blocked)
+
+    def addItems(self, texts: Sequence[str]) -> None:
+        if self._options is None:
+            super().addItems(texts)
+            return
+        self._options.extend(texts)
+        if self._index < 0 and self._options:
+            self._index = 0  # as QComboBox: the first option is current
+
+    def insertItem(self, index: int, text: str) -> None:  # type: ignore[override]
+        if self._options is None:
+            super().insertItem(index, text)
+            return
+        self._options.insert(index, text)
+        if self._index >= index:
+            self._index += 1
+        elif self._index < 0:
+            self._index = 0
+
+    def removeItem(self, index: int) -> None:
+        if self._options is None:
+            super().removeItem(index)
+            return
+        if 0 <= index < len(self._options):
+            del self._options[index]
+            if self._index > index or self._index >= len(self._options):
+                self._index -= 1
+
+    def setCurrentIndex(self, index: int) -> None:
+        if self._options is None:
+            super().setCurrentIndex(index)
+            return
+        if index != self._index and -1 <= index < len(self._options):
+            self._index = index
+            self.update()
+            self.currentIndexChanged.emit(index)  # as a pick in the popup would
+
+    def currentIndex(self) -> int:
+        return super().currentIndex() if self._options is None else self._index
+
+    def currentText(self) -> str:
+        options = self._options
+        if options is None:
+            return super().currentText()
+        return options[self._index] if 0 <= self._index < len(options) else ""
+
+    def count(self) -> int:
+        return super().count() if self._options is None else len(self._options)
+
+    def itemText(self, index: int) -> str:
+        options = self._options
+        if options is None:
+            return super().itemText(index)
+        return options[index] if 0 <= index < len(options) else ""
+
+    def focusInEvent(self, event: QFocusEvent) -> None:
+        self.load_options()  # keys (Up, Down, typing a letter) act on the real items
+        super().focusInEvent(event)
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        self.load_options()
+        super().mousePressEvent(event)
+
+    def wheelEvent(self, event: QWheelEvent) -> None:
+        self.load_options()
+        super().wheelEvent(event)
 
     def sizeHint(self) -> QSize:
         # Room for about 12 characters, the padding and the chevron, whatever the options
@@ -373,6 +464,7 @@ class ChoiceBox(QComboBox):
 
     def showPopup(self) -> None:
         # The popup is made when first opened; style it then, not while the card builds.
+        self.load_options()
         if not self._popup_styled:
             self._popup_styled = True
             self.view().setPalette(self._look.popup_palette())
