@@ -1,0 +1,103 @@
+"""The tests' own habits, checked on their source: helpers come from conftest.py fixtures
+(no test module imports another test module, a conftest or a helper file beside it), and
+no test waits a fixed time — it waits for a state, an event or a signal."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+TESTS = Path(__file__).resolve().parent
+
+pytestmark = pytest.mark.quality
+
+# Each timed wait that stays, with why it is not a guess at how long something takes.
+TIMED_WAITS_ALLOWED = {
+    ("e2e/conftest.py", "wait_for"): "the poll interval of a wait for a state, with a deadline",
+    ("core/conftest.py", "_loop_turns"): "sleep(0): one turn of the loop, no time passes",
+    ("ui/test_settings_window.py", "until"): "the poll interval of a wait for a Qt state",
+    ("core/test_ipc_confirm.py", "test_a_restart_brings_back_undecided_requests_parked_and_"
+     "keeps_decided_ones"): "until a request's known deadline has passed (time is the state)",
+    ("e2e/test_card_swap_attack.py", "*"): "the attack itself: a click timed after the swap",
+}  # fmt: skip
+
+
+def _sources() -> list[Path]:
+    return sorted(p for p in TESTS.rglob("*.py") if "corpus" not in p.parts)
+
+
+def _local_modules() -> set[str]:
+    """Names a test could import a file under tests/ by (tests/ has no packages)."""
+    return {p.stem for p in _sources()}
+
+
+def test_no_test_module_imports_another_file_under_tests() -> None:
+    local = _local_modules()
+    found = []
+    for path in _sources():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names: list[str] = []
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                names = [node.module]
+            elif isinstance(node, ast.ImportFrom) and node.level:
+                names = ["." * node.level + (node.module or "")]
+            for name in names:
+                if name.startswith((".", "tests.")) or name.split(".")[0] in local:
+                    found.append(f"{path.relative_to(TESTS)}:{node.lineno} imports {name}")
+    assert found == [], "take helpers as conftest.py fixtures instead:\n" + "\n".join(found)
+
+
+def _is_timed_wait(call: ast.Call) -> bool:
+    func = call.func
+    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+    if name in ("sleep", "qWait", "run_until_complete"):
+        return True
+    # xdotool's own `sleep` step, e.g. x.xdotool("sleep", "0.3", "key", ...).
+    return any(isinstance(a, ast.Constant) and a.value == "sleep" for a in call.args)
+
+
+def _enclosing_function(tree: ast.Module) -> dict[ast.AST, str]:
+    """Each node's innermost enclosing function name ("<module>" at the top)."""
+    owner: dict[ast.AST, str] = {}
+
+    def visit(node: ast.AST, name: str) -> None:
+        for child in ast.iter_child_nodes(node):
+            inner = (
+                child.name if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)) else name
+            )
+            owner[child] = inner
+            visit(child, inner)
+
+    visit(tree, "<module>")
+    return owner
+
+
+def test_no_test_waits_a_fixed_time() -> None:
+    found = []
+    for path in _sources():
+        where = path.relative_to(TESTS).as_posix()
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node, name in _enclosing_function(tree).items():
+            if not (isinstance(node, ast.Call) and _is_timed_wait(node)):
+                continue
+            if (where, name) in TIMED_WAITS_ALLOWED or (where, "*") in TIMED_WAITS_ALLOWED:
+                continue
+            found.append(f"{where}:{node.lineno} in {name}")
+    assert found == [], (
+        "wait for a state, event or signal (qtbot.waitUntil/waitSignal, an asyncio.Event, "
+        "a conftest wait_for) instead of a fixed time:\n" + "\n".join(sorted(found))
+    )
+
+
+def test_every_allowed_timed_wait_still_exists() -> None:
+    """An entry left behind after its wait was removed would quietly allow a new one."""
+    defined = {(p.relative_to(TESTS).as_posix(), "*") for p in _sources()}
+    for path in _sources():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                defined.add((path.relative_to(TESTS).as_posix(), node.name))
+    assert set(TIMED_WAITS_ALLOWED) <= defined, set(TIMED_WAITS_ALLOWED) - defined
