@@ -24,7 +24,7 @@ pytestmark = pytest.mark.e2e
 def ask(xserver: Any, notch_argv: list[str], repo: Path) -> Callable[..., subprocess.Popen[str]]:
     """`ask(socket, call_id)`: `notch ask` for the voice note as a process."""
 
-    def run(socket: Path, call_id: str) -> subprocess.Popen[str]:
+    def asking(socket: Path, call_id: str) -> subprocess.Popen[str]:
         return subprocess.Popen(
             [*notch_argv, "ask", "--socket", str(socket), "--integration", "io.elevenlabs",
              "--tool", "generate_speech", "--args", json.dumps(SPEECH), "--call-id", call_id,
@@ -33,7 +33,7 @@ def ask(xserver: Any, notch_argv: list[str], repo: Path) -> Callable[..., subpro
             cwd=repo,
         )  # fmt: skip
 
-    return run
+    return asking
 
 
 def is_open(client: NotchClient, call_id: str) -> bool:

@@ -19,14 +19,16 @@ pytestmark = pytest.mark.e2e
 def ask(xserver: Any, notch_argv: list[str], repo: Path) -> Callable[..., subprocess.Popen[str]]:
     """`ask(socket, tool, args, *flags)`: `notch ask` for an ElevenLabs tool, as a process."""
 
-    def run(socket: Path, tool: str, args: dict[str, object], *extra: str) -> subprocess.Popen[str]:
+    def asking(
+        socket: Path, tool: str, args: dict[str, object], *extra: str
+    ) -> subprocess.Popen[str]:
         return subprocess.Popen(
             [*notch_argv, "ask", "--socket", str(socket), "--integration", "io.elevenlabs",
              "--tool", tool, "--args", json.dumps(args), "--timeout", "60", *extra],
             env=xserver.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=repo,
         )  # fmt: skip
 
-    return run
+    return asking
 
 
 def test_card_appears_on_screen_and_keys_edit_and_approve_it(
