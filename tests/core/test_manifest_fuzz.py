@@ -353,3 +353,15 @@ def test_a_file_name_that_is_not_utf8_is_printed_escaped(tmp_path: Path) -> None
     assert isinstance(out.buffer, io.BytesIO)
     assert code == 1
     assert "bad-\\udcff.json:1:2: error[json-syntax]" in out.buffer.getvalue().decode("utf-8")
+
+
+def test_an_icon_name_too_long_for_the_file_system_is_a_problem_not_a_crash(
+    tmp_path: Path,
+) -> None:
+    # Found by the fuzz above: the file system refuses a 300-character name (ENAMETOOLONG).
+    manifest = json.loads((BUNDLED / "mail" / "manifest.json").read_text(encoding="utf-8"))
+    manifest["icon"] = "icon" + "x" * 300 + ".svg"
+    code, out = _validate_text(tmp_path / "mail", json.dumps(manifest))
+    assert code == 1
+    assert "error[icon-missing]" in out
+    assert INTERNAL_ERROR not in out
