@@ -16,6 +16,8 @@
 3. Idle: timer wakeups of the service's loop while nothing is pending.
 
     .venv/bin/python benchmarks/bench_service.py [--round-trips 3000] [--flood 1000]
+    .venv/bin/python benchmarks/bench_service.py --stages          # where a round trip goes
+    .venv/bin/python benchmarks/bench_service.py --profile sync    # cProfile (or async)
 """
 
 from __future__ import annotations
@@ -140,7 +142,9 @@ async def serve_echo(path: str, lean: bool, stamps: str | None = None) -> None:
     await server.serve_forever()
 
 
-async def serve_notch(path: str, data: str, stamps: str | None = None) -> None:
+async def serve_notch(
+    path: str, data: str, stamps: str | None = None, profile: str | None = None
+) -> None:
     if stamps:
         from notch_app.ipc import server
 
@@ -160,6 +164,18 @@ async def serve_notch(path: str, data: str, stamps: str | None = None) -> None:
         server.NotchServer._handle = stamped_handle  # type: ignore[method-assign]
         stamp_loop(stamps)
     await start(Path(path), Path(data), catalog=catalog())
+    if profile:  # `--profile`: cProfile from here until SIGTERM, then write the stats
+        import cProfile
+
+        profiler = cProfile.Profile()
+
+        def dump() -> None:
+            profiler.disable()
+            profiler.dump_stats(profile)
+            os._exit(0)
+
+        asyncio.get_running_loop().add_signal_handler(15, dump)
+        profiler.enable()
     print("ready", flush=True)
     await asyncio.Event().wait()
 
@@ -466,6 +482,44 @@ def bench_stages(tmp: Path, n: int) -> None:
     print(f"  Notch's _handle in a tight loop (hot caches): {tight_loop_handle_us(tmp):.1f} µs")
 
 
+def bench_profile(tmp: Path, kind: str, n: int) -> None:
+    """`--profile sync|async`: cProfile `n` notRequired round trips, the Notch server in
+    its child process and the client here; prints each side's top functions by own time
+    and the calls per round trip (cProfile slows Python ~2x: read shares, not times)."""
+    import cProfile
+    import pstats
+
+    path, stats = str(tmp / "p" / "notch.sock"), str(tmp / "server.prof")
+    server = spawn("--serve-notch", path, str(tmp / "pdata"), "--profile", stats)
+    profiler = cProfile.Profile()
+    try:
+        if kind == "sync":
+            with NotchClient(path) as client:
+                client.confirm(ID, "search_notes", {"query": "q"}, call_id="warm")
+                profiler.enable()
+                for i in range(n):
+                    client.confirm(ID, "search_notes", {"query": "q"}, call_id=f"p{i}")
+                profiler.disable()
+        else:
+
+            async def calls() -> None:
+                async with AsyncNotchClient(path) as client:
+                    await client.confirm(ID, "search_notes", {"query": "q"}, call_id="warm")
+                    profiler.enable()
+                    for i in range(n):
+                        await client.confirm(ID, "search_notes", {"query": "q"}, call_id=f"p{i}")
+                    profiler.disable()
+
+            asyncio.run(calls())
+    finally:
+        server.terminate()  # the child writes its stats, then exits
+        server.wait()
+    for side, got in (("client", pstats.Stats(profiler)), ("server", pstats.Stats(stats))):
+        total_calls = got.total_calls  # type: ignore[attr-defined]
+        print(f"--- {side}: {total_calls / n:.0f} function calls per round trip")
+        got.sort_stats("tottime").print_stats(18)
+
+
 class Heartbeat:
     """Ticks every 1 ms; the longest gap beyond that is the loop's worst stall."""
 
@@ -573,6 +627,7 @@ def main() -> None:
     parser.add_argument("--serve-notch", nargs=2)
     parser.add_argument("--flood-client", nargs=2)
     parser.add_argument("--stamps", help="(child servers) stamp each step into this file")
+    parser.add_argument("--profile", help="only: cProfile round trips of 'sync' or 'async'")
     parser.add_argument(
         "--stages", action="store_true", help="only: a blocking round trip, step by step"
     )
@@ -583,7 +638,11 @@ def main() -> None:
         return
     if args.serve_notch:
         path, data = args.serve_notch
-        asyncio.run(serve_notch(path, data, args.stamps))
+        asyncio.run(serve_notch(path, data, args.stamps, args.profile))
+        return
+    if args.profile:
+        with tempfile.TemporaryDirectory(prefix="notch-b") as name:
+            bench_profile(Path(name), args.profile, 5000)
         return
     if args.stages:
         with tempfile.TemporaryDirectory(prefix="notch-b") as name:

@@ -120,6 +120,8 @@ class NotchClient:
         params = request_params(
             integration, tool, arguments, call_id, supersedes, expires_in, context
         )
+        if on_event is None:  # the common case, without the listener's scope
+            return Decision.from_wire(self.call("confirm.request", params, timeout=timeout))
         with self._listeners.listening(params["callId"], on_event):
             return Decision.from_wire(self.call("confirm.request", params, timeout=timeout))
 

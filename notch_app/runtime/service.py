@@ -70,9 +70,11 @@ class ServiceError(Exception):
         self.field = field
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class ToolCall:
-    """One tool call an executor asks about: the params of `confirm.request`."""
+    """One tool call an executor asks about: the params of `confirm.request`. Read-only
+    by convention: not `frozen`, because a frozen dataclass costs ~2 µs more to build and
+    one is built for every request on the socket."""
 
     call_id: str
     """The executor's id for this call: a repeat with the same id is the same call."""
