@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QEvent, Qt
-from PySide6.QtGui import QKeyEvent
+from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
+from PySide6.QtGui import QKeyEvent, QMouseEvent
 from PySide6.QtWidgets import (
     QAbstractButton,
     QApplication,
@@ -47,6 +47,20 @@ def key_click(widget: QWidget, key: Qt.Key, text: str = "") -> None:
     """Press and release `key` on `widget` (carrying `text`), as the keyboard would."""
     for kind in (QEvent.Type.KeyPress, QEvent.Type.KeyRelease):
         QApplication.sendEvent(widget, QKeyEvent(kind, key, Qt.KeyboardModifier.NoModifier, text))
+
+
+def click(widget: QWidget, at: QPoint) -> None:
+    """Press and release the left mouse button at `at` (widget coordinates)."""
+    where = QPointF(at)
+    glob = QPointF(widget.mapToGlobal(at))
+    for kind in (QEvent.Type.MouseButtonPress, QEvent.Type.MouseButtonRelease):
+        event = QMouseEvent(
+            kind, where, glob, Qt.MouseButton.LeftButton,
+            Qt.MouseButton.LeftButton if kind == QEvent.Type.MouseButtonPress
+            else Qt.MouseButton.NoButton,
+            Qt.KeyboardModifier.NoModifier,
+        )  # fmt: skip
+        QApplication.sendEvent(widget, event)
 
 
 def type_text(widget: QWidget, text: str) -> None:
@@ -136,7 +150,7 @@ class CardDriver:
             keep += 1
         # Remove from the end back to the common prefix, then type the rest, Enter each.
         for chip in reversed(editor.box.chips()[keep:]):
-            chip.remove_button.click()
+            click(chip, chip.remove_rect().center())  # on its ×
         entry = editor.box.entry
         for text in wanted[keep:]:
             if not text.strip():

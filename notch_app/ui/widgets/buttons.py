@@ -1,5 +1,5 @@
 """The card's buttons, painted from the theme: the primary glass pill and the quiet ghost
-(PillButton), and the small round icon button (IconButton).
+(PillButton). A chip's × is painted by the chip itself (`chips_box.Chip`).
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import (
     QPushButton,
     QSizePolicy,
-    QToolButton,
     QWidget,
 )
 
@@ -136,27 +135,3 @@ class PillButton(QPushButton):
             int(Qt.AlignmentFlag.AlignCenter) | _WRAP,
             self.text(),
         )
-
-
-class IconButton(QToolButton):
-    """A flat icon button with a soft round highlight on hover (a chip's ×)."""
-
-    def __init__(self, look: Look, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self._look = look
-        self.setAutoRaise(True)
-        self.setAttribute(Qt.WidgetAttribute.WA_Hover, True)
-
-    def sizeHint(self) -> QSize:
-        s = self.iconSize()
-        return QSize(s.width() + 6, s.height() + 6)
-
-    def paintEvent(self, event: QPaintEvent) -> None:
-        p = QPainter(self)
-        if self.underMouse() or self.hasFocus():
-            paint_round(p, QRectF(self.rect()), self._look.radius["chip_remove"],
-                        self._look.color("ghost_hover"))  # fmt: skip
-        s = self.iconSize()
-        r = QRect((self.width() - s.width()) // 2, (self.height() - s.height()) // 2,
-                  s.width(), s.height())  # fmt: skip
-        self.icon().paint(p, r)

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QRect, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QFocusEvent, QKeyEvent, QPainter, QPaintEvent, QResizeEvent
+from collections.abc import Callable
+
+from PySide6.QtCore import QEvent, QRect, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import QFocusEvent, QKeyEvent, QMouseEvent, QPainter, QPaintEvent
 from PySide6.QtWidgets import QFrame, QLineEdit, QWidget
 
 from notch_app.ui import theme
 from notch_app.ui.theme import Look
-from notch_app.ui.widgets.buttons import IconButton
 from notch_app.ui.widgets.flow_layout import FlowLayout
 from notch_app.ui.widgets.shapes import RoundedPanel, paint_round
 
@@ -16,32 +17,46 @@ _CHIP_TEXT_CHARS = 60
 
 
 class Chip(RoundedPanel):
-    """One value with its × (`remove_button`); `removeRequested(value)` on a click.
+    """One value with its ×. A click on the × (or Delete / Backspace while the chip has
+    the keyboard focus) calls `on_remove(value)`.
 
-    The text is painted and the × placed by hand: a label and a layout per chip would
-    triple its cost."""
-
-    removeRequested = Signal(str)
+    The text and the × are painted, and the chip itself takes the focus: a label, a
+    button and a layout per chip would cost four times as much."""
 
     _MARGINS = (9, 2, 4, 2)  # left, top, right, bottom
     _GAP = 4
+    _X = 16  # the ×'s square: a 10 px glyph and its hover ring
 
-    def __init__(self, value: str, look: Look, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        value: str,
+        look: Look,
+        parent: QWidget | None = None,
+        on_remove: Callable[[str], None] | None = None,
+    ) -> None:
         super().__init__(look, "chip_fill", "chip_border", "chip", parent)
-        self.setObjectName("Chip")
         self.value = value
         self._look = look
+        self._on_remove = on_remove
         self._size: QSize | None = None
+        self._hot = False
         self.text = value if len(value) <= _CHIP_TEXT_CHARS else value[:_CHIP_TEXT_CHARS] + "…"
         self.setToolTip(value[:500])
         self.setAccessibleName(self.text)
-        self.remove_button = IconButton(look, self)
-        self.remove_button.setObjectName("ChipRemove")
-        self.remove_button.setIcon(theme.icon("chip-remove"))
-        self.remove_button.setIconSize(QSize(10, 10))
-        self.remove_button.setAccessibleName(f"Remove {self.text}")
-        self.remove_button.setCursor(Qt.CursorShape.PointingHandCursor)
-        self.remove_button.clicked.connect(lambda: self.removeRequested.emit(self.value))
+        self.setAccessibleDescription("Press Delete to remove it")
+        self.setFocusPolicy(Qt.FocusPolicy.TabFocus)
+        self.setMouseTracking(True)
+
+    def remove_rect(self) -> QRect:
+        """Where the × is: a click there removes the chip."""
+        _, _, right, _ = self._MARGINS
+        return QRect(self.width() - right - self._X, (self.height() - self._X) // 2,
+                     self._X, self._X)  # fmt: skip
+
+    def remove(self) -> None:
+        """Ask the box to remove this chip's value (as the × does)."""
+        if self._on_remove is not None:
+            self._on_remove(self.value)
 
     def sizeHint(self) -> QSize:
         # A chip's text never changes, and the flow layout asks for its size dozens of
@@ -49,32 +64,56 @@ class Chip(RoundedPanel):
         if self._size is None:
             left, top, right, bottom = self._MARGINS
             fm = self._look.font_metrics("ChipText")
-            button = self.remove_button.sizeHint()
-            height = max(fm.height(), button.height()) + top + bottom
-            width = left + fm.horizontalAdvance(self.text) + self._GAP + button.width() + right
+            height = max(fm.height(), self._X) + top + bottom
+            width = left + fm.horizontalAdvance(self.text) + self._GAP + self._X + right
             self._size = QSize(width, height)
         return QSize(self._size)
 
     def minimumSizeHint(self) -> QSize:
         return self.sizeHint()
 
-    def resizeEvent(self, event: QResizeEvent) -> None:
-        _, _, right, _ = self._MARGINS
-        button = self.remove_button.sizeHint()
-        self.remove_button.setGeometry(
-            self.width() - right - button.width(),
-            (self.height() - button.height()) // 2,
-            button.width(),
-            button.height(),
-        )
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:
+        hot = self.remove_rect().contains(event.position().toPoint())
+        if hot != self._hot:
+            self._hot = hot
+            self.setCursor(Qt.CursorShape.PointingHandCursor if hot else Qt.CursorShape.ArrowCursor)
+            self.update()
+        super().mouseMoveEvent(event)
+
+    def leaveEvent(self, event: QEvent) -> None:
+        if self._hot:
+            self._hot = False
+            self.unsetCursor()
+            self.update()
+        super().leaveEvent(event)
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
+        inside = self.remove_rect().contains(event.position().toPoint())
+        if event.button() == Qt.MouseButton.LeftButton and inside:
+            event.accept()
+            self.remove()
+            return
+        super().mouseReleaseEvent(event)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if event.key() in (Qt.Key.Key_Delete, Qt.Key.Key_Backspace):
+            event.accept()
+            self.remove()
+            return
+        super().keyPressEvent(event)
 
     def paintEvent(self, event: QPaintEvent) -> None:
         super().paintEvent(event)
         left, _, right, _ = self._MARGINS
         p = QPainter(self)
-        p.setFont(self._look.font("ChipText"))
-        p.setPen(self._look.text_color("ChipText"))
-        room = self.width() - left - self._GAP - self.remove_button.width() - right
+        look = self._look
+        x = self.remove_rect()
+        if self._hot or self.hasFocus():
+            paint_round(p, QRectF(x), look.radius["chip_remove"], look.color("ghost_hover"))
+        theme.icon("chip-remove").paint(p, x.adjusted(3, 3, -3, -3))
+        p.setFont(look.font("ChipText"))
+        p.setPen(look.text_color("ChipText"))
+        room = self.width() - left - self._GAP - self._X - right
         p.drawText(
             QRect(left, 0, max(room, 0), self.height()),
             int(Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft),
@@ -143,9 +182,7 @@ class ChipsBox(QFrame):
             return
         old = self._chips
         self._values = list(values)
-        self._chips = [Chip(v, self._look, self) for v in self._values]
-        for chip in self._chips:
-            chip.removeRequested.connect(self._remove)
+        self._chips = [Chip(v, self._look, self, self._remove) for v in self._values]
         # All at once, ahead of the entry field (which stays last).
         self._flow.set_leading(self._chips)
         for chip in old:
