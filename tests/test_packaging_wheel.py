@@ -101,8 +101,18 @@ def test_the_wheel_ships_every_bundled_file(installed: tuple[Path, Path]) -> Non
         if path.is_file() and f"notch_app/_data/{path.relative_to(ROOT).as_posix()}" not in names
     ]
     assert not missing, f"files the wheel leaves out: {missing}"
+    # Files that live inside the package (style sheets, py.typed) ship too.
+    package = ROOT / "notch_app"
+    left_out = [
+        rel
+        for path in sorted(package.rglob("*"))
+        if path.is_file()
+        and "__pycache__" not in path.parts
+        and not path.is_relative_to(package / "_data")
+        and (rel := path.relative_to(ROOT).as_posix()) not in names
+    ]
+    assert not left_out, f"files in notch_app/ the wheel leaves out: {left_out}"
     assert "notch_app/ui/settings/settings.qss" in names
-    assert "notch_app/py.typed" in names
 
 
 def test_the_installed_wheel_validates_and_renders_from_outside_the_checkout(
