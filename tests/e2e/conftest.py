@@ -24,15 +24,38 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from PySide6.QtCore import QRect
+from PySide6.QtGui import QImage
 
 REPO = Path(__file__).resolve().parents[2]
 ARTIFACTS = REPO / "artifacts" / "e2e"
 NOTCH = [sys.executable, "-m", "notch_app"]
 POLL_S = 0.05
 """How often a wait looks again: the poll interval, never a wait of its own."""
-CONFIRM_RETRY_S = 1.5
-"""How long a confirm key press is given to take the card away before it is pressed again:
-longer than the 600 ms the notch holds confirm after a card settles (the arming delay)."""
+FOOTER_PX = 110
+"""The bottom of a card where its confirm pill sits (the footer's action row)."""
+MIN_PILL_PIXELS = 400
+"""A pill button is ~70×34 pixels or more; text strokes never fill this many that densely."""
+
+
+def _confirm_fills() -> list[tuple[int, int, int]]:
+    """The colours of an armed confirm pill on the dark notch, one per tone, as drawn over
+    the card's glass. A held confirm is the same pill at 40 % opacity: it matches none."""
+    from notch_app.ui.theme import palette, parse_color
+
+    colours = palette("dark")
+    glass = parse_color(colours["glass_fill"])
+    fills = []
+    for token in ("primary_fill", "accent_fill", "danger_fill", "success_fill", "warning_fill"):
+        fill = parse_color(colours[token])
+        a = fill.alphaF()
+        fills.append(
+            tuple(
+                round(a * f + (1 - a) * g)
+                for f, g in zip(fill.getRgb()[:3], glass.getRgb()[:3], strict=True)
+            )
+        )
+    return fills  # type: ignore[return-value]
 
 
 def wait_for(check: Callable[[], Any], timeout: float, what: str) -> Any:
@@ -121,23 +144,45 @@ class XServer:
         """Click the card's header: the notch takes keyboard focus (it has a field)."""
         self.xdotool("mousemove", str(card["X"] + 150), str(card["Y"] + 16), "click", "1")
 
-    def confirm_with_keys(self, card: dict[str, int], timeout: float = 30) -> None:
-        """Press Ctrl+Enter on `card` (focused) until it leaves the screen.
+    def screen(self) -> QImage:
+        """The whole screen now, as a person sees it."""
+        png = subprocess.run(
+            ["import", "-window", "root", "png:-"], env=self.env, capture_output=True,
+            check=True, timeout=20,
+        ).stdout  # fmt: skip
+        image = QImage.fromData(png, "PNG")
+        assert not image.isNull(), "import gave no picture of the screen"
+        return image
 
-        The notch holds confirm for 600 ms after a card settles, and a press before that
-        does nothing, which no window property shows from outside: like a person whose
-        first press was too early, press again while the card is still there."""
-        deadline = time.monotonic() + timeout
-        while True:
-            self.xdotool("key", "ctrl+Return")
-            try:
-                self.card_gone(card, CONFIRM_RETRY_S)
-                return
-            except AssertionError:
-                if time.monotonic() > deadline:
-                    raise AssertionError(
-                        f"Ctrl+Enter never confirmed the card in {timeout:.0f} s"
-                    ) from None
+    def confirm_armed(self, card: dict[str, int]) -> bool:
+        """True while `card`'s confirm button is drawn armed: a dense patch of a confirm
+        pill's full colour in the card's footer. The notch holds confirm (dimmed to 40 %)
+        for 600 ms once a card has settled, and again after it changes or moves."""
+        image = self.screen()
+        area = QRect(
+            card["X"], card["Y"] + card["HEIGHT"] - FOOTER_PX, card["WIDTH"], FOOTER_PX
+        ).intersected(image.rect())
+        for fill in _confirm_fills():
+            xs: list[int] = []
+            ys: list[int] = []
+            for y in range(area.top(), area.bottom() + 1, 2):
+                for x in range(area.left(), area.right() + 1, 2):
+                    c = image.pixelColor(x, y)
+                    if all(abs(a - b) <= 24 for a, b in zip(c.getRgb()[:3], fill, strict=True)):
+                        xs.append(x)
+                        ys.append(y)
+            found = len(xs) * 4  # every other row and column was looked at
+            box = (max(xs) - min(xs) + 2) * (max(ys) - min(ys) + 2) if xs else 0
+            if found >= MIN_PILL_PIXELS and found >= 0.6 * box:
+                return True
+        return False
+
+    def confirm_with_keys(self, card: dict[str, int], timeout: float = 20) -> None:
+        """Once `card` (focused) shows its confirm armed, press Ctrl+Enter and wait until
+        the card leaves the screen."""
+        wait_for(lambda: self.confirm_armed(card), timeout, "the card's confirm to show armed")
+        self.xdotool("key", "ctrl+Return")
+        self.card_gone(card, timeout)
 
 
 def _free_display() -> int:
