@@ -147,3 +147,37 @@ def test_notch_render_draws_the_whole_card_and_screen_crops(qtbot: Any, tmp_path
     assert main([*base, "-o", str(whole)]) == 0
     assert main([*base, "--screen", "-o", str(screen)]) == 0
     assert QImage(str(whole)).height() > QImage(str(screen)).height()
+
+
+def test_a_footer_action_shown_by_visible_if_takes_its_own_place(
+    qtbot: Any, make_tool: Any
+) -> None:
+    root = {
+        "type": "card",
+        "title": "T",
+        "children": [{"type": "toggle", "bind": "{{x}}", "label": "X"}],
+        "footer": [
+            {
+                "type": "actions",
+                "items": [
+                    {"label": "Cancel", "role": "cancel"},
+                    {"label": "Copy details", "role": "copy", "visibleIf": "{{x}}"},
+                    {"label": "Go", "role": "confirm"},
+                ],
+            }
+        ],
+    }
+    view = CardView(make_tool(root, {"x": {"type": "boolean"}}), {"x": False})
+    qtbot.addWidget(view)
+    view.show()
+    qtbot.waitExposed(view)
+    buttons = [b for b in view.findChildren(PillButton)]
+    CardDriver(view).set("x", True)
+
+    def no_overlap() -> bool:
+        shown = [b.geometry() for b in buttons if b.isVisible()]
+        return len(shown) == 3 and not any(
+            a.intersects(b) for i, a in enumerate(shown) for b in shown[i + 1 :]
+        )
+
+    qtbot.waitUntil(no_overlap)

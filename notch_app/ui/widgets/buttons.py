@@ -48,6 +48,7 @@ class PillButton(QPushButton):
     ) -> None:
         super().__init__(text, parent)
         self._look = look
+        self._hint: tuple[str, QSize] | None = None
         self.kind = kind
         self.tone = tone if tone in self._PRIMARY else ""
         self.small = small
@@ -70,10 +71,16 @@ class PillButton(QPushButton):
         return b["padding_x"], b["padding_y"]
 
     def sizeHint(self) -> QSize:
+        # Asked many times per layout pass; measured again only when the label changes.
+        text = self.text()
+        if self._hint is not None and self._hint[0] == text:
+            return QSize(self._hint[1])
         fm = self._look.font_metrics(self._role)
         px, py = self._padding()
         text_h = max(fm.height(), self._look.metrics["button"]["min_text_height"])
-        return QSize(fm.horizontalAdvance(self.text()) + 2 * px + 2, text_h + 2 * py + 2)
+        hint = QSize(fm.horizontalAdvance(text) + 2 * px + 2, text_h + 2 * py + 2)
+        self._hint = (text, hint)
+        return QSize(hint)
 
     def minimumSizeHint(self) -> QSize:
         # Narrower than its label only when the card is: then the label wraps.

@@ -25,13 +25,16 @@ class FlowLayout(QLayout):
         self._spacing = spacing
         self._align_right = align_right
         self._heights: dict[int, int] = {}
+        self._placed: QRect | None = None  # the rect the items were last placed in
 
     def invalidate(self) -> None:
         self._heights.clear()
+        self._placed = None
         super().invalidate()
 
     def addItem(self, item: QLayoutItem) -> None:
         self._heights.clear()
+        self._placed = None
         self._items.append(item)
 
     def set_leading(self, widgets: Sequence[QWidget]) -> None:
@@ -43,6 +46,7 @@ class FlowLayout(QLayout):
             self.addChildWidget(w)  # shown with the box, as addWidget would
         self._items = [QWidgetItem(w) for w in widgets] + last
         self._heights.clear()
+        self._placed = None
         self.invalidate()
 
     def count(self) -> int:
@@ -53,6 +57,7 @@ class FlowLayout(QLayout):
 
     def takeAt(self, index: int) -> QLayoutItem | None:
         self._heights.clear()
+        self._placed = None
         return self._items.pop(index) if 0 <= index < len(self._items) else None
 
     def expandingDirections(self) -> Qt.Orientation:
@@ -69,7 +74,10 @@ class FlowLayout(QLayout):
 
     def setGeometry(self, rect: QRect) -> None:
         super().setGeometry(rect)
-        self._arrange(rect, apply=True)
+        # Qt sets the same geometry several times per layout pass; place the items once.
+        if rect != self._placed:
+            self._placed = QRect(rect)
+            self._arrange(rect, apply=True)
 
     def sizeHint(self) -> QSize:
         return self.minimumSize()
