@@ -121,7 +121,7 @@ class OverlayPresenter(QObject):
         self._done_timer.setSingleShot(True)
         self._done_timer.timeout.connect(self._after_done)
         # Arming: the card on screen, once settled, accepts confirm after ARMING_DELAY_MS.
-        self._arming_timer = QTimer(self)
+        self._arming_timer = QTimer(self.window)  # ends with the window it arms
         self._arming_timer.setSingleShot(True)
         self._arming_timer.timeout.connect(self._on_arming_elapsed)
         self._arming_epoch = 0  # bumped at every hold: a late arming for an older card is void
@@ -433,7 +433,7 @@ class OverlayPresenter(QObject):
         # Input already queued when the delay ends was aimed at the held card: it reaches
         # the card first (and does nothing), then the card arms.
         epoch = self._arming_epoch
-        QTimer.singleShot(0, self, lambda: self._arm(epoch))
+        QTimer.singleShot(0, self.window, lambda: self._arm(epoch))
 
     def _arm(self, epoch: int) -> None:
         entry = self._front()
