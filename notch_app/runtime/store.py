@@ -311,6 +311,11 @@ class DecisionStore:
             )
         # Content a write replaces or deletes is zeroed, not left in free space.
         db.execute("PRAGMA secure_delete=ON")
+        scrub = self.secrets_of is not _no_secrets
+        if version == SCHEMA_VERSION and not (
+            scrub and db.execute("SELECT 1 FROM requests WHERE withheld IS NULL LIMIT 1").fetchone()
+        ):
+            return  # nothing to create, upgrade or scrub: no write (and no fsync) at open
         db.execute("BEGIN IMMEDIATE")
         try:
             for statement in _SCHEMA.split(";"):
@@ -325,7 +330,7 @@ class DecisionStore:
                 "CREATE INDEX IF NOT EXISTS requests_unscrubbed ON requests(call_id)"
                 " WHERE withheld IS NULL"
             )
-            scrubbed = self._forget_secrets() if self.secrets_of is not _no_secrets else 0
+            scrubbed = self._forget_secrets() if scrub else 0
             db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
             db.execute("COMMIT")
         except BaseException:
