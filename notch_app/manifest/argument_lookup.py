@@ -35,55 +35,52 @@ def lookup(input_schema: dict[str, Any], path: str) -> Lookup:
     """Follow a dotted binding path through the inputSchema (properties, array elements
     by index, `length` of an array)."""
     nav = navigator_for(input_schema)
-    current = nav.at("")
-    walked: list[str] = []
+    current: dict[str, Any] = nav.at("") or {}
     segments = path.split(".")
     for i, segment in enumerate(segments):
-        assert current is not None
         found = nav.child(current, segment)
-        types = nav.types(current)
-        if (
-            found is None
-            and segment == ARRAY_LENGTH
-            and i == len(segments) - 1
-            and "array" in types
-            and nav.properties(current) is None
-        ):
-            return Lookup(LENGTH_SCHEMA)
         if found is None:
-            props = nav.properties(current)
-            here = ".".join(walked) or "the arguments"
-            if props is None:
-                if walked and types and "object" not in types:
-                    kind = " or ".join(sorted(types))
-                    hint = (
-                        f" (for how many elements, write {'.'.join([*walked, ARRAY_LENGTH])!r})"
-                        if "array" in types
-                        else ""
-                    )
-                    return Lookup(
-                        None,
-                        "binding-into-scalar",
-                        f"{path!r} walks into {'.'.join(walked)!r}, which is {kind}, not an "
-                        f"object{hint}; bind {'.'.join(walked)!r} itself or declare it as an "
-                        "object with properties",
-                    )
-                return Lookup(
-                    None,
-                    "binding-unknown-argument",
-                    f"{path!r} names {segment!r}, but {here!r} declares no properties in the "
-                    'inputSchema; declare it under "properties"',
-                )
-            existing = ", ".join(sorted(props)) or "none"
+            last = i == len(segments) - 1
+            return _not_found(nav.types(current), nav.properties(current), path, segments[:i], last)
+        current = found
+    return Lookup(current)
+
+
+def _not_found(
+    types: frozenset[str], props: dict[str, Any] | None, path: str, walked: list[str], last: bool
+) -> Lookup:
+    """What to say when `path` leaves the schema after `walked` (or what `.length` is)."""
+    segment = path.split(".")[len(walked)]
+    if segment == ARRAY_LENGTH and last and "array" in types and props is None:
+        return Lookup(LENGTH_SCHEMA)
+    here = ".".join(walked) or "the arguments"
+    if props is None:
+        if walked and types and "object" not in types:
+            kind = " or ".join(sorted(types))
+            hint = (
+                f" (for how many elements, write {'.'.join([*walked, ARRAY_LENGTH])!r})"
+                if "array" in types
+                else ""
+            )
             return Lookup(
                 None,
-                "binding-unknown-argument",
-                f"{path!r} is not an argument of this tool{did_you_mean(segment, props)}; "
-                f"{here if walked else 'the inputSchema'} has: {existing}",
+                "binding-into-scalar",
+                f"{path!r} walks into {here!r}, which is {kind}, not an object{hint}; bind "
+                f"{here!r} itself or declare it as an object with properties",
             )
-        current = found
-        walked.append(segment)
-    return Lookup(current if current is not None else {})
+        return Lookup(
+            None,
+            "binding-unknown-argument",
+            f"{path!r} names {segment!r}, but {here!r} declares no properties in the "
+            'inputSchema; declare it under "properties"',
+        )
+    existing = ", ".join(sorted(props)) or "none"
+    return Lookup(
+        None,
+        "binding-unknown-argument",
+        f"{path!r} is not an argument of this tool{did_you_mean(segment, props)}; "
+        f"{here if walked else 'the inputSchema'} has: {existing}",
+    )
 
 
 __all__ = ["ARRAY_LENGTH", "LENGTH_SCHEMA", "Lookup", "lookup", "schema_types"]

@@ -160,11 +160,11 @@ def check_manifest(doc: SourceDocument) -> ManifestCheck:
         _check_tool_kind(doc, tool, base, result.problems)
         view = raw.get("confirmation") if isinstance(raw, dict) else None
         if tool.confirmation is not None and isinstance(view, dict):
-            check_view(doc, tool, base + "/confirmation", view, schema_ok, result.problems)
+            shown = check_view(doc, tool, base + "/confirmation", view, schema_ok, result.problems)
             # A view with an error (a mistyped binding, say) is fixed first: "not shown"
             # would mostly repeat it.
             if schema_ok and not _has_error_under(result.problems, base + "/confirmation"):
-                result.problems.extend(argument_shown_problems(doc, tool, base))
+                result.problems.extend(argument_shown_problems(doc, tool, base, shown))
     return result
 
 

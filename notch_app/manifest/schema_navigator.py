@@ -99,6 +99,7 @@ class SchemaNavigator:
         self._resolver: Resolver[Any] | None = None
         self._scopes: dict[int, Resolver[Any]] = {}
         self._targets: dict[tuple[int, str], Any] = {}
+        self._nested_ids = _has_nested_id(root)
 
     # --- references --------------------------------------------------------------------
 
@@ -146,7 +147,10 @@ class SchemaNavigator:
         return node
 
     def _adopt(self, parent: Any, child: Any) -> None:
-        # A child keeps its parent's `$id` scope, or opens its own.
+        # A child keeps its parent's `$id` scope, or opens its own. Only schemas with a
+        # nested `$id` have scopes to keep; the rest skip this.
+        if not self._nested_ids:
+            return
         scope = self._scopes.get(id(parent))
         if isinstance(child, dict) and "$id" in child:
             try:
@@ -164,6 +168,10 @@ class SchemaNavigator:
     ) -> list[dict[str, Any]]:
         """`node`, its `$ref` targets and (recursively) its combinator branches, each a
         schema object, at most MAX_BRANCHES of them."""
+        if not isinstance(node, dict):
+            return []
+        if "$ref" not in node and not any(k in node for k in combinators):
+            return [node]  # the common case: a plain schema object
         out: list[dict[str, Any]] = []
         seen: set[int] = set()
         stack: list[Any] = [node]
@@ -362,6 +370,21 @@ class SchemaNavigator:
                     return
                 below.append((inner, path, depth + 1))
             stack.extend(reversed(below))
+
+
+def _has_nested_id(root: Any) -> bool:
+    stack: list[Any] = [root]
+    first = True
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            if not first and "$id" in node:
+                return True
+            stack.extend(v for v in node.values() if isinstance(v, dict | list))
+        elif isinstance(node, list):
+            stack.extend(v for v in node if isinstance(v, dict | list))
+        first = False
+    return False
 
 
 _NAVIGATORS: dict[int, SchemaNavigator] = {}

@@ -72,8 +72,10 @@ def _block_paths(block: BaseModel) -> Iterator[str]:
         skip.add("items")
     if isinstance(block, ActionItem | ButtonBlock):
         skip |= {"value", "url"}
+    # Only fields the author wrote can hold a binding (defaults never do).
+    written = block.model_fields_set
     for name in type(block).model_fields:
-        if name in skip:
+        if name in skip or name not in written:
             continue
         value = getattr(block, name, None)
         if name in _SINGLE_KEYS and isinstance(value, str):
@@ -94,8 +96,10 @@ def _text_paths(value: Any) -> Iterator[str]:
         for item in value:
             yield from _text_paths(item)
     elif isinstance(value, BaseModel):
+        written = value.model_fields_set
         for name in type(value).model_fields:
-            yield from _text_paths(getattr(value, name, None))
+            if name in written:
+                yield from _text_paths(getattr(value, name, None))
 
 
 def covers(shown: str, path: str) -> bool:

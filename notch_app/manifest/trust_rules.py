@@ -44,12 +44,16 @@ def icon_problems(doc: SourceDocument, data: dict[str, Any]) -> Iterator[Problem
         or _SCHEME_RE.match(icon) is not None
         or ".." in written.split("/")
     )
+    found = False
     if not outside:
         try:
             target = (folder / written).resolve()
             outside = not target.is_relative_to(folder.resolve())
-        except (OSError, RuntimeError, ValueError):  # a symlink loop or an odd name
+            found = target.is_file()
+        except RuntimeError:  # a symlink loop: it leads nowhere inside
             outside = True
+        except (OSError, ValueError):  # a NUL byte, a name too long: no such file
+            found = False
     if outside:
         yield doc.problem(
             "/icon",
@@ -59,7 +63,7 @@ def icon_problems(doc: SourceDocument, data: dict[str, Any]) -> Iterator[Problem
             'relative to the manifest, e.g. "icon.svg"',
         )
         return
-    if not (folder / written).is_file():
+    if not found:
         yield doc.problem(
             "/icon",
             "icon-missing",
@@ -76,7 +80,7 @@ class _Claim:
 
 
 def _words(text: str, *, case: bool = False) -> re.Pattern[str]:
-    return re.compile(rf"(?<![\w]){text}(?![\w])", 0 if case else re.IGNORECASE)
+    return re.compile(rf"(?<![\w])(?:{text})(?![\w])", 0 if case else re.IGNORECASE)
 
 
 CLAIMS: Final = (
@@ -95,6 +99,20 @@ CLAIMS: Final = (
 """Words that claim to be the operating system or a vendor. Short on purpose: it catches
 the usual disguises, and a real vendor's publisher may still use its own name."""
 
+_SCREEN: Final = (
+    "apple", "mac", "os x", "ios", "icloud", "iphone", "ipad", "update", "microsoft",
+    "windows", "google", "android", "gmail", "chrome", "system", "security", "verified",
+    "approved",
+)  # fmt: skip
+"""A word every claim holds (lower case): text with none of them claims nothing, and is
+passed over without running the patterns."""
+
+
+def _may_claim(text: str) -> bool:
+    lowered = text.lower()
+    return any(word in lowered for word in _SCREEN)
+
+
 _BINDING_RE: Final = re.compile(r"\{\{.*?\}\}|<<.*?>>", re.DOTALL)
 _TEXT_KEYS: Final = ("title", "subtitle", "text", "label")
 
@@ -102,6 +120,8 @@ _TEXT_KEYS: Final = ("title", "subtitle", "text", "label")
 def claim_in(text: str, publisher: str) -> str | None:
     """The first phrase of `text` that claims to be someone `publisher` (its name and id,
     lower case) is not, else None. Bindings are skipped: their values are the agent's."""
+    if not _may_claim(text):
+        return None
     literal = _BINDING_RE.sub(" ", text)
     for claim in CLAIMS:
         found = claim.pattern.search(literal)
@@ -113,6 +133,8 @@ def claim_in(text: str, publisher: str) -> str | None:
 def impersonation_problems(doc: SourceDocument, data: dict[str, Any]) -> Iterator[Problem]:
     """Warnings (`impersonation`) for a manifest name, tool title or card text that
     claims to be the operating system or a vendor other than the publisher."""
+    if not _may_claim(doc.text):
+        return  # one pass over the file: most manifests claim nothing anywhere
     raw_publisher = data.get("publisher")
     publisher = ""
     if isinstance(raw_publisher, dict):

@@ -18,7 +18,6 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 from pydantic.alias_generators import to_camel
 
 from notch_app.manifest import limits
-from notch_app.manifest.problems import join_pointer
 
 Label = Annotated[str, StringConstraints(min_length=1, max_length=limits.MAX_LABEL_CHARS)]
 ShortText = Annotated[str, StringConstraints(max_length=limits.MAX_LABEL_CHARS)]
@@ -429,9 +428,11 @@ def walk_blocks(
         for key in keys:
             kids = _kids(node, key)
             if isinstance(kids, list):
+                # Keys and indexes need no escaping, so the pointer is joined directly.
+                base = f"{visit.pointer}/{key}/"
+                depth = visit.depth + 1
                 below.extend(
-                    BlockVisit(kid, join_pointer(visit.pointer, key, i), visit.depth + 1, node)
-                    for i, kid in enumerate(kids)
+                    BlockVisit(kid, f"{base}{i}", depth, node) for i, kid in enumerate(kids)
                 )
         stack.extend(reversed(below))
 

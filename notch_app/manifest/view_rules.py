@@ -17,7 +17,7 @@ from notch_app.manifest.bindings import MalformedBinding, find_bindings, parse_s
 from notch_app.manifest.model import Tool, leading_verb
 from notch_app.manifest.problems import Problem, join_pointer, quote
 from notch_app.manifest.schema_navigator import navigator_for
-from notch_app.manifest.shown_arguments import covers, displayed, partly_shows, shown_paths
+from notch_app.manifest.shown_arguments import displayed
 from notch_app.manifest.source import SourceDocument
 from notch_app.manifest.structure import describe_types, did_you_mean
 from notch_app.manifest.view import INPUT_TYPES, walk_blocks
@@ -31,6 +31,8 @@ VAGUE_CONFIRM_LABELS = frozenset(
      "approve", "go", "apply", "sure", "allow", "run"}
 )  # fmt: skip
 
+_ACTION_DOES = frozenset({"value", "url"})
+"""An action's copy text and link: what it does when pressed, not what it shows."""
 _SINGLE_BINDING_KEYS = frozenset({"bind", "visibleIf", "itemsFrom"})
 _WORD_KEYS = frozenset({"type", "role", "color", "tone", "variant", "direction"})
 
@@ -42,12 +44,15 @@ def check_view(
     view: dict[str, Any],
     schema_ok: bool,
     out: list[Problem],
-) -> None:
+) -> list[str]:
+    """Check one confirmation view (raw JSON at `base`); returns the argument paths it
+    shows (for `argument_shown_problems`)."""
     root = view.get("root")
     if not isinstance(root, dict):
-        return
+        return []
     bound: dict[str, Lookup] = {}
-    _check_bindings(doc, tool, base, view, schema_ok, bound, out)
+    shown: list[str] = []
+    _check_bindings(doc, tool, base, view, schema_ok, bound, shown, out)
     footer = base + "/root/footer/"
     for visit in walk_blocks(root, base + "/root"):
         block = visit.block
@@ -69,6 +74,7 @@ def check_view(
                         )
                     )
     _check_footer(doc, tool, root, base + "/root", out)
+    return shown
 
 
 def _check_bindings(
@@ -78,26 +84,32 @@ def _check_bindings(
     view: dict[str, Any],
     schema_ok: bool,
     bound: dict[str, Lookup],
+    shown: list[str],
     out: list[Problem],
 ) -> None:
     """Every string in the view: `bind`/`visibleIf`/`itemsFrom` hold exactly one binding,
-    display text may hold many; each must name an argument of the tool."""
+    display text may hold many; each must name an argument of the tool. The paths that
+    show a value (not visibleIf, not an action's copy text or link) go into `shown`, as
+    `shown_arguments.shown_paths` reads them from the model."""
     # Each entry holds its parent's pointer and its own token: the pointer is joined only
     # for containers (their children need it) and for strings that hold a binding, not
     # for every label and flag in the view.
-    stack: list[tuple[Any, str, str | int, str]] = [(view.get("root"), base, "root", "")]
+    stack: list[tuple[Any, str, str | int, str, bool]] = [
+        (view.get("root"), base, "root", "", False)
+    ]
     while stack:
-        node, parent, token, key = stack.pop()
+        node, parent, token, key, in_action = stack.pop()
         if isinstance(node, dict):
             pointer = join_pointer(parent, token)
             options_entry = key == "options"
+            action = "role" in node
             for k, v in node.items():
                 if k in _WORD_KEYS or (options_entry and k == "value"):
                     continue
-                stack.append((v, pointer, k, k))
+                stack.append((v, pointer, k, k, action))
         elif isinstance(node, list):
             pointer = join_pointer(parent, token)
-            stack.extend((v, pointer, i, key) for i, v in enumerate(node))
+            stack.extend((v, pointer, i, key, False) for i, v in enumerate(node))
         elif isinstance(node, str):
             if key not in _SINGLE_BINDING_KEYS and "{{" not in node and "<<" not in node:
                 continue  # no binding in this text (find_bindings would find none)
@@ -124,6 +136,8 @@ def _check_bindings(
                     )
                 )
                 continue
+            if key != "visibleIf" and not (in_action and key in _ACTION_DOES):
+                shown.extend(paths)
             if not schema_ok:
                 continue
             for path in paths:
@@ -331,24 +345,23 @@ def _check_footer(
                 )
 
 
-def argument_shown_problems(doc: SourceDocument, tool: Tool, base: str) -> Iterator[Problem]:
+def argument_shown_problems(
+    doc: SourceDocument, tool: Tool, base: str, shown_paths: list[str]
+) -> Iterator[Problem]:
     """Warnings (`argument-not-shown`) for each inputSchema property no block of the
     tool's card binds or displays: the person would approve a value they never saw (the
     card lists such values under "Also sends", but a card should show them itself).
-    `base` is the tool's pointer; the tool has a confirmation and a valid inputSchema."""
-    assert tool.confirmation is not None
-    shown = {
-        _without_indexes(p) for p in displayed(s.path for s in shown_paths(tool.confirmation.root))
-    }
+    `base` is the tool's pointer and `shown_paths` what `check_view` found its card shows;
+    the tool's inputSchema is valid."""
+    shown = {_without_indexes(p) for p in displayed(shown_paths)}
+    inside_shown = {prefix for p in shown for prefix in _ancestors(p)}
     nav = navigator_for(tool.input_schema)
     unshown: list[str] = []
     for path, _written, _inner in nav.argument_paths():
-        if any(path.startswith(u + ".") for u in unshown):
-            continue  # inside an argument already reported
-        if any(covers(s, path) for s in shown):
-            continue
-        if any(partly_shows(s, path) for s in shown):
-            continue  # part of it shows; its other parts are judged one by one
+        if path in shown or path in inside_shown:
+            continue  # shown whole, or part of it shows (its parts are judged one by one)
+        if any(a in shown or a in unshown for a in _ancestors(path)):
+            continue  # shown as part of its parent, or inside an argument already reported
         unshown.append(path)
     for path in unshown:
         yield doc.problem(
@@ -360,6 +373,12 @@ def argument_shown_problems(doc: SourceDocument, tool: Tool, base: str) -> Itera
             severity="warning",
             key=True,
         )
+
+
+def _ancestors(path: str) -> list[str]:
+    """`a`, `a.b` for `a.b.c`."""
+    parts = path.split(".")
+    return [".".join(parts[:i]) for i in range(1, len(parts))]
 
 
 def _without_indexes(path: str) -> str:
