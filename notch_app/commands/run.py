@@ -68,7 +68,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.epilog = (
         "Integrations load from the bundled manifests/ folder, then "
         "~/.config/notch/integrations (your own), then each --manifests folder. "
-        "Invalid manifests are reported and skipped. Quit from the tray icon, Ctrl+C or SIGTERM. "
+        "Invalid manifests, and folders that hold no integration, are named with the reason "
+        "and skipped. Quit from the tray icon, Ctrl+C or SIGTERM. "
         "The idle look and the park time come from your settings file (Settings → In the "
         "notch, changes apply at once); --idle and --park-after override them for this run, "
         "and a change in Settings to an overridden one applies from the next start."
