@@ -27,6 +27,7 @@ import asyncio
 import gc
 import json
 import os
+import re
 import resource
 import socket
 import statistics
@@ -90,6 +91,25 @@ class EchoProtocol(asyncio.BufferedProtocol):
         self.transport.write(bytes(self.inbox[:nbytes]))
 
 
+class CannedProtocol(EchoProtocol):
+    """`--stages`: answers every line at once with a fixed notRequired decision (its id
+    copied), so a client's round trip against it is the client's own cost plus the
+    leanest asyncio server: what the clients cost, apart from Notch's server."""
+
+    def buffer_updated(self, nbytes: int) -> None:
+        assert self.transport is not None
+        found = re.search(rb'"id":(\d+)', self.inbox[:nbytes])
+        self.transport.write(CANNED_REPLY % (found.group(1) if found else b"1"))
+
+
+CANNED_REPLY = (
+    b'{"jsonrpc":"2.0","id":%s,"result":{"callId":"x","outcome":"notRequired","arguments":'
+    b'{"query":"q"},"integration":"com.example.bench","tool":"search_notes","editedPaths":[],'
+    b'"digest":"sha256:cf11c31927352aeaa5b9ef86ce8f95a954bcd8e6a415f8cd3922101d92dba903",'
+    b'"decidedBy":"service","decidedAt":1796123399.0178924}}\n'
+)
+
+
 STAMPS: list[tuple[str, int]] = []
 """Step stamps (`--stages`): (step, time.perf_counter_ns()), a clock shared by processes."""
 
@@ -124,7 +144,9 @@ def stamp_loop(out: str) -> None:
     loop.add_signal_handler(15, dump)
 
 
-async def serve_echo(path: str, lean: bool, stamps: str | None = None) -> None:
+async def serve_echo(
+    path: str, lean: bool, stamps: str | None = None, canned: bool = False
+) -> None:
     async def echo(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         while line := await reader.readline():
             if stamps:
@@ -134,8 +156,9 @@ async def serve_echo(path: str, lean: bool, stamps: str | None = None) -> None:
     if stamps:
         stamp_loop(stamps)
 
-    if lean:
-        server = await asyncio.get_running_loop().create_unix_server(EchoProtocol, path=path)
+    if lean or canned:
+        protocol = CannedProtocol if canned else EchoProtocol
+        server = await asyncio.get_running_loop().create_unix_server(protocol, path=path)
     else:  # the asyncio documentation's echo: streams, one task per connection
         server = await asyncio.start_unix_server(echo, path=path)
     print("ready", flush=True)
@@ -480,6 +503,28 @@ def bench_stages(tmp: Path, n: int) -> None:
             cells.append(" / ".join("-" if v is None else f"{v:.1f}" for v in values))
         print(f"  {name:36} {cells[0]:>15} {cells[1]:>15}")
     print(f"  Notch's _handle in a tight loop (hot caches): {tight_loop_handle_us(tmp):.1f} µs")
+    # The clients alone: against a server that answers with a canned decision at once.
+    path = str(tmp / "canned.sock")
+    server = spawn("--serve-canned", path)
+    try:
+        alone: dict[str, list[float]] = {"bare": [], "notch": [], "abare": [], "anotch": []}
+        for r in range(5):
+            alone["bare"].append(statistics.median(sync_echo_round_trips(path, n // 5)))
+            alone["notch"].append(statistics.median(sync_client_round_trips(path, n // 5, r)))
+            alone["abare"].append(
+                statistics.median(asyncio.run(lean_echo_round_trips(path, n // 5)))
+            )
+            alone["anotch"].append(
+                statistics.median(asyncio.run(async_client_round_trips(path, n // 5, r)))
+            )
+    finally:
+        server.kill()
+    us = {k: statistics.median(v) * 1e6 for k, v in alone.items()}
+    print("  The clients alone, against a server that answers a canned decision at once:")
+    print(f"    blocking: bare socket client {us['bare']:.1f} µs, NotchClient {us['notch']:.1f} µs"
+          f" ({us['notch'] / us['bare']:.2f}x)")  # fmt: skip
+    print(f"    async: lean protocol client {us['abare']:.1f} µs, AsyncNotchClient "
+          f"{us['anotch']:.1f} µs ({us['anotch'] / us['abare']:.2f}x)")  # fmt: skip
 
 
 def bench_profile(tmp: Path, kind: str, n: int) -> None:
@@ -624,6 +669,7 @@ def main() -> None:
     parser.add_argument("--flood", type=int, default=1000)
     parser.add_argument("--serve-echo")
     parser.add_argument("--serve-lean-echo")
+    parser.add_argument("--serve-canned")
     parser.add_argument("--serve-notch", nargs=2)
     parser.add_argument("--flood-client", nargs=2)
     parser.add_argument("--stamps", help="(child servers) stamp each step into this file")
@@ -632,9 +678,10 @@ def main() -> None:
         "--stages", action="store_true", help="only: a blocking round trip, step by step"
     )
     args = parser.parse_args()
-    if args.serve_echo or args.serve_lean_echo:
-        path = args.serve_echo or args.serve_lean_echo
-        asyncio.run(serve_echo(path, bool(args.serve_lean_echo), args.stamps))
+    if args.serve_echo or args.serve_lean_echo or args.serve_canned:
+        path = args.serve_echo or args.serve_lean_echo or args.serve_canned
+        lean = bool(args.serve_lean_echo)
+        asyncio.run(serve_echo(path, lean, args.stamps, canned=bool(args.serve_canned)))
         return
     if args.serve_notch:
         path, data = args.serve_notch
