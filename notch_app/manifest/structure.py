@@ -5,6 +5,10 @@ blocks and roles, unknown block types, an unsupported view `schemaVersion`, view
 or too deep — and reports them with their own rule ids. Pydantic's errors under those
 places are then dropped, and every remaining error's `loc` is walked alongside the model
 types and the data to give a JSON Pointer and a message that says how to fix it.
+
+About 500 lines, kept whole on purpose: the pre-pass decides which places pydantic's errors
+are dropped under, and the error walk must read that decision, so the two halves are one
+job (turning "the document has the wrong shape" into placed, fixable problems).
 """
 
 from __future__ import annotations
