@@ -38,6 +38,8 @@ class Discovered:
 
     manifests: list[Path] = field(default_factory=list)
     skipped: list[SkippedFolder] = field(default_factory=list)
+    searched: dict[Path, Path] = field(default_factory=dict, repr=False)
+    """Real folder -> the path it was first searched as (links are followed once)."""
 
 
 def discover_integrations(path: Path) -> Discovered:
@@ -59,6 +61,7 @@ def discover_integrations(path: Path) -> Discovered:
     if _is_file(path / MANIFEST_FILE):
         return Discovered([path / MANIFEST_FILE])
     found = Discovered()
+    found.searched[_real(path)] = path
     try:
         entries = sorted(path.iterdir())
     except OSError as exc:
@@ -83,9 +86,17 @@ def find_integrations(path: Path) -> list[Path]:
 def _search(folder: Path, depth: int, found: Discovered) -> int:
     """Add the integration folders under `folder` to `found`; returns how many. Reports
     `folder` itself as skipped when it yields none (its empty subfolders are not listed
-    one by one). Bounded by depth, so symlink loops and deep trees cannot hang it."""
+    one by one). A folder reached again through a link is searched once; depth bounds
+    the rest, so link loops and deep trees cannot hang it."""
     if folder.name.startswith("."):
         found.skipped.append(SkippedFolder(folder, "hidden folder, not searched"))
+        return 0
+    real = _real(folder)
+    first = found.searched.setdefault(real, folder)
+    if first != folder:
+        found.skipped.append(
+            SkippedFolder(folder, f"the same folder as {first} (a link), searched once")
+        )
         return 0
     if _is_file(folder / MANIFEST_FILE):
         found.manifests.append(folder / MANIFEST_FILE)
@@ -126,6 +137,13 @@ def _is_manifest_file(path: Path) -> bool:
 
 # Path.is_file/is_dir raise for some errors (a name too long, a path past PATH_MAX in a
 # deep tree); here such a path is simply not a file or folder Notch can read.
+def _real(path: Path) -> Path:
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError, ValueError):  # a link loop or an odd name
+        return path
+
+
 def _is_file(path: Path) -> bool:
     try:
         return path.is_file()

@@ -89,6 +89,18 @@ def test_folders_too_deep_to_search_are_named(tmp_path: Path) -> None:
     assert [s.folder for s in found.skipped] == [tmp_path / "d0"]
 
 
+def test_a_link_back_to_a_folder_already_searched_loads_nothing_twice(tmp_path: Path) -> None:
+    _integration(tmp_path / "mail")
+    (tmp_path / "loop").symlink_to(".")
+    catalog, problems = Catalog.load([tmp_path])
+    assert catalog.ids() == ["dev.notch.examples.mail"]
+    entry = catalog.entry("dev.notch.examples.mail")
+    assert entry is not None and entry.folder == tmp_path / "mail"
+    assert problems == [
+        f"{tmp_path / 'loop'}: the same folder as {tmp_path} (a link), searched once"
+    ]
+
+
 def test_a_preview_file_beside_a_manifest_file_is_not_read_as_a_manifest(tmp_path: Path) -> None:
     shutil.copy(BUNDLED / "mail" / "manifest.json", tmp_path / "mail.json")
     shutil.copy(BUNDLED / "mail" / "preview.json", tmp_path / "mail.preview.json")
