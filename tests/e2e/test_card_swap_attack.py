@@ -155,6 +155,10 @@ def test_a_card_swapped_in_under_the_pointer_takes_no_click_until_armed(
         clicked = time.monotonic()
         clicker.click()
         landed = time.monotonic()
+        print(  # the figure behind the test (shown with -s)
+            f"click {click_after_ms} ms after the swap: sent at "
+            f"{(clicked - swapped_at) * 1000:.1f} ms, taken by X at {(landed - swapped_at) * 1000:.1f} ms"
+        )
         assert (landed - swapped_at) * 1000 < ARMING_DELAY_MS, (
             f"the click landed {(landed - swapped_at) * 1000:.0f} ms after the swap: too "
             "late to test the hold (the machine is too busy)"
