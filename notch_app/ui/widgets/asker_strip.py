@@ -88,6 +88,41 @@ def asker_for(manifest: Manifest, folder: Path | None, other: str = ADDED) -> As
     return Asker(name, installed_from(folder, other), folder, icon)
 
 
+_BANDS: dict[tuple[int, int, float, str, float], QPixmap] = {}
+
+
+def _band(width: int, height: int, radius: float, look: Look, ratio: float) -> QPixmap:
+    """The strip's background: its fill with the glass's rounded top corners and a hairline
+    along the bottom, drawn once per size and theme (antialiased paths are slow to fill
+    on every paint)."""
+    key = (width, height, radius, look.name, ratio)
+    band = _BANDS.get(key)
+    if band is not None:
+        return band
+    band = QPixmap(round(width * ratio), round(height * ratio))
+    band.setDevicePixelRatio(ratio)  # sharp on a HiDPI screen
+    band.fill(Qt.GlobalColor.transparent)
+    p = QPainter(band)
+    p.setRenderHint(QPainter.RenderHint.Antialiasing)
+    rect = QRectF(1, 1, width - 2, height - 1)  # inside the glass's 1 px border
+    r = max(radius - 1, 0.0)
+    path = QPainterPath()  # rounded top corners, square bottom: the glass's own top
+    path.moveTo(rect.left(), rect.bottom())
+    path.lineTo(rect.left(), rect.top() + r)
+    path.arcTo(QRectF(rect.left(), rect.top(), 2 * r, 2 * r), 180, -90)
+    path.lineTo(rect.right() - r, rect.top())
+    path.arcTo(QRectF(rect.right() - 2 * r, rect.top(), 2 * r, 2 * r), 90, -90)
+    path.lineTo(rect.right(), rect.bottom())
+    path.closeSubpath()
+    p.fillPath(path, look.color("asker_fill"))
+    p.fillRect(QRectF(1, height - 1, width - 2, 1), look.color("asker_line"))
+    p.end()
+    if len(_BANDS) > 32:
+        _BANDS.clear()
+    _BANDS[key] = band
+    return band
+
+
 class AskerStrip(QWidget):
     """The band across the top of the card: icon, integration name, where from."""
 
@@ -113,22 +148,8 @@ class AskerStrip(QWidget):
     def paintEvent(self, event: QPaintEvent) -> None:
         look = self._look
         p = QPainter(self)
-        p.setRenderHint(QPainter.RenderHint.Antialiasing)
-        rect = QRectF(self.rect()).adjusted(1, 1, -1, 0)  # inside the glass's 1 px border
-        r = max(self._radius - 1, 0.0)
-        band = QPainterPath()  # rounded top corners, square bottom: the glass's own top
-        band.moveTo(rect.left(), rect.bottom())
-        band.lineTo(rect.left(), rect.top() + r)
-        band.arcTo(QRectF(rect.left(), rect.top(), 2 * r, 2 * r), 180, -90)
-        band.lineTo(rect.right() - r, rect.top())
-        band.arcTo(QRectF(rect.right() - 2 * r, rect.top(), 2 * r, 2 * r), 90, -90)
-        band.lineTo(rect.right(), rect.bottom())
-        band.closeSubpath()
-        p.fillPath(band, look.color("asker_fill"))
-        p.setPen(look.color("asker_line"))
-        p.drawLine(
-            QPointF(rect.left(), rect.bottom() - 0.5), QPointF(rect.right(), rect.bottom() - 0.5)
-        )
+        ratio = self.devicePixelRatioF()
+        p.drawPixmap(0, 0, _band(self.width(), self.height(), self._radius, look, ratio))
         x = 20.0
         mid = self.height() / 2
         icon = self.asker.icon
