@@ -1,6 +1,6 @@
 """One way to read a tool's inputSchema: what lives at an argument path, and what it says.
 
-Validation (`manifest/binding_rules.py`), the card (`card/schema.py`, `card/coerce.py`) and
+Validation (`manifest/argument_lookup.py`, `view_rules.py`), the card (`card/schema.py`, `card/coerce.py`) and
 guards (`runtime/policy_book/schema_paths.py`) all ask the same questions of the same
 schema — what is at `user.name`, which types may it hold, which values does it allow, is
 it required — so they ask this one navigator and cannot disagree.
@@ -23,7 +23,7 @@ The answers, written once:
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from typing import Any, Final
 from urllib.parse import unquote
 
@@ -45,7 +45,6 @@ MAX_PATHS: Final = 2000
 
 _ROOT_URI: Final = "urn:notch:input-schema"
 _COMBINATORS: Final = ("allOf", "anyOf", "oneOf")
-_EMPTY: Final[Mapping[str, Any]] = {}
 
 
 def pointer_target(document: Any, pointer: str, *, percent_encoded: bool = False) -> Any:
@@ -404,18 +403,11 @@ def navigator_for(root: Any) -> SchemaNavigator:
     return navigator
 
 
-def schema_of(root: Any, node: Any) -> Mapping[str, Any]:
-    """`node` resolved within `root`, `{}` when it names nothing."""
-    found = navigator_for(root).schema(node)
-    return found if found is not None else _EMPTY
-
-
 __all__ = [
     "MAX_REF_HOPS",
     "NOWHERE",
     "SchemaNavigator",
     "navigator_for",
     "pointer_target",
-    "schema_of",
     "value_types",
 ]
