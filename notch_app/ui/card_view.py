@@ -41,6 +41,7 @@ from PySide6.QtWidgets import (
 
 from notch_app.card.also_sends import AlsoSent, also_sends
 from notch_app.card.display_text import lookalike_warnings, mark_invisible
+from notch_app.card.interpolate import display_value
 from notch_app.card.state import REQUIRED_MESSAGE, CardState
 from notch_app.manifest.model import Tool
 from notch_app.manifest.view import CardBlock
@@ -528,14 +529,19 @@ class CardView(QWidget):
             if not editor.container.isVisibleTo(self):
                 continue
             value = state.value(path)
-            texts = value if isinstance(value, list) else [value]
-            for text in texts:
+            for text in value if isinstance(value, list) else [value]:
                 if not isinstance(text, str) or (text.isascii() and text.isprintable()):
                     continue  # plain ASCII holds no hidden or look-alike letters
                 marked = mark_invisible(text)
                 if marked != text:
                     lines.append(f"{editor.label} holds hidden characters: {shown(marked, 200)}")
                 lines.extend(lookalike_warnings(text))
+        for watched in self._ctx.watched:  # a list's rows from an array argument
+            value = state.value(watched.path)
+            for item in value if isinstance(value, list) else [value]:
+                text = item if isinstance(item, str) else display_value(item)
+                if not text.isascii():
+                    lines.extend(lookalike_warnings(text))
         return lines
 
     def _apply_gate(self) -> None:

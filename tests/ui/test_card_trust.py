@@ -176,3 +176,33 @@ def test_a_look_alike_in_display_text_gets_a_warning_line(qtbot: Any, card: Any)
     qtbot.addWidget(view)
     view.show()
     assert any("Cyrillic" in line for line in CardDriver(view).visible_text().splitlines())
+
+
+def test_agent_values_in_list_rows_chips_and_options_are_marked(qtbot: Any, card: Any) -> None:
+    reversed_name = "invoice\u202efdp.exe"
+    view = card(
+        [
+            {"type": "list", "itemsFrom": "{{paths}}"},
+            {"type": "chips", "bind": "{{to}}", "label": "To"},
+            {
+                "type": "select",
+                "bind": "{{voice}}",
+                "label": "Voice",
+                "options": [{"label": "Rachel", "value": "rachel"}],
+            },
+        ],
+        {
+            "paths": {"type": "array", "items": {"type": "string"}},
+            "to": {"type": "array", "items": {"type": "string"}},
+            "voice": {"type": "string"},
+        },
+        {"paths": [reversed_name, "/home/m\u0430ya/notes.txt"], "to": [reversed_name],
+         "voice": reversed_name},
+    )  # fmt: skip
+    qtbot.addWidget(view)
+    view.show()
+    lines = CardDriver(view).visible_text().splitlines()
+    assert not any("\u202e" in line for line in lines)
+    marked = [line for line in lines if "invoice" in line and "U+202E" in line]
+    assert len(marked) >= 3  # the row, the chip and the proposed option
+    assert any("Cyrillic" in line for line in lines)  # the look-alike path in the list

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from notch_app.card.display_text import mark_invisible
 from notch_app.card.interpolate import display_value
 from notch_app.card.paths import MISSING
 from notch_app.manifest.bindings import parse_single_binding
@@ -131,19 +132,20 @@ def _row(
 
 
 def element_title(element: Any) -> str:
-    """How one element of an `itemsFrom` array reads as a row title."""
+    """How one element of an `itemsFrom` array reads as a row title (hidden characters
+    marked: the agent's text must not reverse or hide part of the row)."""
     if isinstance(element, Mapping):
         for key in ("title", "name", "label"):
             if key in element:
-                return display_value(element[key])
-    return display_value(element)
+                return mark_invisible(display_value(element[key]))
+    return mark_invisible(display_value(element))
 
 
 def _element_subtitle(element: Any) -> str | None:
     if isinstance(element, Mapping):
         for key in ("subtitle", "description", "email", "detail"):
             if key in element:
-                return display_value(element[key])
+                return mark_invisible(display_value(element[key]))
     return None
 
 

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from notch_app.card.display_text import mark_invisible
 from notch_app.card.interpolate import display_value
 from notch_app.card.paths import MISSING
 from notch_app.manifest.bindings import parse_single_binding
@@ -413,7 +414,7 @@ class SelectEditor(InputEditor):
             if index < 0 and value is not MISSING and value is not None:
                 # Show what the agent proposed even if it is not an option; the schema
                 # check reports it, the person picks a real option.
-                self.combo.insertItem(0, shown(display_value(value), 120))
+                self.combo.insertItem(0, shown(mark_invisible(display_value(value)), 120))
                 self._values.insert(0, value)
                 self._extra = True
                 index = 0

@@ -8,6 +8,7 @@ from PySide6.QtCore import QEvent, QRect, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QFocusEvent, QKeyEvent, QMouseEvent, QPainter, QPaintEvent
 from PySide6.QtWidgets import QFrame, QLineEdit, QWidget
 
+from notch_app.card.display_text import mark_invisible
 from notch_app.ui import theme
 from notch_app.ui.theme import Look
 from notch_app.ui.widgets.flow_layout import FlowLayout
@@ -40,7 +41,9 @@ class Chip(RoundedPanel):
         self._on_remove = on_remove
         self._size: QSize | None = None
         self._hot = False
-        self.text = value if len(value) <= _CHIP_TEXT_CHARS else value[:_CHIP_TEXT_CHARS] + "…"
+        # Hidden characters marked: an agent's value must not reverse or hide its text.
+        marked = value if value.isascii() and value.isprintable() else mark_invisible(value)
+        self.text = marked if len(marked) <= _CHIP_TEXT_CHARS else marked[:_CHIP_TEXT_CHARS] + "…"
         self.setToolTip(value[:500])
         self.setAccessibleName(self.text)
         self.setAccessibleDescription("Press Delete to remove it")
