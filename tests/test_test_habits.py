@@ -54,7 +54,7 @@ def test_no_test_module_imports_another_file_under_tests() -> None:
 def _is_timed_wait(call: ast.Call) -> bool:
     func = call.func
     name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
-    if name in ("sleep", "qWait", "run_until_complete"):
+    if name in ("sleep", "qWait"):
         return True
     # xdotool's own `sleep` step, e.g. x.xdotool("sleep", "0.3", "key", ...).
     return any(isinstance(a, ast.Constant) and a.value == "sleep" for a in call.args)
@@ -91,6 +91,23 @@ def test_no_test_waits_a_fixed_time() -> None:
         "wait for a state, event or signal (qtbot.waitUntil/waitSignal, an asyncio.Event, "
         "a conftest wait_for) instead of a fixed time:\n" + "\n".join(sorted(found))
     )
+
+
+def test_async_tests_run_on_the_plugin_not_a_hand_made_loop() -> None:
+    """pytest-asyncio runs `async def` tests (on qasync's loop under tests/ui)."""
+    found = []
+    for path in _sources():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+                owner = node.func.value
+                called = f"{getattr(owner, 'id', '')}.{node.func.attr}"
+                if called == "asyncio.run" or node.func.attr in (
+                    "run_until_complete", "new_event_loop", "QEventLoop",
+                ):  # fmt: skip
+                    found.append(f"{path.relative_to(TESTS)}:{node.lineno} calls {called}")
+    # tests/ui/conftest.py's loop factory makes the one qasync loop the plugin runs on.
+    found = [f for f in found if not f.startswith("ui/conftest.py:")]
+    assert found == [], "write an async test instead:\n" + "\n".join(found)
 
 
 def test_every_allowed_timed_wait_still_exists() -> None:
