@@ -84,10 +84,10 @@ def _unshown(value: Any, prefix: str, shown: list[str]) -> Iterator[str]:
         path = f"{prefix}.{key}" if prefix else key
         if is_blank(child) or any(covers(s, path) for s in shown):
             continue
-        if any(partly_shows(s, path) for s in shown):
-            yield from _unshown(child, path, shown)
+        if isinstance(child, Mapping | list) and any(partly_shows(s, path) for s in shown):
+            yield from _unshown(child, path, shown)  # the card shows a part: list the rest
         else:
-            yield path
+            yield path  # (a scalar where the card reads inside one shows none of it)
 
 
 def _label(state: CardState, path: str) -> str:

@@ -375,8 +375,9 @@ class CardState:
     # --- display -------------------------------------------------------------------------
 
     def text(self, template: str) -> str:
-        """`template` with bindings filled from the current values ("Delete {{count}}
-        files" follows edits live). Secret values read as SECRET_MASK. Never raises."""
+        """`template` as the card shows it: bindings filled from the current values
+        ("Delete {{paths.length}} files" follows edits live), invisible and bidi characters
+        marked (`⟨U+202E⟩`), secret values read as SECRET_MASK. Never raises."""
         if self._text_version != self._version:
             self._text_cache.clear()
             self._text_version = self._version
@@ -386,6 +387,12 @@ class CardState:
             if len(self._text_cache) < 4096:
                 self._text_cache[template] = hit
         return hit
+
+    def raw_text(self, template: str) -> str:
+        """`template` filled like `text()` but with every character as sent, invisible
+        ones unmarked (secrets still masked): for what is not shown on the card, such as
+        the clipboard text of a copy action. Never raises."""
+        return interpolate(template, self.display_lookup)
 
     def text_warnings(self, template: str) -> list[str]:
         """Warning lines for `template` as filled now: each word that mixes Latin with

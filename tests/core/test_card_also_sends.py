@@ -146,3 +146,37 @@ def test_a_huge_call_is_summed_up_not_dropped() -> None:
     entries = also_sends(state)
     assert len(entries) == MAX_ENTRIES + 1
     assert entries[-1].path == "…"
+
+
+# --- nothing the call sends is both unshown and unlisted ---------------------------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from notch_app.card.coerce import is_blank  # noqa: E402
+
+KEYS = st.sampled_from(["amount", "payee", "name", "iban", "bcc", "show_bcc", "memo", "pin", "x"])
+VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-2, 2) | st.text(max_size=3),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(KEYS, inner, max_size=3),
+    max_leaves=12,
+)
+
+
+def _leaves(value: Any, prefix: str = "") -> list[str]:
+    if isinstance(value, dict | list) and value:
+        items = value.items() if isinstance(value, dict) else enumerate(value)
+        return [p for k, v in items for p in _leaves(v, f"{prefix}.{k}" if prefix else str(k))]
+    return [] if is_blank(value) or not prefix else [prefix]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.dictionaries(KEYS, VALUES, max_size=6))
+def test_every_value_sent_is_shown_or_listed(arguments: dict[str, Any]) -> None:
+    state = CardState(_tool(CHILDREN, PROPERTIES), arguments)
+    shown = state.shown_now()
+    listed = [e.path for e in also_sends(state)]
+    for leaf in _leaves(state.final_arguments()):
+        seen = any(leaf == s or leaf.startswith(s + ".") for s in shown)
+        told = any(leaf == p or leaf.startswith(p + ".") for p in listed)
+        assert seen or told, (leaf, shown, listed)

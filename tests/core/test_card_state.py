@@ -639,3 +639,9 @@ def test_bidi_and_invisible_characters_in_values_are_marked_in_card_text(tool: T
         "‘ex\u0430mple.com’ mixes Latin and Cyrillic letters that look alike"
     ]
     assert state.text_warnings("To {{to}}") == []
+
+
+def test_raw_text_keeps_the_characters_that_are_sent_but_never_a_secret(tool: Tool) -> None:
+    state = CardState(tool, {**PROPOSED, "to": "a\u200bb"})
+    assert state.raw_text("{{to}} {{token}}") == f"a\u200bb {SECRET_MASK}"
+    assert state.text("{{to}}") == "a⟨U+200B⟩b"
