@@ -6,6 +6,8 @@ import copy
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from notch_app.card.paths import MISSING
 from notch_app.card.state import SECRET_MASK, CardState
@@ -645,3 +647,29 @@ def test_raw_text_keeps_the_characters_that_are_sent_but_never_a_secret(tool: To
     state = CardState(tool, {**PROPOSED, "to": "a\u200bb"})
     assert state.raw_text("{{to}} {{token}}") == f"a\u200bb {SECRET_MASK}"
     assert state.text("{{to}}") == "a⟨U+200B⟩b"
+
+
+EDITS = st.lists(
+    st.tuples(
+        st.sampled_from(["schedule", "when", "to", "body"]),
+        st.one_of(st.booleans(), st.text(max_size=4), st.none()),
+    ),
+    max_size=8,
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(EDITS, st.one_of(st.none(), st.text(max_size=3)))
+def test_what_is_sent_never_holds_an_edit_of_a_field_hidden_at_that_moment(
+    edits: list[tuple[str, Any]], proposed_when: str | None
+) -> None:
+    tool = make_tool(CHILDREN, PROPERTIES, ["to", "count", "user"])
+    proposed = dict(PROPOSED) if proposed_when is None else {**PROPOSED, "when": proposed_when}
+    state = CardState(tool, proposed)
+    for path, raw in edits:
+        state.set(path, raw)
+        final = state.final_arguments()
+        when_block = block_bound_to(state, "when")
+        if not state.is_visible(when_block):
+            assert final.get("when", MISSING) == proposed.get("when", MISSING)
+            assert "when" not in state.edited_paths()
