@@ -220,3 +220,21 @@ def test_rules_card_and_guards_agree_on_generated_schemas(props: dict[str, Any])
         assert is_argument_required(required, name)
         errors = jsonschema.Draft202012Validator(required).iter_errors({})
         assert any(e.validator == "required" for e in errors)
+
+
+def test_references_inside_an_id_scope_resolve_as_jsonschema_resolves_them() -> None:
+    schema = {
+        "$id": "https://x.example/s",
+        "type": "object",
+        "properties": {
+            "b": {
+                "$id": "inner",
+                "$defs": {"q": {"type": "integer"}},
+                "type": "object",
+                "properties": {"c": {"$ref": "#/$defs/q"}},
+            }
+        },
+    }
+    assert property_schema(schema, "b.c") == {"type": "integer"}
+    errors = list(jsonschema.Draft202012Validator(schema).iter_errors({"b": {"c": "y"}}))
+    assert [e.validator for e in errors] == ["type"]  # jsonschema reads the same integer
