@@ -292,8 +292,8 @@ class CardView(QWidget):
         footer_blocks = list(root.footer) if isinstance(root, CardBlock) else []
         # Notch's own lines under the title: hidden characters and look-alike letters in
         # what the card shows (made now, shown only when there is something to say).
-        self._check_notes = CheckNotes(self._ctx.look, glass)
-        frame.addWidget(self._check_notes)
+        self._check_notes: CheckNotes | None = None  # made when first needed
+        self._check_notes_at = frame.count()
         also = also_sends(self._state)
         self._also_sends: AlsoSendsSection | None = None
         self._body: _Body | None = None
@@ -313,12 +313,14 @@ class CardView(QWidget):
         footer = QVBoxLayout()
         footer.setSpacing(8)
         frame.addLayout(footer)
+        self._frame = frame
+        self._footer = footer
         for child in children:
             body.addWidget(build_block(child, self._ctx, content))
         for block in footer_blocks:
             footer.addWidget(build_block(block, self._ctx, glass))
         self._show_also_sends(also)
-        self._check_notes.show_lines(self._check_lines())
+        self._show_check_notes()
         # Polished now (as showing would), so the sizes asked from here on are final: the
         # body's height for its width changes with polish, and a card sized before it
         # would be laid out and painted too short, then grow a frame later.
@@ -327,8 +329,6 @@ class CardView(QWidget):
             self._body.follow_content()
         # The line saying why confirm is unavailable is made the first time it is.
         self._blockers: QLabel | None = None
-        self._blockers_at = frame.count()
-        self._frame = frame
 
         # Enter and Esc are not filtered on every widget (an event filter on each costs
         # a Python call per event while the card builds); the fields ignore them, so
@@ -499,7 +499,7 @@ class CardView(QWidget):
         # shown values only, so a keystroke that hides nothing skips the walk.
         if shown_changed and self._show_also_sends(also_sends(state)):
             relayout = True
-        self._check_notes.show_lines(self._check_lines())
+        self._show_check_notes()
         self._apply_gate()
         if relayout and self._body is not None:
             self._body.refresh()
@@ -516,6 +516,15 @@ class CardView(QWidget):
         before = section.entries
         section.show_entries(entries)
         return section.entries != before
+
+    def _show_check_notes(self) -> None:
+        lines = self._check_lines()
+        if self._check_notes is None:
+            if not lines:
+                return
+            self._check_notes = CheckNotes(self._ctx.look)
+            self._frame.insertWidget(self._check_notes_at, self._check_notes)
+        self._check_notes.show_lines(lines)
 
     def _check_lines(self) -> list[str]:
         """Warnings for what the card shows now: look-alike letters in any text filled
@@ -570,7 +579,12 @@ class CardView(QWidget):
                 return
             self._blockers = wrapped_label("Blockers", self._ctx.look, selectable=False)
             self._blockers.setAlignment(Qt.AlignmentFlag.AlignRight)
-            self._frame.insertWidget(self._blockers_at, self._blockers)
+            under_footer = next(
+                i + 1
+                for i in range(self._frame.count())
+                if (item := self._frame.itemAt(i)) is not None and item.layout() is self._footer
+            )
+            self._frame.insertWidget(under_footer, self._blockers)
         self._blockers.setText(line)
         self._blockers.setVisible(bool(line))
 
