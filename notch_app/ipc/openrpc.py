@@ -36,7 +36,7 @@ def socket_openrpc() -> dict[str, Any]:
     refs, defs = models_json_schema(
         [(model, "validation") for model in ordered], ref_template=_REF, by_alias=True
     )
-    schemas: dict[str, Any] = dict(sorted(defs.get("$defs", {}).items()))
+    schemas: dict[str, Any] = _untitled(dict(sorted(defs.get("$defs", {}).items())))
     errors = {
         str(code): {"code": code, "message": meaning}
         for code, meaning in sorted(methods.ERROR_MEANINGS.items(), reverse=True)
@@ -76,3 +76,18 @@ def socket_openrpc() -> dict[str, Any]:
         "methods": described,
         "components": {"schemas": schemas, "errors": errors},
     }
+
+
+def _untitled(node: Any) -> Any:
+    """`node` without pydantic's generated `title`s ("Callid", "Expiresinms"): the params'
+    names and the schemas' keys already name everything. (A property called `title` is
+    a schema, not a string, so it stays.)"""
+    if isinstance(node, dict):
+        return {
+            key: _untitled(value)
+            for key, value in node.items()
+            if not (key == "title" and isinstance(value, str))
+        }
+    if isinstance(node, list):
+        return [_untitled(item) for item in node]
+    return node
