@@ -34,8 +34,8 @@ POLL_S = 0.05
 """How often a wait looks again: the poll interval, never a wait of its own."""
 FOOTER_PX = 110
 """The bottom of a card where its confirm pill sits (the footer's action row)."""
-MIN_PILL_PIXELS = 400
-"""A pill button is ~70×34 pixels or more; text strokes never fill this many that densely."""
+PILL_RUN_PX = 30
+"""A confirm pill is 70 px wide or more; no stroke of 13 px text runs this far in one colour."""
 
 
 def _confirm_fills() -> list[tuple[int, int, int]]:
@@ -155,25 +155,28 @@ class XServer:
         return image
 
     def confirm_armed(self, card: dict[str, int]) -> bool:
-        """True while `card`'s confirm button is drawn armed: a dense patch of a confirm
-        pill's full colour in the card's footer. The notch holds confirm (dimmed to 40 %)
-        for 600 ms once a card has settled, and again after it changes or moves."""
+        """True while `card`'s confirm button is drawn armed: a pill of a confirm colour at
+        full strength in the card's footer (rows of it wider than any text stroke). The
+        notch holds confirm, dimmed to 40 %, for 600 ms once a card has settled and again
+        after it changes or moves."""
         image = self.screen()
         area = QRect(
             card["X"], card["Y"] + card["HEIGHT"] - FOOTER_PX, card["WIDTH"], FOOTER_PX
         ).intersected(image.rect())
+        rows = [
+            [image.pixelColor(x, y).getRgb()[:3] for x in range(area.left(), area.right() + 1)]
+            for y in range(area.top(), area.bottom() + 1, 2)
+        ]
         for fill in _confirm_fills():
-            xs: list[int] = []
-            ys: list[int] = []
-            for y in range(area.top(), area.bottom() + 1, 2):
-                for x in range(area.left(), area.right() + 1, 2):
-                    c = image.pixelColor(x, y)
-                    if all(abs(a - b) <= 24 for a, b in zip(c.getRgb()[:3], fill, strict=True)):
-                        xs.append(x)
-                        ys.append(y)
-            found = len(xs) * 4  # every other row and column was looked at
-            box = (max(xs) - min(xs) + 2) * (max(ys) - min(ys) + 2) if xs else 0
-            if found >= MIN_PILL_PIXELS and found >= 0.6 * box:
+            solid_rows = 0
+            for row in rows:
+                run = longest = 0
+                for rgb in row:
+                    close = all(abs(a - b) <= 24 for a, b in zip(rgb, fill, strict=True))
+                    run = run + 1 if close else 0
+                    longest = max(longest, run)
+                solid_rows += longest >= PILL_RUN_PX
+            if solid_rows >= 4:  # 8 px of the pill's height above and below its label
                 return True
         return False
 
