@@ -136,6 +136,12 @@ class DecisionResult(_Wire):
         description="true when this decision was made before the message that returned it "
         "(a repeated callId): the same single decision, never a second approval.",
     )
+    secrets_withheld: list[str] | None = Field(
+        default=None,
+        description="Argument paths whose secret values were never stored, so this replayed "
+        "decision carries a mask there: the approval stands, but ask the person for those "
+        "values again (the digest is still of the real values).",
+    )
 
 
 class PendingResult(_Wire):

@@ -7,6 +7,7 @@ result schemas true of what the server really sends.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from jsonschema import Draft202012Validator
@@ -49,8 +50,9 @@ def test_real_replies_match_the_documented_results() -> None:
                         ("to",), arguments_digest(args), "click", 1.7e9)  # fmt: skip
     declined = Decision("c2", "declined", "com.example.mail", "send_email", None,
                         decided_by="key", message="the person declined")  # fmt: skip
+    replayed = replace(approved, already_decided=True, secrets_withheld=("to",))
     decision = _validator(document, "DecisionResult")
-    for reply in (approved.to_wire(), declined.replayed().to_wire()):
+    for reply in (approved.to_wire(), declined.replayed().to_wire(), replayed.to_wire()):
         decision.validate(reply)
     assert not decision.is_valid({**approved.to_wire(), "outcome": "maybe"})
     pending = _validator(document, "PendingResult")
