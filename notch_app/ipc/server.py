@@ -48,6 +48,8 @@ _READ_BYTES: Final = 64 * 1024
 _MAX_QUEUED_LINES: Final = 64
 """Lines read ahead from one client before its socket stops being read (backpressure)."""
 
+_ID_TYPES: Final = (str, int, type(None))
+"""What a JSON-RPC id may be (a tuple: `str | int | None` builds a union on every call)."""
 _ERROR_CODES: Final[Mapping[str, int]] = {
     "invalidParams": rpc.INVALID_PARAMS,
     "unknownCall": rpc.UNKNOWN_CALL,
@@ -399,7 +401,7 @@ class NotchServer:
             )))  # fmt: skip
             return
         request_id = message.get("id") if isinstance(message, dict) else None
-        if isinstance(request_id, bool) or not isinstance(request_id, str | int | None):
+        if isinstance(request_id, bool) or not isinstance(request_id, _ID_TYPES):
             request_id = None
         if (
             not isinstance(message, dict)
