@@ -9,7 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from notch_app.card.also_sends import MAX_ENTRIES, also_sends
+from notch_app.card.coerce import is_blank
 from notch_app.card.state import SECRET_MASK, CardState
 from notch_app.manifest.model import Tool
 
@@ -150,10 +154,6 @@ def test_a_huge_call_is_summed_up_not_dropped() -> None:
 
 # --- nothing the call sends is both unshown and unlisted ---------------------------------
 
-from hypothesis import given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
-
-from notch_app.card.coerce import is_blank  # noqa: E402
 
 KEYS = st.sampled_from(["amount", "payee", "name", "iban", "bcc", "show_bcc", "memo", "pin", "x"])
 VALUES = st.recursive(
