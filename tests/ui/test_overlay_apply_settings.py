@@ -66,7 +66,6 @@ def test_park_time_zero_stops_parking_and_a_later_time_starts_it_again(
     presenter.present(card_request("a"))
     presenter.apply_settings(dataclasses.replace(SNAP, park_after_s=0))
     assert presenter.park_timer_ms is None
-    qtbot.wait(80)
     assert presenter.window.look == "card" and not sink.of("parked")
     presenter.apply_settings(dataclasses.replace(SNAP, park_after_s=15))
     assert presenter.park_timer_ms == 15_000
@@ -79,7 +78,8 @@ def test_unchanged_park_time_does_not_restart_the_countdown(
         qtbot, sink, simple_factory, dataclasses.replace(SNAP, park_after_s=0.3)
     )
     presenter.present(card_request("a"))
-    qtbot.wait(150)
+    # Half of the countdown has run when another setting changes.
+    qtbot.waitUntil(lambda: 0 <= presenter._park_timer.remainingTime() <= 150, timeout=2000)
     # Another setting changed (the idle look): the card's countdown keeps its progress.
     presenter.apply_settings(dataclasses.replace(SNAP, park_after_s=0.3, idle_mode="hidden"))
     # Read from the timer itself: the difference is 150 ms, too little to time from outside.

@@ -180,10 +180,13 @@ def test_a_supersede_under_the_pointer_is_held(qtbot: Any, overlay: Any, mail: A
     assert presenter.on_screen is not None and presenter.on_screen.call_id == "b"
     # Same layout: the new Send sits exactly where the old one was, under the pointer.
     assert at_send(presenter, swapped) == where
-    for _ in range(3):
+    arming = presenter._arming_timer
+    for quarter in (1, 2, 3):  # three tries spread over most of the delay
         try_every_yes(qtbot, presenter, swapped)
         held_and_untouched(presenter, sink, swapped)
-        qtbot.wait(ARMING_DELAY_MS // 4)  # three tries spread over most of the delay
+        # On to the next quarter of the delay, by the presenter's own arming countdown.
+        left = ARMING_DELAY_MS - quarter * ARMING_DELAY_MS // 4
+        qtbot.waitUntil(lambda left=left: 0 <= arming.remainingTime() <= left, timeout=2000)
 
     wait_armed(qtbot, presenter, "b")
     qtbot.mouseClick(presenter.window.windowHandle(), Qt.MouseButton.LeftButton, pos=where)

@@ -165,8 +165,10 @@ def test_activity_on_the_card_postpones_parking(
     presenter.window.show()
     card = _card(presenter, simple_card)
     assert card.field is not None
+    countdown = presenter._park_timer
     for _ in range(4):
-        qtbot.wait(150)
+        # Half of the 300 ms countdown has run: four presses span twice the park time.
+        qtbot.waitUntil(lambda: 0 <= countdown.remainingTime() <= 150, timeout=2000)
         # Through the window, as real key presses travel.
         qtbot.keyClick(presenter.window.windowHandle(), Qt.Key.Key_A)
     assert ("parked", "busy") not in sink.calls
@@ -263,12 +265,13 @@ def test_idle_overlay_runs_no_timers(
     _armed(qtbot, presenter)
     qtbot.mouseClick(_card(presenter, simple_card).approve, Qt.MouseButton.LeftButton)
     _settle(qtbot, presenter, "idle")
-    qtbot.wait(50)
+    timers = presenter.findChildren(QTimer) + presenter.window.findChildren(QTimer)
+    qtbot.waitUntil(lambda: not any(t.isActive() for t in timers))  # the done note ended
     counter = _TimerCounter()
     app = QApplication.instance()
     app.installEventFilter(counter)
     try:
-        qtbot.wait(600)
+        qtbot.wait(600)  # an observation window: no tick of the idle overlay in it
     finally:
         app.removeEventFilter(counter)
     # qtbot.wait itself uses one timer; nothing of the overlay may tick.

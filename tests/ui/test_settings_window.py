@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from notch_app.app import NotchApp, NotchConfig
@@ -292,7 +293,7 @@ def test_screenshots(tmp_path: Path, qtbot: QtBot, theme: str) -> None:
             window.show_list()
         else:
             window.open_integration(iid)
-        qtbot.wait(10)
+        QApplication.processEvents()  # the new page's posted layout requests, no waiting
         image = window.grab().toImage()
         assert not image.isNull() and image.width() == 720
         image.save(str(ARTIFACTS / f"settings-{name}-{theme}.png"))
