@@ -156,7 +156,7 @@ async def test_a_notification_queues_the_card_and_gets_no_reply(
 
 @pytest.mark.asyncio
 async def test_await_with_a_timeout_reports_pending_then_the_decision(
-    base: Path, running_notch: Any
+    base: Path, running_notch: Any, reached: Any
 ) -> None:
     async with running_notch(base) as (notch, cards):
         wire = await Wire.open(notch.server.path)
@@ -165,8 +165,11 @@ async def test_await_with_a_timeout_reports_pending_then_the_decision(
         assert (await wire.call("confirm.request", params))["result"]["status"] == "pending"
         waited = await wire.call("confirm.await", {"callId": "t1", "timeoutMs": 50})
         assert waited["result"] == {"callId": "t1", "status": "pending"}
-        asyncio.get_running_loop().call_later(0.05, cards.decline, "t1")
-        decided = await wire.call("confirm.await", {"callId": "t1"})
+        awaited = reached(notch.service, "wait", "t1")
+        asking = asyncio.ensure_future(wire.call("confirm.await", {"callId": "t1"}))
+        await asyncio.wait_for(awaited.wait(), 5)  # Notch holds this await: decide now
+        cards.decline("t1")
+        decided = await asking
         assert decided["result"]["outcome"] == "declined"
 
 
