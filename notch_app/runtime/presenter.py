@@ -75,6 +75,16 @@ class Presenter(Protocol):
     def glance(self, request: ConfirmationRequest, text: str) -> None:
         """A brief passive note that an action ran without a card (auto-approved)."""
 
+    def decision_saved(self, call_id: str, outcome: Outcome) -> None:
+        """The person's decision for `call_id` (one `DecisionSink.decide` answered True) is
+        on disk and sent: its card may go. `outcome` is what was stored, which is what the
+        agent heard (the card's own choice, unless an earlier attempt was stored after all)."""
+
+    def decision_not_saved(self, call_id: str, reason: str) -> None:
+        """The person's decision for `call_id` could not be stored, so nothing was sent and
+        the request is still open: keep its card, say `reason` on it (plain words such as
+        "the disk is full"), and let the person decide again (retry or decline)."""
+
 
 class ContainedPresenter:
     """Implements `Presenter` by passing each call on to `shown` (when there is one) and
@@ -104,6 +114,16 @@ class ContainedPresenter:
             if self.shown is not None:
                 self.shown.glance(request, text)
 
+    def decision_saved(self, call_id: str, outcome: Outcome) -> None:
+        with _contained("decision_saved"):
+            if self.shown is not None:
+                self.shown.decision_saved(call_id, outcome)
+
+    def decision_not_saved(self, call_id: str, reason: str) -> None:
+        with _contained("decision_not_saved"):
+            if self.shown is not None:
+                self.shown.decision_not_saved(call_id, reason)
+
 
 @contextlib.contextmanager
 def _contained(method: str) -> Iterator[None]:
@@ -123,8 +143,14 @@ class DecisionSink(Protocol):
         final_arguments: dict[str, Any] | None,
         edited_paths: list[str],
         decided_by: DecidedBy,
-    ) -> None:
-        """The person approved (with the final, possibly edited arguments) or declined."""
+    ) -> bool | None:
+        """The person approved (with the final, possibly edited arguments) or declined.
+
+        Returns True when the decision is being stored: the presenter keeps the card until
+        it hears `decision_saved` (stored and sent) or `decision_not_saved` (not stored,
+        the request still open) for it. False when it was not taken (the request is no
+        longer open, or is already ending another way); None from a sink that stores
+        nothing (a test double). For either, there is nothing to wait for."""
 
     def parked(self, call_id: str) -> None:
         """The card for `call_id` moved to the side notch."""

@@ -29,6 +29,9 @@ class ScriptedPresenter:
         self.replaced: list[tuple[str, ConfirmationRequest]] = []
         self.dismissed: list[tuple[str, Outcome]] = []
         self.glances: list[tuple[ConfirmationRequest, str]] = []
+        self.saved: list[tuple[str, Outcome]] = []
+        self.not_saved: list[tuple[str, str]] = []
+        self._deciding: dict[str, ConfirmationRequest] = {}  # decided here, not yet stored
         self._changed: asyncio.Event | None = None
 
     # --- Presenter -------------------------------------------------------------------
@@ -57,19 +60,30 @@ class ScriptedPresenter:
         self.glances.append((request, text))
         self._poke()
 
+    def decision_saved(self, call_id: str, outcome: Outcome) -> None:
+        self.saved.append((call_id, outcome))
+        self._deciding.pop(call_id, None)
+        self._poke()
+
+    def decision_not_saved(self, call_id: str, reason: str) -> None:
+        """Like the notch: the card comes back (still open), to be decided again."""
+        self.not_saved.append((call_id, reason))
+        request = self._deciding.pop(call_id, None)
+        if request is not None:
+            self.cards[call_id] = request
+        self._poke()
+
     # --- what a person would do ------------------------------------------------------
 
     def approve(
         self, call_id: str, arguments: dict[str, Any] | None = None, edited: list[str] | None = None
     ) -> None:
         """Click the confirm action of `call_id` (with edited `arguments`, if given)."""
-        self._sink().decide(call_id, True, arguments, edited or [], "click")
-        self.cards.pop(call_id, None)
+        self._decided(call_id, self._sink().decide(call_id, True, arguments, edited or [], "click"))
 
     def decline(self, call_id: str) -> None:
         """Press Esc on `call_id`."""
-        self._sink().decide(call_id, False, None, [], "key")
-        self.cards.pop(call_id, None)
+        self._decided(call_id, self._sink().decide(call_id, False, None, [], "key"))
 
     def park(self, call_id: str) -> None:
         self.cards[call_id] = _with_parked(self.cards[call_id], True)
@@ -91,6 +105,11 @@ class ScriptedPresenter:
         return list(self.cards.values())
 
     # --- internals -------------------------------------------------------------------
+
+    def _decided(self, call_id: str, saving: bool | None) -> None:
+        request = self.cards.pop(call_id, None)
+        if saving and request is not None:
+            self._deciding[call_id] = request
 
     def _sink(self) -> DecisionSink:
         if self.sink is None:

@@ -41,7 +41,7 @@ from notch_app.runtime.presenter import (
 )
 from notch_app.runtime.redaction import redact, secret_paths
 from notch_app.runtime.store import DecisionStore, NewDecision, NewRequest, StoreError
-from notch_app.runtime.write_behind import WriteBehind
+from notch_app.runtime.write_behind import WriteBehind, why_not_stored
 
 log = logging.getLogger("notch.service")
 
@@ -50,6 +50,9 @@ MAX_CONTEXT_CHARS: Final = 4096
 MAX_EXPIRES_IN_MS: Final = 30 * 24 * 3600 * 1000
 MAX_PENDING: Final = 10_000
 """Open requests across all clients; beyond it new requests are refused (`overloaded`)."""
+RETRY_EXPIRY_AFTER_S: Final = 5.0
+"""An expiry whose write failed (a full disk) is tried again this long after, not at once:
+a due expiry re-armed with no delay would retry the failing write every loop turn."""
 
 Event = Literal["confirmationRequired", "shown", "parked", "restored", "decided"]
 EventListener = Callable[[str, Event, dict[str, Any]], None]
@@ -474,18 +477,21 @@ class ConfirmationService:
         final_arguments: dict[str, Any] | None,
         edited_paths: list[str],
         decided_by: DecidedBy,
-    ) -> None:
-        """The person approved or declined `call_id`. Ignored if it is no longer open (a
-        click that raced a withdraw). Raises ValueError when approved final arguments fail
-        the tool's inputSchema (the card must not allow that): the request stays open.
-        Raises StoreError if the decision cannot be committed: nothing is sent."""
+    ) -> bool:
+        """The person approved or declined `call_id`. Returns True once the decision is
+        queued for the store: the presenter then hears `decision_saved` when it is on
+        disk (and sent), or `decision_not_saved` with the reason when it is not (nothing
+        is sent, the request stays open, the person can decide again). Returns False,
+        ignoring it, when the request is no longer open (a click that raced a withdraw)
+        or is already ending. Raises ValueError when approved final arguments fail the
+        tool's inputSchema (the card must not allow that): the request stays open."""
         item = self._open.get(call_id)
         if item is None or item.ending is not None:
             log.info("decision for %s ignored: it is no longer open", call_id)
-            return
+            return False
         if not approved:
-            self._finish(item, "declined", decided_by, message="the person declined")
-            return
+            self._finish(item, "declined", decided_by, message="the person declined", person=True)
+            return True
         final = dict(item.request.arguments if final_arguments is None else final_arguments)
         problems = [] if surely_valid(item.tool, final) else argument_problems(item.tool, final)
         if problems:
@@ -495,7 +501,10 @@ class ConfirmationService:
             )
         edited = set(edited_paths) | set(changed_paths(item.request.arguments, final))
         edited.discard("")
-        self._finish(item, "approved", decided_by, arguments=final, edited=sorted(edited))
+        self._finish(
+            item, "approved", decided_by, arguments=final, edited=sorted(edited), person=True
+        )
+        return True
 
     def parked(self, call_id: str) -> None:
         item = self._open.get(call_id)
@@ -612,8 +621,11 @@ class ConfirmationService:
         arguments: dict[str, Any] | None = None,
         edited: list[str] | None = None,
         dismiss: bool = False,
+        person: bool = False,
     ) -> Decision:
-        """End `item` with this decision; waiters hear it once it is on disk."""
+        """End `item` with this decision; waiters hear it once it is on disk. A `person`'s
+        decision (from `decide`) is answered to the presenter either way: saved, or not
+        saved with the reason (the card stays and the request stays open)."""
         if item.ending is not None:
             return item.ending
         decision = self._ended(item, outcome, by, message, arguments, edited)
@@ -621,19 +633,31 @@ class ConfirmationService:
         if item.timer is not None:
             item.timer.cancel()
             item.timer = None
+        call_id = item.request.call_id
 
         def written(error: StoreError | None) -> None:
+            ended = decision
             if error is not None:
-                log.error("could not store the decision for %s: %s", item.request.call_id, error)
-                if self._open.get(item.request.call_id) is not item:
+                log.error("could not store the decision for %s: %s", call_id, error)
+                if self._open.get(call_id) is not item:
                     return  # its request was never stored: already ended and dismissed
-                # Not stored, so not sent: the request stays open and can be decided again.
-                item.ending = None
-                self._arm_timer(item)
-                return
-            self._settle(item, decision)
+                stored = self._decision_on_disk(call_id)
+                if stored is None:
+                    # Not stored, so not sent: the request stays open and can be decided again.
+                    item.ending = None
+                    self._arm_timer(item, not_before=RETRY_EXPIRY_AFTER_S)
+                    if person:
+                        self._cards.decision_not_saved(call_id, why_not_stored(error))
+                    return
+                # A write reported failed was on disk after all (an earlier attempt whose
+                # commit outcome was uncertain): that decision is the one, never a second.
+                same = (stored.outcome, stored.digest) == (decision.outcome, decision.digest)
+                ended = decision if same else stored
+            self._settle(item, ended)
+            if person:
+                self._cards.decision_saved(call_id, ended.outcome)
             if dismiss:
-                self._cards.dismiss(item.request.call_id, outcome)
+                self._cards.dismiss(call_id, ended.outcome)
 
         self._writes.write(
             NewDecision(decision, self._logged(item, decision), item.request.context), written
@@ -654,11 +678,19 @@ class ConfirmationService:
         self._emit(item, "decided", {"outcome": decision.outcome})
         item.listeners.clear()
 
-    def _arm_timer(self, item: _Open) -> None:
+    def _decision_on_disk(self, call_id: str) -> Decision | None:
+        """The decision the store holds for `call_id`, or None (also when it cannot be read)."""
+        try:
+            return self.store.decision(call_id)
+        except StoreError as exc:
+            log.error("could not read back the decision for %s: %s", call_id, exc)
+            return None
+
+    def _arm_timer(self, item: _Open, not_before: float = 0.0) -> None:
         expires_at = item.request.expires_at
         if expires_at is None or self._loop is None:
             return
-        delay = max(0.0, expires_at - self._clock())
+        delay = max(not_before, expires_at - self._clock())
         if math.isfinite(delay):
             item.timer = self._loop.call_later(delay, self._expire, item.request.call_id)
 

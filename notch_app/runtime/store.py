@@ -428,6 +428,7 @@ class DecisionStore:
                 f"{self.path}: cannot write the decision store ({exc}); "
                 "check free disk space and permissions"
             )
+            error.__cause__ = exc  # what failed (SQLITE_FULL…), for the words the person reads
             return [error for _ in ops]
         return results
 

@@ -11,7 +11,9 @@ slice at a time for a big batch, so announcing a flood never stalls the loop eit
 from __future__ import annotations
 
 import asyncio
+import errno
 import logging
+import sqlite3
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -26,6 +28,59 @@ Written = Callable[[StoreError | None], None]
 
 _ANNOUNCE_SLICE_S: Final = 0.004
 """Callbacks run per loop turn after a commit, before yielding to the loop."""
+
+MAX_REASON_CHARS: Final = 160
+"""An unknown failure is told in its own words, cut here: it goes on a card, not in a log."""
+
+# Why a write failed, in the person's words: by SQLite's primary result code
+# (https://sqlite.org/rescode.html), by the OS's errno, then by SQLite's fixed messages.
+_BY_SQLITE_CODE: Final = {
+    13: "the disk is full",  # SQLITE_FULL
+    8: "the store's disk or file is read-only",  # SQLITE_READONLY
+    10: "the disk reported an error while writing (I/O error)",  # SQLITE_IOERR
+    14: "the store's file cannot be opened",  # SQLITE_CANTOPEN
+    11: "the store's file is damaged",  # SQLITE_CORRUPT
+    26: "the store's file is damaged",  # SQLITE_NOTADB
+    5: "another program is holding the store",  # SQLITE_BUSY
+    6: "another program is holding the store",  # SQLITE_LOCKED
+    3: "Notch is not allowed to write the store's file",  # SQLITE_PERM
+}
+_BY_ERRNO: Final = {
+    errno.ENOSPC: "the disk is full",
+    errno.EDQUOT: "your disk quota is used up",
+    errno.EROFS: "the store's disk or file is read-only",
+    errno.EIO: "the disk reported an error while writing (I/O error)",
+    errno.EACCES: "Notch is not allowed to write the store's file",
+    errno.EPERM: "Notch is not allowed to write the store's file",
+}
+_BY_SQLITE_MESSAGE: Final = (
+    ("database or disk is full", _BY_SQLITE_CODE[13]),
+    ("readonly database", _BY_SQLITE_CODE[8]),
+    ("disk i/o error", _BY_SQLITE_CODE[10]),
+    ("unable to open database file", _BY_SQLITE_CODE[14]),
+    ("database disk image is malformed", _BY_SQLITE_CODE[11]),
+    ("database is locked", _BY_SQLITE_CODE[5]),
+)
+
+
+def why_not_stored(error: StoreError) -> str:
+    """Why a write failed, short and in plain words for a card ("the disk is full"), from
+    the SQLite or OS error behind `error` (its `__cause__`) or its message; an error it
+    does not know is told in its own words, cut to MAX_REASON_CHARS. Never raises."""
+    cause = error.__cause__
+    if isinstance(cause, sqlite3.Error):
+        code = getattr(cause, "sqlite_errorcode", None)
+        if isinstance(code, int) and (code & 0xFF) in _BY_SQLITE_CODE:
+            return _BY_SQLITE_CODE[code & 0xFF]  # extended codes keep the primary in the low byte
+    if isinstance(cause, OSError) and cause.errno in _BY_ERRNO:
+        return _BY_ERRNO[cause.errno]
+    said = str(cause if cause is not None else error)
+    lowered = said.lower()
+    for words, reason in _BY_SQLITE_MESSAGE:
+        if words in lowered:
+            return reason
+    flat = " ".join(said.split()) or type(cause or error).__name__
+    return flat if len(flat) <= MAX_REASON_CHARS else flat[: MAX_REASON_CHARS - 1] + "…"
 
 
 class WriteBehind:
@@ -85,7 +140,9 @@ class WriteBehind:
         try:
             results = job.result()
         except Exception as exc:  # the writer thread itself failed: nothing is stored
-            results = [StoreError(f"{self.store.path}: {exc}") for _ in batch]
+            failed = StoreError(f"{self.store.path}: {exc}")
+            failed.__cause__ = exc
+            results = [failed for _ in batch]
         self._announce(list(zip([w for _, w in batch], results, strict=True)), 0)
 
     def _announce(self, done: list[tuple[Written, StoreError | None]], start: int) -> None:

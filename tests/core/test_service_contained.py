@@ -44,6 +44,14 @@ class RaisingPresenter:
     def glance(self, request: ConfirmationRequest, text: str) -> None:
         raise RuntimeError("glance broke")
 
+    def decision_saved(self, call_id: str, outcome: Outcome) -> None:
+        self.asked.append(f"saved {call_id} {outcome}")
+        raise RuntimeError("decision_saved broke")
+
+    def decision_not_saved(self, call_id: str, reason: str) -> None:
+        self.asked.append(f"not saved {call_id}")
+        raise RuntimeError("decision_not_saved broke")
+
 
 @pytest.mark.asyncio
 async def test_a_presenter_that_raises_everywhere_loses_nothing(
@@ -66,10 +74,12 @@ async def test_a_presenter_that_raises_everywhere_loses_nothing(
             assert (await asyncio.wait_for(withdrawn, 5)).outcome == "withdrawn"
         # Every call reached the presenter, each failure was logged, and the agent heard
         # every decision exactly as if the cards had worked.
-        assert cards.asked == ["present c1", "replace c1 c2", "present c3", "dismiss c3 withdrawn"]
+        assert cards.asked == ["present c1", "replace c1 c2", "saved c2 approved", "present c3",
+                               "dismiss c3 withdrawn"]  # fmt: skip
         failed = [r.getMessage() for r in caplog.records]
         assert failed == ["presenter.present failed", "presenter.replace failed",
-                          "presenter.present failed", "presenter.dismiss failed"]  # fmt: skip
+                          "presenter.decision_saved failed", "presenter.present failed",
+                          "presenter.dismiss failed"]  # fmt: skip
         assert superseded.outcome == "superseded"
         assert (approved.outcome, approved.arguments) == ("approved", {"to": "bob@example.com"})
         assert service.open_requests == []
