@@ -137,8 +137,10 @@ class PillButton(QPushButton):
         p.setPen(text)
         px, _ = self._padding()
         # Never elided: a label too long for one line wraps (heightForWidth made room).
+        # One line is drawn without the wrap flag, which lays the text out as a paragraph.
+        fits = self.width() >= self.sizeHint().width()
         p.drawText(
             self.rect().adjusted(px, 0, -px, 0),
-            int(Qt.AlignmentFlag.AlignCenter) | _WRAP,
+            int(Qt.AlignmentFlag.AlignCenter) | (0 if fits else _WRAP),
             self.text(),
         )
