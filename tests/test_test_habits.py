@@ -60,6 +60,9 @@ def _is_timed_wait(call: ast.Call) -> bool:
         return True
     if name == "wait" and getattr(getattr(func, "value", None), "id", "") == "qtbot":
         return True  # qtbot.wait(ms); waitUntil and waitSignal wait for a state
+    if name in ("call_later", "singleShot") and call.args:
+        delay = call.args[0]
+        return not (isinstance(delay, ast.Constant) and delay.value == 0)  # 0: next turn
     # xdotool's own `sleep` step, e.g. x.xdotool("sleep", "0.3", "key", ...).
     return any(isinstance(a, ast.Constant) and a.value == "sleep" for a in call.args)
 
