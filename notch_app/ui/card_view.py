@@ -56,6 +56,7 @@ from notch_app.ui.widgets.asker_strip import Asker, AskerStrip
 from notch_app.ui.widgets.guard_notice import GuardNotice
 from notch_app.ui.widgets.link_prompt import LinkPrompt
 from notch_app.ui.widgets.markdown_view import link_allowed
+from notch_app.ui.widgets.save_failure_notice import SaveFailureNotice
 from notch_app.ui.widgets.shapes import GlassFrame, ThinScrollBar
 
 MAX_BODY_HEIGHT = 520
@@ -207,8 +208,9 @@ class _Body(QScrollArea):
 class CardView(QWidget):
     """One confirmation request, rendered from the tool's confirmation view.
 
-    `decided(approved, final_arguments, edited_paths)` fires once: on confirm (only while
-    CardState allows it) with the edited arguments, on cancel with `(False, {}, [])`.
+    `decided(approved, final_arguments, edited_paths)` fires once (again after
+    `show_save_failure`): on confirm (only while CardState allows it) with the edited
+    arguments, on cancel with `(False, {}, [])`.
     `asker` (from `asker_for`) is who asks: drawn by the card itself in a strip above
     the title that no block can reach. `notice` is why the card shows although the person turned Asks first off (the
     request's `reason`, e.g. "Asks anyway: amount is over 500"): shown as a quiet line
@@ -329,6 +331,7 @@ class CardView(QWidget):
             self._body.follow_content()
         # The line saying why confirm is unavailable is made the first time it is.
         self._blockers: QLabel | None = None
+        self._save_failure: SaveFailureNotice | None = None  # see show_save_failure
 
         # Enter and Esc are not filtered on every widget (an event filter on each costs
         # a Python call per event while the card builds); the fields ignore them, so
@@ -436,6 +439,27 @@ class CardView(QWidget):
             self._link_prompt = prompt
         return self._link_prompt
 
+    def show_save_failure(self, text: str) -> None:
+        """The decision this card gave could not be saved, so nothing was sent: say `text`
+        ("Couldn't save your decision: the disk is full.") in Notch's own notice under the
+        footer, and let the card decide again (confirm, still gated, or cancel)."""
+        if self._save_failure is None:
+            self._save_failure = SaveFailureNotice(self._ctx.look, text)
+            under_footer = next(
+                i + 1
+                for i in range(self._frame.count())
+                if (item := self._frame.itemAt(i)) is not None and item.layout() is self._footer
+            )
+            self._frame.insertWidget(under_footer, self._save_failure)
+        else:
+            self._save_failure.show_text(text)
+        self._decision = None
+
+    @property
+    def save_failure(self) -> str:
+        """The "Couldn't save your decision" line on the card ("" when there is none)."""
+        return self._save_failure.text if self._save_failure is not None else ""
+
     def open_link(self, url: str) -> None:
         """Show `url` with Open / Not now; only https, http and mailto get that far."""
         if link_allowed(url):
@@ -535,12 +559,12 @@ class CardView(QWidget):
             if not live.last.isascii():  # look-alikes need letters outside ASCII
                 lines.extend(state.text_warnings(live.template))
         for path, editor in self._ctx.editors.items():
-            if not editor.container.isVisibleTo(self):
-                continue
             value = state.value(path)
             for text in value if isinstance(value, list) else [value]:
                 if not isinstance(text, str) or (text.isascii() and text.isprintable()):
                     continue  # plain ASCII holds no hidden or look-alike letters
+                if not editor.container.isVisibleTo(self):
+                    break
                 marked = mark_invisible(text)
                 if marked != text:
                     lines.append(f"{editor.label} holds hidden characters: {shown(marked, 200)}")
@@ -560,10 +584,14 @@ class CardView(QWidget):
         # The line under the footer leaves out "is required" for fields the person has
         # not touched: an untouched form never looks like it failed validation (the
         # quiet `*` is the marker). The tooltip and accessible description say it all.
-        quiet = {
-            f"{b.label} {REQUIRED_MESSAGE}" for b in state.inputs if not state.is_touched(b.path)
-        }
-        loud = tuple(r for r in reasons if r not in quiet)
+        loud = reasons
+        if reasons:
+            quiet = {
+                f"{b.label} {REQUIRED_MESSAGE}"
+                for b in state.inputs
+                if not state.is_touched(b.path)
+            }
+            loud = tuple(r for r in reasons if r not in quiet)
         gate = (enabled, reasons, loud)
         if gate == self._last_gate:
             return
