@@ -25,7 +25,6 @@ from PySide6.QtWidgets import (
 
 from notch_app.card.interpolate import display_value
 from notch_app.card.paths import MISSING
-from notch_app.ui.blocks._context import unshown
 from notch_app.ui.blocks.inputs import (
     ChipsEditor,
     InputEditor,
@@ -37,6 +36,7 @@ from notch_app.ui.card_view import CardView
 from notch_app.ui.widgets.asker_strip import AskerStrip
 from notch_app.ui.widgets.chips_box import Chip
 from notch_app.ui.widgets.fields import FieldFrame, LabeledLine, Switch
+from notch_app.ui.widgets.label_text import unshown
 
 TYPED_CHARS = 256
 """Values up to this long are typed key by key; longer ones are pasted (as a person

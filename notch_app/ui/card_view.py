@@ -46,7 +46,6 @@ from notch_app.card.state import REQUIRED_MESSAGE, CardState
 from notch_app.manifest.model import Tool
 from notch_app.manifest.view import CardBlock
 from notch_app.ui.blocks import CardContext, build_block
-from notch_app.ui.blocks._context import shown
 from notch_app.ui.blocks.inputs import InputEditor
 from notch_app.ui.blocks.layout import add_card_header
 from notch_app.ui.blocks.text import wrapped_label
@@ -54,6 +53,7 @@ from notch_app.ui.theme import Look
 from notch_app.ui.widgets.also_sends import AlsoSendsSection, CheckNotes
 from notch_app.ui.widgets.asker_strip import Asker, AskerStrip
 from notch_app.ui.widgets.guard_notice import GuardNotice
+from notch_app.ui.widgets.label_text import shown
 from notch_app.ui.widgets.link_prompt import LinkPrompt
 from notch_app.ui.widgets.markdown_view import link_allowed
 from notch_app.ui.widgets.save_failure_notice import SaveFailureNotice

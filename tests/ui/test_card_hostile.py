@@ -12,9 +12,9 @@ from PySide6.QtGui import QTextDocument
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QLabel, QPlainTextEdit
 
-from notch_app.ui.blocks._context import MAX_SHOWN_CHARS
 from notch_app.ui.card_driver import CardDriver
 from notch_app.ui.widgets.image_view import ImageView
+from notch_app.ui.widgets.label_text import MAX_SHOWN_CHARS
 from notch_app.ui.widgets.markdown_view import MarkdownView, link_allowed
 
 HOSTILE_MD = (

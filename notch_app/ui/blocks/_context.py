@@ -19,39 +19,7 @@ from PySide6.QtWidgets import QAbstractButton, QWidget
 from notch_app.card.interpolate import template_paths
 from notch_app.card.state import CardState
 from notch_app.ui.theme import Look, ThemeName, look
-
-MAX_SHOWN_CHARS = 4000
-"""Display text longer than this is cut with an ellipsis: a 1 MB argument in a label
-would take seconds to lay out. Inputs still hold (and send back) the full value."""
-
-_ZWSP = "\u200b"
-_LONG_RUN = 28
-
-
-def shown(text: str, limit: int = MAX_SHOWN_CHARS) -> str:
-    """`text` bounded for a label, with break opportunities in long unbroken runs
-    (URLs, ids) so word-wrapped labels never overflow the card's width."""
-    if len(text) > limit:
-        text = text[:limit] + "…"
-    elif len(text) < _LONG_RUN:
-        return text  # too short to hold a run that needs a break
-    out: list[str] = []
-    run = 0
-    for ch in text:
-        out.append(ch)
-        if ch.isspace():
-            run = 0
-            continue
-        run += 1
-        if run >= _LONG_RUN:
-            out.append(_ZWSP)
-            run = 0
-    return "".join(out)
-
-
-def unshown(text: str) -> str:
-    """The text a person reads from a label made with `shown` (break hints removed)."""
-    return text.replace(_ZWSP, "")
+from notch_app.ui.widgets.label_text import MAX_SHOWN_CHARS, shown, unshown
 
 
 @dataclass(slots=True)
@@ -145,3 +113,14 @@ class CardContext:
     def focusable(self, widget: QWidget) -> None:
         """Append `widget` to the card's Tab order (reading order)."""
         self.focus_chain.append(widget)
+
+
+__all__ = [
+    "MAX_SHOWN_CHARS",
+    "CardContext",
+    "Editor",
+    "LiveText",
+    "WatchedValue",
+    "shown",
+    "unshown",
+]

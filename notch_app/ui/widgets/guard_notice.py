@@ -10,8 +10,8 @@ from PySide6.QtCore import QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QPainter, QPainterPath, QPaintEvent, QPalette, QPen
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QWidget
 
-from notch_app.ui.blocks._context import shown, unshown
 from notch_app.ui.theme import Look
+from notch_app.ui.widgets.label_text import shown, unshown
 from notch_app.ui.widgets.shapes import paint_round
 
 MAX_NOTICE_CHARS = 240
