@@ -19,7 +19,6 @@ from PySide6.QtWidgets import QAbstractButton, QWidget
 from notch_app.card.interpolate import template_paths
 from notch_app.card.state import CardState
 from notch_app.ui.theme import Look, ThemeName, look
-from notch_app.ui.widgets.label_text import MAX_SHOWN_CHARS, shown, unshown
 
 
 @dataclass(slots=True)
@@ -113,14 +112,3 @@ class CardContext:
     def focusable(self, widget: QWidget) -> None:
         """Append `widget` to the card's Tab order (reading order)."""
         self.focus_chain.append(widget)
-
-
-__all__ = [
-    "MAX_SHOWN_CHARS",
-    "CardContext",
-    "Editor",
-    "LiveText",
-    "WatchedValue",
-    "shown",
-    "unshown",
-]

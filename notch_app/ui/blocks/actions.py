@@ -9,9 +9,10 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QHBoxLayout, QWidget
 
 from notch_app.manifest.view import ActionsBlock, ButtonBlock
-from notch_app.ui.blocks._context import CardContext, shown
+from notch_app.ui.blocks._context import CardContext
 from notch_app.ui.widgets.buttons import PillButton
 from notch_app.ui.widgets.flow_layout import FlowLayout
+from notch_app.ui.widgets.label_text import shown
 
 
 def action_button(item: Any, ctx: CardContext) -> PillButton:

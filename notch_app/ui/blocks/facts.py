@@ -23,9 +23,10 @@ from notch_app.card.interpolate import display_value
 from notch_app.card.paths import MISSING
 from notch_app.manifest.bindings import parse_single_binding
 from notch_app.manifest.view import KeyValueBlock, ListBlock, ListItemBlock, MetadataBlock
-from notch_app.ui.blocks._context import MAX_SHOWN_CHARS, CardContext, shown
+from notch_app.ui.blocks._context import CardContext
 from notch_app.ui.blocks.text import wrapped_label
 from notch_app.ui.theme import Look, style_text
+from notch_app.ui.widgets.label_text import MAX_SHOWN_CHARS, shown
 
 
 class KeyValueBuilder:

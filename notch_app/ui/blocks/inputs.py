@@ -36,7 +36,7 @@ from notch_app.manifest.view import (
     ToggleBlock,
 )
 from notch_app.ui import theme
-from notch_app.ui.blocks._context import CardContext, shown
+from notch_app.ui.blocks._context import CardContext
 from notch_app.ui.blocks.text import wrapped_label
 from notch_app.ui.theme import Look
 from notch_app.ui.widgets.chips_box import ChipsBox
@@ -47,6 +47,7 @@ from notch_app.ui.widgets.fields import (
     Switch,
     field_text_margins,
 )
+from notch_app.ui.widgets.label_text import shown
 
 _binding_path = cache(parse_single_binding)  # one regex match per distinct binding
 

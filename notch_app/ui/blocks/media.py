@@ -10,9 +10,10 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QVBoxLayout, QWi
 
 from notch_app.manifest.bindings import find_bindings
 from notch_app.manifest.view import BadgeBlock, DividerBlock, ImageBlock, ProgressBlock
-from notch_app.ui.blocks._context import CardContext, shown
+from notch_app.ui.blocks._context import CardContext
 from notch_app.ui.theme import style_text
 from notch_app.ui.widgets.image_view import ImageView
+from notch_app.ui.widgets.label_text import shown
 from notch_app.ui.widgets.shapes import Badge, ProgressLine, Rule
 
 _IMAGE_MAX_WIDTH = 400

@@ -7,8 +7,9 @@ from PySide6.QtGui import QEnterEvent
 from PySide6.QtWidgets import QLabel, QWidget
 
 from notch_app.manifest.view import MarkdownBlock, TextBlock
-from notch_app.ui.blocks._context import CardContext, shown
+from notch_app.ui.blocks._context import CardContext
 from notch_app.ui.theme import Look, style_text
+from notch_app.ui.widgets.label_text import shown
 from notch_app.ui.widgets.markdown_view import MarkdownView
 
 # Markdown is a document, not a label: a longer bound keeps the layout fast.
