@@ -10,6 +10,9 @@ Rules a person can see:
 - a card left untouched for `park_after_s` parks in the side notch (its edits kept);
   clicking the side notch brings it back in front;
 - Esc, Cancel and × decline; after a decision a brief passive "done" note, then idle;
+- a decision stays on its card until the service has it on disk: one it cannot store
+  keeps the card up, says why on it ("Couldn't save your decision: the disk is full.")
+  and lets the person decide again (confirm held and gated as ever, or decline);
 - confirm is held on a card until it has been fully in view, unchanged and unmoved, for
   `ARMING_DELAY_MS` (a card swapped in under the pointer cannot take a click or an Enter
   aimed at the card before it); decline is never held;
@@ -68,6 +71,9 @@ CardFactory = Callable[[ConfirmationRequest, QWidget], BuiltCard]
 the service side, with a message on stderr) — the factory is the only place that knows
 manifests."""
 
+SAVE_FAILURE_TEXT = "Couldn't save your decision: {reason}."
+"""What a card says when the service could not store the person's decision."""
+
 _DISMISS_NOTES: dict[str, tuple[str, DoneTone]] = {
     "withdrawn": ("Withdrawn by the agent", "neutral"),
     "expired": ("Expired", "neutral"),
@@ -79,6 +85,8 @@ _DISMISS_NOTES: dict[str, tuple[str, DoneTone]] = {
 class _Entry:
     request: ConfirmationRequest
     card: BuiltCard | None = None
+    saving: bool = False
+    """The person decided; the service is storing it (the card stays until it answers)."""
 
     @property
     def call_id(self) -> str:
@@ -230,6 +238,33 @@ class OverlayPresenter(QObject):
         if self.window.look == "idle":
             self._after_done()
 
+    def decision_saved(self, call_id: str, outcome: Outcome) -> None:
+        """The person's decision is on disk and sent: the card goes, the done note says
+        what was stored."""
+        entry = self._find(call_id)
+        if entry is not None and entry.saving:
+            self._decision_done(entry, outcome)
+
+    def decision_not_saved(self, call_id: str, reason: str) -> None:
+        """The person's decision could not be stored (nothing was sent): the card stays,
+        says why, and takes a decision again once confirm re-arms (the notice changed
+        the card, so confirm is held for ARMING_DELAY_MS; decline never is)."""
+        entry = self._find(call_id)
+        if entry is None:
+            return
+        entry.saving = False
+        text = SAVE_FAILURE_TEXT.format(reason=reason.rstrip("."))
+        show = getattr(entry.card.widget, "show_save_failure", None) if entry.card else None
+        if callable(show):
+            show(text)
+        else:  # a card that cannot say it itself (only test doubles)
+            print(f"notch: {text} (callId {call_id})", file=sys.stderr)
+        if self._is_on_screen(entry):
+            self._person_input = None  # the notice resizing the card is not the person's edit
+            self._hold(entry)
+            self._restart_park_timer()
+            self._start_arming()
+
     # ---- what the person does --------------------------------------------------
 
     def park(self) -> None:
@@ -340,16 +375,17 @@ class OverlayPresenter(QObject):
         self, call_id: str, approved: bool, final: dict[str, Any] | None, edited: list[str]
     ) -> None:
         entry = self._find(call_id)
-        if entry is None:
-            return  # already decided (Esc and Cancel in the same instant), or withdrawn
+        if entry is None or entry.saving:
+            # Already decided (Esc and Cancel in the same instant, or a second press
+            # while the first is being stored), or withdrawn.
+            return
         if approved and not (self.armed and self._queue[0] is entry):
             # Every confirm path ends here: a card that holds confirm itself (CardView)
             # never gets this far, any other card is refused here.
             return
-        on_screen = self._is_on_screen(entry)
-        action = entry.card.action if entry.card else entry.request.tool_name
+        entry.saving = True  # before decide: whatever the service answers finds it so
         try:
-            self._sink.decide(
+            saving = self._sink.decide(
                 call_id,
                 approved,
                 dict(final) if approved and final is not None else None,
@@ -357,17 +393,35 @@ class OverlayPresenter(QObject):
                 self.window.last_input_kind,
             )
         except Exception as exc:  # not committed: the request stays open, so does its card
+            entry.saving = False
             print(f"notch: the decision for callId {call_id} was not saved: {exc}", file=sys.stderr)
             return
-        if self._find(call_id) is entry:
+        if saving is True:
+            # The card stays, as it is, until the service has the decision on disk
+            # (decision_saved: a few ms) or cannot store it (decision_not_saved).
+            self._park_timer.stop()
+            return
+        self._decision_done(entry, "approved" if approved else "declined")
+
+    def _decision_done(self, entry: _Entry, outcome: Outcome) -> None:
+        """The card's decision is final: take the card away and say what it was."""
+        entry.saving = False
+        on_screen = self._is_on_screen(entry)
+        action = entry.card.action if entry.card else entry.request.tool_name
+        if self._find(entry.call_id) is entry:
             self._remove(entry)
         self._park_timer.stop()
         if on_screen:
             self._decided_in_run += 1
-            if approved:
+            if outcome == "approved":
                 self._show_done(f"Approved ✓  {action}", "approved")
-            else:
+            elif outcome == "declined":
                 self._show_done(f"Declined · {action}", "declined")
+            else:
+                text, tone = _DISMISS_NOTES.get(outcome, (outcome.capitalize(), "neutral"))
+                self._show_done(f"{text} · {action}", tone)
+        else:
+            self._update_counter()
 
     def _on_dismiss_requested(self) -> None:
         entry = self._queue[0] if self._queue and self.window.look == "card" else None
