@@ -26,7 +26,8 @@ models in `notch_app/ipc/methods.py`; the OpenRPC document generated from them i
 from __future__ import annotations
 
 import json
-from typing import Any, Final
+import math
+from typing import Any, Final, NamedTuple
 
 import orjson
 
@@ -178,7 +179,34 @@ def encode(message: dict[str, Any]) -> bytes:
 def decode(line: bytes) -> Any:
     """Parse one line. Raises RpcError(PARSE_ERROR) for bad UTF-8, bad JSON or JSON nested
     deeper than MAX_JSON_DEPTH."""
+    return _parse(line)[0]
+
+
+class BadValue(NamedTuple):
+    """A value JSON lets through but no text or number can be: where it is (keys and
+    indexes from the message's top) and what it is, in words."""
+
+    path: tuple[str | int, ...]
+    problem: str
+
+    def where(self, skip: int = 0) -> str:
+        """The path as `a.b.0`, lone surrogates written `\\udXXX` so it can be sent."""
+        return ".".join(printable(str(part)) for part in self.path[skip:])
+
+
+def decode_request(line: bytes) -> tuple[Any, BadValue | None]:
+    """Parse one line a client sent, and find the first lone surrogate (in a text or a
+    key) or NaN/±Infinity in it: values the stdlib's parser accepts but that are not
+    text or numbers, so nothing past the socket ever sees them. Raises like `decode`."""
+    value, checked = _parse(line)
+    return value, None if checked else first_bad_value(value)
+
+
+def _parse(line: bytes) -> tuple[Any, bool]:
+    # (value, True when orjson parsed it: orjson refuses lone surrogates, NaN, Infinity
+    # and 1e400 outright, so only what the stdlib parsed can hold them.)
     value: Any
+    checked = False
     # orjson turns integers past 64 bits into floats (the stdlib keeps them exact) and
     # refuses NaN, Infinity, 1e400 and lone surrogates (the stdlib accepts them): a line
     # with a 19-digit run or that orjson refuses is parsed by the stdlib, as before.
@@ -187,12 +215,52 @@ def decode(line: bytes) -> Any:
     else:
         try:
             value = orjson.loads(line)
+            checked = True
         except orjson.JSONDecodeError:
             value = _stdlib_decode(line)
     # Counting brackets is C-speed; only a line that could be that deep is walked.
     if line.count(b"[") + line.count(b"{") > MAX_JSON_DEPTH and _too_deep(value):
         raise RpcError(PARSE_ERROR, f"parse error: JSON nested deeper than {MAX_JSON_DEPTH}")
-    return value
+    return value, checked
+
+
+def first_bad_value(value: Any) -> BadValue | None:
+    """The first lone surrogate or NaN/±Infinity in a decoded message, else None.
+    Iterative (depth is bounded by `decode`, but a stack is cheaper than recursion)."""
+    stack: list[tuple[Any, tuple[str | int, ...]]] = [(value, ())]
+    while stack:
+        node, path = stack.pop()
+        if isinstance(node, str):
+            if _lone_surrogate(node):
+                return BadValue(path, "holds a lone surrogate, which is not text")
+        elif isinstance(node, float):
+            if not math.isfinite(node):
+                name = "NaN" if node != node else ("Infinity" if node > 0 else "-Infinity")
+                return BadValue(path, f"is {name}, which is not a JSON number")
+        elif isinstance(node, dict):
+            for key in reversed(node):
+                if _lone_surrogate(key):
+                    return BadValue((*path, key), "is a key with a lone surrogate, not text")
+                stack.append((node[key], (*path, key)))
+        elif isinstance(node, list):
+            stack.extend((item, (*path, index)) for index, item in reversed(list(enumerate(node))))
+    return None
+
+
+def _lone_surrogate(text: str) -> bool:
+    # Text from a parser holds a surrogate only when it was a lone `\udXXX` escape
+    # (pairs are joined): encoding is C-speed and fails exactly then.
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def printable(text: str) -> str:
+    """`text` with lone surrogates written as `\\udXXX`, so a message quoting it can
+    be sent as UTF-8."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def _stdlib_decode(line: bytes) -> Any:

@@ -390,7 +390,7 @@ class NotchServer:
             )))  # fmt: skip
             return
         try:
-            message = rpc.decode(line)
+            message, bad = rpc.decode_request(line)
         except rpc.RpcError as exc:
             conn.send(rpc.error_response(None, exc))
             return
@@ -401,8 +401,28 @@ class NotchServer:
             )))  # fmt: skip
             return
         request_id = message.get("id") if isinstance(message, dict) else None
-        if isinstance(request_id, bool) or not isinstance(request_id, _ID_TYPES):
+        bad_id = bad is not None and bad.path[:1] == ("id",)
+        if bad_id or isinstance(request_id, bool) or not isinstance(request_id, _ID_TYPES):
+            if isinstance(message, dict) and "id" in message:
+                # Never run a method whose reply could not name its request (JSON-RPC
+                # answers an invalid id with id null).
+                conn.send(rpc.error_response(None, _bad_id(request_id, bad)))
+                return
             request_id = None
+        if bad is not None and isinstance(message, dict):
+            if bad.path[:1] != ("params",):
+                conn.send(rpc.error_response(request_id, rpc.RpcError(
+                    rpc.INVALID_REQUEST, f"invalid request: {bad.where()} {bad.problem}"
+                )))  # fmt: skip
+            elif "id" in message:  # a notification gets no reply, and does not run either
+                field = bad.where(1) or "params"
+                conn.send(rpc.error_response(request_id, rpc.RpcError(
+                    rpc.INVALID_PARAMS,
+                    f"invalid params: {field} {bad.problem}; send valid Unicode text "
+                    "(surrogates only in pairs) and finite numbers",
+                    {"field": field},
+                )))  # fmt: skip
+            return
         if (
             not isinstance(message, dict)
             or message.get("jsonrpc") != "2.0"
@@ -498,6 +518,28 @@ class NotchServer:
             "methods": list(rpc.METHODS),
             "maxMessageBytes": rpc.MAX_MESSAGE_BYTES,
         }
+
+
+def _bad_id(request_id: Any, bad: rpc.BadValue | None) -> rpc.RpcError:
+    if bad is not None and bad.path == ("id",):
+        got = bad.problem
+    else:
+        what = type(request_id).__name__
+        got = f"is {_JSON_TYPE_NAMES.get(what, what)}"
+    return rpc.RpcError(
+        rpc.INVALID_REQUEST,
+        f"invalid request: id {got}; an id must be a string, a whole number or null "
+        "(the method was not run)",
+        {"field": "id"},
+    )
+
+
+_JSON_TYPE_NAMES: Final = {
+    "dict": "an object",
+    "list": "an array",
+    "bool": "true or false",
+    "float": "a number with a fraction or exponent",
+}
 
 
 def _service_error(exc: ServiceError) -> rpc.RpcError:
