@@ -482,7 +482,7 @@ class CardView(QWidget):
             return True
         if role == "copy":
             text = (
-                self._state.text(item.value)
+                self._state.raw_text(item.value)  # as sent: no ⟨U+…⟩ marks in the clipboard
                 if item is not None and item.value
                 else json.dumps(
                     self._state.final_arguments(), ensure_ascii=False, indent=2, default=str

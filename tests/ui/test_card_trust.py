@@ -206,3 +206,30 @@ def test_agent_values_in_list_rows_chips_and_options_are_marked(qtbot: Any, card
     marked = [line for line in lines if "invoice" in line and "U+202E" in line]
     assert len(marked) >= 3  # the row, the chip and the proposed option
     assert any("Cyrillic" in line for line in lines)  # the look-alike path in the list
+
+
+def test_copy_puts_the_value_as_sent_on_the_clipboard(qtbot: Any, make_tool: Any) -> None:
+    from PySide6.QtGui import QGuiApplication
+
+    root = {
+        "type": "card",
+        "title": "Pay {{payee}}",
+        "children": [],
+        "footer": [
+            {
+                "type": "actions",
+                "items": [
+                    {"label": "Copy payee", "role": "copy", "value": "{{payee}}"},
+                    {"label": "Pay", "role": "confirm"},
+                ],
+            }
+        ],
+    }
+    payee = "Acme\u202eLtd"
+    view = CardView(make_tool(root, {"payee": {"type": "string"}}), {"payee": payee})
+    qtbot.addWidget(view)
+    view.show()
+    assert "U+202E" in CardDriver(view).visible_text()  # shown marked...
+    qtbot.mouseClick(_button(view, "Copy payee"), Qt.MouseButton.LeftButton)
+    clipboard = QGuiApplication.clipboard()
+    assert clipboard is not None and clipboard.text() == payee  # ...copied as it is
