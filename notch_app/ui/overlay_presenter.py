@@ -71,8 +71,9 @@ CardFactory = Callable[[ConfirmationRequest, QWidget], BuiltCard]
 the service side, with a message on stderr) — the factory is the only place that knows
 manifests."""
 
-SAVE_FAILURE_TEXT = "Couldn't save your decision: {reason}."
-"""What a card says when the service could not store the person's decision."""
+SAVE_FAILURE_TEXT = "Couldn't save your decision: {reason}"
+"""What a card says when the service could not store the person's decision (a full stop
+is added unless the reason ends a sentence, or was cut with "…")."""
 
 _DISMISS_NOTES: dict[str, tuple[str, DoneTone]] = {
     "withdrawn": ("Withdrawn by the agent", "neutral"),
@@ -253,7 +254,10 @@ class OverlayPresenter(QObject):
         if entry is None:
             return
         entry.saving = False
-        text = SAVE_FAILURE_TEXT.format(reason=reason.rstrip("."))
+        said = " ".join(reason.split()) or "unknown error"
+        text = SAVE_FAILURE_TEXT.format(reason=said)
+        if not said.endswith((".", "…", "!", "?")):
+            text += "."
         show = getattr(entry.card.widget, "show_save_failure", None) if entry.card else None
         if callable(show):
             show(text)

@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 
+from notch_app.client import AsyncNotchClient
 from notch_app.runtime.catalog import Catalog
 from notch_app.runtime.decision import Decision
 from notch_app.runtime.scripted import ScriptedPresenter
@@ -151,8 +152,6 @@ async def test_a_decline_the_full_disk_refuses_says_so_too_and_can_be_given_agai
 async def test_an_agent_waiting_on_the_socket_gets_no_reply_until_the_decision_is_stored(
     base: Path, running_notch: Any, loop_turns: Any
 ) -> None:
-    from notch_app.client import AsyncNotchClient
-
     async with running_notch(base) as (notch, cards):
         disk = FullDisk()
         notch.service.store.before_commit = disk

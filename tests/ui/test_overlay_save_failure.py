@@ -27,8 +27,10 @@ from PySide6.QtWidgets import QAbstractButton, QLineEdit
 from notch_app.app import BUNDLED_MANIFESTS
 from notch_app.runtime.catalog import Catalog
 from notch_app.runtime.decision import Decision
+from notch_app.runtime.presenter import ConfirmationRequest
 from notch_app.runtime.service import ConfirmationService, ToolCall
-from notch_app.runtime.store import DecisionStore, NewDecision, WriteOp
+from notch_app.runtime.store import DecisionStore, NewDecision, StoreError, WriteOp
+from notch_app.runtime.write_behind import why_not_stored
 from notch_app.ui.card_view import CardView
 from notch_app.ui.overlay_cards import ManifestCardFactory
 from notch_app.ui.overlay_presenter import OverlayPresenter
@@ -295,3 +297,20 @@ async def test_on_a_really_full_disk_the_card_says_so_and_the_retry_after_freein
         assert decision.outcome == "approved" and events.count("decided") == 1
         assert presenter.window.look == "done"
         assert [(e.call_id, e.outcome) for e in store.log()] == [("t1", "approved")]
+
+
+def test_an_unknown_failure_is_said_in_its_own_words_bounded_on_the_card(
+    qtbot: Any, sink: Any, bundled_factory: Any, preview_args: Any
+) -> None:
+    presenter = OverlayPresenter(sink, bundled_factory(), SETTINGS)
+    qtbot.addWidget(presenter.window)
+    qtbot.addWidget(presenter.side_notch)
+    args = preview_args("mail", "send_email")
+    presenter.present(ConfirmationRequest("u1", MAIL, "send_email", args))
+    error = StoreError("/x/notch.sqlite3: cannot write")
+    error.__cause__ = RuntimeError("unexpected failure in the VFS layer\nwriting page 4711 " * 9)
+    presenter.decision_not_saved("u1", why_not_stored(error))
+    said = card_on_screen(presenter).save_failure
+    assert said.startswith("Couldn't save your decision: unexpected failure in the VFS layer")
+    assert said.endswith("writing page 47…")  # cut at 160 characters, no full stop after
+    assert "\n" not in said and len(said) < 240
