@@ -255,7 +255,8 @@ def small_disk() -> Iterator[Path]:
     try:
         yield where
     finally:
-        subprocess.run(["umount", str(where)], check=False)
+        # Lazy: a store a failed test left open must not keep the mount (or the folder).
+        subprocess.run(["umount", "--lazy", str(where)], check=False)
         where.rmdir()
 
 
