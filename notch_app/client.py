@@ -11,6 +11,10 @@
 `decision.arguments`) or declined / superseded / withdrawn / expired / blocked (don't).
 An approval is single-use: run a callId at most once, even if a repeated request for it
 returns the decision again (`decision.already_decided`).
+
+Both clients check whom they talk to and what they are told: a server that is not this
+user's own Notch raises `NotchUntrusted` before anything is sent, and a decision that
+says "run" without the digest of its arguments raises `NotchDecisionRefused`.
 """
 
 from __future__ import annotations
@@ -21,9 +25,11 @@ from notch_app.ipc.client import (
     ConfirmationEvent,
     EventHandler,
     NotchConnectionLost,
+    NotchDecisionRefused,
     NotchError,
     NotchNotRunning,
     NotchRequestError,
+    NotchUntrusted,
 )
 from notch_app.runtime.decision import Decision, arguments_digest
 
@@ -34,8 +40,10 @@ __all__ = [
     "EventHandler",
     "NotchClient",
     "NotchConnectionLost",
+    "NotchDecisionRefused",
     "NotchError",
     "NotchNotRunning",
     "NotchRequestError",
+    "NotchUntrusted",
     "arguments_digest",
 ]

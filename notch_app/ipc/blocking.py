@@ -34,13 +34,16 @@ from notch_app.ipc.client import (
     EventHandler,
     NotchError,
     NotchNotRunning,
+    NotchUntrusted,
     decision_or_none,
     encode_call,
     not_running,
     request_error,
     request_params,
     routed,
+    verified_decision,
 )
+from notch_app.ipc.peer import UntrustedServer, verify_server
 from notch_app.runtime.decision import Decision
 
 _RECV_BYTES: Final = 64 * 1024
@@ -121,9 +124,9 @@ class NotchClient:
             integration, tool, arguments, call_id, supersedes, expires_in, context
         )
         if on_event is None:  # the common case, without the listener's scope
-            return Decision.from_wire(self.call("confirm.request", params, timeout=timeout))
+            return verified_decision(self.call("confirm.request", params, timeout=timeout))
         with self._listeners.listening(params["callId"], on_event):
-            return Decision.from_wire(self.call("confirm.request", params, timeout=timeout))
+            return verified_decision(self.call("confirm.request", params, timeout=timeout))
 
     def submit(
         self,
@@ -161,7 +164,7 @@ class NotchClient:
 
     def withdraw(self, call_id: str) -> Decision:
         """Withdraw `call_id`; returns `withdrawn`, or the decision if it came first."""
-        return Decision.from_wire(self.call("confirm.withdraw", {"callId": call_id}))
+        return verified_decision(self.call("confirm.withdraw", {"callId": call_id}))
 
     def integrations(self) -> list[dict[str, Any]]:
         """The integrations Notch has loaded, each with its tools."""
@@ -294,6 +297,11 @@ class NotchClient:
         except OSError as exc:
             sock.close()
             raise not_running(self.socket_path, exc) from None
+        try:  # before anything is sent on it
+            verify_server(sock, self.socket_path)
+        except UntrustedServer as exc:
+            sock.close()
+            raise NotchUntrusted(str(exc)) from None
         self._sock = sock
         self._sock_timeout = None
         self._splitter.clear()

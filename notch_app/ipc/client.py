@@ -22,7 +22,8 @@ from typing import Any, Final
 
 from notch_app.ipc import protocol as rpc
 from notch_app.ipc.address import default_socket_path
-from notch_app.runtime.decision import Decision
+from notch_app.ipc.peer import UntrustedServer, verify_server
+from notch_app.runtime.decision import Decision, DecisionNotVerified
 
 REPLY_LIMIT: Final = 4 * rpc.MAX_MESSAGE_BYTES
 """Longest line a client reads; nothing Notch sends is that long, so past it the peer
@@ -41,6 +42,26 @@ class NotchNotRunning(NotchError):
 
 class NotchConnectionLost(NotchError):
     """The connection dropped and could not be re-established in time."""
+
+
+class NotchUntrusted(NotchError):
+    """What listens on the socket is not this user's Notch (another user's process, or a
+    socket folder that is not ours with mode 0700). Nothing was sent to it."""
+
+
+class NotchDecisionRefused(NotchError):
+    """A decision that says "run" failed its check: no digest, a digest that is not the
+    digest of its arguments (not Notch's decision, or altered), or secret values that
+    must be asked for again (`withheld`). Never run it. `decision` is what was received."""
+
+    def __init__(self, message: str, decision: Decision | None = None) -> None:
+        super().__init__(message)
+        self.decision = decision
+
+    @property
+    def withheld(self) -> tuple[str, ...]:
+        """Paths of the secret values to ask for again (the approval itself stands)."""
+        return self.decision.secrets_withheld if self.decision is not None else ()
 
 
 class NotchRequestError(NotchError):
@@ -352,11 +373,11 @@ class AsyncNotchClient:
             integration, tool, arguments, call_id, supersedes, expires_in, context
         )
         if timeout is None and on_event is None:  # the common case, without the extras
-            return Decision.from_wire(await self.call("confirm.request", params))
+            return verified_decision(await self.call("confirm.request", params))
         async with asyncio.timeout(timeout):
             with self._listeners.listening(params["callId"], on_event):
                 result = await self.call("confirm.request", params)
-        return Decision.from_wire(result)
+        return verified_decision(result)
 
     async def submit(
         self,
@@ -397,7 +418,7 @@ class AsyncNotchClient:
 
     async def withdraw(self, call_id: str) -> Decision:
         """Withdraw `call_id`; returns `withdrawn`, or the decision if it came first."""
-        return Decision.from_wire(await self.call("confirm.withdraw", {"callId": call_id}))
+        return verified_decision(await self.call("confirm.withdraw", {"callId": call_id}))
 
     async def integrations(self) -> list[dict[str, Any]]:
         """The integrations Notch has loaded, each with its tools."""
@@ -439,22 +460,45 @@ class AsyncNotchClient:
                 return self._link
             loop = asyncio.get_running_loop()
             try:
-                _, link = await loop.create_unix_connection(
+                transport, link = await loop.create_unix_connection(
                     lambda: _Link(self._dispatch), os.fspath(self.socket_path)
                 )
             except OSError as exc:
                 raise not_running(self.socket_path, exc) from None
+            try:  # before anything is sent on it
+                verify_server(transport.get_extra_info("socket"), self.socket_path)
+            except UntrustedServer as exc:
+                transport.abort()
+                raise NotchUntrusted(str(exc)) from None
             self._link = link
             return link
 
 
 def decision_or_none(result: Any) -> Decision | None:
-    """A decision reply as a Decision; None for `{status: "pending"}`."""
+    """A decision reply as a checked Decision (`verified_decision`); None for
+    `{status: "pending"}`."""
     if isinstance(result, dict) and result.get("status") == "pending":
         return None
+    return verified_decision(result)
+
+
+def verified_decision(result: Any) -> Decision:
+    """A decision reply as a Decision that may be run as it says: one that runs carries
+    the digest of its arguments (`Decision.verify`). Raises NotchDecisionRefused when it
+    does not, NotchRequestError when the reply is not a decision at all."""
     if not isinstance(result, dict):
         raise NotchRequestError(rpc.INTERNAL_ERROR, "Notch sent a reply that is not a decision")
-    return Decision.from_wire(result)
+    try:
+        decision = Decision.from_wire(result)
+    except ValueError as exc:
+        raise NotchDecisionRefused(
+            f"the server sent a decision that is not well-formed ({exc}); do not run anything"
+        ) from None
+    try:
+        decision.verify()
+    except DecisionNotVerified as exc:
+        raise NotchDecisionRefused(str(exc), decision) from exc
+    return decision
 
 
 def request_params(

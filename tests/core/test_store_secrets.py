@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from notch_app.client import AsyncNotchClient
+from notch_app.client import AsyncNotchClient, NotchDecisionRefused
 from notch_app.runtime.decision import Decision, arguments_digest
 from notch_app.runtime.presenter import ConfirmationRequest
 from notch_app.runtime.redaction import REDACTED
@@ -78,7 +78,11 @@ async def test_a_pin_never_reaches_the_file_and_a_replay_says_it_was_withheld(
         assert wire["secretsWithheld"] == ["user.password"] and TYPED not in str(wire)
         assert Decision.from_wire(wire).secrets_withheld == ("user.password",)
         async with AsyncNotchClient(notch.server.path) as client:
-            again = await client.get("acct")
+            # The client refuses to hand it over as something to run, and says why.
+            with pytest.raises(NotchDecisionRefused, match="must be asked for again"):
+                await client.get("acct")
+            refused = await client.call("confirm.get", {"callId": "acct"})
+        again = Decision.from_wire(refused)
         assert again is not None and again.secrets_withheld == ("user.password",)
         assert TYPED not in str(again.arguments)
         # The undecided one comes back as a card whose password must be typed again.
