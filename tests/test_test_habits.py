@@ -21,6 +21,10 @@ TIMED_WAITS_ALLOWED = {
     ("core/test_ipc_confirm.py", "test_a_restart_brings_back_undecided_requests_parked_and_"
      "keeps_decided_ones"): "until a request's known deadline has passed (time is the state)",
     ("e2e/test_card_swap_attack.py", "*"): "the attack itself: a click timed after the swap",
+    ("core/test_ipc_connections.py", "notch_process"): "the poll interval of a wait for "
+    "another process's server to answer, with a deadline",
+    ("core/test_ipc_connections.py", "until_rss"): "the poll interval of a wait for another "
+    "process's RSS (/proc has no event), with a deadline",
     ("ui/test_overlay_presenter.py", "test_idle_overlay_runs_no_timers"): "an observation "
     "window: it counts the timer ticks of an idle overlay over 600 ms",
 }  # fmt: skip

@@ -88,6 +88,11 @@ class LineSplitter:
         """Bytes of a line begun but not yet ended (0 between messages)."""
         return len(self._held)
 
+    @property
+    def in_line(self) -> bool:
+        """A line has begun and not ended (held, or an oversized one being skipped)."""
+        return self._skipping or bool(self._held)
+
     def feed(self, data: bytes) -> list[bytes]:
         """The lines `data` completes, newlines stripped, in order."""
         held = self._held
@@ -123,13 +128,14 @@ class LineSplitter:
     def finish(self) -> bytes | None:
         """At end of stream: the unterminated last line (whitespace stripped), if any."""
         leftover = bytes(self._held).strip()
-        self._held.clear()
+        self._held = bytearray()
         skipped, self._skipping = self._skipping, False
         return leftover if leftover and not skipped else None
 
     def clear(self) -> None:
-        """Forget any partial line (the connection it came from is gone)."""
-        self._held.clear()
+        """Forget any partial line (the connection it came from is gone) and give its
+        memory back: a new buffer, so the old one is freed whatever its size."""
+        self._held = bytearray()
         self._skipping = False
 
 

@@ -13,8 +13,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
 import logging
 import os
+import socket
+import struct
+import sys
 import time
 from collections import deque
 from collections.abc import Callable, Mapping
@@ -42,6 +46,21 @@ MAX_IN_FLIGHT: Final = 256
 MAX_WRITE_BUFFER: Final = 16 * 1024 * 1024
 """Unread bytes queued for one client before it is disconnected as not reading."""
 MAX_CONNECTIONS: Final = 512
+"""Connections at once. At the limit an idle one (no open request) is closed to admit a
+new one, taken from the process holding the most connections, least recently heard."""
+PARTIAL_LINE_TIMEOUT_S: Final = 10.0
+"""A client writes a message in one go (a 1 MiB line takes milliseconds), so a line still
+unfinished after this long is a slow-loris holding a buffer: the connection is closed."""
+IDLE_TIMEOUT_S: Final = 300.0
+"""A connection with no open request that sent nothing for this long is closed; the
+clients reconnect on their next call, so an agent between tool calls loses nothing."""
+LISTEN_BACKLOG: Final = 4096
+"""Connects queued before `accept` (the kernel caps it at net.core.somaxconn, 4096 on
+current Linux): a burst of agents starting at once waits in it instead of getting
+EAGAIN (asyncio's default of 100 refused 1,663 of 2,000 non-blocking connects)."""
+_TRIM_AFTER_BYTES: Final = 256 * 1024
+"""Give freed memory back to the system after a connection held at least this much."""
+_LINUX_UCRED: Final = struct.Struct("=iII")  # struct ucred: pid, uid, gid
 _SLICE_S: Final = 0.004
 """Work handled per loop turn, across all connections, before yielding to the loop."""
 _READ_BYTES: Final = 64 * 1024
@@ -104,6 +123,13 @@ class _Connection(asyncio.BufferedProtocol):
         self.timers: dict[object, asyncio.TimerHandle] = {}
         self.watched: set[str] = set()
         self.closed = False
+        self.last_heard = server.loop.time()
+        """When this client last sent something or had a request open (loop time)."""
+        self.line_began: float | None = None
+        """When the line being received began, while one is unfinished."""
+        self._peer_pid: int | bool | None = False
+        self.held_much = False
+        """Held a large unfinished line at some point: its close frees much memory."""
         self.corked: list[bytes] | None = None
         """Messages held back until the end of this loop turn (see `send`)."""
         self.corked_bytes = 0
@@ -124,12 +150,18 @@ class _Connection(asyncio.BufferedProtocol):
     def data_received(self, data: bytes) -> None:
         if self.closed:
             return
+        now = self.last_heard = self.server.loop.time()
         lines = self.splitter.feed(data)
+        if not self.splitter.in_line:
+            self.line_began = None
+        elif lines or self.line_began is None:
+            self.line_began = now  # a new line began in this read
         if lines:
             self.lines.extend(lines)
             self.server._ready_to_handle(self)
 
     def eof_received(self) -> bool:
+        self.held_much = self.held_much or self.splitter.partial >= _TRIM_AFTER_BYTES
         leftover = self.splitter.finish()
         if leftover is not None:
             self.lines.append(leftover)
@@ -230,6 +262,24 @@ class _Connection(asyncio.BufferedProtocol):
     def watch(self, call_id: str) -> None:
         self.watched.add(call_id)
 
+    @property
+    def busy(self) -> bool:
+        """Has a request open (awaited, or heard about) or lines waiting to be handled:
+        never closed as idle, never closed to make room."""
+        return bool(self.waiting or self.watched or self.lines or self.queued)
+
+    @property
+    def peer_pid(self) -> int | None:
+        """The process on the other end (Linux `SO_PEERCRED`), None where unknown."""
+        if self._peer_pid is False:
+            self._peer_pid = None
+            sock = self.transport.get_extra_info("socket") if self.transport else None
+            if sock is not None and sys.platform.startswith("linux"):
+                with contextlib.suppress(OSError):
+                    raw = sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, _LINUX_UCRED.size)
+                    self._peer_pid = int(_LINUX_UCRED.unpack(raw)[0])
+        return self._peer_pid if isinstance(self._peer_pid, int) else None
+
     def close(self) -> None:
         if self.closed and self.transport is None:
             return
@@ -237,6 +287,8 @@ class _Connection(asyncio.BufferedProtocol):
             self._uncork()  # replies already made still go out before the close
         self.closed = True
         self.lines.clear()
+        if self.held_much or self.splitter.partial >= _TRIM_AFTER_BYTES:
+            self.server._memory_freed()
         self.splitter.clear()
         # The requests stay open in the service; only this client stops hearing about them.
         for future, done in self.waiting.values():
@@ -255,11 +307,31 @@ class _Connection(asyncio.BufferedProtocol):
 
 
 class NotchServer:
-    """Serves `service` on the Unix socket `path` (owner-only)."""
+    """Serves `service` on the Unix socket `path` (owner-only).
 
-    def __init__(self, service: ConfirmationService, path: Path) -> None:
+    `max_connections`, `partial_line_timeout` and `idle_timeout` (seconds) default to
+    MAX_CONNECTIONS, PARTIAL_LINE_TIMEOUT_S and IDLE_TIMEOUT_S; tests pass smaller ones.
+    """
+
+    def __init__(
+        self,
+        service: ConfirmationService,
+        path: Path,
+        *,
+        max_connections: int = MAX_CONNECTIONS,
+        partial_line_timeout: float = PARTIAL_LINE_TIMEOUT_S,
+        idle_timeout: float = IDLE_TIMEOUT_S,
+    ) -> None:
         self.service = service
         self.path = path
+        self.max_connections = max_connections
+        self.partial_line_timeout = partial_line_timeout
+        self.idle_timeout = idle_timeout
+        # Timeouts are checked by one sweep over the connections, a few times per timeout
+        # (no timer per connection or per line on the hot path).
+        self._sweep_every = max(0.01, min(partial_line_timeout, idle_timeout) / 4)
+        self._sweep: asyncio.TimerHandle | None = None
+        self._trim: asyncio.TimerHandle | None = None
         self._server: asyncio.Server | None = None
         self._connections: set[_Connection] = set()
         self._inode: int | None = None
@@ -287,7 +359,7 @@ class NotchServer:
         claim_socket_path(self.path)
         loop = self.loop = asyncio.get_running_loop()
         self._server = await loop.create_unix_server(
-            lambda: _Connection(self), path=os.fspath(self.path)
+            lambda: _Connection(self), path=os.fspath(self.path), backlog=LISTEN_BACKLOG
         )
         os.chmod(self.path, 0o600)
         self._inode = self.path.stat().st_ino
@@ -296,6 +368,10 @@ class NotchServer:
         """Stop listening, drop every connection and remove the socket file (if still ours)."""
         if self._server is not None:
             self._server.close()
+        for timer in (self._sweep, self._trim):
+            if timer is not None:
+                timer.cancel()
+        self._sweep = self._trim = None
         for conn in list(self._connections):
             conn.close()
         self._ready.clear()
@@ -310,14 +386,75 @@ class NotchServer:
     # --- connections and their lines -------------------------------------------------
 
     def _accepted(self, conn: _Connection) -> None:
-        if len(self._connections) >= MAX_CONNECTIONS:
+        if len(self._connections) >= self.max_connections and not self._make_room():
             conn.send(rpc.error_response(None, rpc.RpcError(
                 rpc.TOO_MANY_CONNECTIONS,
-                f"too many clients connected ({MAX_CONNECTIONS}); close some connections",
+                f"too many clients connected ({self.max_connections}), each with a request "
+                "open; close some connections",
             )))  # fmt: skip
             conn.close()
             return
         self._connections.add(conn)
+        if self._sweep is None:
+            self._sweep = self.loop.call_later(self._sweep_every, self._swept)
+
+    def _make_room(self) -> bool:
+        """Close one idle connection (no open request) so a new client gets in: from
+        the process holding the most connections, the one heard from least recently. So
+        idle sockets of one process can never lock out another agent. False if every
+        connection has a request open."""
+        idle = [conn for conn in self._connections if not conn.busy]
+        if not idle:
+            return False
+        held: dict[int | None, int] = {}
+        for conn in self._connections:
+            held[conn.peer_pid] = held.get(conn.peer_pid, 0) + 1
+        victim = max(idle, key=lambda conn: (held[conn.peer_pid], -conn.last_heard))
+        log.info("%d connections: closing an idle one to admit a new client", len(idle))
+        victim.send(rpc.error_response(None, rpc.RpcError(
+            rpc.TOO_MANY_CONNECTIONS,
+            f"closed to make room: {self.max_connections} clients are connected and this "
+            "connection had no open request; reconnect when you next call",
+        )))  # fmt: skip
+        victim.close()
+        return True
+
+    def _swept(self) -> None:
+        """Close connections holding an unfinished line past `partial_line_timeout`, and
+        idle ones (no open request) silent past `idle_timeout`."""
+        self._sweep = None
+        now = self.loop.time()
+        for conn in list(self._connections):
+            if conn.busy:
+                conn.last_heard = now  # idle time counts from when its last request ended
+                continue
+            began = conn.line_began
+            if began is not None and now - began > self.partial_line_timeout:
+                log.info("closing a connection whose line stayed unfinished")
+                conn.send(rpc.error_response(None, rpc.RpcError(
+                    rpc.INVALID_REQUEST,
+                    f"a line stayed unfinished for {self.partial_line_timeout:g} s; closing "
+                    "the connection. End each message with a newline",
+                )))  # fmt: skip
+                conn.close()
+            elif now - conn.last_heard > self.idle_timeout:
+                conn.close()
+        if self._connections:
+            self._sweep = self.loop.call_later(self._sweep_every, self._swept)
+
+    def _memory_freed(self) -> None:
+        """A closed connection freed a large buffer: once closes stop for a moment, hand
+        free heap pages back to the system (glibc keeps them otherwise: 200 x 1 MB held
+        lines stayed resident). Pushed back by each close, so a wave of them trims once."""
+        if _malloc_trim is not None:
+            if self._trim is not None:
+                self._trim.cancel()
+            self._trim = self.loop.call_later(0.05, self._trimmed)
+
+    def _trimmed(self) -> None:
+        self._trim = None
+        if _malloc_trim is not None:
+            _malloc_trim(0)
 
     def _ready_to_handle(self, conn: _Connection) -> None:
         if not conn.queued:
@@ -518,6 +655,19 @@ class NotchServer:
             "methods": list(rpc.METHODS),
             "maxMessageBytes": rpc.MAX_MESSAGE_BYTES,
         }
+
+
+def _find_malloc_trim() -> Callable[[int], int] | None:
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        trim: Callable[[int], int] = ctypes.CDLL("libc.so.6").malloc_trim
+    except (OSError, AttributeError):  # not glibc (e.g. musl)
+        return None
+    return trim
+
+
+_malloc_trim: Final = _find_malloc_trim()
 
 
 def _bad_id(request_id: Any, bad: rpc.BadValue | None) -> rpc.RpcError:
