@@ -425,11 +425,9 @@ class NotchServer:
         self._sweep = None
         now = self.loop.time()
         for conn in list(self._connections):
-            if conn.busy:
-                conn.last_heard = now  # idle time counts from when its last request ended
-                continue
             began = conn.line_began
-            if began is not None and now - began > self.partial_line_timeout:
+            if began is not None and now - began > self.partial_line_timeout and not conn.paused:
+                # Even with a request open: a real client never leaves a line half-sent.
                 log.info("closing a connection whose line stayed unfinished")
                 conn.send(rpc.error_response(None, rpc.RpcError(
                     rpc.INVALID_REQUEST,
@@ -437,6 +435,8 @@ class NotchServer:
                     "the connection. End each message with a newline",
                 )))  # fmt: skip
                 conn.close()
+            elif conn.busy:
+                conn.last_heard = now  # idle time counts from when its last request ended
             elif now - conn.last_heard > self.idle_timeout:
                 conn.close()
         if self._connections:

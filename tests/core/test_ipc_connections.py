@@ -66,6 +66,26 @@ async def test_a_line_left_unfinished_is_closed_and_a_whole_one_is_not(
 
 @pytest.mark.asyncio
 @pytest.mark.timeout(30)
+async def test_an_open_request_does_not_shield_a_line_left_unfinished(
+    base: Path, running_notch: Any
+) -> None:
+    async with running_notch(base) as (notch, cards), second_server(
+        notch, base, partial_line_timeout=0.3, idle_timeout=60
+    ) as path:  # fmt: skip
+        reader, writer = await asyncio.open_unix_connection(str(path))
+        ask = {"callId": "held", "integration": MAIL, "tool": "send_email",
+               "arguments": {"to": "sam"}}  # fmt: skip
+        writer.write(json.dumps({"jsonrpc": "2.0", "id": 1, "method": "confirm.request",
+                                 "params": ask}).encode() + b"\n")  # fmt: skip
+        await cards.wait_for_cards(1)
+        writer.write(b'{"jsonrpc": "2.0", "id": 2, "method": "server.info"')  # never ended
+        assert b"a line stayed unfinished" in await until_closed(reader)
+        # The request itself stays open for the person (and any reconnecting agent).
+        assert [r.call_id for r in notch.service.open_requests] == ["held"]
+
+
+@pytest.mark.asyncio
+@pytest.mark.timeout(30)
 async def test_an_idle_connection_is_closed_but_one_awaiting_a_decision_is_not(
     base: Path, running_notch: Any
 ) -> None:
@@ -107,6 +127,51 @@ async def test_512_idle_sockets_do_not_lock_out_a_new_agent(base: Path, running_
         finally:
             for _, writer in hogs:
                 writer.close()
+
+
+HOLD_ONE = """
+import socket, sys
+s = socket.socket(socket.AF_UNIX)
+s.connect(sys.argv[1])
+print("connected", flush=True)
+sys.stdin.readline()  # idle until told
+s.setblocking(False)
+try:
+    print("closed" if s.recv(1 << 16) == b"" else "open", flush=True)
+except BlockingIOError:
+    print("open", flush=True)
+"""
+
+
+@pytest.mark.asyncio
+@pytest.mark.timeout(60)
+async def test_room_is_made_from_the_process_holding_the_most_connections(
+    base: Path, running_notch: Any
+) -> None:
+    async with (
+        running_notch(base) as (notch, _),
+        second_server(notch, base, max_connections=8) as path,
+    ):
+        # Another agent's idle connection is the oldest of all...
+        other = await asyncio.create_subprocess_exec(
+            sys.executable, "-c", HOLD_ONE, str(path),
+            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+        )  # fmt: skip
+        assert other.stdin is not None and other.stdout is not None
+        assert await asyncio.wait_for(other.stdout.readline(), 10) == b"connected\n"
+        # ...then one process takes every other slot, idle too.
+        hogs = [await asyncio.open_unix_connection(str(path)) for _ in range(7)]
+        hogs[-1][1].write(INFO)
+        await asyncio.wait_for(hogs[-1][0].readline(), 5)
+        async with AsyncNotchClient(path, reconnect_for=0) as client:
+            assert (await client.confirm(MAIL, "search_mail", {})).outcome == "notRequired"
+        # The hog process lost its oldest socket; the other agent kept its one.
+        assert b"closed to make room" in await until_closed(hogs[0][0])
+        other.stdin.write(b"go\n")
+        assert await asyncio.wait_for(other.stdout.readline(), 10) == b"open\n"
+        await other.wait()
+        for _, writer in hogs:
+            writer.close()
 
 
 @pytest.mark.asyncio
