@@ -2,7 +2,10 @@
 
 Prints the decision as JSON on stdout. Exit 0 when the tool may run (approved,
 notRequired, autoApproved), 1 when it must not (declined, superseded, withdrawn, expired,
-blocked), 2 for errors (message on stderr).
+blocked), 2 for errors (message on stderr, nothing on stdout). Errors include a server
+that is not this user's own Notch (checked before anything is sent) and a decision that
+says "run" without the digest of its arguments: the client refuses both (`NotchUntrusted`,
+`NotchDecisionRefused`), so nothing a script could run is ever printed for them.
 """
 
 from __future__ import annotations
