@@ -251,9 +251,11 @@ BY_NAME: Final = {method.name: method for method in METHODS}
 
 ERROR_MEANINGS: Final = {
     rpc.PARSE_ERROR: "The line is not JSON (or not UTF-8, or nested too deep).",
-    rpc.INVALID_REQUEST: "Not a JSON-RPC 2.0 request object, or a line over 1 MiB.",
+    rpc.INVALID_REQUEST: "Not a JSON-RPC 2.0 request object, a line over 1 MiB, or an id "
+    "that is not a string, whole number or null (answered with id null; nothing runs).",
     rpc.METHOD_NOT_FOUND: "No such method; data.methods lists them.",
-    rpc.INVALID_PARAMS: "A param is missing or wrong; data.field names it.",
+    rpc.INVALID_PARAMS: "A param is missing or wrong, or holds a lone surrogate or "
+    "NaN/Infinity anywhere; data.field names it.",
     rpc.INTERNAL_ERROR: "Notch failed; its log says why.",
     rpc.UNKNOWN_CALL: "No request has this callId.",
     rpc.CALL_ID_IN_USE: "The callId was already used for a different call.",
