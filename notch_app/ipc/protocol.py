@@ -194,6 +194,9 @@ class BadValue(NamedTuple):
 
     path: tuple[str | int, ...]
     problem: str
+    """What is wrong, e.g. "NaN is not a JSON number"."""
+    fix: str
+    """What to send instead."""
 
     def where(self, skip: int = 0) -> str:
         """The path as `a.b.0`, lone surrogates written `\\udXXX` so it can be sent."""
@@ -238,19 +241,24 @@ def first_bad_value(value: Any) -> BadValue | None:
         node, path = stack.pop()
         if isinstance(node, str):
             if _lone_surrogate(node):
-                return BadValue(path, "holds a lone surrogate, which is not text")
+                return BadValue(path, "a lone surrogate is not text", _TEXT_FIX)
         elif isinstance(node, float):
             if not math.isfinite(node):
                 name = "NaN" if node != node else ("Infinity" if node > 0 else "-Infinity")
-                return BadValue(path, f"is {name}, which is not a JSON number")
+                return BadValue(path, f"{name} is not a JSON number", "send a finite number")
         elif isinstance(node, dict):
             for key in reversed(node):
                 if _lone_surrogate(key):
-                    return BadValue((*path, key), "is a key with a lone surrogate, not text")
+                    return BadValue(
+                        (*path, key), "a key with a lone surrogate is not text", _TEXT_FIX
+                    )
                 stack.append((node[key], (*path, key)))
         elif isinstance(node, list):
             stack.extend((item, (*path, index)) for index, item in reversed(list(enumerate(node))))
     return None
+
+
+_TEXT_FIX: Final = "send valid Unicode (UTF-16 surrogates only in pairs)"
 
 
 def _lone_surrogate(text: str) -> bool:

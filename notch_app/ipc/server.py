@@ -549,14 +549,13 @@ class NotchServer:
         if bad is not None and isinstance(message, dict):
             if bad.path[:1] != ("params",):
                 conn.send(rpc.error_response(request_id, rpc.RpcError(
-                    rpc.INVALID_REQUEST, f"invalid request: {bad.where()} {bad.problem}"
+                    rpc.INVALID_REQUEST, f"invalid request: {bad.where()}: {bad.problem}; {bad.fix}"
                 )))  # fmt: skip
             elif "id" in message:  # a notification gets no reply, and does not run either
                 field = bad.where(1) or "params"
                 conn.send(rpc.error_response(request_id, rpc.RpcError(
                     rpc.INVALID_PARAMS,
-                    f"invalid params: {field} {bad.problem}; send valid Unicode text "
-                    "(surrogates only in pairs) and finite numbers",
+                    f"{field}: {bad.problem}; {bad.fix} (invalid params, nothing was run)",
                     {"field": field},
                 )))  # fmt: skip
             return
@@ -675,10 +674,10 @@ def _bad_id(request_id: Any, bad: rpc.BadValue | None) -> rpc.RpcError:
         got = bad.problem
     else:
         what = type(request_id).__name__
-        got = f"is {_JSON_TYPE_NAMES.get(what, what)}"
+        got = f"{_JSON_TYPE_NAMES.get(what, what)} is not an id"
     return rpc.RpcError(
         rpc.INVALID_REQUEST,
-        f"invalid request: id {got}; an id must be a string, a whole number or null "
+        f"invalid request: id: {got}; an id must be a string, a whole number or null "
         "(the method was not run)",
         {"field": "id"},
     )

@@ -97,7 +97,7 @@ async def test_a_bad_value_in_params_is_refused_naming_the_field_and_nothing_run
             assert reply["id"] == 1
             assert reply["error"]["code"] == -32602
             assert reply["error"]["data"] == {"field": field}
-            assert f"invalid params: {field} " in reply["error"]["message"]
+            assert reply["error"]["message"].startswith(f"{field}: ")
             # Nothing ran: no card, no open request, nothing stored under the callId.
             assert cards.presented == [] and notch.service.open_requests == []
             with pytest.raises(ServiceError, match="no request has callId"):
@@ -112,14 +112,14 @@ async def test_a_bad_value_in_params_is_refused_naming_the_field_and_nothing_run
 
 
 BAD_IDS = [
-    pytest.param(b'{"a": 1}', "is an object", id="object"),
-    pytest.param(b"[1]", "is an array", id="array"),
-    pytest.param(b"true", "is true or false", id="true"),
-    pytest.param(b"NaN", "is NaN", id="nan"),
-    pytest.param(b"Infinity", "is Infinity", id="infinity"),
+    pytest.param(b'{"a": 1}', "id: an object is not an id", id="object"),
+    pytest.param(b"[1]", "id: an array is not", id="array"),
+    pytest.param(b"true", "id: true or false is not", id="true"),
+    pytest.param(b"NaN", "id: NaN is not a JSON number", id="nan"),
+    pytest.param(b"Infinity", "id: Infinity is not", id="infinity"),
     pytest.param(b"1.5", "with a fraction", id="fraction"),
-    pytest.param(b'"\\ud800"', "lone surrogate", id="surrogate"),
-    pytest.param(b'{"x": NaN}', "is an object", id="object-holding-nan"),
+    pytest.param(b'"\\ud800"', "id: a lone surrogate", id="surrogate"),
+    pytest.param(b'{"x": NaN}', "id: an object", id="object-holding-nan"),
 ]
 
 
@@ -190,10 +190,10 @@ async def test_a_bad_value_in_the_envelope_is_an_invalid_request(
         try:
             reply = await raw.reply_to(b'{"jsonrpc": "2.0", "id": 8, "method": "confirm.\\udc00"}')
             assert reply["id"] == 8 and reply["error"]["code"] == -32600
-            assert "method holds a lone surrogate" in reply["error"]["message"]
+            assert "method: a lone surrogate is not text" in reply["error"]["message"]
             reply = await raw.reply_to(b'{"jsonrpc": "2.0", "id": 9, "method": "x", "p": NaN}')
             assert reply["id"] == 9 and reply["error"]["code"] == -32600
-            assert "p is NaN" in reply["error"]["message"]
+            assert "p: NaN is not a JSON number" in reply["error"]["message"]
             assert cards.presented == []
         finally:
             raw.close()
