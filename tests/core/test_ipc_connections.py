@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from notch_app.client import AsyncNotchClient
+from notch_app.client import AsyncNotchClient, NotchClient
 from notch_app.headless import RunningNotch
 from notch_app.ipc.server import NotchServer
 
@@ -287,3 +287,25 @@ def test_memory_held_by_200_unfinished_megabyte_lines_is_given_back(base: Path) 
         after = until_rss(pid, lambda rss: rss <= baseline + 10)
     print(f"RSS: baseline {baseline:.1f} MiB, peak {peak:.1f}, after close {after:.1f}")
     assert after <= baseline + 10
+
+
+@pytest.mark.asyncio
+@pytest.mark.timeout(30)
+async def test_clients_closed_as_idle_just_reconnect_on_their_next_call(
+    base: Path, running_notch: Any
+) -> None:
+    async with running_notch(base) as (notch, _), second_server(
+        notch, base, partial_line_timeout=60, idle_timeout=0.2
+    ) as path:  # fmt: skip
+        blocking = NotchClient(path, reconnect_for=5)
+        async with AsyncNotchClient(path, reconnect_for=5) as client:
+            await client.integrations()
+            await asyncio.to_thread(blocking.integrations)
+            first = client._link
+            reader, _ = await asyncio.open_unix_connection(str(path))  # a witness, idle too
+            await until_closed(reader)  # the sweep that closed it closed the others
+            assert (await client.confirm(MAIL, "search_mail", {})).outcome == "notRequired"
+            assert client._link is not first  # a new connection
+            decision = await asyncio.to_thread(blocking.confirm, MAIL, "search_mail", {})
+            assert decision.outcome == "notRequired"
+        blocking.close()
