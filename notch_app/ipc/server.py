@@ -7,6 +7,12 @@ client that stops reading is disconnected), and handlers never block. Lines from
 clients are handled a few milliseconds at a time, round-robin, so a burst from one agent
 neither starves the others nor stalls the loop. A client that disconnects mid-request
 leaves its request open: the decision is stored for `confirm.get`.
+
+Every message is checked once as it is parsed (`rpc.decode_request`): a lone surrogate or
+NaN/±Infinity anywhere, or an id that is not a string, whole number or null, is refused
+before any method runs. Connections cannot be hoarded: a line unfinished after 10 s or a
+connection idle 5 min with no open request is closed, and at the connection limit an
+idle one makes room for a new client.
 """
 
 from __future__ import annotations
