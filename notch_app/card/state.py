@@ -17,6 +17,9 @@ Rules, from the spec (shared/seeds/confirmation-cards.txt):
   `{{paths.length}}` come from the arguments sent (issue 9).
 What the tool alone decides (inputs, conditions) is `view_shape.py`; what the call sends
 beyond what the card shows is `also_sends.py`.
+
+Kept in one file (~480 lines) on purpose: gating, visibility and the final arguments
+read and write the same staged values; split apart, each would reach into the others.
 """
 
 from __future__ import annotations

@@ -4,6 +4,9 @@ The widget tree comes from the block registry (`notch_app.ui.blocks`); everythin
 card decides (values, gating, visibility, final arguments) comes from the Qt-free
 CardState. After each edit CardView re-applies only what depends on bindings: live
 texts, `visibleIf`, watched values, field errors and the confirm gate.
+
+Kept in one file (~650 lines) on purpose: the re-apply after each edit is one pass over
+every part of the card (texts, visibility, errors, gate, fold), and must stay one pass.
 """
 
 from __future__ import annotations

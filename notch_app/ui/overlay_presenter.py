@@ -17,6 +17,9 @@ Rules a person can see:
   `ARMING_DELAY_MS` (a card swapped in under the pointer cannot take a click or an Enter
   aimed at the card before it); decline is never held;
 - timers run only while a card is on screen or an animation/note is playing.
+
+Kept in one file (~600 lines) on purpose: it is one state machine (queue, parking,
+arming, storing, glances) over one window; its rules above read as one list.
 """
 
 from __future__ import annotations

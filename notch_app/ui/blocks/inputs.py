@@ -5,6 +5,9 @@ required), the editing widget, an optional help line and the error line. Edits g
 CardState.set() as the person makes them; CardView calls `sync()` after every change so
 an editor follows values it did not type itself (a revert, a scenario step). Changing a
 value the way a person would (typing, picking) is `notch_app.ui.card_driver`'s job.
+
+Kept in one file (~480 lines) on purpose: the five kinds share InputEditor's label,
+help and error rows and its `sync()` contract; each kind is a small editor + builder pair.
 """
 
 from __future__ import annotations
