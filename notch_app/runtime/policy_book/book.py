@@ -4,6 +4,9 @@ The only writers are the person, through the Settings window or `notch policy`; 
 arriving over the socket and nothing in a manifest can change a policy. The book is kept
 in `notch-settings.json` (see `settings_file`), re-read on `reload()`, and tells
 subscribers about every change so a running Notch applies it at once.
+
+Kept in one file (~470 lines) on purpose: reads, writes and change notices share one
+in-memory copy of the settings file and the rule that only the person writes it.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from notch_app.runtime.policy_book.document import (
     ActionPolicy,
     Guard,
     IdleLook,
+    IntegrationValues,
     NotOneOfGuard,
     OverGuard,
     OverlayPreferences,
@@ -308,6 +312,48 @@ class PolicyBook:
         if isinstance(seconds, float) and seconds.is_integer():
             seconds = int(seconds)  # the file reads `60`, not `60.0`
         self._change_overlay(park_after_seconds=seconds)
+
+    def values(self, integration_id: str) -> IntegrationValues:
+        """The person's preference values and non-secret auth fields for an integration."""
+        return self._document.integrations.get(integration_id) or IntegrationValues()
+
+    def set_value(
+        self,
+        integration_id: str,
+        section: Literal["preferences", "auth"],
+        name: str,
+        value: str | bool | int | float | None,
+    ) -> None:
+        """Store one preference (or non-secret auth field) value; None forgets it.
+
+        The caller checks the value fits the manifest's field first
+        (`notch_app.runtime.secrets.preference_value`). Never for a secret: those live in
+        the OS keyring. Raises PolicyRefused for a value the file cannot hold,
+        PolicyWriteError when the file cannot be written.
+        """
+
+        def apply(document: SettingsDocument) -> SettingsDocument:
+            integrations = dict(document.integrations)
+            current = integrations.get(integration_id) or IntegrationValues()
+            kept = dict(getattr(current, section))
+            if value is None:
+                kept.pop(name, None)
+            else:
+                kept[name] = value
+            entry = current.model_copy(update={section: kept})
+            if entry.is_empty:
+                integrations.pop(integration_id, None)  # the file stays short
+            else:
+                integrations[integration_id] = entry
+            return document.model_copy(update={"integrations": integrations})
+
+        if value is not None:
+            try:  # refused with the rule it broke before the file is touched
+                IntegrationValues.model_validate({section: {name: value}})
+            except ValidationError as exc:
+                first = exc.errors()[0]
+                raise PolicyRefused(f"{integration_id} {section} {name}: {first['msg']}") from None
+        self._mutate(apply)
 
     def dismiss_problem(self) -> None:
         """The person has seen the note about an unusable settings file."""

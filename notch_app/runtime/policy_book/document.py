@@ -1,4 +1,5 @@
-"""The settings file's shape: `{"version": 1, "policies": {...}, "overlay": {...}}`.
+"""The settings file's shape: `{"version": 1, "policies": {...}, "overlay": {...},
+"integrations": {...}}` (the last only once the person set a preference).
 
 The file is plain JSON the person may read or edit, so every shape is closed
 (`extra="forbid"`) and bounded: a typo is reported as a corrupt file, never guessed at.
@@ -140,6 +141,41 @@ class OverlayPreferences(_Closed):
         return value
 
 
+FieldName = Annotated[str, StringConstraints(min_length=1, max_length=limits.MAX_NAME_CHARS)]
+PreferenceValue = (
+    Annotated[str, StringConstraints(max_length=limits.MAX_TEXT_CHARS)] | bool | int | float
+)
+"""A preference as stored; whether it fits the manifest's type is checked where it is used,
+so a value that no longer fits is reported by name, never dropped with the whole file."""
+MAX_FIELDS_PER_INTEGRATION = 64
+
+
+class IntegrationValues(_Closed):
+    """The person's values for one integration: its preferences and its auth fields that
+    are not secret. Secret fields (API keys) are never here: they live in the OS keyring."""
+
+    preferences: dict[FieldName, PreferenceValue] = Field(
+        default_factory=dict, max_length=MAX_FIELDS_PER_INTEGRATION
+    )
+    auth: dict[FieldName, Annotated[str, StringConstraints(max_length=limits.MAX_TEXT_CHARS)]] = (
+        Field(default_factory=dict, max_length=MAX_FIELDS_PER_INTEGRATION)
+    )
+
+    @field_validator("preferences")
+    @classmethod
+    def _finite(
+        cls, value: dict[str, str | bool | int | float]
+    ) -> dict[str, str | bool | int | float]:
+        for name, item in value.items():
+            if isinstance(item, float) and not math.isfinite(item):
+                raise ValueError(f"{name}: a number must be finite")
+        return value
+
+    @property
+    def is_empty(self) -> bool:
+        return not self.preferences and not self.auth
+
+
 class SettingsDocument(_Closed):
     """The whole settings file."""
 
@@ -148,6 +184,12 @@ class SettingsDocument(_Closed):
         default_factory=dict, max_length=MAX_INTEGRATIONS
     )
     overlay: OverlayPreferences = Field(default_factory=OverlayPreferences)
+    integrations: dict[IntegrationId, IntegrationValues] = Field(
+        default_factory=dict,
+        max_length=MAX_INTEGRATIONS,
+        description="Preference values and non-secret auth fields per integration id "
+        "(absent from files written before preferences existed).",
+    )
 
     @field_validator("policies")
     @classmethod

@@ -137,7 +137,12 @@ def write_settings(path: Path, document: SettingsDocument) -> None:
     Raises OSError when the folder cannot be created or written.
     """
     make_data_dir(path.parent)  # 0700 like every data dir (issue 9 finding 10)
-    text = document.model_dump_json(by_alias=True, indent=2, exclude_defaults=False) + "\n"
+    # No preferences set: no "integrations" key, so the file reads as it always did.
+    skip = None if document.integrations else {"integrations"}
+    text = (
+        document.model_dump_json(by_alias=True, indent=2, exclude_defaults=False, exclude=skip)
+        + "\n"
+    )
     fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
