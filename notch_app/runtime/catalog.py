@@ -58,6 +58,17 @@ class Catalog:
             self._tools.setdefault((entry.manifest.id, tool.name), tool)
         return True
 
+    def replace(self, entry: CatalogEntry) -> None:
+        """Put `entry` in place of the loaded integration with its id (or add it). Open
+        requests keep the tool they were asked with; new ones use the new tools."""
+        old = self._entries.get(entry.manifest.id)
+        if old is not None:
+            for tool in old.manifest.tools:
+                self._tools.pop((entry.manifest.id, tool.name), None)
+        self._entries[entry.manifest.id] = entry
+        for tool in entry.manifest.tools:
+            self._tools[(entry.manifest.id, tool.name)] = tool
+
     @classmethod
     def load(cls, paths: Sequence[Path]) -> tuple[Catalog, list[str]]:
         """Load every integration under `paths` (folders of integrations, integration

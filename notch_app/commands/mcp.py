@@ -1,0 +1,83 @@
+"""`notch mcp`: put Notch in front of an MCP server (an MCP server itself, on stdio).
+
+    notch mcp FOLDER                        an integration folder (manifest + runtime)
+    notch mcp --name NAME -- COMMAND ARGS   a bare MCP server with no manifest
+
+An MCP client starts this instead of the server. Read-only tools are forwarded at once;
+acting tools ask the person through the running `notch run` and run with the arguments
+they approved. stdout carries only MCP messages; everything Notch says goes to stderr.
+Exit 2 (message on stderr) for a folder or command that cannot be fronted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from pathlib import Path
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "target",
+        nargs="*",
+        metavar="FOLDER | -- COMMAND ARGS",
+        help="the integration folder; with --name, the bare server's command after --",
+    )
+    parser.add_argument(
+        "--name",
+        metavar="NAME",
+        help="front a bare MCP server (no manifest): every tool not marked readOnlyHint "
+        "asks with a card Notch generates",
+    )
+    parser.add_argument(
+        "--socket",
+        metavar="PATH",
+        type=Path,
+        default=None,
+        help="the running Notch's socket (default: $NOTCH_SOCKET, else the usual place)",
+    )
+    parser.add_argument(
+        "--data-dir",
+        metavar="DIR",
+        type=Path,
+        default=None,
+        help="where your settings (preference values) are (default: $NOTCH_DATA_DIR, "
+        "else the platform's app-data folder)",
+    )
+    parser.epilog = (
+        "In an MCP client's config: "
+        '{"command": "notch", "args": ["mcp", "/path/to/integration"]}. '
+        "docs/gateway.md explains the gateway."
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    from notch_app.gateway.fronts import FrontError, bare_front, folder_front
+    from notch_app.gateway.gateway import Front, Gateway
+
+    logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="notch mcp: %(message)s")
+    front: Front
+    try:
+        if args.name is not None:
+            front = bare_front(args.name, list(args.target))
+        elif len(args.target) == 1:
+            settings = None
+            if args.data_dir is not None:
+                from notch_app.runtime.policy_book.settings_file import settings_path
+
+                settings = settings_path(args.data_dir.expanduser())
+            front = folder_front(Path(args.target[0]), settings)
+        else:
+            print(
+                "notch mcp: give one integration folder, or --name NAME -- COMMAND ARGS",
+                file=sys.stderr,
+            )
+            return 2
+    except FrontError as exc:
+        print(f"notch mcp: {exc}", file=sys.stderr)
+        return 2
+    import anyio
+
+    anyio.run(Gateway(front, args.socket).serve_stdio, backend="asyncio")
+    return 0

@@ -1,0 +1,243 @@
+"""The gateway's MCP server: `tools/list` and `tools/call`, built on the SDK's lowlevel
+`Server` over stdio.
+
+A read-only call is forwarded at once. An acting call is asked about first (callId =
+this MCP session's nonce + the request id, so a retried request finds the same card and
+is run at most once), then forwarded with the arguments of the person's decision, never
+the model's. Every way a call can fail to run is an `isError` tool result with a plain
+sentence, never a protocol error; a client's `notifications/cancelled` withdraws the card.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import logging
+import secrets
+import weakref
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final
+
+import anyio
+import mcp_types as types
+from mcp.server.context import ServerRequestContext
+from mcp.server.lowlevel import Server
+from mcp.server.stdio import stdio_server
+from mcp.shared.exceptions import MCPError
+
+from notch_app import __version__
+from notch_app.gateway import sentences
+from notch_app.gateway.asking import Confirmations
+from notch_app.gateway.tools import GatewayTool, from_server, tool_document
+from notch_app.gateway.wrapped import ServerCommand, ServerGone, WrappedServer
+from notch_app.runtime.decision import canonical_json
+from notch_app.runtime.service import MAX_CALL_ID_CHARS
+
+log = logging.getLogger(__name__)
+
+REMEMBERED_CALLS: Final = 1024
+"""Acting calls whose outcome is kept, so a retried request id gets the same answer
+instead of a second card (or a second run)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Front:
+    """What one `notch mcp` puts Notch in front of."""
+
+    name: str
+    """Shown to the client as the server's name, and in logs."""
+    integration_id: str
+    command: ServerCommand
+    environment: Callable[[], dict[str, str]]
+    """The server's environment on top of the MCP default; may raise (a missing secret:
+    its message is the tool error)."""
+    attachment: dict[str, Any]
+    """`gateway.attach` params that tell `notch run` where the cards come from."""
+    tools: dict[str, GatewayTool] | None = None
+    """The manifest's tools; None for a bare server (its own `tools/list` is used)."""
+
+
+def tool_error(text: str) -> types.CallToolResult:
+    """A tool result the model reads as a failure, with `text` as the reason."""
+    return types.CallToolResult(content=[types.TextContent(text=text)], is_error=True)
+
+
+class Gateway:
+    """Serves one MCP client on behalf of `front`; asks Notch at `socket_path`."""
+
+    def __init__(self, front: Front, socket_path: Path | None = None) -> None:
+        self.front = front
+        self.confirmations = Confirmations(socket_path, front.integration_id, front.attachment)
+        self.wrapped: WrappedServer
+        self._tools = front.tools
+        self._listing = anyio.Lock()
+        self._calls: OrderedDict[str, tuple[str, asyncio.Task[types.CallToolResult]]] = (
+            OrderedDict()
+        )
+        self._nonces: weakref.WeakKeyDictionary[Any, str] = weakref.WeakKeyDictionary()
+        self.server: Server[Any] = Server(
+            f"notch-mcp:{front.name}",
+            version=__version__,
+            instructions=(
+                "Acting tools ask the person on screen first (Notch) and run with the "
+                "arguments they approved; a refusal comes back as a tool error."
+            ),
+            on_list_tools=self._list_tools,
+            on_call_tool=self._call_tool,
+        )
+
+    async def serve_stdio(self) -> None:
+        """Serve MCP on this process's stdin/stdout until the client closes them."""
+        async with anyio.create_task_group() as group:
+            self.wrapped = WrappedServer(self.front.command, self.front.environment, group)
+            group.start_soon(self._warm_up)
+            async with stdio_server() as (read, write):
+                await self.server.run(read, write, self.server.create_initialization_options())
+            group.cancel_scope.cancel()
+        await self.confirmations.close()
+
+    async def _warm_up(self) -> None:
+        """Start the wrapped server now, so the first call does not wait for it; a
+        failure here (a missing secret) is reported on the first call instead."""
+        try:
+            await self.wrapped.session()
+        except Exception as exc:
+            log.warning("notch mcp: %s: %s", self.front.name, exc)
+
+    # --- tools/list ------------------------------------------------------------------
+
+    async def tools(self) -> dict[str, GatewayTool]:
+        """The tools offered: the manifest's, or the bare server's own list (asked once).
+        Raises ServerGone (or what the environment raised) for a bare server that
+        cannot be started."""
+        if self._tools is not None:
+            return self._tools
+        async with self._listing:
+            if self._tools is None:
+                listed = await self.wrapped.list_tools()
+                # Notch generates the cards from these (gateway.attach); never from a card
+                self.confirmations.attachment["tools"] = [tool_document(t) for t in listed]
+                self._tools = from_server(listed)
+            return self._tools
+
+    async def _list_tools(
+        self, ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
+    ) -> types.ListToolsResult:
+        try:
+            tools = await self.tools()
+        except Exception as exc:  # a bare server that cannot start: nothing to list
+            raise MCPError(types.INTERNAL_ERROR, f"{self.front.name}: {exc}") from None
+        return types.ListToolsResult(tools=[tool.listed for tool in tools.values()])
+
+    # --- tools/call ------------------------------------------------------------------
+
+    async def _call_tool(
+        self, ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
+    ) -> types.CallToolResult:
+        try:
+            tools = await self.tools()
+        except Exception as exc:
+            return tool_error(f"{self.front.name} could not be started: {exc}")
+        tool = tools.get(params.name)
+        arguments = dict(params.arguments or {})
+        if tool is None:
+            names = ", ".join(sorted(tools)) or "none"
+            return tool_error(
+                f"There is no tool named {params.name!r} here; the tools are {names}."
+            )
+        if tool.reads:
+            return await self.forward(tool, arguments)
+        call_id = self._call_id(ctx)
+        try:
+            digest = canonical_json(arguments)
+        except ValueError as exc:
+            return tool_error(f"The arguments cannot be checked ({exc}); nothing was run.")
+        known = self._calls.get(call_id)
+        if known is not None and known[0] != digest:
+            return tool_error(
+                f"Request id {ctx.request_id!r} was already used for a different call; "
+                "send each call with a new request id. Nothing was run."
+            )
+        if known is None:
+            context = {"agent": self._client_name(ctx), "via": f"notch mcp · {self.front.name}"}
+            task = asyncio.ensure_future(self._ask_then_forward(call_id, tool, arguments, context))
+            known = (digest, task)
+            self._calls[call_id] = known
+            while len(self._calls) > REMEMBERED_CALLS:
+                self._calls.popitem(last=False)
+        task = known[1]
+        try:
+            return await asyncio.shield(task)
+        except asyncio.CancelledError:
+            if not task.done():  # notifications/cancelled: take the card away
+                with anyio.CancelScope(shield=True):
+                    await self.confirmations.withdraw(call_id)
+            raise
+
+    async def _ask_then_forward(
+        self, call_id: str, tool: GatewayTool, arguments: dict[str, Any], context: dict[str, Any]
+    ) -> types.CallToolResult:
+        answer = await self.confirmations.ask(call_id, tool.name, arguments, context)
+        if answer.not_running:
+            return tool_error(sentences.notch_not_running(tool.title, tool.name))
+        decision = answer.decision
+        if decision is None:
+            return tool_error(f"{answer.problem}; {sentences.nothing_done(tool.name)}.")
+        if not decision.runs:
+            return tool_error(sentences.refusal(decision.outcome, tool.title, tool.name))
+        if decision.outcome == "notRequired" and tool.acts:
+            return tool_error(
+                f"Notch has no card for “{tool.title}”, so the person cannot confirm it; "
+                f"{sentences.nothing_done(tool.name)}."
+            )
+        if decision.already_decided:
+            return tool_error(
+                f"“{tool.title}” was already decided for this request id and runs at most "
+                "once; send a new request to do it again."
+            )
+        result = await self.forward(tool, dict(decision.arguments or {}))
+        if decision.edited_paths and not result.is_error:
+            ran = json.dumps(decision.arguments, ensure_ascii=False, sort_keys=True)
+            result.content.append(
+                types.TextContent(
+                    text=f"The person changed {', '.join(decision.edited_paths)} before "
+                    f"approving; it ran with {ran}."
+                )
+            )
+        return result
+
+    async def forward(self, tool: GatewayTool, arguments: dict[str, Any]) -> types.CallToolResult:
+        """Run the call on the wrapped server; its result as it sent it, or a tool error
+        when the server is gone or cannot start."""
+        try:
+            return await self.wrapped.call(tool.name, arguments)
+        except ServerGone as exc:
+            return tool_error(
+                f"{exc}. It may or may not have finished “{tool.title}”; the next call "
+                "starts the server again."
+            )
+        except Exception as exc:  # the environment's own error: a missing secret
+            return tool_error(str(exc))
+
+    # --- who is asking ---------------------------------------------------------------
+
+    def _call_id(self, ctx: ServerRequestContext[Any]) -> str:
+        nonce = self._nonces.get(ctx.session)
+        if nonce is None:
+            nonce = self._nonces[ctx.session] = secrets.token_hex(8)
+        request = str(ctx.request_id)
+        call_id = f"mcp-{nonce}-{request}"
+        if len(call_id) > MAX_CALL_ID_CHARS:
+            call_id = f"mcp-{nonce}-" + hashlib.sha256(request.encode()).hexdigest()
+        return call_id
+
+    @staticmethod
+    def _client_name(ctx: ServerRequestContext[Any]) -> str:
+        client = ctx.session.client_params
+        if client is not None and client.client_info.name:
+            return str(client.client_info.name)[:80]
+        return "an MCP client"

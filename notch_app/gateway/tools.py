@@ -1,0 +1,86 @@
+"""The tools the gateway offers, and which of them ask the person first.
+
+For an integration folder the manifest is the whole truth: the client sees the manifest's
+tools (titles, descriptions, schemas, annotations), and what the wrapped server says
+about them in its own `tools/list` never changes whether they ask. For a bare server
+there is nothing else to go on: its tools are listed as it lists them, and every tool
+not marked `readOnlyHint: true` asks (with a card Notch generates).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import mcp_types as types
+
+from notch_app.manifest.model import Manifest, Tool, tool_kind
+
+
+@dataclass(frozen=True, slots=True)
+class GatewayTool:
+    """One tool as the client sees it, and how a call to it is handled."""
+
+    listed: types.Tool
+    """What `tools/list` answers for it."""
+    reads: bool
+    """Forwarded at once, without asking (a read-only tool)."""
+    acts: bool
+    """Certainly acting: it must be confirmed on a card, so a `notRequired` answer from
+    Notch (it has no card for the tool) is refused rather than run. A tool neither
+    `reads` nor `acts` (an unknown verb, no hints) is asked about, and runs on whatever
+    Notch decides."""
+
+    @property
+    def name(self) -> str:
+        return self.listed.name
+
+    @property
+    def title(self) -> str:
+        annotations = self.listed.annotations
+        return self.listed.title or (annotations.title if annotations else None) or self.name
+
+
+def _annotations(tool: Tool) -> types.ToolAnnotations | None:
+    if tool.annotations is None:
+        return None
+    return types.ToolAnnotations.model_validate(
+        tool.annotations.model_dump(by_alias=True, exclude_none=True)
+    )
+
+
+def from_manifest(manifest: Manifest) -> dict[str, GatewayTool]:
+    """The manifest's tools, by name. A tool reads only when it has no card and the
+    manifest marks it read-only (or names it with a read verb and no hints)."""
+    out: dict[str, GatewayTool] = {}
+    for tool in manifest.tools:
+        kind = tool_kind(tool)
+        listed = types.Tool(
+            name=tool.name,
+            title=tool.title,
+            description=tool.description or None,
+            input_schema=dict(tool.input_schema),
+            annotations=_annotations(tool),
+        )
+        reads = tool.confirmation is None and kind == "read"
+        out[tool.name] = GatewayTool(
+            listed, reads, tool.confirmation is not None or kind == "acting"
+        )
+    return out
+
+
+def from_server(tools: Iterable[types.Tool]) -> dict[str, GatewayTool]:
+    """A bare server's tools, by name: read-only only when it says `readOnlyHint: true`
+    (and not `destructiveHint: true`); every other tool asks."""
+    out: dict[str, GatewayTool] = {}
+    for tool in tools:
+        hints = tool.annotations
+        reads = hints is not None and hints.read_only_hint is True and not hints.destructive_hint
+        out[tool.name] = GatewayTool(tool, reads, not reads)
+    return out
+
+
+def tool_document(tool: types.Tool) -> dict[str, Any]:
+    """A server's tool as the plain MCP JSON `tools/list` carries (camelCase keys)."""
+    return tool.model_dump(by_alias=True, exclude_none=True, mode="json")

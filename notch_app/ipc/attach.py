@@ -1,0 +1,76 @@
+"""`gateway.attach`: a `notch mcp` gateway tells the running Notch where its cards come
+from (see `notch_app.runtime.attached` for the rules and docs/gateway.md for the design).
+
+Params (one of the two shapes, checked at the boundary like every method's):
+
+- `{"folder": "/abs/path"}`: Notch loads and checks the integration folder itself;
+- `{"name": "files", "tools": [MCP tool, ...]}`: a bare server; Notch generates the cards.
+
+Answers `{"integration": id, "attached": "added" | "replaced" | "same", "tools": [{name,
+confirms}], "leftOut": [...]}`; -32602 naming the problem (an invalid manifest's
+file:line:column) when it refuses.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, Final
+
+from pydantic import Field
+
+from notch_app.ipc import protocol as rpc
+from notch_app.ipc.methods import _Wire, parse_params
+from notch_app.runtime.attached import AttachRefused, attach, bare_entry, folder_entry
+from notch_app.runtime.catalog import Catalog
+
+METHOD: Final = "gateway.attach"
+
+
+class AttachParams(_Wire):
+    """Where a gateway's cards come from: its integration folder, or a bare server's tools."""
+
+    folder: str | None = Field(
+        default=None,
+        max_length=4096,
+        description="The integration folder `notch mcp FOLDER` fronts (absolute path).",
+    )
+    name: str | None = Field(default=None, max_length=200, description="A bare server's --name.")
+    tools: list[dict[str, Any]] | None = Field(
+        default=None,
+        max_length=256,
+        description="A bare server's tools as its `tools/list` gave them.",
+    )
+
+
+def attach_handler(catalog: Catalog) -> Callable[[Any, dict[str, Any]], dict[str, Any]]:
+    """The `gateway.attach` method for a server whose service uses `catalog`."""
+    attached: set[str] = set()
+
+    def handle(conn: Any, params: dict[str, Any]) -> dict[str, Any]:
+        asked = parse_params(AttachParams, params)
+        left_out: list[str] = []
+        try:
+            if asked.folder is not None and asked.name is None and asked.tools is None:
+                entry = folder_entry(Path(asked.folder))
+            elif asked.folder is None and asked.name is not None and asked.tools is not None:
+                entry, left_out = bare_entry(asked.name, asked.tools)
+            else:
+                raise AttachRefused(
+                    "send either folder, or name and tools (a bare server), not both"
+                )
+            how = attach(catalog, attached, entry)
+        except AttachRefused as exc:
+            raise rpc.RpcError(rpc.INVALID_PARAMS, str(exc)) from None
+        loaded = catalog.integration(entry.manifest.id)
+        assert loaded is not None
+        return {
+            "integration": loaded.id,
+            "attached": how,
+            "tools": [
+                {"name": t.name, "confirms": t.confirmation is not None} for t in loaded.tools
+            ],
+            "leftOut": left_out,
+        }
+
+    return handle

@@ -1,0 +1,155 @@
+"""Integrations a `notch mcp` gateway brings to the running Notch (`gateway.attach`).
+
+A gateway may front a folder the person never installed, or a bare MCP server with no
+manifest at all, and `notch run` must still show the right card. The gateway sends only
+*where* the cards come from, never a card:
+
+- a folder: Notch loads the manifest from disk itself, with every check `notch run`
+  applies to installed folders (`load_integration`), so an invalid manifest is refused
+  with the same messages;
+- a bare server: its `tools/list` (names, titles, descriptions, inputSchemas,
+  annotations); Notch generates every card itself from the schema (`generated_view`),
+  every tool not marked `readOnlyHint: true` asks, and its schema is closed
+  (`additionalProperties: false`) so no argument can run that the card does not show.
+
+An attached integration never replaces one the person installed or that is bundled; a
+second attach of the same id replaces only an earlier attach (a gateway restarted with
+a changed manifest or server). Bare servers get ids of their own (`mcp.local.<name>`),
+and the card's asker strip names the gateway and its folder or command.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any, Final
+
+from pydantic import ValidationError
+
+from notch_app.manifest.discovery import discover_integrations
+from notch_app.manifest.generated_card import must_ask, with_generated_cards
+from notch_app.manifest.integration import load_integration
+from notch_app.manifest.model import Manifest
+from notch_app.runtime.catalog import Catalog, CatalogEntry
+
+BARE_PREFIX: Final = "mcp.local."
+MAX_BARE_TOOLS: Final = 256
+
+
+class AttachRefused(ValueError):
+    """What a gateway asked to attach cannot be: the message names the place and the fix."""
+
+
+def bare_integration_id(name: str) -> str:
+    """The integration id of a bare server called `name`: `mcp.local.<slug>`."""
+    slug = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")[:60].strip("-")
+    if not slug:
+        raise AttachRefused(
+            f"--name {name!r} has no letters or digits; name the server, e.g. --name files"
+        )
+    return BARE_PREFIX + slug
+
+
+def folder_entry(folder: Path) -> CatalogEntry:
+    """The integration in `folder`, loaded and checked as `notch run` loads installed
+    ones. Raises AttachRefused naming the problems (file:line:column) or the fix."""
+    if not folder.is_absolute():
+        raise AttachRefused(f"{folder}: send the folder as an absolute path")
+    try:
+        found = discover_integrations(folder)
+    except FileNotFoundError:
+        raise AttachRefused(f"{folder}: no such folder") from None
+    if len(found.manifests) != 1:
+        raise AttachRefused(
+            f"{folder}: holds {len(found.manifests)} integrations; notch mcp fronts exactly one "
+            "(name its own folder)"
+        )
+    integration, problems = load_integration(found.manifests[0])
+    if integration is None:
+        errors = [p.format() for p in problems if p.is_error]
+        more = f" (and {len(errors) - 3} more)" if len(errors) > 3 else ""
+        raise AttachRefused("; ".join(errors[:3]) + more)
+    manifest = with_generated_cards(integration.manifest)
+    return CatalogEntry(manifest, integration.folder, integration.fixtures)
+
+
+def bare_entry(name: str, tools: Iterable[Mapping[str, Any]]) -> tuple[CatalogEntry, list[str]]:
+    """A bare server's tools as an integration whose cards Notch generates; and the
+    names of tools left out (a name or schema a manifest could not hold), each with why."""
+    integration_id = bare_integration_id(name)
+    kept: list[dict[str, Any]] = []
+    left_out: list[str] = []
+    for tool in list(tools)[:MAX_BARE_TOOLS]:
+        document = _closed_tool(tool)
+        try:
+            Manifest.model_validate(_manifest_document(integration_id, name, [document]))
+        except ValidationError as exc:
+            left_out.append(f"{tool.get('name')!r}: {exc.errors()[0]['msg']}")
+            continue
+        kept.append(document)
+    manifest = Manifest.model_validate(_manifest_document(integration_id, name, kept))
+    return CatalogEntry(with_generated_cards(manifest)), left_out
+
+
+def _closed_tool(tool: Mapping[str, Any]) -> dict[str, Any]:
+    schema = dict(tool.get("inputSchema") or {"type": "object"})
+    schema.setdefault("type", "object")
+    schema["additionalProperties"] = False  # only what the card shows can run
+    annotations = dict(tool.get("annotations") or {})
+    if must_ask(tool, has_card=False, bare_server=True):
+        annotations["readOnlyHint"] = False  # the bare-server rule, for the Catalog too
+    out: dict[str, Any] = {"name": tool.get("name"), "inputSchema": schema}
+    for key in ("title", "description"):
+        if isinstance(tool.get(key), str):
+            out[key] = tool[key]
+    if annotations:
+        out["annotations"] = annotations
+    return out
+
+
+def _manifest_document(
+    integration_id: str, name: str, tools: list[dict[str, Any]]
+) -> dict[str, Any]:
+    return {
+        "schemaVersion": 1,
+        "id": integration_id,
+        "version": "0",
+        "name": name[:60] or "MCP server",
+        "summary": "A bare MCP server behind notch mcp; Notch generated its cards.",
+        "tools": tools,
+    }
+
+
+def attach(catalog: Catalog, attached: set[str], entry: CatalogEntry) -> str:
+    """Put `entry` in `catalog`: add it, or replace an earlier attach of the same id
+    (`attached` holds the ids attached so far). Returns "added", "replaced" or "same".
+    Raises AttachRefused when the id belongs to an installed or bundled integration
+    from another folder."""
+    integration_id = entry.manifest.id
+    known = catalog.entry(integration_id)
+    if known is None:
+        catalog.add(entry)
+        attached.add(integration_id)
+        return "added"
+    if integration_id not in attached and _same_folder(known.folder, entry.folder):
+        return "same"  # installed from this very folder: the copy `notch run` loaded
+    if known.manifest == entry.manifest and _same_folder(known.folder, entry.folder):
+        return "same"
+    if integration_id not in attached:
+        raise AttachRefused(
+            f"{integration_id} is already loaded from {known.folder or 'memory'}; Notch keeps "
+            "that copy and its cards. Remove it from your integrations, or give this "
+            "folder's manifest another id"
+        )
+    catalog.replace(entry)
+    return "replaced"
+
+
+def _same_folder(a: Path | None, b: Path | None) -> bool:
+    if a is None or b is None:
+        return a is b
+    try:
+        return a.resolve() == b.resolve()
+    except OSError:
+        return False
