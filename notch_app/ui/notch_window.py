@@ -54,6 +54,7 @@ from PySide6.QtWidgets import (
 
 from notch_app.ui import theme
 from notch_app.ui.overlay_settings import OverlaySettings
+from notch_app.ui.widgets.integration_icon import InstalledIcon
 
 Look = Literal["idle", "card", "done"]
 InputKind = Literal["click", "key"]
@@ -64,6 +65,8 @@ DONE_HEIGHT = 36
 HEADER_HEIGHT = 36
 PADDING = 8  # between the notch's edge and the card
 RADIUS = 18.0
+ICON_SIZE = 16
+"""The integration's icon in the header, the idle pill and the side notch (px)."""
 
 _ACTIVITY_EVENTS = frozenset(
     {
@@ -137,6 +140,22 @@ def paint_notch_glass(painter: QPainter, rect: QRectF, radius: float, fill: QCol
     painter.drawPath(path)
 
 
+ICON_EDGE = QColor(255, 255, 255, 40)
+
+
+def paint_integration_icon(painter: QPainter, icon: InstalledIcon, x: float, y: float) -> None:
+    """Draw `icon` at (x, y), ICON_SIZE square, in the notch's dark chrome: sharp at the
+    screen's pixel ratio, with a faint edge so a dark icon's tile still reads on the glass."""
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
+    rect = QRectF(x, y, ICON_SIZE, ICON_SIZE)
+    icon.paint(painter, rect)
+    radius = ICON_SIZE * 0.22  # the monogram's and the bundled icons' corner
+    painter.setPen(QPen(ICON_EDGE, 1.0))
+    painter.setBrush(Qt.BrushStyle.NoBrush)
+    painter.drawRoundedRect(rect.adjusted(0.5, 0.5, -0.5, -0.5), radius, radius)
+
+
 def screen_for_notch() -> QScreen | None:
     """The screen under the mouse pointer, else the primary screen."""
     return QGuiApplication.screenAt(QCursor.pos()) or QGuiApplication.primaryScreen()
@@ -159,6 +178,31 @@ class _CloseButton(QToolButton):
             f" color: {colour}; background: transparent; padding-bottom: 2px; }}"
             " QToolButton#notchClose:hover { background: rgba(255,255,255,28); }"
         )
+
+
+class _HeaderIcon(QWidget):
+    """The installed integration's icon before the header's title: which integration's
+    card this is, in the notch's own chrome where no block of the card can draw."""
+
+    def __init__(self, parent: QWidget) -> None:
+        super().__init__(parent)
+        self.setObjectName("notchIcon")
+        self.setFixedSize(ICON_SIZE, ICON_SIZE)
+        self.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
+        self.icon: InstalledIcon | None = None
+
+    def set_icon(self, icon: InstalledIcon | None) -> None:
+        self.icon = icon
+        self.setAccessibleName(f"{icon.name} icon" if icon is not None else "")
+        self.setVisible(icon is not None)
+        self.update()
+
+    def paintEvent(self, event: object) -> None:
+        if self.icon is None:
+            return
+        painter = QPainter(self)
+        paint_integration_icon(painter, self.icon, 0, 0)
+        painter.end()
 
 
 class NotchWindow(QWidget):
@@ -187,6 +231,7 @@ class NotchWindow(QWidget):
         self._look: Look = "idle"
         self._tone: DoneTone = "neutral"
         self._card: QWidget | None = None
+        self._parked_icon: InstalledIcon | None = None
         self._accepts_focus = False
         self.last_input_kind: InputKind = "click"
         self.setObjectName("notchWindow")
@@ -203,6 +248,7 @@ class NotchWindow(QWidget):
         header_row = QHBoxLayout(self._header)
         header_row.setContentsMargins(6, 0, 0, 0)
         header_row.setSpacing(6)
+        self._icon = _HeaderIcon(self._header)
         self._title = QLabel(self._header)
         self._title.setObjectName("notchTitle")
         self._title.setStyleSheet(f"color: {quiet}; font-size: 12px;")
@@ -215,6 +261,8 @@ class NotchWindow(QWidget):
         self._counter.setFixedHeight(20)
         self._close = _CloseButton(quiet, self._header)
         self._close.clicked.connect(self._on_close_clicked)
+        header_row.addWidget(self._icon)
+        header_row.addSpacing(1)
         header_row.addWidget(self._title, 1)
         header_row.addWidget(self._counter)
         header_row.addWidget(self._close)
@@ -290,14 +338,40 @@ class NotchWindow(QWidget):
         self._apply_look_children("idle")
         self._animate_to(PILL_SIZE)
 
-    def show_card(self, card: QWidget, *, title: str, position: int, total: int) -> None:
-        """Expand into `card`. `position`/`total` drive the "1 of 3" counter (hidden for one)."""
+    @property
+    def header_icon(self) -> InstalledIcon | None:
+        """The integration icon the header shows with the card on screen (None: no icon)."""
+        return self._icon.icon if self._look == "card" else None
+
+    @property
+    def parked_icon(self) -> InstalledIcon | None:
+        """The icon the idle pill shows: the parked card a click on it brings back."""
+        return self._parked_icon
+
+    def set_parked_icon(self, icon: InstalledIcon | None) -> None:
+        """Show `icon` on the idle pill (the parked card a click brings back); None: none."""
+        if icon != self._parked_icon:
+            self._parked_icon = icon
+            self.update()
+
+    def show_card(
+        self,
+        card: QWidget,
+        *,
+        title: str,
+        position: int,
+        total: int,
+        icon: InstalledIcon | None = None,
+    ) -> None:
+        """Expand into `card`. `position`/`total` drive the "1 of 3" counter (hidden for one);
+        `icon` is the installed integration's icon for the header (None shows none)."""
         self._take_card()
         self._card = card
         if card.parentWidget() is not self._card_host:
             card.setParent(self._card_host)  # costly (restyles the card): build it here instead
         card.move(0, 0)
         self._title.setText(title)
+        self._icon.set_icon(icon)
         self.set_counter(position, total)
         self._look = "card"
         self._apply_look_children("card")
@@ -520,6 +594,11 @@ class NotchWindow(QWidget):
             r = 3.5
             c = rect.center()
             painter.drawEllipse(c + QPoint(int(rect.width() / 2 - 16), 0), r, r)
+            if self._parked_icon is not None:
+                # The parked card a click on the pill brings back, mirroring the dot.
+                # Whole pixels: the glass's 0.5 px inset would blur the icon.
+                x, y = round(rect.left()) + 8, round(rect.center().y() - ICON_SIZE / 2)
+                paint_integration_icon(painter, self._parked_icon, x, y)
         painter.end()
 
     # ---- input -------------------------------------------------------------------

@@ -15,7 +15,9 @@ from PySide6.QtWidgets import QWidget
 
 from notch_app.runtime.catalog import Catalog
 from notch_app.runtime.presenter import ConfirmationRequest
+from notch_app.ui.notch_window import ICON_SIZE
 from notch_app.ui.overlay_presenter import BuiltCard
+from notch_app.ui.widgets.integration_icon import InstalledIcon
 
 MAX_TITLE_CHARS = 60
 
@@ -61,7 +63,14 @@ class ManifestCardFactory:
             asker=asker_for(entry.manifest, entry.folder),
             parent=parent,
         )
-        return BuiltCard(card, title=self.title(request), action=_one_line(tool.display_title, 40))
+        return BuiltCard(
+            card,
+            title=self.title(request),
+            action=_one_line(tool.display_title, 40),
+            # From the catalog's entry for the integration, as installed: nothing in the
+            # request (arguments, context, its words) can choose the icon the notch shows.
+            icon=InstalledIcon.of(entry.manifest, entry.folder),
+        )
 
     def warm_up(self, parent: QWidget, budget_s: float = 0.5) -> int:
         """Build and throw away a card for each acting tool (with its preview arguments),
@@ -86,7 +95,10 @@ class ManifestCardFactory:
                     arguments=(fixtures.args_for(tool.name) if fixtures else None) or {},
                 )  # fmt: skip
                 try:
-                    card = self(request, parent).widget
+                    made = self(request, parent)
+                    if made.icon is not None:  # the header's icon, decoded for the screen
+                        made.icon.pixmap(ICON_SIZE, parent.devicePixelRatioF())
+                    card = made.widget
                     card.adjustSize()
                     # Painted once too (into an image, never on screen): text shaping,
                     # glyphs and the chrome's cached shapes are ready for the first frame.

@@ -37,6 +37,7 @@ from notch_app.runtime.presenter import ConfirmationRequest, DecisionSink, Outco
 from notch_app.ui.notch_window import DoneTone, NotchWindow
 from notch_app.ui.overlay_settings import OverlaySettings
 from notch_app.ui.side_notch import ParkedCard, SideNotch
+from notch_app.ui.widgets.integration_icon import InstalledIcon
 
 
 @dataclass(slots=True)
@@ -49,6 +50,8 @@ class BuiltCard:
     """Shown in the notch's header and in the side notch's menu, e.g. "ElevenLabs · Generate speech"."""
     action: str
     """What approving does, for the done note: "Generate speech"."""
+    icon: InstalledIcon | None = None
+    """The installed integration's icon, for the notch's header, idle pill and side notch."""
 
 
 ARMING_DELAY_MS = 600
@@ -354,6 +357,7 @@ class OverlayPresenter(QObject):
             self.window.show_card(
                 entry.card.widget,
                 title=entry.card.title,
+                icon=entry.card.icon,
                 position=self._decided_in_run + 1,
                 total=self._decided_in_run + len(self._queue),
             )
@@ -539,8 +543,13 @@ class OverlayPresenter(QObject):
 
     def _update_side_notch(self) -> None:
         self.side_notch.set_parked(
-            [ParkedCard(e.call_id, self._parked_label(e)) for e in self._parked]
+            [
+                ParkedCard(e.call_id, self._parked_label(e), e.card.icon if e.card else None)
+                for e in self._parked
+            ]
         )
+        last = self._parked[-1].card if self._parked else None  # what a pill click restores
+        self.window.set_parked_icon(last.icon if last else None)
         self._follow_notch()
 
     def _follow_notch(self) -> None:

@@ -1,7 +1,9 @@
 """The side notch: a small pill beside the notch holding the cards the person walked away from.
 
-It shows how many cards are parked. Clicking it restores the only parked card, or opens a
-menu of them when there are several. It is hidden while nothing is parked.
+It shows how many cards are parked and whose they are (the installed integrations' icons,
+newest first, one per integration, at most three). Clicking it restores the only parked
+card, or opens a menu of them (each with its icon) when there are several. It is hidden
+while nothing is parked.
 """
 
 from __future__ import annotations
@@ -13,11 +15,22 @@ from PySide6.QtGui import QColor, QFont, QMouseEvent, QPainter
 from PySide6.QtWidgets import QMenu, QWidget
 
 from notch_app.ui import theme
-from notch_app.ui.notch_window import NOTCH_FILL, float_above_windows, paint_notch_glass
+from notch_app.ui.notch_window import (
+    ICON_SIZE,
+    NOTCH_FILL,
+    float_above_windows,
+    paint_integration_icon,
+    paint_notch_glass,
+)
 from notch_app.ui.overlay_settings import OverlaySettings
+from notch_app.ui.widgets.integration_icon import InstalledIcon
 
 SIZE = QSize(92, 26)
+"""The pill with no icons; each icon widens it by ICON_STEP."""
 GAP = 8  # between the notch and the side notch
+MAX_ICONS = 3
+ICON_STEP = ICON_SIZE + 4
+_BARS_END = 26  # the pause bars end here; icons, then the count, follow
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,6 +39,8 @@ class ParkedCard:
 
     call_id: str
     title: str
+    icon: InstalledIcon | None = None
+    """The installed integration's icon (None: the card was not built yet)."""
 
 
 class SideNotch(QWidget):
@@ -40,6 +55,7 @@ class SideNotch(QWidget):
         self._chrome = theme.palette("dark")  # the pill is dark glass like the notch
         self._parked: list[ParkedCard] = []
         self._menu: QMenu | None = None
+        self._icons: tuple[InstalledIcon, ...] = ()
         self.setObjectName("sideNotch")
         self.setWindowTitle("Notch – parked cards")
         float_above_windows(self)
@@ -65,8 +81,28 @@ class SideNotch(QWidget):
             + ("it back" if n == 1 else "one back")
         )
         self.setAccessibleName(f"{n} parked")
+        self._icons = self._distinct_icons()
+        width = SIZE.width() + len(self._icons) * ICON_STEP
+        self.resize(QSize(width, SIZE.height()))
         self.setVisible(n > 0)
         self.update()
+
+    @property
+    def icons(self) -> tuple[InstalledIcon, ...]:
+        """The icons the pill shows, newest parked first."""
+        return self._icons
+
+    def _distinct_icons(self) -> tuple[InstalledIcon, ...]:
+        icons: list[InstalledIcon] = []
+        for card in reversed(self._parked):
+            if card.icon is None or any(
+                i.integration_id == card.icon.integration_id for i in icons
+            ):
+                continue
+            icons.append(card.icon)
+            if len(icons) == MAX_ICONS:
+                break
+        return tuple(icons)
 
     def follow(self, notch: QRect) -> None:
         """Sit just right of the notch's current geometry, vertically centred on its top row."""
@@ -93,6 +129,8 @@ class SideNotch(QWidget):
         )
         for card in self._parked:
             action = menu.addAction(card.title)
+            if card.icon is not None:
+                action.setIcon(card.icon.qicon(ICON_SIZE))
             action.setData(card.call_id)
             action.triggered.connect(
                 lambda _checked=False, cid=card.call_id: self.restoreRequested.emit(cid)
@@ -109,13 +147,18 @@ class SideNotch(QWidget):
         cy = rect.center().y()
         for dx in (12.0, 17.5):
             painter.drawRoundedRect(QRectF(dx, cy - 5, 3, 10), 1.5, 1.5)
+        x = float(_BARS_END)
+        top = round(cy - ICON_SIZE / 2)
+        for icon in self._icons:
+            paint_integration_icon(painter, icon, x + 2, top)
+            x += ICON_STEP
         font = QFont(self.font())
         font.setPixelSize(11)
         font.setBold(True)
         painter.setFont(font)
         painter.setPen(QColor(self._chrome["text"]))
         painter.drawText(
-            rect.adjusted(26, 0, -8, 0),
+            rect.adjusted(x, 0, -8, 0),
             Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignHCenter,
             f"{len(self._parked)} parked",
         )

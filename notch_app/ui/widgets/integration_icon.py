@@ -1,14 +1,21 @@
-"""An integration's icon, for Settings and the card's "who is asking" strip: a file in its
-folder, a data: URI, an emoji, or (when none of those works) a monogram drawn in code."""
+"""An integration's icon, for Settings, the card's "who is asking" strip, the notch's header
+and the side notch: a file in its folder, a data: URI, an emoji, or (when none of those
+works) a monogram drawn in code.
+
+The icon always comes from the integration as Notch installed it (its manifest and
+folder, looked up by the catalog), never from anything a request carries.
+"""
 
 from __future__ import annotations
 
 import base64
 import binascii
+import contextlib
 import hashlib
+from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QRectF, Qt
+from PySide6.QtCore import QByteArray, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QIcon, QPainter, QPainterPath, QPixmap
 
 from notch_app.manifest.model import Manifest
@@ -17,14 +24,83 @@ _MAX_ICON_BYTES = 512 * 1024
 _MONOGRAM_COLOURS = ("#4c8dff", "#30a46c", "#e5484d", "#f5a524", "#8e4ec6", "#12a594", "#d6409f")
 
 
-def integration_icon(manifest: Manifest, folder: Path | None, size: int) -> QPixmap:
-    """The icon at `size`×`size` device-independent pixels. Never raises."""
-    pixmap = _from_manifest(manifest, folder, size)
-    return pixmap if pixmap is not None else _monogram(manifest, size)
+def integration_icon(
+    manifest: Manifest, folder: Path | None, size: int, ratio: float = 1.0
+) -> QPixmap:
+    """The icon at `size`×`size` device-independent pixels, drawn with `ratio` device
+    pixels to each (2.0 on a HiDPI screen, so it stays sharp). Never raises."""
+    return _draw(manifest.id, manifest.name, manifest.icon or "", folder, size, ratio)
 
 
-def _from_manifest(manifest: Manifest, folder: Path | None, size: int) -> QPixmap | None:
-    source = (manifest.icon or "").strip()
+@dataclass(frozen=True, slots=True)
+class InstalledIcon:
+    """An installed integration's icon, as the notch draws it (header, idle pill, side
+    notch). Made with `of()` from the catalog's manifest and folder; `pixmap()` decodes
+    the file once per size and pixel ratio, so painting never decodes."""
+
+    integration_id: str
+    name: str
+    """The integration's name (for tooltips and accessible names)."""
+    source: str
+    """The manifest's `icon`: a file in `folder`, a data: URI or an emoji."""
+    folder: Path | None
+    stamp: tuple[int, int] | None = None
+    """The icon file's (mtime_ns, size) when the card was built: an icon replaced by a
+    reinstall into the same folder is drawn again, not served from the cache."""
+
+    @classmethod
+    def of(cls, manifest: Manifest, folder: Path | None) -> InstalledIcon:
+        """The icon of `manifest` as installed in `folder`. Never raises."""
+        source = (manifest.icon or "").strip()
+        stamp = None
+        if folder is not None and source and not source.startswith("data:"):
+            with contextlib.suppress(OSError, ValueError):
+                stat = (folder / source).stat()
+                stamp = (stat.st_mtime_ns, stat.st_size)
+        name = " ".join(manifest.name.split()) or manifest.id
+        return cls(manifest.id, name, source, folder, stamp)
+
+    def pixmap(self, size: int, ratio: float = 1.0) -> QPixmap:
+        """The icon at `size` device-independent pixels for `ratio` (see
+        `integration_icon`), from the cache after the first call. Never raises."""
+        key = (self, size, round(ratio, 3))
+        pixmap = _DRAWN.get(key)
+        if pixmap is None:
+            if len(_DRAWN) > 256:  # a long-running notch meets few integrations; stay bounded
+                _DRAWN.clear()
+            pixmap = _DRAWN[key] = _draw(
+                self.integration_id, self.name, self.source, self.folder, size, ratio
+            )
+        return pixmap
+
+    def paint(self, painter: QPainter, rect: QRectF) -> None:
+        """Draw the icon into `rect` (a square, device-independent pixels), sharp at the
+        pixel ratio of the painter's device."""
+        device = painter.device()
+        ratio = device.devicePixelRatioF() if device is not None else 1.0
+        pixmap = self.pixmap(round(rect.width()), ratio)
+        painter.drawPixmap(rect, pixmap, QRectF(pixmap.rect()))
+
+    def qicon(self, size: int) -> QIcon:
+        """The icon as a QIcon (menus), with sharp pixmaps for 1× and 2× screens."""
+        icon = QIcon()
+        for ratio in (1.0, 2.0):
+            icon.addPixmap(self.pixmap(size, ratio))
+        return icon
+
+
+_DRAWN: dict[tuple[InstalledIcon, int, float], QPixmap] = {}
+
+
+def _draw(
+    integration_id: str, name: str, source: str, folder: Path | None, size: int, ratio: float
+) -> QPixmap:
+    ratio = ratio if 0.5 <= ratio <= 8 else 1.0
+    pixmap = _from_source(source.strip(), folder, size, ratio)
+    return pixmap if pixmap is not None else _monogram(integration_id, name, size, ratio)
+
+
+def _from_source(source: str, folder: Path | None, size: int, ratio: float) -> QPixmap | None:
     if not source:
         return None
     if source.startswith("data:"):
@@ -35,36 +111,50 @@ def _from_manifest(manifest: Manifest, folder: Path | None, size: int) -> QPixma
             data = base64.b64decode(payload, validate=True)
         except (binascii.Error, ValueError):
             return None
-        pixmap = QPixmap()
-        if not pixmap.loadFromData(QByteArray(data)):
+        decoded = QPixmap()
+        if not decoded.loadFromData(QByteArray(data)):
             return None
-        return _fit(pixmap, size)
+        return _fit(decoded, size, ratio)
     if folder is not None and len(source) <= 1024:
-        path = (folder / source).resolve()
-        try:
-            path.relative_to(folder.resolve())  # only files inside the integration's folder
-        except ValueError:
-            return None
-        if path.is_file() and path.stat().st_size <= _MAX_ICON_BYTES:
-            icon = QIcon(str(path))
-            if not icon.isNull():
-                return icon.pixmap(size, size)
+        from_file = _from_file(folder, source, size, ratio)
+        if from_file is not None:
+            return from_file
     if len(source) <= 8 and not any(c.isascii() and c.isalnum() for c in source):
-        return _emoji(source, size)
+        return _emoji(source, size, ratio)
     return None
 
 
-def _fit(pixmap: QPixmap, size: int) -> QPixmap:
-    return pixmap.scaled(
-        size,
-        size,
+def _from_file(folder: Path, source: str, size: int, ratio: float) -> QPixmap | None:
+    try:
+        path = (folder / source).resolve()
+        path.relative_to(folder.resolve())  # only files inside the integration's folder
+        if not path.is_file() or path.stat().st_size > _MAX_ICON_BYTES:
+            return None
+    except (OSError, ValueError):
+        return None
+    icon = QIcon(str(path))
+    if icon.isNull():
+        return None
+    pixmap = icon.pixmap(QSize(size, size), ratio)
+    return None if pixmap.isNull() else pixmap  # a file Qt cannot decode: the monogram
+
+
+def _fit(pixmap: QPixmap, size: int, ratio: float) -> QPixmap:
+    side = round(size * ratio)
+    fitted = pixmap.scaled(
+        side,
+        side,
         Qt.AspectRatioMode.KeepAspectRatio,
         Qt.TransformationMode.SmoothTransformation,
     )
+    fitted.setDevicePixelRatio(ratio)
+    return fitted
 
 
-def _canvas(size: int) -> tuple[QPixmap, QPainter]:
-    pixmap = QPixmap(size, size)
+def _canvas(size: int, ratio: float) -> tuple[QPixmap, QPainter]:
+    side = round(size * ratio)
+    pixmap = QPixmap(side, side)
+    pixmap.setDevicePixelRatio(ratio)  # the painter below draws in `size` units
     pixmap.fill(Qt.GlobalColor.transparent)
     painter = QPainter(pixmap)
     painter.setRenderHint(QPainter.RenderHint.Antialiasing)
@@ -72,8 +162,8 @@ def _canvas(size: int) -> tuple[QPixmap, QPainter]:
     return pixmap, painter
 
 
-def _emoji(text: str, size: int) -> QPixmap:
-    pixmap, painter = _canvas(size)
+def _emoji(text: str, size: int, ratio: float) -> QPixmap:
+    pixmap, painter = _canvas(size, ratio)
     font = QFont()
     font.setPixelSize(int(size * 0.75))
     painter.setFont(font)
@@ -82,9 +172,9 @@ def _emoji(text: str, size: int) -> QPixmap:
     return pixmap
 
 
-def _monogram(manifest: Manifest, size: int) -> QPixmap:
-    pixmap, painter = _canvas(size)
-    digest = hashlib.sha256(manifest.id.encode()).digest()
+def _monogram(integration_id: str, name: str, size: int, ratio: float) -> QPixmap:
+    pixmap, painter = _canvas(size, ratio)
+    digest = hashlib.sha256(integration_id.encode()).digest()
     colour = QColor(_MONOGRAM_COLOURS[digest[0] % len(_MONOGRAM_COLOURS)])
     path = QPainterPath()
     path.addRoundedRect(QRectF(0, 0, size, size), size * 0.22, size * 0.22)
@@ -94,7 +184,7 @@ def _monogram(manifest: Manifest, size: int) -> QPixmap:
     font.setWeight(QFont.Weight.DemiBold)
     painter.setFont(font)
     painter.setPen(QColor("#ffffff"))
-    letter = next((c for c in manifest.name if c.isalnum()), "?").upper()
+    letter = next((c for c in name if c.isalnum()), "?").upper()
     painter.drawText(QRectF(0, 0, size, size), Qt.AlignmentFlag.AlignCenter, letter)
     painter.end()
     return pixmap
