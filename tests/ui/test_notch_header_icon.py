@@ -9,15 +9,16 @@ or broken icon file draws the monogram instead of failing.
 
 from __future__ import annotations
 
+import os
 import shutil
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QPoint, QRect, QSize
+from PySide6.QtCore import QPoint, QRect, QSize, Qt
 from PySide6.QtGui import QColor, QImage, QPainter
-from PySide6.QtWidgets import QApplication, QWidget
+from PySide6.QtWidgets import QApplication, QMenu, QWidget
 
 from notch_app.manifest.integration import load_integration
 from notch_app.runtime.catalog import Catalog
@@ -210,8 +211,12 @@ def test_parked_cards_show_their_icons_in_the_side_notch_its_menu_and_the_pill(
     # Newest first, one per integration; the pill shows the card a click brings back.
     assert side.icons == (mail, payments)
     assert presenter.window.parked_icon == mail
-    menu = side._build_menu()
-    assert [a.icon().isNull() for a in menu.actions()] == [False, False, False]
+    qtbot.mouseClick(side, Qt.MouseButton.LeftButton)  # several parked: a menu of them
+    menu = side.findChild(QMenu, "sideNotchMenu")
+    assert menu is not None and len(menu.actions()) == 3
+    drawn = [a.icon().pixmap(ICON_SIZE).toImage() for a in menu.actions()]
+    assert drawn == [i.pixmap(ICON_SIZE).toImage() for i in (mail, payments, mail)]
+    menu.close()
     shot = desktop_shot(presenter, "notch-parked-icons")
     screen = QApplication.primaryScreen().geometry()
     origin = QPoint(screen.center().x() - 380, screen.top())  # where desktop_shot starts
@@ -255,3 +260,18 @@ def test_an_icon_reinstalled_into_the_same_folder_is_drawn_anew(
     after = InstalledIcon.of(loaded.manifest, folder)
     assert after != before
     assert after.pixmap(ICON_SIZE).toImage() != first
+
+
+def test_an_icon_outside_the_integrations_own_folder_is_never_read(
+    mail_copy: Callable[[], tuple[ManifestCardFactory, Path]],
+) -> None:
+    _, folder = mail_copy()
+    mail_icon = (bundled_manifests_dir() / "mail" / "icon.svg").resolve()
+    (folder / "linked.svg").symlink_to(mail_icon)  # a link out of the folder
+    monogram = InstalledIcon("x.y", "Mail", "", folder).pixmap(ICON_SIZE).toImage()
+    own = _installed("mail").pixmap(ICON_SIZE).toImage()
+    climbing = os.path.relpath(mail_icon, folder)  # "../../…/manifests/mail/icon.svg"
+    assert (folder / climbing).resolve() == mail_icon
+    for source in (climbing, str(mail_icon), "linked.svg"):
+        drawn = InstalledIcon("x.y", "Mail", source, folder).pixmap(ICON_SIZE).toImage()
+        assert drawn == monogram != own, source
