@@ -6,6 +6,12 @@ blocked), 2 for errors (message on stderr, nothing on stdout). Errors include a 
 that is not this user's own Notch (checked before anything is sent) and a decision that
 says "run" without the digest of its arguments: the client refuses both (`NotchUntrusted`,
 `NotchDecisionRefused`), so nothing a script could run is ever printed for them.
+
+A request belongs to the token it was made with (see ownership.py). Each run makes a
+fresh one unless `NOTCH_TOKEN` holds yours: a script that may crash mid-wait keeps one
+secret (22+ visible ASCII characters) with its state and sets it for every run, so
+running `notch ask --call-id X` again after its crash picks up X's card or its decision
+(with a fresh token that is refused: exit 2, naming NOTCH_TOKEN).
 """
 
 from __future__ import annotations
@@ -13,6 +19,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -21,6 +28,8 @@ EXIT_RUNS = 0
 EXIT_DOES_NOT_RUN = 1
 EXIT_ERROR = 2
 _MAX_ARGS_FILE = 1024 * 1024
+TOKEN_ENV = "NOTCH_TOKEN"
+"""The environment variable holding the token a run's request is made with."""
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -32,7 +41,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
         metavar="JSON",
         help="the tool call's arguments as a JSON object, or @FILE to read them (@- for stdin)",
     )
-    parser.add_argument("--call-id", metavar="ID", help="your tool-call id (default: a new UUID)")
+    parser.add_argument(
+        "--call-id",
+        metavar="ID",
+        help=f"your tool-call id (default: a new UUID); to pick it up again in a later run, "
+        f"set {TOKEN_ENV} to the same secret for both",
+    )
     parser.add_argument("--supersedes", metavar="ID", help="replace the open card with this callId")
     parser.add_argument(
         "--expires-in", type=float, metavar="SECONDS", help="end it `expired` if undecided by then"
@@ -73,10 +87,10 @@ def _load_arguments(text: str) -> dict[str, Any]:
     return value
 
 
-async def _ask(args: argparse.Namespace, arguments: dict[str, Any]) -> int:
+async def _ask(args: argparse.Namespace, arguments: dict[str, Any], token: str | None) -> int:
     from notch_app.ipc.client import AsyncNotchClient
 
-    async with AsyncNotchClient(args.socket) as client:
+    async with AsyncNotchClient(args.socket, token=token) as client:
         call_id = args.call_id
         try:
             decision = await client.confirm(
@@ -101,17 +115,30 @@ async def _ask(args: argparse.Namespace, arguments: dict[str, Any]) -> int:
 def run(args: argparse.Namespace) -> int:
     import uuid
 
-    from notch_app.ipc.client import NotchError
+    from notch_app.ipc import protocol as rpc
+    from notch_app.ipc.client import NotchError, NotchRequestError
+    from notch_app.runtime.ownership import token_problem
 
     try:
         arguments = _load_arguments(args.args)
     except ValueError as exc:
         print(f"notch ask: {exc}", file=sys.stderr)
         return EXIT_ERROR
+    token = os.environ.get(TOKEN_ENV) or None
+    problem = None if token is None else token_problem(token)
+    if problem is not None:
+        print(f"notch ask: {TOKEN_ENV}: a token {problem}", file=sys.stderr)
+        return EXIT_ERROR
     if args.timeout is not None and args.call_id is None:
         args.call_id = uuid.uuid4().hex  # needed to withdraw it when the wait ends
     try:
-        return asyncio.run(_ask(args, arguments))
+        return asyncio.run(_ask(args, arguments, token))
+    except NotchRequestError as exc:
+        hint = ""
+        if exc.code == rpc.NOT_YOURS:
+            hint = f" (set {TOKEN_ENV} to the token of the run that made it)"
+        print(f"notch ask: {exc}{hint}", file=sys.stderr)
+        return EXIT_ERROR
     except NotchError as exc:
         print(f"notch ask: {exc}", file=sys.stderr)
         return EXIT_ERROR

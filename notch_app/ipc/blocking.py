@@ -9,6 +9,7 @@ them), and event handlers run on that reading thread.
 Like the async client it reconnects for up to `reconnect_for` seconds when the
 connection drops mid-call and sends the call again (`confirm.request` is keyed by
 callId, so that never makes a second card). Timeouts are the caller's (`timeout=`).
+Its requests carry its `token`, as the async client's do.
 """
 
 from __future__ import annotations
@@ -35,6 +36,8 @@ from notch_app.ipc.client import (
     NotchError,
     NotchNotRunning,
     NotchUntrusted,
+    bare_status,
+    checked_token,
     decision_or_none,
     encode_call,
     not_running,
@@ -52,7 +55,8 @@ _RECV_BYTES: Final = 64 * 1024
 class NotchClient:
     """Blocking client with the same methods as `AsyncNotchClient`. Safe to share
     between threads; usable inside or outside asyncio (it never touches a loop).
-    `on_event` and per-call handlers run on whichever calling thread is reading."""
+    `on_event` and per-call handlers run on whichever calling thread is reading.
+    `token` as for `AsyncNotchClient`: the key to this client's requests."""
 
     def __init__(
         self,
@@ -60,7 +64,9 @@ class NotchClient:
         *,
         reconnect_for: float = 10.0,
         on_event: EventHandler | None = None,
+        token: str | None = None,
     ) -> None:
+        self.token = checked_token(token)
         self.socket_path = Path(socket_path) if socket_path else default_socket_path()
         self.reconnect_for = reconnect_for
         self.on_event = on_event
@@ -121,7 +127,7 @@ class NotchClient:
         See `AsyncNotchClient.confirm`: same arguments, same errors (TimeoutError after
         `timeout` seconds leaves the request open)."""
         params = request_params(
-            integration, tool, arguments, call_id, supersedes, expires_in, context
+            integration, tool, arguments, call_id, supersedes, expires_in, context, self.token
         )
         if on_event is None:  # the common case, without the listener's scope
             return verified_decision(self.call("confirm.request", params, timeout=timeout))
@@ -141,7 +147,7 @@ class NotchClient:
     ) -> tuple[str, Decision | None]:
         """Queue a request without waiting: (callId, decision or None while pending)."""
         params = request_params(
-            integration, tool, arguments, call_id, supersedes, expires_in, context
+            integration, tool, arguments, call_id, supersedes, expires_in, context, self.token
         )
         params["wait"] = False
         return params["callId"], decision_or_none(self.call("confirm.request", params))
@@ -150,21 +156,31 @@ class NotchClient:
         self, call_id: str, *, timeout: float | None = None, on_event: EventHandler | None = None
     ) -> Decision:
         """Wait for the decision on `call_id`. Raises TimeoutError after `timeout` seconds,
-        NotchRequestError(-32001) for a callId Notch never saw."""
+        NotchRequestError(-32001) for a callId Notch never saw, (-32008) for one made
+        with another token."""
+        params = {"callId": call_id, "token": self.token}
         with self._listeners.listening(call_id, on_event):
             while True:
-                result = self.call("confirm.await", {"callId": call_id}, timeout=timeout)
+                result = self.call("confirm.await", params, timeout=timeout)
                 decision = decision_or_none(result)
                 if decision is not None:
                     return decision
 
     def get(self, call_id: str) -> Decision | None:
-        """The decision on `call_id`, or None while it is pending."""
-        return decision_or_none(self.call("confirm.get", {"callId": call_id}))
+        """The decision on `call_id`, or None while it is pending. Raises
+        NotchRequestError(-32008) for a callId made with another token."""
+        params = {"callId": call_id, "token": self.token}
+        return decision_or_none(self.call("confirm.get", params))
+
+    def status(self, call_id: str) -> str:
+        """The bare status of any request, whoever made it: "pending" or "decided"."""
+        return bare_status(self.call("confirm.get", {"callId": call_id}))
 
     def withdraw(self, call_id: str) -> Decision:
-        """Withdraw `call_id`; returns `withdrawn`, or the decision if it came first."""
-        return verified_decision(self.call("confirm.withdraw", {"callId": call_id}))
+        """Withdraw `call_id`; returns `withdrawn`, or the decision if it came first.
+        Raises NotchRequestError(-32008) for a callId made with another token."""
+        params = {"callId": call_id, "token": self.token}
+        return verified_decision(self.call("confirm.withdraw", params))
 
     def integrations(self) -> list[dict[str, Any]]:
         """The integrations Notch has loaded, each with its tools."""

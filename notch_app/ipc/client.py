@@ -4,6 +4,11 @@ One connection, many concurrent calls (matched by JSON-RPC id). If the connectio
 mid-call, the client reconnects for up to `reconnect_for` seconds and sends the call
 again: `confirm.request` is keyed by callId, so sending it again never makes a second
 card, it picks up the same request (or its stored decision) on the new connection.
+
+Every request the client makes carries its `token` (a fresh secret per client, or yours:
+`token=`), which Notch requires to await, withdraw, supersede, repeat or read a request:
+pass the same token to a new client after a restart of your own to carry on with
+requests made before it. Keep it secret; Notch stores only its hash.
 Timeouts are the caller's: pass `timeout=` (seconds) or wrap calls in `asyncio.timeout`.
 """
 
@@ -24,6 +29,7 @@ from notch_app.ipc import protocol as rpc
 from notch_app.ipc.address import default_socket_path
 from notch_app.ipc.peer import UntrustedServer, verify_server
 from notch_app.runtime.decision import Decision, DecisionNotVerified
+from notch_app.runtime.ownership import new_token, token_problem
 
 REPLY_LIMIT: Final = 4 * rpc.MAX_MESSAGE_BYTES
 """Longest line a client reads; nothing Notch sends is that long, so past it the peer
@@ -309,10 +315,24 @@ class _Link(asyncio.BufferedProtocol):
             self.transport.close()
 
 
+def checked_token(token: str | None) -> str:
+    """`token`, or a fresh one when None. Raises ValueError naming `token` when it cannot
+    be one (see ownership.TOKEN_RULE)."""
+    if token is None:
+        return new_token()
+    problem = token_problem(token)
+    if problem is not None:
+        raise ValueError(f"token {problem}")
+    return token
+
+
 class AsyncNotchClient:
     """Talks to a running Notch over its socket. Use as `async with AsyncNotchClient() as c`.
 
     `on_event` receives every `ConfirmationEvent` for requests this client made or awaits.
+    `token` is the secret its requests are made with, and so the only key to them: a new
+    one per client unless given (pass the one you kept to pick up requests made by an
+    earlier run of yours). Raises ValueError for a token that cannot be one.
     """
 
     def __init__(
@@ -321,7 +341,9 @@ class AsyncNotchClient:
         *,
         reconnect_for: float = 10.0,
         on_event: EventHandler | None = None,
+        token: str | None = None,
     ) -> None:
+        self.token = checked_token(token)
         self.socket_path = Path(socket_path) if socket_path else default_socket_path()
         self.reconnect_for = reconnect_for
         self.on_event = on_event
@@ -365,12 +387,13 @@ class AsyncNotchClient:
 
         `call_id` defaults to a fresh UUID; pass your tool-call id so a retry after a crash
         finds the same request. `expires_in` (seconds) ends it `expired` if undecided.
-        Raises NotchRequestError (unknown integration/tool, bad arguments: `.field`),
-        NotchNotRunning, NotchConnectionLost, or TimeoutError after `timeout` seconds (the
-        request stays open: `withdraw()` it if you give up).
+        Raises NotchRequestError (unknown integration/tool, bad arguments: `.field`; a
+        callId or `supersedes` made with another token: code -32008), NotchNotRunning,
+        NotchConnectionLost, or TimeoutError after `timeout` seconds (the request stays
+        open: `withdraw()` it if you give up).
         """
         params = request_params(
-            integration, tool, arguments, call_id, supersedes, expires_in, context
+            integration, tool, arguments, call_id, supersedes, expires_in, context, self.token
         )
         if timeout is None and on_event is None:  # the common case, without the extras
             return verified_decision(await self.call("confirm.request", params))
@@ -393,7 +416,7 @@ class AsyncNotchClient:
         """Queue a request without waiting: (callId, decision or None while pending).
         Same errors as `confirm()`."""
         params = request_params(
-            integration, tool, arguments, call_id, supersedes, expires_in, context
+            integration, tool, arguments, call_id, supersedes, expires_in, context, self.token
         )
         params["wait"] = False
         result = await self.call("confirm.request", params)
@@ -403,22 +426,34 @@ class AsyncNotchClient:
         self, call_id: str, *, timeout: float | None = None, on_event: EventHandler | None = None
     ) -> Decision:
         """Wait for the decision on `call_id`. Raises TimeoutError after `timeout` seconds,
-        NotchRequestError(-32001) for a callId Notch never saw."""
+        NotchRequestError(-32001) for a callId Notch never saw, (-32008) for one made
+        with another token."""
+        params = {"callId": call_id, "token": self.token}
         async with asyncio.timeout(timeout):
             with self._listeners.listening(call_id, on_event):
                 while True:
-                    result = await self.call("confirm.await", {"callId": call_id})
+                    result = await self.call("confirm.await", params)
                     decision = decision_or_none(result)
                     if decision is not None:
                         return decision
 
     async def get(self, call_id: str) -> Decision | None:
-        """The decision on `call_id`, or None while it is pending."""
-        return decision_or_none(await self.call("confirm.get", {"callId": call_id}))
+        """The decision on `call_id`, or None while it is pending. Raises
+        NotchRequestError(-32008) for a callId made with another token (`status()` is
+        what anyone may read)."""
+        params = {"callId": call_id, "token": self.token}
+        return decision_or_none(await self.call("confirm.get", params))
+
+    async def status(self, call_id: str) -> str:
+        """The bare status of any request, whoever made it: "pending" or "decided".
+        Raises NotchRequestError(-32001) for a callId Notch never saw."""
+        return bare_status(await self.call("confirm.get", {"callId": call_id}))
 
     async def withdraw(self, call_id: str) -> Decision:
-        """Withdraw `call_id`; returns `withdrawn`, or the decision if it came first."""
-        return verified_decision(await self.call("confirm.withdraw", {"callId": call_id}))
+        """Withdraw `call_id`; returns `withdrawn`, or the decision if it came first.
+        Raises NotchRequestError(-32008) for a callId made with another token."""
+        params = {"callId": call_id, "token": self.token}
+        return verified_decision(await self.call("confirm.withdraw", params))
 
     async def integrations(self) -> list[dict[str, Any]]:
         """The integrations Notch has loaded, each with its tools."""
@@ -482,6 +517,14 @@ def decision_or_none(result: Any) -> Decision | None:
     return verified_decision(result)
 
 
+def bare_status(result: Any) -> str:
+    """The `status` of a bare `confirm.get` reply. Raises NotchRequestError if it has none."""
+    status = result.get("status") if isinstance(result, dict) else None
+    if status not in ("pending", "decided"):
+        raise NotchRequestError(rpc.INTERNAL_ERROR, "Notch sent a reply that is not a status")
+    return str(status)
+
+
 def verified_decision(result: Any) -> Decision:
     """A decision reply as a Decision that may be run as it says: one that runs carries
     the digest of its arguments (`Decision.verify`). Raises NotchDecisionRefused when it
@@ -509,10 +552,12 @@ def request_params(
     supersedes: str | None,
     expires_in: float | None,
     context: Mapping[str, Any] | None,
+    token: str,
 ) -> dict[str, Any]:
     """The params of `confirm.request`; `call_id` defaults to a fresh UUID."""
     params: dict[str, Any] = {
         "callId": call_id or uuid.uuid4().hex,
+        "token": token,
         "integration": integration,
         "tool": tool,
         "arguments": dict(arguments),

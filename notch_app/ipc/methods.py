@@ -7,6 +7,9 @@ generate the OpenRPC document (`notch_app/ipc/openrpc.py`, `schemas/notch-socket
 so the document and the server cannot disagree. Results are described by models too,
 for the document only (the server builds results as plain dicts; a test holds the two
 equal).
+
+Requests belong to their asker: `token` (ownership.py) is what proves it, on every method
+that acts on a request or reads more than its bare status.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from pydantic.alias_generators import to_camel
 
 from notch_app.ipc import protocol as rpc
+from notch_app.runtime.ownership import MAX_TOKEN_CHARS, MIN_TOKEN_CHARS, TOKEN_PATTERN, TOKEN_RULE
 from notch_app.runtime.presenter import DecidedBy, Outcome
 from notch_app.runtime.service import MAX_CALL_ID_CHARS, MAX_EXPIRES_IN_MS, ToolCall
 
@@ -43,6 +47,20 @@ CallId = Annotated[
 ]
 
 
+Token = Annotated[
+    str,
+    Field(
+        min_length=MIN_TOKEN_CHARS,
+        max_length=MAX_TOKEN_CHARS,
+        pattern=TOKEN_PATTERN,
+        description="The request's secret, sent with `confirm.request`: only a client "
+        "sending it can await, withdraw, supersede, repeat or read more than the bare "
+        f"status of the request. {TOKEN_RULE[0].upper()}{TOKEN_RULE[1:]}. Notch keeps only "
+        "its SHA-256.",
+    ),
+]
+
+
 # --- params ----------------------------------------------------------------------------
 
 
@@ -50,13 +68,23 @@ class ConfirmRequestParams(_Wire):
     """Check and queue one tool call."""
 
     call_id: CallId
+    token: Token | None = Field(
+        default=None,
+        description="Your secret for this request, of your own making (keep it: sent again "
+        "with the same callId after a lost reply, a reconnect or a restart of yours, it "
+        "picks up the same request). Omitted: Notch makes one. Either way the reply "
+        "carries it as `token`. A request that `supersedes` another must send that "
+        "request's token.",
+    )
     integration: str = Field(description="The integration's id, e.g. `com.example.mail`.")
     tool: str = Field(description="The tool's name within the integration.")
     arguments: dict[str, Any] = Field(
         default_factory=dict, description="The call's arguments, checked against its inputSchema."
     )
     supersedes: CallId | None = Field(
-        default=None, description="An open request's callId whose card this one replaces."
+        default=None,
+        description="An open request's callId whose card this one replaces (it must have "
+        "been requested with this request's `token`).",
     )
     expires_in_ms: int | None = Field(
         default=None,
@@ -75,8 +103,9 @@ class ConfirmRequestParams(_Wire):
         "(false; then `confirm.await`).",
     )
 
-    def tool_call(self) -> ToolCall:
-        """These params as the service's `ToolCall`."""
+    def tool_call(self, token: str | None = None) -> ToolCall:
+        """These params as the service's `ToolCall`, asked with `token` (else the one sent;
+        with neither, a request nothing on the socket can act on)."""
         return ToolCall(
             self.call_id,
             self.integration,
@@ -85,11 +114,13 @@ class ConfirmRequestParams(_Wire):
             self.supersedes,
             self.expires_in_ms,
             self.context,
+            token or self.token,
         )
 
 
 class ConfirmAwaitParams(_Wire):
-    """Wait for the decision on a request made earlier (on any connection)."""
+    """Wait for the decision on a request made earlier (on any connection, by the client
+    holding its token)."""
 
     call_id: CallId
     timeout_ms: int | None = Field(
@@ -98,12 +129,25 @@ class ConfirmAwaitParams(_Wire):
         le=MAX_AWAIT_MS,
         description='Answer {status: "pending"} if no decision came within this many ms.',
     )
+    token: Token
 
 
 class CallIdParams(_Wire):
-    """Names one request by its callId."""
+    """Names one request by its callId; with its token, for more than the bare status."""
 
     call_id: CallId
+    token: Token | None = Field(
+        default=None,
+        description="The request's token. Without it the answer is only the bare status: "
+        '{callId, status: "pending", parked} or {callId, status: "decided"}.',
+    )
+
+
+class WithdrawParams(_Wire):
+    """Names one request by its callId and token."""
+
+    call_id: CallId
+    token: Token
 
 
 class NoParams(_Wire):
@@ -136,6 +180,11 @@ class DecisionResult(_Wire):
         description="true when this decision was made before the message that returned it "
         "(a repeated callId): the same single decision, never a second approval.",
     )
+    token: str | None = Field(
+        default=None,
+        description="In replies to `confirm.request` only: the request's token (the one "
+        "sent, or the one Notch made).",
+    )
     secrets_withheld: list[str] | None = Field(
         default=None,
         description="Argument paths whose secret values were never stored, so this replayed "
@@ -150,6 +199,17 @@ class PendingResult(_Wire):
     call_id: str
     status: Literal["pending"]
     parked: bool | None = Field(default=None, description="Its card is in the side notch.")
+    token: str | None = Field(
+        default=None, description="In replies to `confirm.request` only: the request's token."
+    )
+
+
+class DecidedStatus(_Wire):
+    """The bare status of a decided request (`confirm.get` without its token): nothing of
+    what was asked or decided."""
+
+    call_id: str
+    status: Literal["decided"]
 
 
 class ToolSummary(_Wire):
@@ -209,28 +269,29 @@ METHODS: Final = (
         "Check and queue one tool call; answer its decision (or pending, with wait: false).",
         ConfirmRequestParams,
         (DecisionResult, PendingResult),
-        (*_CONFIRM_ERRORS, rpc.CALL_ID_IN_USE, rpc.NOT_OPEN, rpc.OVERLOADED),
+        (*_CONFIRM_ERRORS, rpc.CALL_ID_IN_USE, rpc.NOT_OPEN, rpc.OVERLOADED, rpc.NOT_YOURS),
     ),
     Method(
         "confirm.await",
         "The decision on a request, or pending once timeoutMs has passed.",
         ConfirmAwaitParams,
         (DecisionResult, PendingResult),
-        (*_CONFIRM_ERRORS, rpc.UNKNOWN_CALL),
+        (*_CONFIRM_ERRORS, rpc.UNKNOWN_CALL, rpc.NOT_YOURS),
     ),
     Method(
         "confirm.get",
-        "The decision on a request, or pending (with parked) at once.",
+        "The decision on a request, or pending (with parked) at once; without its token, "
+        "only the bare status (pending or decided).",
         CallIdParams,
-        (DecisionResult, PendingResult),
-        (rpc.INVALID_PARAMS, rpc.UNKNOWN_CALL),
+        (DecisionResult, PendingResult, DecidedStatus),
+        (rpc.INVALID_PARAMS, rpc.UNKNOWN_CALL, rpc.NOT_YOURS),
     ),
     Method(
         "confirm.withdraw",
         "End an open request withdrawn; a decided one answers its decision (alreadyDecided: true).",
-        CallIdParams,
+        WithdrawParams,
         (DecisionResult,),
-        (*_CONFIRM_ERRORS, rpc.UNKNOWN_CALL),
+        (*_CONFIRM_ERRORS, rpc.UNKNOWN_CALL, rpc.NOT_YOURS),
     ),
     Method(
         "integrations.list",
@@ -264,6 +325,8 @@ ERROR_MEANINGS: Final = {
     rpc.TOO_MANY_IN_FLIGHT: "Too many requests are waiting on this connection.",
     rpc.STORAGE_ERROR: "Notch could not store the request or decision.",
     rpc.TOO_MANY_CONNECTIONS: "Too many clients are connected (sent before closing).",
+    rpc.NOT_YOURS: "The request belongs to another asker: send the `token` it was requested "
+    "with (`supersedes`: the superseded request's). Nothing was changed.",
 }
 
 
@@ -286,6 +349,11 @@ def _invalid(model: type[_Wire], errors: list[Any]) -> rpc.RpcError:
     if kind == "extra_forbidden":
         takes = sorted(field.alias or name for name, field in model.model_fields.items())
         what = f"is not a parameter of this method (it takes {', '.join(takes) or 'none'})"
+    elif kind == "missing" and where == "token":
+        what = (
+            "is required: send the token the request was made with (the reply to its "
+            "confirm.request carries it); only its asker can do this"
+        )
     elif kind == "missing":
         what = "is required"
     elif kind == "string_type":
@@ -297,6 +365,8 @@ def _invalid(model: type[_Wire], errors: list[Any]) -> rpc.RpcError:
     elif kind.startswith(("int_", "greater_", "less_")):
         low, high = _range(model, first["loc"][0])
         what = f"must be a whole number from {low} to {high}"
+    elif where == "token" and kind.startswith("string_"):
+        what = f"must be {TOKEN_RULE}"
     elif kind in ("string_too_short", "string_too_long"):
         what = f"must be 1 to {MAX_CALL_ID_CHARS} characters"
     else:

@@ -2,15 +2,21 @@
 
 Methods (params are objects; names in camelCase):
 
-* `confirm.request` {callId, integration, tool, arguments, supersedes?, expiresInMs?,
-  context?, wait?=true} — check and queue one tool call. With `wait` (the default) the
-  response is the decision; with `wait: false` it is `{callId, status: "pending"}` at once
-  (or the decision, when none is needed) and `confirm.await` waits later.
-* `confirm.await` {callId, timeoutMs?} — the decision, or `{callId, status: "pending"}`
-  if `timeoutMs` passed first.
-* `confirm.get` {callId} — the decision, or `{callId, status: "pending", parked}`.
-* `confirm.withdraw` {callId} — end an open request `withdrawn` (an already decided one
-  returns its decision with `alreadyDecided: true`).
+* `confirm.request` {callId, token?, integration, tool, arguments, supersedes?,
+  expiresInMs?, context?, wait?=true} — check and queue one tool call. With `wait` (the
+  default) the response is the decision; with `wait: false` it is `{callId, status:
+  "pending"}` at once (or the decision, when none is needed) and `confirm.await` waits
+  later. Either reply carries `token`: the request's token (the client's own, or one
+  Notch made when none was sent), needed by every method below that acts on it.
+* `confirm.await` {callId, token, timeoutMs?} — the decision, or `{callId, status:
+  "pending"}` if `timeoutMs` passed first.
+* `confirm.get` {callId, token?} — with its token: the decision, or `{callId, status:
+  "pending", parked}`. Without: only the bare status, `{callId, status: "pending",
+  parked}` or `{callId, status: "decided"}`.
+* `confirm.withdraw` {callId, token} — end an open request `withdrawn` (an already
+  decided one returns its decision with `alreadyDecided: true`).
+  A wrong token, or none where one is needed, is refused (-32008, or -32602 when
+  missing) and changes nothing; `supersedes` needs the superseded request's token.
 * `integrations.list` {} — `{integrations: [{id, name, version, summary, publisher,
   tools: [{name, title, description, confirms, kind}]}]}`.
 * `server.info` {} — `{name, version, methods, maxMessageBytes}`.
@@ -51,6 +57,7 @@ OVERLOADED: Final = -32004
 TOO_MANY_IN_FLIGHT: Final = -32005
 STORAGE_ERROR: Final = -32006
 TOO_MANY_CONNECTIONS: Final = -32007
+NOT_YOURS: Final = -32008
 
 EVENT_METHOD: Final = "confirm.event"
 METHODS: Final = (

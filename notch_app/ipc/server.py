@@ -13,6 +13,10 @@ NaN/±Infinity anywhere, or an id that is not a string, whole number or null, is
 before any method runs. Connections cannot be hoarded: a line unfinished after 10 s or a
 connection idle 5 min with no open request is closed, and at the connection limit an
 idle one makes room for a new client.
+
+A request belongs to its asker: the token sent with `confirm.request` (or made here when
+none was) must come with every later call that acts on it or reads more than its bare
+status; the service checks it (ownership.py) and refuses others with -32008.
 """
 
 from __future__ import annotations
@@ -39,9 +43,11 @@ from notch_app.ipc.methods import (
     ConfirmAwaitParams,
     ConfirmRequestParams,
     NoParams,
+    WithdrawParams,
     parse_params,
 )
 from notch_app.runtime.decision import Decision
+from notch_app.runtime.ownership import new_token
 from notch_app.runtime.presenter import ConfirmationRequest
 from notch_app.runtime.service import ConfirmationService, Event, ServiceError
 
@@ -82,6 +88,7 @@ _ERROR_CODES: Final[Mapping[str, int]] = {
     "notOpen": rpc.NOT_OPEN,
     "overloaded": rpc.OVERLOADED,
     "storage": rpc.STORAGE_ERROR,
+    "notYours": rpc.NOT_YOURS,
 }
 
 Result = Any
@@ -95,16 +102,22 @@ def _pending(request: ConfirmationRequest) -> dict[str, Any]:
 
 class _Later:
     """A reply that waits for a decision: `future` (the service's, shared with other
-    waiters, never cancelled here), or `{callId, status: "pending"}` after `timeout` s."""
+    waiters, never cancelled here), or `{callId, status: "pending"}` after `timeout` s.
+    `token` is added to the decision (the reply to `confirm.request` carries it)."""
 
-    __slots__ = ("call_id", "future", "timeout")
+    __slots__ = ("call_id", "future", "timeout", "token")
 
     def __init__(
-        self, future: asyncio.Future[Decision], call_id: str, timeout: float | None = None
+        self,
+        future: asyncio.Future[Decision],
+        call_id: str,
+        timeout: float | None = None,
+        token: str | None = None,
     ) -> None:
         self.future = future
         self.call_id = call_id
         self.timeout = timeout
+        self.token = token
 
 
 class _Connection(asyncio.BufferedProtocol):
@@ -236,7 +249,7 @@ class _Connection(asyncio.BufferedProtocol):
                 return
             exc = future.exception()
             if exc is None:
-                self.send(rpc.response(request_id, future.result().to_wire()))
+                self.send(rpc.response(request_id, _with_token(future.result(), later.token)))
             elif isinstance(exc, ServiceError):
                 self.send(rpc.error_response(request_id, _service_error(exc)))
             else:
@@ -622,17 +635,18 @@ class NotchServer:
     def _confirm_request(self, conn: _Connection, params: dict[str, Any]) -> Result:
         asked = parse_params(ConfirmRequestParams, params)
         call_id = asked.call_id
-        future = self.service.submit(asked.tool_call(), conn.on_event)
+        token = asked.token or new_token()
+        future = self.service.submit(asked.tool_call(token), conn.on_event)
         if future.done():
-            return future.result().to_wire()
+            return _with_token(future.result(), token)
         conn.watch(call_id)
         if not asked.wait:
-            return {"callId": call_id, "status": "pending", "parked": False}
-        return _Later(future, call_id)
+            return {"callId": call_id, "status": "pending", "parked": False, "token": token}
+        return _Later(future, call_id, token=token)
 
     def _confirm_await(self, conn: _Connection, params: dict[str, Any]) -> Result:
         asked = parse_params(ConfirmAwaitParams, params)
-        future = self.service.wait(asked.call_id, conn.on_event)
+        future = self.service.wait(asked.call_id, conn.on_event, asked.token)
         if future.done():
             return future.result().to_wire()
         conn.watch(asked.call_id)
@@ -640,12 +654,19 @@ class NotchServer:
         return _Later(future, asked.call_id, None if timeout_ms is None else timeout_ms / 1000)
 
     def _confirm_get(self, conn: _Connection, params: dict[str, Any]) -> Result:
-        found = self.service.get(parse_params(CallIdParams, params).call_id)
+        asked = parse_params(CallIdParams, params)
+        if asked.token is None:  # the bare status: nothing of what was asked or decided
+            status, parked = self.service.status(asked.call_id)
+            if status == "pending":
+                return {"callId": asked.call_id, "status": status, "parked": parked}
+            return {"callId": asked.call_id, "status": status}
+        found = self.service.get(asked.call_id, asked.token)
         return found.to_wire() if isinstance(found, Decision) else _pending(found)
 
     def _confirm_withdraw(self, conn: _Connection, params: dict[str, Any]) -> Result:
-        call_id = parse_params(CallIdParams, params).call_id
-        future = self.service.withdraw(call_id)
+        asked = parse_params(WithdrawParams, params)
+        call_id = asked.call_id
+        future = self.service.withdraw(call_id, asked.token)
         return future.result().to_wire() if future.done() else _Later(future, call_id)
 
     def _integrations_list(self, conn: _Connection, params: dict[str, Any]) -> Result:
@@ -660,6 +681,13 @@ class NotchServer:
             "methods": list(rpc.METHODS),
             "maxMessageBytes": rpc.MAX_MESSAGE_BYTES,
         }
+
+
+def _with_token(decision: Decision, token: str | None) -> dict[str, Any]:
+    wire = decision.to_wire()
+    if token is not None:
+        wire["token"] = token
+    return wire
 
 
 def _find_malloc_trim() -> Callable[[int], int] | None:

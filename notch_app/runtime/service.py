@@ -8,6 +8,11 @@ queue the request's write and show its card at once, while the row is being comm
 decision is committed to the store before any waiter hears it, and only after (or with)
 its request's row: if that row cannot be written, the card is taken away and nothing is
 ever approved for it.
+
+A request belongs to its asker (see ownership.py): a repeated request, `wait`, `get`,
+`withdraw` and a `supersedes` naming it are refused (ServiceError `notYours`) unless they
+come with its token, checked before anything else about the request is compared or
+changed. `status` is the bare state anyone may read: pending (parked or not) or decided.
 """
 
 from __future__ import annotations
@@ -31,6 +36,7 @@ from notch_app.runtime.decision import (
     canonical_json,
     changed_paths,
 )
+from notch_app.runtime.ownership import IN_PROCESS, Asker, holds, owner_of
 from notch_app.runtime.policy import ASK, AlwaysAsk, Policy, PolicyVerdict
 from notch_app.runtime.presenter import (
     ConfirmationRequest,
@@ -59,8 +65,9 @@ EventListener = Callable[[str, Event, dict[str, Any]], None]
 """Called with (callId, event, data) for requests the listener asked about."""
 
 ErrorKind = Literal[
-    "invalidParams", "unknownCall", "callIdInUse", "notOpen", "overloaded", "storage"
+    "invalidParams", "unknownCall", "callIdInUse", "notOpen", "overloaded", "storage", "notYours"
 ]
+Status = Literal["pending", "decided"]
 
 
 class ServiceError(Exception):
@@ -90,6 +97,8 @@ class ToolCall:
     """Ends the request `expired` if it is still undecided this long after it arrived."""
     context: Mapping[str, Any] | None = None
     """Free-form, bounded (e.g. {"agent": "Mail assistant"}); shown, never trusted."""
+    token: Asker = IN_PROCESS
+    """The asker's token (the socket always has one); only its hash is kept."""
 
 
 @dataclass(slots=True, eq=False)
@@ -109,6 +118,8 @@ class _Open:
     """False while its request row is being written (its card is already shown)."""
     held: list[tuple[Event, dict[str, Any]]] | None = None
     """Events from the card before the request was stored, sent after confirmationRequired."""
+    owner: str | None = None
+    """The hash of its asker's token; None when the app itself asked."""
 
 
 def _names(items: list[str], limit: int = 20) -> str:
@@ -158,6 +169,7 @@ class ConfirmationService:
             tool = self.catalog.tool(request.integration_id, request.tool_name)
             future: asyncio.Future[Decision] = self._loop.create_future()
             item = _Open(request, integration or _GONE, tool or _GONE_TOOL, "", future)
+            item.owner = self.store.request_owner(request.call_id)
             self._open[request.call_id] = item
             if integration is None or tool is None:
                 self._finish(
@@ -241,6 +253,7 @@ class ConfirmationService:
             reason=verdict.reason if verdict.verdict == "ask" else None,
         )
         item = _Open(request, integration, tool, digest, loop.create_future())
+        item.owner = owner_of(call.token)
         if listener is not None:
             item.listeners.append(listener)
         if verdict.verdict != "ask":
@@ -255,6 +268,8 @@ class ConfirmationService:
         used for a different call raises ServiceError(callIdInUse)."""
         item = self._open.get(call.call_id)
         if item is not None:
+            # Before the call is compared: a stranger learns nothing of what it asked.
+            _check_holds(call.call_id, call.token, item.owner)
             request = item.request
             _same_call(call, digest, request.integration_id, request.tool_name, item.digest)
             if listener is not None:
@@ -265,6 +280,7 @@ class ConfirmationService:
         stored = self.store.decision(call.call_id)
         if stored is None:
             return None
+        _check_holds(call.call_id, call.token, self.store.request_owner(call.call_id))
         known = self.store.request_digest(call.call_id)
         if known is not None:
             _same_call(call, digest, *known)
@@ -307,8 +323,17 @@ class ConfirmationService:
         if call.supersedes is not None:
             _check_call_id(call.supersedes, "supersedes")
             old = self._open.get(call.supersedes)
+            owner = old.owner if old is not None else self.store.request_owner(call.supersedes)
+            before = None if old is not None else self.store.decision(call.supersedes)
+            if (old is not None or before is not None) and not holds(call.token, owner):
+                raise ServiceError(
+                    "notYours",
+                    f"supersedes: callId {call.supersedes!r} belongs to another asker, so "
+                    "this request cannot replace its card; only the client holding its token "
+                    "can (send that token as this request's `token`)",
+                    "supersedes",
+                )
             if old is None:
-                before = self.store.decision(call.supersedes)
                 raise ServiceError(
                     "notOpen",
                     f"callId {call.supersedes!r} was already decided ({before.outcome}); "
@@ -362,7 +387,10 @@ class ConfirmationService:
                 self._cards.glance(request, verdict.reason or item.tool.display_title)
 
         self._writes.write(
-            NewDecision(decision, self._logged(item, decision), request.context, request), decided
+            NewDecision(
+                decision, self._logged(item, decision), request.context, request, item.owner
+            ),
+            decided,
         )
         return item.future
 
@@ -407,7 +435,7 @@ class ConfirmationService:
         # acknowledged yet (no decision was sent; confirmationRequired, the durable "Notch
         # has it" event, is only sent after the commit; a `wait: false` caller's "pending"
         # reply only ever meant queued).
-        self._writes.write(NewRequest(request, superseded), written)
+        self._writes.write(NewRequest(request, superseded, item.owner), written)
         self._arm_timer(item)
         if old is not None:
             self._cards.replace(old.request.call_id, request)
@@ -419,40 +447,60 @@ class ConfirmationService:
         """`submit()` and wait for the decision. Cancelling the wait leaves the request open."""
         return await asyncio.shield(self.submit(call))
 
-    def wait(self, call_id: str, listener: EventListener | None = None) -> asyncio.Future[Decision]:
+    def wait(
+        self, call_id: str, listener: EventListener | None = None, token: Asker = IN_PROCESS
+    ) -> asyncio.Future[Decision]:
         """A future for the decision of `call_id` (done at once if already decided).
-        Raises ServiceError(unknownCall) for a callId never seen."""
+        Raises ServiceError(unknownCall) for a callId never seen, ServiceError(notYours)
+        unless `token` is its asker's."""
         item = self._open.get(call_id)
         if item is not None:
+            _check_holds(call_id, token, item.owner)
             if listener is not None:
                 item.listeners.append(listener)
             return item.future
         stored = self.store.decision(call_id)
         if stored is None:
             raise ServiceError("unknownCall", f"no request has callId {call_id!r}", "callId")
+        _check_holds(call_id, token, self.store.request_owner(call_id))
         loop = self._loop or asyncio.get_running_loop()
         done: asyncio.Future[Decision] = loop.create_future()
         done.set_result(stored.replayed())
         return done
 
-    def get(self, call_id: str) -> Decision | ConfirmationRequest:
-        """The decision for `call_id`, or its open request. Raises ServiceError(unknownCall)."""
+    def get(self, call_id: str, token: Asker = IN_PROCESS) -> Decision | ConfirmationRequest:
+        """The decision for `call_id`, or its open request. Raises ServiceError(unknownCall),
+        or ServiceError(notYours) unless `token` is its asker's."""
         item = self._open.get(call_id)
         if item is not None:
+            _check_holds(call_id, token, item.owner)
             return item.request
         stored = self.store.decision(call_id)
         if stored is None:
             raise ServiceError("unknownCall", f"no request has callId {call_id!r}", "callId")
+        _check_holds(call_id, token, self.store.request_owner(call_id))
         return stored.replayed()
 
-    def withdraw(self, call_id: str) -> asyncio.Future[Decision]:
+    def status(self, call_id: str) -> tuple[Status, bool]:
+        """The bare status anyone may read: (pending or decided, parked). Nothing of what
+        was asked or decided. Raises ServiceError(unknownCall)."""
+        item = self._open.get(call_id)
+        if item is not None:
+            return "pending", item.request.parked
+        if self.store.decision(call_id) is None:
+            raise ServiceError("unknownCall", f"no request has callId {call_id!r}", "callId")
+        return "decided", False
+
+    def withdraw(self, call_id: str, token: Asker = IN_PROCESS) -> asyncio.Future[Decision]:
         """End an open request `withdrawn` and remove its card; the future resolves once
         that is stored. If a decision came first, it resolves with that decision instead
         (marked already decided when it was stored before this call).
-        Raises ServiceError(unknownCall) for a callId never seen."""
+        Raises ServiceError(unknownCall) for a callId never seen, ServiceError(notYours)
+        unless `token` is its asker's (its card is then left as it is)."""
         item = self._open.get(call_id)
         if item is None:
-            return self.wait(call_id)
+            return self.wait(call_id, token=token)
+        _check_holds(call_id, token, item.owner)
         if item.ending is None:
             self._finish(item, "withdrawn", "agent", message="withdrawn by the agent", dismiss=True)
         return item.future
@@ -735,6 +783,19 @@ def _same_call(
             f"({had_integration}/{had_tool}); send a new callId, or `supersedes` to "
             "replace an open card",
             "callId",
+        )
+
+
+def _check_holds(call_id: str, asker: Asker, owner: str | None) -> None:
+    """Raises ServiceError(notYours) unless `asker` may act on a request held by `owner`."""
+    if not holds(asker, owner):
+        raise ServiceError(
+            "notYours",
+            f"callId {call_id!r} belongs to another asker: only the client holding its "
+            "token can await, read, withdraw or repeat it. Send the `token` it was "
+            "requested with (a client that reconnects or restarts sends the same token); "
+            "without a token, confirm.get answers only its bare status",
+            "token",
         )
 
 

@@ -21,6 +21,9 @@ tables hold `REDACTED` in their place, with the digest of the real arguments; th
 withheld are kept, so a decision read back says its secrets must be asked for again.
 Digests are RFC 8785 (see decision.py); the stored JSON is plain JSON that reads back to
 the same Python values.
+
+Each request row keeps the SHA-256 of its asker's token (`owner`, see ownership.py),
+never the token: after a restart only the asker can still await, read or withdraw it.
 """
 
 from __future__ import annotations
@@ -41,7 +44,8 @@ from notch_app.runtime.folders import default_data_dir as default_data_dir
 from notch_app.runtime.presenter import ConfirmationRequest, DecidedBy, Outcome
 from notch_app.runtime.redaction import present_paths, redact, without
 
-SCHEMA_VERSION: Final = 2
+SCHEMA_VERSION: Final = 3
+"""2 added `withheld` (secret values never stored); 3 added `owner` (the asker's token hash)."""
 DB_NAME: Final = "notch.sqlite3"
 ASIDE_SUFFIX: Final = ".broken-"
 """`--reset-store` moves a store that cannot be opened to `notch.sqlite3.broken-<time>`."""
@@ -59,7 +63,8 @@ CREATE TABLE IF NOT EXISTS requests (
     reason TEXT,
     decided INTEGER NOT NULL DEFAULT 0,
     final_arguments TEXT,
-    withheld TEXT
+    withheld TEXT,
+    owner TEXT
 );
 CREATE INDEX IF NOT EXISTS requests_pending ON requests(decided) WHERE decided = 0;
 CREATE TABLE IF NOT EXISTS decisions (
@@ -147,12 +152,16 @@ def _kept(arguments: dict[str, Any], secrets: frozenset[str]) -> tuple[str, str]
 
 
 def _insert_request(
-    db: sqlite3.Connection, request: ConfirmationRequest, secrets: frozenset[str]
+    db: sqlite3.Connection,
+    request: ConfirmationRequest,
+    secrets: frozenset[str],
+    owner: str | None,
 ) -> None:
     arguments, withheld = _kept(request.arguments, secrets)
     db.execute(
         "INSERT INTO requests (call_id, integration, tool, arguments, args_digest,"
-        " context, created_at, expires_at, reason, withheld) VALUES (?,?,?,?,?,?,?,?,?,?)",
+        " context, created_at, expires_at, reason, withheld, owner)"
+        " VALUES (?,?,?,?,?,?,?,?,?,?,?)",
         (
             request.call_id,
             request.integration_id,
@@ -164,6 +173,7 @@ def _insert_request(
             request.expires_at,
             request.reason,
             withheld,
+            owner,
         ),
     )
 
@@ -172,18 +182,20 @@ def _insert_request(
 class NewDecision:
     """Record `decision` (once per callId, ever). `logged_arguments` are the redacted copy
     for the log; the real final arguments go to the requests table only. `request` is
-    set for a decision made without an open request (the policy's autoApproved/blocked)."""
+    set for a decision made without an open request (the policy's autoApproved/blocked),
+    with `owner`, the hash of its asker's token (None when the app itself asked)."""
 
     decision: Decision
     logged_arguments: dict[str, Any] | None
     context: Mapping[str, Any]
     request: ConfirmationRequest | None = None
+    owner: str | None = None
 
     def apply(self, db: sqlite3.Connection, secrets: SecretsOf) -> None:
         d = self.decision
         hidden = secrets(d.integration_id, d.tool_name) or frozenset()
         if self.request is not None:
-            _insert_request(db, self.request, hidden)
+            _insert_request(db, self.request, hidden, self.owner)
         final, withheld = (None, "[]") if d.arguments is None else _kept(d.arguments, hidden)
         # The request row must already be stored (earlier in this batch or before) and
         # undecided: a card is shown while its request is still being written, and a
@@ -219,14 +231,16 @@ class NewDecision:
 
 @dataclass(frozen=True, slots=True)
 class NewRequest:
-    """Store a pending request, and with it the decision ending the one it supersedes."""
+    """Store a pending request, and with it the decision ending the one it supersedes.
+    `owner` is the hash of its asker's token (None when the app itself asked)."""
 
     request: ConfirmationRequest
     superseded: NewDecision | None = None
+    owner: str | None = None
 
     def apply(self, db: sqlite3.Connection, secrets: SecretsOf) -> None:
         r = self.request
-        _insert_request(db, r, secrets(r.integration_id, r.tool_name) or frozenset())
+        _insert_request(db, r, secrets(r.integration_id, r.tool_name) or frozenset(), self.owner)
         if self.superseded is not None:
             self.superseded.apply(db, secrets)
 
@@ -326,6 +340,9 @@ class DecisionStore:
                 # Store version 1 kept secret values in clear; its rows get NULL here, "not
                 # scrubbed yet", until a start that knows the tools' secrets scrubs them.
                 db.execute("ALTER TABLE requests ADD COLUMN withheld TEXT")
+            if "owner" not in columns:
+                # Requests stored before tokens have no owner: only the app can act on them.
+                db.execute("ALTER TABLE requests ADD COLUMN owner TEXT")
             db.execute(
                 "CREATE INDEX IF NOT EXISTS requests_unscrubbed ON requests(call_id)"
                 " WHERE withheld IS NULL"
@@ -531,6 +548,12 @@ class DecisionStore:
             "SELECT integration, tool, args_digest FROM requests WHERE call_id = ?", (call_id,)
         )
         return None if not rows else (rows[0][0], rows[0][1], rows[0][2])
+
+    def request_owner(self, call_id: str) -> str | None:
+        """The token hash of the stored request `call_id`'s asker; None when there is no
+        such request or the app itself asked. Raises StoreError."""
+        rows = self._rows("SELECT owner FROM requests WHERE call_id = ?", (call_id,))
+        return None if not rows else cast("str | None", rows[0][0])
 
     def log(self, limit: int = 50) -> list[LogEntry]:
         """The newest `limit` decisions, oldest first, secrets redacted. Raises StoreError."""

@@ -158,11 +158,11 @@ def running_notch() -> RunningNotchFactory:
 
 @contextlib.asynccontextmanager
 async def _notch_and_client(
-    base: Path,
+    base: Path, token: str | None = None
 ) -> AsyncIterator[tuple[RunningNotch, ScriptedPresenter, AsyncNotchClient]]:
     async with (
         _running_notch(base) as (notch, cards),
-        AsyncNotchClient(notch.server.path) as client,
+        AsyncNotchClient(notch.server.path, token=token) as client,
     ):
         yield notch, cards, client
 
@@ -173,8 +173,9 @@ def notch_and_client() -> Callable[
         tuple[RunningNotch, ScriptedPresenter, AsyncNotchClient]
     ]
 ]:  # fmt: skip
-    """`async with notch_and_client(base) as (notch, cards, client)`: `running_notch(base)`
-    with an `AsyncNotchClient` connected to it."""
+    """`async with notch_and_client(base, token=None) as (notch, cards, client)`:
+    `running_notch(base)` with an `AsyncNotchClient` connected to it (asking with `token`,
+    else a fresh one: pass the same token to be the same agent across a restart)."""
     return _notch_and_client
 
 

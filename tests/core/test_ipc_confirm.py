@@ -15,6 +15,8 @@ from notch_app.client import AsyncNotchClient, ConfirmationEvent, NotchRequestEr
 from notch_app.runtime.decision import arguments_digest
 
 MAIL = "com.example.mail"  # the integration tests/core/conftest.py serves
+AGENT = "one-agents-token-kept-across-runs"
+"""An executor's own token: the same agent after a reconnect or a restart of Notch."""
 
 
 @pytest.mark.asyncio
@@ -199,7 +201,7 @@ async def test_a_client_that_disconnects_mid_request_leaves_it_open_for_a_later_
         request = {
             "jsonrpc": "2.0", "id": 1, "method": "confirm.request",
             "params": {"callId": "d1", "integration": MAIL, "tool": "send_email",
-                       "arguments": {"to": "sam"}},
+                       "arguments": {"to": "sam"}, "token": AGENT},
         }  # fmt: skip
         writer.write(json.dumps(request).encode() + b"\n")
         await cards.wait_for_cards(1)
@@ -207,7 +209,7 @@ async def test_a_client_that_disconnects_mid_request_leaves_it_open_for_a_later_
         await asyncio.wait_for(reader.read(), 5)
         assert reader.at_eof()  # …and Notch has let the connection go
         writer.close()
-        async with AsyncNotchClient(notch.server.path) as client:
+        async with AsyncNotchClient(notch.server.path, token=AGENT) as client:
             assert await client.get("d1") is None  # still pending
             cards.approve("d1", {"to": "sam@example.com"})
             await client.await_decision("d1", timeout=5)  # stored, then answered
@@ -221,7 +223,7 @@ async def test_a_restart_brings_back_undecided_requests_parked_and_keeps_decided
     base: Path,
     notch_and_client: Any,
 ) -> None:
-    async with notch_and_client(base) as (notch, cards, client):
+    async with notch_and_client(base, AGENT) as (notch, cards, client):
         await client.submit(MAIL, "send_email", {"to": "a"}, call_id="p1")
         await client.submit(MAIL, "send_email", {"to": "b"}, call_id="p2")
         await client.submit(MAIL, "send_email", {"to": "c"}, call_id="p3", expires_in=0.3)
@@ -231,7 +233,7 @@ async def test_a_restart_brings_back_undecided_requests_parked_and_keeps_decided
 
     # p3's deadline passes while Notch is stopped: wait until that moment, not a guess.
     await asyncio.sleep(max(0.0, expired_by - time.time()))
-    async with notch_and_client(base) as (notch, cards, client):
+    async with notch_and_client(base, AGENT) as (notch, cards, client):
         assert [(c.call_id, c.parked) for c in cards.presented] == [("p2", True)]
         stored = await client.get("p1")
         assert stored is not None and stored.outcome == "approved" and stored.already_decided

@@ -30,7 +30,7 @@ def test_it_documents_every_method_the_server_answers_and_no_other() -> None:
     assert [m.name for m in METHODS] == list(rpc.METHODS)
     request = next(m for m in document["methods"] if m["name"] == "confirm.request")
     params = {p["name"]: p for p in request["params"]}
-    assert set(params) == {"callId", "integration", "tool", "arguments", "supersedes",
+    assert set(params) == {"callId", "token", "integration", "tool", "arguments", "supersedes",
                            "expiresInMs", "context", "wait"}  # fmt: skip
     assert [n for n, p in params.items() if p["required"]] == ["callId", "integration", "tool"]
     assert params["callId"]["schema"]["maxLength"] == 128

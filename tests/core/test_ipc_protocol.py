@@ -162,11 +162,13 @@ async def test_await_with_a_timeout_reports_pending_then_the_decision(
         wire = await Wire.open(notch.server.path)
         params = {"callId": "t1", "integration": MAIL, "tool": "send_email",
                   "arguments": {"to": "a"}, "wait": False}  # fmt: skip
-        assert (await wire.call("confirm.request", params))["result"]["status"] == "pending"
-        waited = await wire.call("confirm.await", {"callId": "t1", "timeoutMs": 50})
+        queued = (await wire.call("confirm.request", params))["result"]
+        assert queued["status"] == "pending"
+        token = queued["token"]  # none was sent: Notch made one, needed to await it
+        waited = await wire.call("confirm.await", {"callId": "t1", "timeoutMs": 50, "token": token})
         assert waited["result"] == {"callId": "t1", "status": "pending"}
         awaited = reached(notch.service, "wait", "t1")
-        asking = asyncio.ensure_future(wire.call("confirm.await", {"callId": "t1"}))
+        asking = asyncio.ensure_future(wire.call("confirm.await", {"callId": "t1", "token": token}))
         await asyncio.wait_for(awaited.wait(), 5)  # Notch holds this await: decide now
         cards.decline("t1")
         decided = await asking

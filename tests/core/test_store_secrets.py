@@ -27,6 +27,8 @@ MAIL = "com.example.mail"  # its connect_account binds user.password to a passwo
 PROPOSED = "pin-4711-proposed"
 TYPED = "pin-9902-typed-by-the-person"
 PENDING = "pin-1357-never-decided"
+AGENT = "the-asking-agents-own-token-01"
+"""The executor's token, kept across restarts: only it can read its requests back."""
 
 
 def raw_bytes(data_dir: Path) -> bytes:
@@ -45,7 +47,10 @@ async def test_a_pin_never_reaches_the_file_and_a_replay_says_it_was_withheld(
     base: Path, running_notch: Any
 ) -> None:
     data = base / "data"
-    async with running_notch(base) as (notch, cards), AsyncNotchClient(notch.server.path) as client:
+    async with (
+        running_notch(base) as (notch, cards),
+        AsyncNotchClient(notch.server.path, token=AGENT) as client,
+    ):
         asked = asyncio.ensure_future(client.confirm(
             MAIL, "connect_account", {"user": {"name": "ann", "password": PROPOSED}},
             call_id="acct",
@@ -77,11 +82,11 @@ async def test_a_pin_never_reaches_the_file_and_a_replay_says_it_was_withheld(
         wire = replay.to_wire()
         assert wire["secretsWithheld"] == ["user.password"] and TYPED not in str(wire)
         assert Decision.from_wire(wire).secrets_withheld == ("user.password",)
-        async with AsyncNotchClient(notch.server.path) as client:
+        async with AsyncNotchClient(notch.server.path, token=AGENT) as client:
             # The client refuses to hand it over as something to run, and says why.
             with pytest.raises(NotchDecisionRefused, match="must be asked for again"):
                 await client.get("acct")
-            refused = await client.call("confirm.get", {"callId": "acct"})
+            refused = await client.call("confirm.get", {"callId": "acct", "token": AGENT})
         again = Decision.from_wire(refused)
         assert again is not None and again.secrets_withheld == ("user.password",)
         assert TYPED not in str(again.arguments)
@@ -91,7 +96,7 @@ async def test_a_pin_never_reaches_the_file_and_a_replay_says_it_was_withheld(
         assert parked[0].arguments == {"user": {"name": "bo"}}
         # Its agent, asking again with the same callId and arguments, joins that card
         # (the restored request keeps the digest of what was sent, secret and all).
-        async with AsyncNotchClient(notch.server.path) as client:
+        async with AsyncNotchClient(notch.server.path, token=AGENT) as client:
             _, pending = await client.submit(
                 MAIL,
                 "connect_account",
