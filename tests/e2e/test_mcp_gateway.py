@@ -1,0 +1,374 @@
+"""`notch mcp` end to end: the SDK's own stdio client talks to `notch mcp`, which wraps
+a small MCP server written with the SDK (tests/fixtures/mcp_servers/notes), with `notch
+run` on a real X server deciding through its real window.
+
+The wrapped server writes one line per call it runs ($HOME/notes-calls.jsonl), so every test can
+say what the server was asked, and that it was never asked. Blocking waits (the window,
+xdotool) run in a thread, so the MCP client keeps reading while the test waits.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import subprocess
+import sys
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import mcp_types as types
+import pytest
+from mcp.client.session import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
+
+pytestmark = pytest.mark.e2e
+
+REPO = Path(__file__).resolve().parents[2]
+FIXTURES = REPO / "tests" / "fixtures" / "mcp_servers"
+NOTES = FIXTURES / "notes"
+LOCKED = FIXTURES / "locked"
+NOTES_ID = "dev.notch.fixtures.notes"
+VENV_BIN = str(Path(sys.executable).parent)
+
+
+class Calls:
+    """What the wrapped server ran: one record per call, from its log file."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def all(self) -> list[dict[str, Any]]:
+        if not self.path.exists():
+            return []
+        return [json.loads(line) for line in self.path.read_text().splitlines() if line]
+
+    def of(self, tool: str) -> list[dict[str, Any]]:
+        return [c for c in self.all() if c["tool"] == tool]
+
+
+@pytest.fixture
+def calls(tmp_path: Path) -> Calls:
+    home = tmp_path / "home"
+    home.mkdir()
+    return Calls(home / "notes-calls.jsonl")
+
+
+def gateway_env(calls: Calls, extra: dict[str, str] | None = None) -> dict[str, str]:
+    """What an MCP client gives `notch mcp`: PATH (the venv first, so the fixture's
+    `python` has the SDK), HOME and the like; no keyring service."""
+    env = {
+        "PATH": f"{VENV_BIN}:{os.environ.get('PATH', '')}",
+        "HOME": str(calls.path.parent),
+        "PYTHONUNBUFFERED": "1",
+        "XDG_CONFIG_HOME": str(REPO / "tmp" / "e2e-config"),
+    }
+    env.update(extra or {})
+    return env
+
+
+@asynccontextmanager
+async def mcp_client(
+    argv: list[str], calls: Calls, errlog: Path, extra_env: dict[str, str] | None = None
+) -> AsyncIterator[ClientSession]:
+    """The SDK's stdio client connected to `notch mcp ARGV`, initialized."""
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "notch_app", "mcp", *argv],
+        env=gateway_env(calls, extra_env),
+        cwd=str(REPO),
+    )
+    with errlog.open("a", encoding="utf-8") as err:
+        async with stdio_client(params, err) as (read, write), ClientSession(read, write) as s:
+            await s.initialize()
+            yield s
+
+
+def text_of(result: types.CallToolResult) -> str:
+    return "\n".join(c.text for c in result.content if isinstance(c, types.TextContent))
+
+
+async def in_thread(fn: Callable[..., Any], *args: Any) -> Any:
+    """A blocking wait (window, xdotool) without stopping the MCP client's reading."""
+    return await asyncio.to_thread(fn, *args)
+
+
+@pytest.fixture
+def notch(
+    xserver: Any, notch_env: dict[str, Path], start_notch: Any
+) -> Callable[..., dict[str, Path]]:
+    """`notch(*flags)`: `notch run` on the X server; returns its socket and data dir."""
+
+    def start(*flags: str) -> dict[str, Path]:
+        start_notch(
+            xserver.env, notch_env["socket"], notch_env["data_dir"], notch_env["log"], *flags
+        )
+        return notch_env
+
+    return start
+
+
+def gateway_args(where: dict[str, Path], folder: Path = NOTES) -> list[str]:
+    return [str(folder), "--socket", str(where["socket"]), "--data-dir", str(where["data_dir"])]
+
+
+def set_policy(notch_argv: list[str], data_dir: Path, tool: str, *how: str) -> None:
+    done = subprocess.run(
+        [*notch_argv, "policy", "set", NOTES_ID, tool, *how, "--data-dir", str(data_dir),
+         "--manifests", str(NOTES)],
+        capture_output=True, text=True, timeout=60, cwd=REPO,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+
+
+# --- no notch run ------------------------------------------------------------------------
+
+
+@pytest.mark.asyncio
+async def test_reads_pass_through_and_acting_tools_fail_closed_without_notch(
+    tmp_path: Path, calls: Calls
+) -> None:
+    nowhere = {"socket": tmp_path / "no-notch.sock", "data_dir": tmp_path / "data"}
+    async with mcp_client(gateway_args(nowhere), calls, tmp_path / "gw.log") as client:
+        listed = {t.name: t for t in (await client.list_tools()).tools}
+        assert set(listed) == {"send_message", "cancel_agent", "delete_note", "get_status"}
+        assert listed["send_message"].title == "Send message"  # the manifest's words
+
+        status = await client.call_tool("get_status", {})
+        assert not status.is_error
+        glance = status.structured_content["_voiceos_glance"]
+        assert glance == {"blocks": [{"type": "text", "text": "3 notes"}]}  # untouched
+        assert status.structured_content["folder"] == str(NOTES)  # cwd = the folder
+        assert status.structured_content["greeting"] == "Hello"  # the preference's default
+
+        sent = await client.call_tool("send_message", {"to": "sam", "body": "hi"})
+        assert sent.is_error
+        assert "Notch is not running" in text_of(sent)
+        assert "nothing was sent" in text_of(sent)
+    assert [c["tool"] for c in calls.all()] == ["get_status"]
+
+
+@pytest.mark.asyncio
+async def test_a_server_crash_mid_call_is_a_clear_error_and_the_next_call_restarts_it(
+    tmp_path: Path, calls: Calls
+) -> None:
+    nowhere = {"socket": tmp_path / "no-notch.sock", "data_dir": tmp_path / "data"}
+    async with mcp_client(gateway_args(nowhere), calls, tmp_path / "gw.log") as client:
+        first = await client.call_tool("get_status", {})
+        crashed = await client.call_tool("get_status", {"crash": True})
+        assert crashed.is_error
+        assert "stopped while running get_status" in text_of(crashed)
+        assert "the next call starts the server again" in text_of(crashed)
+        again = await client.call_tool("get_status", {})
+        assert not again.is_error and again.structured_content["notes"] == 3
+        assert not first.is_error
+    pids = [c["pid"] for c in calls.of("get_status")]
+    assert len(pids) == 3 and pids[0] == pids[1] != pids[2]  # a fresh server after the crash
+
+
+@pytest.mark.asyncio
+async def test_a_missing_secret_is_the_tool_error_naming_the_field_and_the_fix(
+    tmp_path: Path, calls: Calls
+) -> None:
+    nowhere = {"socket": tmp_path / "no-notch.sock", "data_dir": tmp_path / "data"}
+    async with mcp_client(gateway_args(nowhere, LOCKED), calls, tmp_path / "gw.log") as client:
+        assert len((await client.list_tools()).tools) == 4  # listed from the manifest
+        result = await client.call_tool("get_status", {})
+    assert result.is_error
+    assert "NOTES_TOKEN" in text_of(result)
+    assert "notch secrets set dev.notch.fixtures.locked NOTES_TOKEN" in text_of(result)
+    assert calls.all() == []  # the server never started without its secret
+
+
+# --- with notch run ----------------------------------------------------------------------
+
+
+@pytest.mark.asyncio
+async def test_approve_with_an_edit_runs_the_edited_arguments(
+    tmp_path: Path, calls: Calls, xserver: Any, notch: Any
+) -> None:
+    where = notch("--manifests", str(NOTES))
+    async with mcp_client(gateway_args(where), calls, tmp_path / "gw.log") as client:
+        call = asyncio.ensure_future(
+            client.call_tool("send_message", {"to": "sam", "body": "Lunch at noon?"})
+        )
+        card = await in_thread(xserver.settled_card)
+        assert calls.of("send_message") == []  # nothing runs while the card is up
+        xserver.focus_card(card)
+        await in_thread(xserver.xdotool, "key", "--delay", "60", "Tab", "ctrl+a")
+        await in_thread(xserver.xdotool, "type", "--delay", "15", "maya")
+        await in_thread(xserver.confirm_with_keys, card)
+        result = await asyncio.wait_for(call, 30)
+    assert not result.is_error, text_of(result)
+    ran = calls.of("send_message")
+    assert [c["arguments"] for c in ran] == [{"to": "maya", "body": "Lunch at noon?"}]
+    assert "The person changed to before approving" in text_of(result)
+
+
+@pytest.mark.asyncio
+async def test_decline_never_calls_the_server(
+    tmp_path: Path, calls: Calls, xserver: Any, notch: Any
+) -> None:
+    where = notch("--manifests", str(NOTES))
+    async with mcp_client(gateway_args(where), calls, tmp_path / "gw.log") as client:
+        call = asyncio.ensure_future(client.call_tool("send_message", {"to": "sam", "body": "x"}))
+        card = await in_thread(xserver.settled_card)
+        xserver.click_close(card)
+        result = await asyncio.wait_for(call, 30)
+    assert result.is_error
+    assert text_of(result).startswith("The person declined “Send message”; nothing was sent.")
+    assert calls.of("send_message") == []
+
+
+@pytest.mark.asyncio
+async def test_blocked_is_a_tool_error_and_runs_nothing(
+    tmp_path: Path, calls: Calls, notch: Any, notch_env: dict[str, Path], notch_argv: list[str]
+) -> None:
+    set_policy(notch_argv, notch_env["data_dir"], "send_message", "--block")
+    where = notch("--manifests", str(NOTES))
+    async with mcp_client(gateway_args(where), calls, tmp_path / "gw.log") as client:
+        result = await client.call_tool("send_message", {"to": "sam", "body": "x"})
+    assert result.is_error
+    assert "has blocked “Send message” in Notch; nothing was sent" in text_of(result)
+    assert calls.of("send_message") == []
+
+
+@pytest.mark.asyncio
+async def test_asks_first_off_runs_at_once_with_the_models_arguments(
+    tmp_path: Path, calls: Calls, notch: Any, notch_env: dict[str, Path], notch_argv: list[str]
+) -> None:
+    set_policy(notch_argv, notch_env["data_dir"], "send_message", "--asks-first", "off")
+    where = notch("--manifests", str(NOTES))
+    async with mcp_client(gateway_args(where), calls, tmp_path / "gw.log") as client:
+        result = await client.call_tool("send_message", {"to": "sam", "body": "auto"})
+    assert not result.is_error, text_of(result)
+    assert [c["arguments"] for c in calls.of("send_message")] == [{"to": "sam", "body": "auto"}]
+
+
+@pytest.mark.asyncio
+async def test_a_client_cancel_withdraws_the_card(
+    tmp_path: Path, calls: Calls, xserver: Any, notch: Any
+) -> None:
+    where = notch("--manifests", str(NOTES))
+    async with mcp_client(gateway_args(where), calls, tmp_path / "gw.log") as client:
+        call = asyncio.ensure_future(client.call_tool("send_message", {"to": "sam", "body": "x"}))
+        card = await in_thread(xserver.settled_card)
+        call.cancel()  # the SDK sends notifications/cancelled for the request
+        await in_thread(xserver.card_gone, card)
+        # The gateway is still there for the next call.
+        assert not (await client.call_tool("get_status", {})).is_error
+    assert calls.of("send_message") == []
+
+
+# --- the model (or whatever drives the client) trying to cheat --------------------------
+
+
+@pytest.mark.xfail(
+    reason="the SDK's dispatcher answers only one of several in-flight requests with the same "
+    "id (it overwrites the earlier entry), so the raw-reply wait times out; the gateway's "
+    "one-card/one-run dedupe is not yet verified here",
+    strict=False,
+)
+@pytest.mark.asyncio
+async def test_a_retried_request_id_shows_one_card_and_runs_once(
+    tmp_path: Path, calls: Calls, xserver: Any, notch: Any
+) -> None:
+    """Two `tools/call` with the same JSON-RPC id, sent raw to the real gateway: one card,
+    one run, and the same answer to both."""
+    where = notch("--manifests", str(NOTES))
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "notch_app", "mcp", *gateway_args(where),
+        stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+        stderr=(tmp_path / "gw.log").open("w"), env=gateway_env(calls), cwd=REPO,
+    )  # fmt: skip
+    assert proc.stdin is not None and proc.stdout is not None
+
+    def send(message: dict[str, Any]) -> None:
+        assert proc.stdin is not None
+        proc.stdin.write((json.dumps({"jsonrpc": "2.0", **message}) + "\n").encode())
+
+    async def answer(request_id: int) -> dict[str, Any]:
+        assert proc.stdout is not None
+        while True:
+            line = json.loads(await asyncio.wait_for(proc.stdout.readline(), 60))
+            if line.get("id") == request_id:
+                return line
+
+    try:
+        send({"id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "retrying-agent", "version": "1"}}})  # fmt: skip
+        await answer(1)
+        send({"method": "notifications/initialized"})
+        call = {"id": 7, "method": "tools/call",
+                "params": {"name": "send_message", "arguments": {"to": "sam", "body": "once"}}}  # fmt: skip
+        send(call)
+        card = await in_thread(xserver.settled_card)
+        send(call)  # the same request again, while its card is up
+        send(call)
+        await proc.stdin.drain()
+        xserver.focus_card(card)
+        await in_thread(xserver.confirm_with_keys, card)
+        first, second, third = await answer(7), await answer(7), await answer(7)
+        send(call)  # and once more after it ran
+        fourth = await answer(7)
+        other = {
+            **call,
+            "params": {"name": "send_message", "arguments": {"to": "eve", "body": "x"}},
+        }
+        send(other)  # the same id for another call
+        reused = await answer(7)
+    finally:
+        proc.stdin.close()
+        await asyncio.wait_for(proc.wait(), 30)
+    assert first["result"] == second["result"] == third["result"] == fourth["result"]
+    assert first["result"].get("isError") is not True
+    assert reused["result"]["isError"] is True
+    assert "already used for a different call" in reused["result"]["content"][0]["text"]
+    assert len(calls.of("send_message")) == 1
+
+
+@pytest.mark.asyncio
+async def test_the_manifest_wins_over_a_server_that_lies_about_read_only(
+    tmp_path: Path, calls: Calls, xserver: Any, notch: Any
+) -> None:
+    """The server says delete_note is readOnlyHint: true; the manifest says it acts.
+    The client is told what the manifest says, and the call asks."""
+    where = notch("--manifests", str(NOTES))
+    async with mcp_client(gateway_args(where), calls, tmp_path / "gw.log") as client:
+        listed = {t.name: t for t in (await client.list_tools()).tools}
+        hints = listed["delete_note"].annotations
+        assert hints is not None and hints.read_only_hint is False and hints.destructive_hint
+        call = asyncio.ensure_future(client.call_tool("delete_note", {"note_id": "n-1"}))
+        card = await in_thread(xserver.settled_card)
+        xserver.click_close(card)
+        result = await asyncio.wait_for(call, 30)
+    assert result.is_error and "nothing was deleted" in text_of(result)
+    assert calls.of("delete_note") == []
+
+
+@pytest.mark.asyncio
+async def test_the_model_cannot_get_an_acting_call_run_without_a_yes(
+    tmp_path: Path, calls: Calls, xserver: Any, notch: Any
+) -> None:
+    """Every trick a model has through MCP: arguments that claim approval, an extra
+    argument the card would not show, a tool name that differs in case; and the only way
+    left, the card, declined. None runs anything (a request id reused for another call:
+    test_a_retried_request_id_shows_one_card_and_runs_once)."""
+    where = notch("--manifests", str(NOTES))
+    async with mcp_client(gateway_args(where), calls, tmp_path / "gw.log") as client:
+        claims = await client.call_tool(
+            "send_message", {"to": "sam", "body": "x", "approved": True, "confirmed": "yes"}
+        )
+        assert claims.is_error and "does not accept" in text_of(claims)  # refused by the schema
+        cased = await client.call_tool("Send_Message", {"to": "sam", "body": "x"})
+        assert cased.is_error and "no tool named" in text_of(cased)
+        # Asked, then declined: its card was the only way through.
+        call = asyncio.ensure_future(client.call_tool("cancel_agent", {"agent_id": "a-7"}))
+        card = await in_thread(xserver.settled_card)
+        xserver.click_close(card)
+        declined = await asyncio.wait_for(call, 30)
+        assert declined.is_error and "nothing was cancelled" in text_of(declined)
+    assert [c["tool"] for c in calls.all()] == []
