@@ -12,7 +12,8 @@ preview fixtures, so the cards look like real ones. The script:
 
 Every wait for Notch is on one of its events (the card shown, the request queued). The
 only timed waits are pacing pauses for the person watching (`_pace`): time to read the
-terminal, or the first draft before the agent revises it.
+terminal, or the first draft before the agent revises it. `paced=False` (`notch demo
+--no-pauses`) plays the same script without them, so no run of it depends on the clock.
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ from typing import Any, TextIO
 from notch_app.client import AsyncNotchClient, ConfirmationEvent, Decision, NotchRequestError
 
 AGENT = {"agent": "Demo agent"}
+PAUSE_S = 1.2
+"""How long the person gets to read the terminal between the script's steps."""
 READ_FIRST_DRAFT_S = 2.5
 """How long the person gets to read the first voice note before the agent revises it."""
 MAIL = "dev.notch.examples.mail"
@@ -70,12 +73,12 @@ class DemoAgent:
     """Plays the script against the Notch listening on `socket_path`."""
 
     def __init__(
-        self, socket_path: Path, manifests: Path, out: TextIO, *, pause_s: float = 1.2
+        self, socket_path: Path, manifests: Path, out: TextIO, *, paced: bool = True
     ) -> None:
         self._socket = socket_path
         self._manifests = manifests
         self._out = out
-        self._pause = pause_s
+        self._paced = paced
         self._run = uuid.uuid4().hex[:8]  # callIds are per run: a replay must not collide
         self.decisions: list[Decision] = []
 
@@ -84,8 +87,9 @@ class DemoAgent:
 
     async def _pace(self, seconds: float) -> None:
         """A deliberate pause for the person watching the demo, so each step can be
-        followed; never a wait for Notch (those wait for its events)."""
-        await asyncio.sleep(seconds)
+        followed; never a wait for Notch (those wait for its events). None unpaced."""
+        if self._paced:
+            await asyncio.sleep(seconds)
 
     def _args(self, folder: str, tool: str) -> dict[str, Any]:
         return preview_arguments(self._manifests, folder, tool)
@@ -103,9 +107,9 @@ class DemoAgent:
             self._record(
                 await client.confirm(MAIL, "search_mail", self._args("mail", "search_mail"))
             )
-            await self._pace(self._pause)
+            await self._pace(PAUSE_S)
             await self._revised_voice_note(client)
-            await self._pace(self._pause)
+            await self._pace(PAUSE_S)
             await self._three_calls_in_one_step(client)
         approved = sum(1 for d in self.decisions if d.outcome == "approved")
         self.say(

@@ -28,6 +28,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="quit this long after the agent's last decision (default: 2)",
     )
     parser.add_argument(
+        "--no-pauses",
+        action="store_true",
+        help="play the agent without the pauses that let a person follow each step "
+        "(scripted runs, tests)",
+    )
+    parser.add_argument(
         "--keep-running",
         action="store_true",
         help="keep Notch running after the demo (quit from the tray or with Ctrl+C)",
@@ -58,7 +64,9 @@ def run(args: argparse.Namespace) -> int:
 
     async def scenario(notch: NotchApp) -> None:
         nonlocal failed
-        agent = DemoAgent(config.socket_path, BUNDLED_MANIFESTS, sys.stdout)
+        agent = DemoAgent(
+            config.socket_path, BUNDLED_MANIFESTS, sys.stdout, paced=not args.no_pauses
+        )
         try:
             await agent.play()
         except NotchError as exc:

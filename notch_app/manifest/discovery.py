@@ -1,6 +1,7 @@
 """Integration discovery: which manifest files a path names, and which folders it skips.
 
-An integration is a folder holding `manifest.json` (and optional `preview.json`); a path
+An integration is a folder holding `manifest.json` or VoiceOS's `voiceos.integration.json`
+(and an optional fixture, `preview.json` or `voiceos.integration.preview.json`); a path
 given to `notch validate` or `notch run --manifests` may also be one manifest file or a
 folder of either. Every folder the walk passes over without finding a manifest is
 reported with the reason, so a folder of a kind Notch does not recognise never loads
@@ -14,6 +15,16 @@ from pathlib import Path
 
 MANIFEST_FILE = "manifest.json"
 PREVIEW_FILE = "preview.json"
+VOICEOS_MANIFEST_FILE = "voiceos.integration.json"
+VOICEOS_PREVIEW_FILE = "voiceos.integration.preview.json"
+MANIFEST_FILES = (MANIFEST_FILE, VOICEOS_MANIFEST_FILE)
+"""The names of an integration folder's manifest, in the order they are looked for."""
+PREVIEW_FILES = (PREVIEW_FILE, VOICEOS_PREVIEW_FILE)
+NOT_MANIFESTS = frozenset(
+    {"package.json", "package-lock.json", "tsconfig.json", "jsconfig.json", "deno.json",
+     "composer.json", "biome.json", "bun.lock", ".eslintrc.json"}
+)  # fmt: skip
+"""JSON files that sit beside manifests (a Node/Bun server's) and are never manifests."""
 MAX_SEARCH_DEPTH = 6
 """How many folder levels below a path are searched for integration folders."""
 
@@ -46,7 +57,8 @@ def discover_integrations(path: Path) -> Discovered:
     """The manifest files named by `path`, and the folders below it that hold none.
 
     - a file: that file;
-    - an integration folder (holding `manifest.json`): its manifest;
+    - an integration folder (holding `manifest.json` or `voiceos.integration.json`): its
+      manifest (`manifest.json` when it holds both);
     - any other folder: its `*.json` files (a folder of manifest files) and the manifests
       of the integration folders below it, up to `MAX_SEARCH_DEPTH` levels. Each topmost
       folder below it in which nothing was found (hidden, unreadable, too deep, or with no
@@ -58,8 +70,9 @@ def discover_integrations(path: Path) -> Discovered:
         return Discovered([path])
     if not _is_dir(path):
         raise FileNotFoundError(str(path))
-    if _is_file(path / MANIFEST_FILE):
-        return Discovered([path / MANIFEST_FILE])
+    manifest = integration_manifest(path)
+    if manifest is not None:
+        return Discovered([manifest])
     found = Discovered()
     found.searched[_real(path)] = path
     try:
@@ -98,8 +111,9 @@ def _search(folder: Path, depth: int, found: Discovered) -> int:
             SkippedFolder(folder, f"the same folder as {first} (a link), searched once")
         )
         return 0
-    if _is_file(folder / MANIFEST_FILE):
-        found.manifests.append(folder / MANIFEST_FILE)
+    manifest = integration_manifest(folder)
+    if manifest is not None:
+        found.manifests.append(manifest)
         return 1
     if depth >= MAX_SEARCH_DEPTH:
         found.skipped.append(
@@ -124,13 +138,26 @@ def _search(folder: Path, depth: int, found: Discovered) -> int:
     return count
 
 
+def integration_manifest(folder: Path) -> Path | None:
+    """The manifest of an integration folder (`MANIFEST_FILES`, first found), or None."""
+    for name in MANIFEST_FILES:
+        if _is_file(folder / name):
+            return folder / name
+    return None
+
+
+def is_fixture_name(name: str) -> bool:
+    """Whether a file name is a preview fixture's: `preview.json`, `NAME.preview.json`."""
+    return name == PREVIEW_FILE or name.endswith(".preview.json")
+
+
 def _is_manifest_file(path: Path) -> bool:
     # NAME.preview.json is the fixture file of NAME.json, not a manifest.
     name = path.name
     return (
         name.endswith(".json")
-        and name != PREVIEW_FILE
-        and not name.endswith(".preview.json")
+        and not is_fixture_name(name)
+        and name not in NOT_MANIFESTS
         and _is_file(path)
     )
 
@@ -167,18 +194,43 @@ def _not_an_integration(children: list[Path]) -> str:
         held = f" (it holds {shown}{f' and {more} more' if more > 0 else ''})"
     return (
         f"not an integration folder: no {MANIFEST_FILE} in it or its subfolders{held}; "
-        f"an integration folder holds {MANIFEST_FILE} and an optional {PREVIEW_FILE}"
+        f"an integration folder holds {MANIFEST_FILE} (or {VOICEOS_MANIFEST_FILE}) and an "
+        f"optional {PREVIEW_FILE} (or {VOICEOS_PREVIEW_FILE})"
     )
 
 
 def preview_path_for(manifest_path: Path) -> Path | None:
     """The preview fixture file that goes with a manifest, if it exists.
 
-    `manifest.json` pairs with `preview.json` in the same folder; any other `NAME.json`
-    pairs with `NAME.preview.json` beside it.
+    An integration folder's manifest (`manifest.json` or `voiceos.integration.json`) pairs
+    with `preview.json` or `voiceos.integration.preview.json` beside it (its own
+    spelling first); any other `NAME.json` pairs with `NAME.preview.json` beside it.
     """
-    if manifest_path.name == MANIFEST_FILE:
-        candidate = manifest_path.with_name(PREVIEW_FILE)
+    if manifest_path.name in MANIFEST_FILES:
+        own = 0 if manifest_path.name == MANIFEST_FILE else 1
+        names: tuple[str, ...] = (PREVIEW_FILES[own], PREVIEW_FILES[1 - own])
     else:
-        candidate = manifest_path.with_name(manifest_path.stem + ".preview.json")
-    return candidate if _is_file(candidate) else None
+        names = (manifest_path.stem + ".preview.json",)
+    for name in names:
+        candidate = manifest_path.with_name(name)
+        if _is_file(candidate):
+            return candidate
+    return None
+
+
+def manifest_path_for(fixture_path: Path) -> Path | None:
+    """The manifest a preview fixture file belongs to, if it exists beside it (the
+    reverse of `preview_path_for`)."""
+    name = fixture_path.name
+    if name in PREVIEW_FILES:
+        own = PREVIEW_FILES.index(name)
+        names: tuple[str, ...] = (MANIFEST_FILES[own], MANIFEST_FILES[1 - own])
+    elif name.endswith(".preview.json"):
+        names = (name[: -len(".preview.json")] + ".json",)
+    else:
+        return None
+    for candidate_name in names:
+        candidate = fixture_path.with_name(candidate_name)
+        if _is_file(candidate) and preview_path_for(candidate) == fixture_path:
+            return candidate
+    return None

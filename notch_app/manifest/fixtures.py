@@ -1,6 +1,7 @@
 """Preview fixtures: sample arguments per tool, so every card can be previewed and tested.
 
-A fixture file (`preview.json` beside `manifest.json`) is
+A fixture file (`preview.json` beside `manifest.json`, or VoiceOS's
+`voiceos.integration.preview.json` beside `voiceos.integration.json`) is
 `{schemaVersion: 1, description?, tools: {TOOL: {args: {...}, ...}}}`. Each tool entry may
 carry other keys (e.g. `expectedGlanceBlocks`) for other tools in the ecosystem; Notch
 reads `args`. `schemas/preview.schema.json` is generated from these models.
@@ -27,6 +28,14 @@ class ToolFixture(BaseModel):
         description="Arguments as the agent would propose them; they must validate against "
         "the tool's inputSchema.",
         examples=[{"text": "VoiceOS turns your voice into action.", "voice": "rachel"}],
+    )
+    expected_glance_blocks: int | None = Field(
+        default=None,
+        alias="expectedGlanceBlocks",
+        ge=0,
+        le=64,
+        description="How many glance blocks the tool's result should carry (VoiceOS "
+        "fixtures); read by checks of tool results.",
     )
 
 

@@ -28,7 +28,7 @@ from typing import Any, Final
 
 from notch_app.manifest import limits
 from notch_app.manifest.bindings import PATH_RE
-from notch_app.manifest.model import ACTING_VERBS, READ_VERBS, Manifest, Tool, leading_verb
+from notch_app.manifest.model import ACTING_VERBS, READ_VERBS, Manifest, Tool
 from notch_app.manifest.view import ConfirmationView
 
 MAX_INPUTS: Final = 60
@@ -164,20 +164,9 @@ def _title_of(tool: Mapping[str, Any]) -> str:
 
 
 def confirm_label(tool: Mapping[str, Any]) -> str:
-    """The confirm button's words: the action named, never "Confirm".
-
-    The title when it starts with a verb ("Cancel agent"), else the name in words
-    ("cancel_agent" → "Cancel agent"); a name whose first word is no verb Notch knows
-    reads "Run <title>"."""
-    title = _title_of(tool)
-    name = tool.get("name") if isinstance(tool.get("name"), str) else ""
-    first = leading_verb(title.replace(" ", "_")) if title else ""
-    if first in ACTING_VERBS or first in SPEC_ACTING_VERBS:
-        return title
-    if isinstance(name, str) and leading_verb(name) in ACTING_VERBS:
-        return safe_text(words_of(name), MAX_LABEL_CHARS)
-    label = f"Run {title[:1].lower()}{title[1:]}" if title else "Run"
-    return safe_text(label, MAX_LABEL_CHARS)
+    """The confirm button's words: the action named, never "Confirm" — the tool's title
+    ("Cancel agent"), else its name in words (`cancel_agent` → "Cancel agent")."""
+    return _title_of(tool)
 
 
 # --- the schema -------------------------------------------------------------------------

@@ -1,4 +1,5 @@
-"""An integration: a folder holding `manifest.json` and optional `preview.json`.
+"""An integration: a folder holding `manifest.json` (or `voiceos.integration.json`) and an
+optional preview fixture.
 
 `load_integration()` reads one manifest (and its preview fixtures), runs every check of
 `notch validate`, and returns the typed integration only when there are no errors. Which
@@ -10,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from notch_app.manifest.discovery import MANIFEST_FILE
+from notch_app.manifest.discovery import MANIFEST_FILE, integration_manifest
 from notch_app.manifest.fixtures import PreviewFixtures
 from notch_app.manifest.model import Manifest
 from notch_app.manifest.problems import Problem
@@ -34,7 +35,7 @@ def load_integration(path: Path) -> tuple[Integration | None, list[Problem]]:
     is at least one error. Never raises for bad content; an unreadable file is reported as
     a `file-unreadable` problem.
     """
-    manifest_path = path / MANIFEST_FILE if path.is_dir() else path
+    manifest_path = (integration_manifest(path) or path / MANIFEST_FILE) if path.is_dir() else path
     manifest, fixtures, problems = check_integration(manifest_path)
     if manifest is None or any(p.is_error for p in problems):
         return None, problems

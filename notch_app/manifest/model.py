@@ -102,11 +102,20 @@ class PreferenceOption(_Closed):
 
 
 class Preference(_Closed):
+    """A setting the person chooses for the integration; its server reads it from the
+    environment variable named `name`."""
+
     name: Name
     title: Label
     description: Text | None = None
-    type: Literal["text", "select"]
-    default: Annotated[str, StringConstraints(max_length=limits.MAX_TEXT_CHARS)] | None = None
+    type: Literal["text", "select", "toggle", "number"]
+    default: (
+        Annotated[str, StringConstraints(max_length=limits.MAX_TEXT_CHARS)]
+        | bool
+        | int
+        | float
+        | None
+    ) = None
     options: list[PreferenceOption | Annotated[str, StringConstraints(max_length=500)]] | None = (
         Field(default=None, max_length=limits.MAX_OPTIONS)
     )
@@ -195,6 +204,12 @@ class Manifest(_Open):
     )
     name: Label
     summary: Text | None = None
+    description: Text | None = Field(
+        default=None, description="A longer description, shown on the integration's page."
+    )
+    categories: list[Annotated[str, StringConstraints(min_length=1, max_length=64)]] = Field(
+        default_factory=list, max_length=16, examples=[["Productivity"]]
+    )
     icon: Annotated[str, StringConstraints(max_length=limits.MAX_IMAGE_SRC_CHARS)] | None = Field(
         default=None,
         description="A path inside the integration folder, a data: URI, or a single emoji.",
@@ -211,6 +226,11 @@ class Manifest(_Open):
             if t.name == name:
                 return t
         return None
+
+    @property
+    def auth_fields(self) -> tuple[AuthField, ...]:
+        """The fields the person fills in for `auth` (none without apiKey auth)."""
+        return tuple(self.auth.fields) if isinstance(self.auth, ApiKeyAuth) else ()
 
     @property
     def network_domains(self) -> tuple[str, ...]:

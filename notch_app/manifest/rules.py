@@ -14,9 +14,10 @@ validation grows linearly.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from pydantic import ValidationError
 
@@ -24,6 +25,7 @@ from notch_app.manifest import limits
 from notch_app.manifest.argument_lookup import Lookup, lookup
 from notch_app.manifest.fixture_rules import fixture_problems
 from notch_app.manifest.fixtures import PreviewFixtures
+from notch_app.manifest.generated_card import SPEC_ACTING_VERBS, must_ask
 from notch_app.manifest.model import Manifest, Tool, leading_verb, tool_kind
 from notch_app.manifest.problems import Problem, join_pointer, quote
 from notch_app.manifest.schema_check import SIMPLE_TYPES, first_schema_error
@@ -41,6 +43,13 @@ from notch_app.manifest.view_rules import (
     VAGUE_CONFIRM_LABELS,
     argument_shown_problems,
     check_view,
+)
+from notch_app.manifest.voiceos import (
+    Read,
+    generate_confirmations,
+    generated_notice,
+    is_voiceos_file,
+    read_manifest,
 )
 
 RULES: dict[str, str] = {
@@ -67,7 +76,13 @@ RULES: dict[str, str] = {
     "select-option-mismatch": "every select option value fits the bound property",
     "footer-confirm-count": "the card footer holds exactly one confirm",
     "footer-cancel-count": "the card footer holds exactly one cancel",
-    "acting-tool-needs-confirmation": "acting tools declare a confirmation",
+    "acting-tool-needs-confirmation": "tools named send/create/delete/update/post/book/pay/"
+    "publish/open... declare a confirmation",
+    "acting-tool-without-card": "(warning) other acting-looking tools without a card ask "
+    "with a generated card",
+    "confirmation-generated": "(warning) a card Notch cannot draw or use asks with the "
+    "tool's generated card instead",
+    "voiceos-ignored": "(warning) VoiceOS keys and kinds Notch does not use are ignored",
     "read-tool-has-confirmation": "read-only tools do not declare a confirmation",
     "input-schema-invalid": "a tool's inputSchema is a valid, self-contained JSON Schema",
     "tool-duplicate-name": "tool names are unique",
@@ -101,7 +116,12 @@ class ManifestCheck:
 
 
 def check_manifest(doc: SourceDocument) -> ManifestCheck:
-    """Structure, then every rule, for the manifest in `doc`. Never raises for content."""
+    """Structure, then every rule, for the manifest in `doc`. Never raises for content.
+
+    VoiceOS spellings are read as Notch's first (`voiceos.read_manifest`). A file written
+    for VoiceOS (`voiceos.integration.json`) is read liberally: a confirmation that still
+    breaks a rule asks with the tool's generated card (its problems become warnings), and
+    a missing icon or a card on a read tool is a warning — never fewer asks."""
     data = doc.data
     if not isinstance(data, dict):
         return ManifestCheck(
@@ -115,6 +135,51 @@ def check_manifest(doc: SourceDocument) -> ManifestCheck:
                 )
             ],
         )
+    liberal = is_voiceos_file(doc)
+    read = read_manifest(doc, data, liberal=liberal)
+    result = _check_data(doc, read.data)
+    if liberal:
+        result = _generate_broken_cards(doc, read, result)
+    result.problems[:0] = read.problems
+    return result
+
+
+_LIBERAL_WARNINGS: Final = frozenset({"icon-missing", "read-tool-has-confirmation"})
+"""Rules that are warnings in a file written for VoiceOS: neither makes a tool ask less."""
+
+
+def _generate_broken_cards(doc: SourceDocument, read: Read, first: ManifestCheck) -> ManifestCheck:
+    tools = read.data.get("tools") if isinstance(read.data, dict) else None
+    count = len(tools) if isinstance(tools, list) else 0
+    bases = {join_pointer("/tools", i, "confirmation"): i for i in range(count)}
+    broken: dict[int, list[Problem]] = {}
+    for p in first.problems:
+        if p.is_error and p.rule != "read-tool-has-confirmation":
+            parts = p.pointer.split("/")
+            index = bases.get("/".join(parts[:4])) if len(parts) >= 4 else None
+            if index is not None and index not in read.generated:
+                broken.setdefault(index, []).append(p)
+    result = first
+    if broken:
+        result = _check_data(doc, generate_confirmations(doc, read.data, set(broken)))
+        for index, found in sorted(broken.items()):
+            result.problems.extend(dataclasses.replace(p, severity="warning") for p in found)
+            result.problems.append(
+                generated_notice(
+                    doc,
+                    index,
+                    f"this confirmation breaks {len(found)} of Notch's rules "
+                    f"({', '.join(sorted({p.rule for p in found}))}; listed as warnings)",
+                )
+            )
+    result.problems = [
+        dataclasses.replace(p, severity="warning") if p.rule in _LIBERAL_WARNINGS else p
+        for p in result.problems
+    ]
+    return result
+
+
+def _check_data(doc: SourceDocument, data: dict[str, Any]) -> ManifestCheck:
     pre = pre_pass_views(doc, data)
     result = ManifestCheck(None, list(pre.problems))
     tools: list[tuple[int, Tool]] = []
@@ -218,14 +283,31 @@ def _check_tool_kind(doc: SourceDocument, tool: Tool, base: str, out: list[Probl
         if by_annotation
         else f"its name starts with {leading_verb(tool.name)!r}"
     )
-    if kind == "acting" and tool.confirmation is None:
+    if (
+        tool.confirmation is None
+        and kind != "read"
+        and leading_verb(tool.name) in SPEC_ACTING_VERBS
+    ):
         out.append(
             doc.problem(
                 base + "/name",
                 "acting-tool-needs-confirmation",
-                f"tool {tool.name!r} acts ({reason}) but declares no confirmation; add a "
-                '"confirmation" view showing what it will do (or mark it '
+                f"tool {tool.name!r} acts (its name starts with {leading_verb(tool.name)!r}) "
+                'but declares no confirmation; add a "confirmation" view showing what it '
+                'will do (or mark it "annotations": {"readOnlyHint": true} if it only reads)',
+            )
+        )
+    elif tool.confirmation is None and must_ask(tool, has_card=False):
+        why = reason if kind == "acting" else "its name reads like an action"
+        out.append(
+            doc.problem(
+                base + "/name",
+                "acting-tool-without-card",
+                f"tool {tool.name!r} looks like it acts ({why}) but declares no "
+                "confirmation; Notch asks with a card generated from its inputSchema — add "
+                'a "confirmation" view to choose what the card shows (or mark it '
                 '"annotations": {"readOnlyHint": true} if it only reads)',
+                severity="warning",
             )
         )
     elif kind == "read" and tool.confirmation is not None:

@@ -7,18 +7,27 @@ file, line and column. Nothing here imports Qt.
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from notch_app.manifest.discovery import discover_integrations, preview_path_for
+from notch_app.manifest.discovery import (
+    MANIFEST_FILES,
+    discover_integrations,
+    is_fixture_name,
+    manifest_path_for,
+    preview_path_for,
+)
+from notch_app.manifest.fixture_rules import fixture_problems
 from notch_app.manifest.fixtures import PreviewFixtures
 from notch_app.manifest.model import Manifest
 from notch_app.manifest.problems import Problem
 from notch_app.manifest.rules import ManifestCheck, check_fixtures, check_manifest
-from notch_app.manifest.source import SourceError, load_json
+from notch_app.manifest.source import SourceDocument, SourceError, load_json
+from notch_app.manifest.voiceos import fixture_notes, is_voiceos_file
 
 UNREADABLE = "file-unreadable"
 FOLDER_SKIPPED = "folder-skipped"
@@ -82,8 +91,11 @@ def gc_paused() -> Iterator[None]:
                 gc.enable()
 
 
+Loaded = tuple[SourceDocument | None, list[Problem]]
+
+
 def check_integration(
-    manifest_path: Path,
+    manifest_path: Path, *, loaded: Loaded | None = None
 ) -> tuple[Manifest | None, PreviewFixtures | None, list[Problem]]:
     """Check one manifest file and the preview fixtures beside it.
 
@@ -93,7 +105,7 @@ def check_integration(
     """
     with gc_paused():
         try:
-            return _check_integration(manifest_path)
+            return _check_integration(manifest_path, loaded)
         except Exception as exc:  # RecursionError and MemoryError included
             # The last line of `notch validate never raises`: a check that breaks on some
             # input is a bug in Notch, said as one problem line, not a traceback. The
@@ -102,13 +114,15 @@ def check_integration(
 
 
 def _check_integration(
-    manifest_path: Path,
+    manifest_path: Path, loaded: Loaded | None
 ) -> tuple[Manifest | None, PreviewFixtures | None, list[Problem]]:
     name = str(manifest_path)
-    try:
-        doc, problems = load_json(manifest_path, name)
-    except SourceError as exc:
-        return None, None, [_unreadable(name, str(exc))]
+    if loaded is None:
+        try:
+            loaded = load_json(manifest_path, name)
+        except SourceError as exc:
+            return None, None, [_unreadable(name, str(exc))]
+    doc, problems = loaded
     if doc is None:
         return None, None, problems
     checked: ManifestCheck = check_manifest(doc)
@@ -122,9 +136,28 @@ def _check_integration(
             fdoc, fproblems = None, [_unreadable(str(preview), str(exc))]
         problems.extend(fproblems)
         if fdoc is not None:
-            fixtures, more = check_fixtures(fdoc, checked)
+            fixtures, more = _check_fixtures(fdoc, checked)
             problems.extend(more)
     return checked.manifest, fixtures, sorted(problems, key=Problem.sort_key)
+
+
+_LIBERAL_FIXTURE_WARNINGS = frozenset({"fixture-args-invalid"})
+"""Sample arguments are development data: in a fixture written for VoiceOS a mismatch is
+a warning (`notch render --fixture` still says which argument is off)."""
+
+
+def _check_fixtures(
+    fdoc: SourceDocument, checked: ManifestCheck
+) -> tuple[PreviewFixtures | None, list[Problem]]:
+    if not is_voiceos_file(fdoc):
+        return check_fixtures(fdoc, checked)
+    data, notes = fixture_notes(fdoc, fdoc.data)
+    fixtures, found = check_fixtures(dataclasses.replace(fdoc, data=data), checked)
+    found = [
+        dataclasses.replace(p, severity="warning") if p.rule in _LIBERAL_FIXTURE_WARNINGS else p
+        for p in found
+    ]
+    return fixtures, [*notes, *found]
 
 
 def validate_path(path: Path) -> list[Problem]:
@@ -150,5 +183,63 @@ def validate_path(path: Path) -> list[Problem]:
         # dropped inside the pause, so collection does not resume with the whole model
         # alive and walk it once more for nothing.
         with gc_paused():
-            problems.extend(check_integration(manifest_path)[2])
+            problems.extend(check_file(manifest_path))
+    return sorted(problems, key=Problem.sort_key)
+
+
+def check_file(path: Path) -> list[Problem]:
+    """Every problem in one file, told a manifest or a preview fixture by its name
+    (`manifest.json`, `voiceos.integration.json` / `preview.json`, `NAME.preview.json`)
+    and otherwise by its shape (a fixture's `tools` is an object, a manifest's a list).
+
+    A fixture is checked with the manifest it belongs to (both files' problems); one
+    with no manifest beside it is checked on its own shape. Never raises for content.
+    """
+    name = str(path)
+    if path.name in MANIFEST_FILES:
+        return check_integration(path)[2]
+    if is_fixture_name(path.name):
+        return _check_fixture_file(path, None)
+    try:
+        loaded = load_json(path, name)
+    except SourceError as exc:
+        return [_unreadable(name, str(exc))]
+    doc = loaded[0]
+    if doc is not None and isinstance(doc.data, dict) and isinstance(doc.data.get("tools"), dict):
+        return _check_fixture_file(path, loaded)
+    return check_integration(path, loaded=loaded)[2]
+
+
+FIXTURE_ALONE = "fixture-without-manifest"
+
+
+def _check_fixture_file(path: Path, loaded: Loaded | None) -> list[Problem]:
+    manifest = manifest_path_for(path)
+    if manifest is not None:
+        return check_integration(manifest)[2]
+    name = str(path)
+    try:
+        doc, problems = loaded if loaded is not None else load_json(path, name)
+    except SourceError as exc:
+        return [_unreadable(name, str(exc))]
+    if doc is None:
+        return problems
+    data = doc.data
+    names = (
+        list(data["tools"])
+        if isinstance(data, dict) and isinstance(data.get("tools"), dict)
+        else []
+    )
+    fixtures_found = fixture_problems(doc, names, {})[1]
+    problems = [*problems, *fixtures_found]
+    problems.append(
+        doc.problem(
+            "",
+            FIXTURE_ALONE,
+            "this is a preview fixture file (its tools are an object) with no manifest "
+            "beside it, so its sample arguments are checked against no tool; put it beside "
+            "its manifest (preview.json by manifest.json, NAME.preview.json by NAME.json)",
+            severity="warning",
+        )
+    )
     return sorted(problems, key=Problem.sort_key)

@@ -13,6 +13,7 @@ from typing import Any
 
 from notch_app.manifest.discovery import discover_integrations
 from notch_app.manifest.fixtures import PreviewFixtures
+from notch_app.manifest.generated_card import with_generated_cards
 from notch_app.manifest.integration import load_integration
 from notch_app.manifest.model import Manifest, Tool, tool_kind
 
@@ -25,6 +26,11 @@ class CatalogEntry:
     manifest: Manifest
     folder: Path | None = None
     fixtures: PreviewFixtures | None = None
+
+    def __post_init__(self) -> None:
+        # A tool that must ask but declares no card (cancel_*, destructiveHint) asks with
+        # the card generated from its inputSchema: every lookup sees a card to show.
+        object.__setattr__(self, "manifest", with_generated_cards(self.manifest))
 
 
 class Catalog:

@@ -279,16 +279,16 @@ def test_an_accepted_mutant_always_renders(
         folder = _place(mutant, tmp_path)
         png = tmp_path / "card.png"
         png.unlink(missing_ok=True)
-        args = argparse.Namespace(
-            manifest=folder,
-            tool=tool,
-            args=None,
-            fixture=True,
-            output=png,
-            theme=random.Random(mutant.seed).choice(["dark", "light"]),
-            width=random.Random(mutant.seed).choice([280, 440, 1200]),
-            screen=False,
-        )
+        # Through the command's own parser, so a new flag's default is never missing here.
+        parser = argparse.ArgumentParser()
+        render_command.configure(parser)
+        chooser = random.Random(mutant.seed)
+        theme = chooser.choice(["dark", "light"])
+        width = chooser.choice([280, 440, 1200])
+        args = parser.parse_args(
+            [str(folder), "--tool", tool, "--fixture", "-o", str(png), "--theme", theme,
+             "--width", str(width)]
+        )  # fmt: skip
         out = _strict_utf8()
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
             code = render_command.run(args)

@@ -142,6 +142,13 @@ VALID: dict[str, Mutation] = {
         "preferences",
         [{"name": "units", "title": "Units", "type": "select", "options": ["metric", "imperial"]}],
     ),
+    "toggle and number preferences": _set(
+        "preferences",
+        [
+            {"name": "LOUD", "title": "Loud", "type": "toggle", "default": True},
+            {"name": "LIMIT", "title": "Limit", "type": "number", "default": 20},
+        ],
+    ),
 }
 INVALID: dict[str, Mutation] = {
     "missing id": _del("id"),
@@ -168,7 +175,7 @@ INVALID: dict[str, Mutation] = {
     "empty keyValue": _add_child({"type": "keyValue", "items": []}),
     "list item without title": _add_child({"type": "list", "items": [{"type": "listItem"}]}),
     "auth without fields": _set("auth", {"kind": "apiKey", "fields": []}),
-    "preference type": _set("preferences", [{"name": "a", "title": "A", "type": "number"}]),
+    "preference type": _set("preferences", [{"name": "a", "title": "A", "type": "colour"}]),
     "negative duration": _set("tools/0/execution", {"estimatedDurationMs": -1}),
     "readOnlyHint as text": _set("tools/0/annotations", {"readOnlyHint": "yes"}),
     "bind too short": _set(f"{VIEW}/root/children/0/bind", "{{}}"),

@@ -29,7 +29,13 @@ NOTCH_SECRETS = [sys.executable, "-m", "notch_app", "secrets"]
 class JsonFileKeyringForTests(keyring.backend.KeyringBackend):
     """Entries in the JSON file named by $NOTCH_TEST_KEYRING_FILE (tests only)."""
 
-    priority = 1  # type: ignore[assignment]
+    @keyring.backend.properties.classproperty
+    def priority(cls) -> float:
+        # Viable only where a test names its file: keyring auto-detects every loaded
+        # backend class, and this one must never be picked inside the pytest process.
+        if "NOTCH_TEST_KEYRING_FILE" not in os.environ:
+            raise RuntimeError("only for tests that set NOTCH_TEST_KEYRING_FILE")
+        return 1
 
     @staticmethod
     def _path() -> Path:

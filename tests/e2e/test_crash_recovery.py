@@ -16,6 +16,9 @@ import pytest
 from notch_app.client import NotchClient, NotchRequestError
 
 SPEECH = {"text": "Recovered after a crash", "voice": "rachel"}
+AGENT_TOKEN = "crash-test-agent-token-0123456789"
+"""The executor's own secret, kept across its crash (NOTCH_TOKEN), so asking again after
+the restart picks up its requests; the test's client checks them with the same token."""
 
 pytestmark = pytest.mark.e2e
 
@@ -29,7 +32,7 @@ def ask(xserver: Any, notch_argv: list[str], repo: Path) -> Callable[..., subpro
             [*notch_argv, "ask", "--socket", str(socket), "--integration", "io.elevenlabs",
              "--tool", "generate_speech", "--args", json.dumps(SPEECH), "--call-id", call_id,
              "--timeout", "60"],
-            env=xserver.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            env={**xserver.env, "NOTCH_TOKEN": AGENT_TOKEN}, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
             cwd=repo,
         )  # fmt: skip
 
@@ -57,7 +60,7 @@ def test_sigkill_loses_nothing_and_decides_nothing_twice(
     socket, data = notch_env["socket"], notch_env["data_dir"]
     first = start_notch(xserver.env, socket, data, notch_env["log"])
     askers: dict[str, subprocess.Popen[str]] = {}
-    with NotchClient(socket) as client:
+    with NotchClient(socket, token=AGENT_TOKEN) as client:
         for cid in ("a1", "a2", "a3"):  # one after another: a1's card is the one on screen
             askers[cid] = ask(socket, cid)
             wait_for(lambda cid=cid: is_open(client, cid), 15, f"{cid} to be open")
@@ -91,7 +94,7 @@ def test_sigkill_loses_nothing_and_decides_nothing_twice(
     assert pill is not None and pill["HEIGHT"] < 40
 
     # a2 and a3 are still open; the executor for a2 asks again and waits for the person.
-    with NotchClient(socket) as client:
+    with NotchClient(socket, token=AGENT_TOKEN) as client:
         assert is_open(client, "a2") and is_open(client, "a3")
     waiting = ask(socket, "a2")
 
@@ -114,7 +117,7 @@ def test_sigkill_loses_nothing_and_decides_nothing_twice(
     assert (decision["callId"], decision["outcome"]) == ("a2", "approved")
     assert decision["arguments"] == SPEECH
 
-    with NotchClient(socket) as client:
+    with NotchClient(socket, token=AGENT_TOKEN) as client:
         assert is_open(client, "a3"), "a3 is still waiting, parked"
         a1 = client.get("a1")
         assert a1 is not None and a1.outcome == "approved"

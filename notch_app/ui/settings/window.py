@@ -41,7 +41,9 @@ from PySide6.QtWidgets import (
 from notch_app.manifest.model import Manifest, tool_kind
 from notch_app.runtime.catalog import Catalog, CatalogEntry
 from notch_app.runtime.policy_book import PolicyBook, PolicyWriteError, has_policy
+from notch_app.runtime.secrets import SecretStore
 from notch_app.ui.settings.action_panel import ActionPanel, _label
+from notch_app.ui.settings.api_keys_group import ApiKeysGroup
 from notch_app.ui.settings.in_the_notch import InTheNotch
 from notch_app.ui.settings.install import (
     InstallError,
@@ -50,6 +52,7 @@ from notch_app.ui.settings.install import (
     is_installed,
     remove,
 )
+from notch_app.ui.settings.preferences_group import PreferenceRow, preference_rows
 from notch_app.ui.settings.style import settings_style_sheet, system_theme
 from notch_app.ui.theme import ThemeName, card_font
 from notch_app.ui.widgets.asker_strip import installed_from
@@ -186,6 +189,8 @@ class SettingsWindow(QWidget):
         # Replaceable for tests and embedding; the defaults open native dialogs.
         self.choose_folder: Callable[[], Path | None] = self._choose_folder
         self.confirm: Callable[[str, str], bool] = self._confirm
+        # API keys: the OS keyring keyring chose (tests select theirs with keyring.set_keyring).
+        self.secrets = SecretStore()
 
         self.setObjectName("SettingsWindow")
         self.setWindowTitle("Notch Settings")
@@ -368,6 +373,7 @@ class SettingsWindow(QWidget):
                 where.setToolTip(str(entry.folder))
             head.addWidget(where, 0, Qt.AlignmentFlag.AlignTop)
         column.addLayout(head)
+        self._setup_sections(column, manifest)
 
         self.action_panels: dict[str, ActionPanel] = {}
         actions = [t for t in manifest.tools if has_policy(t)]
@@ -399,6 +405,29 @@ class SettingsWindow(QWidget):
             column.addWidget(_group(rows))
         column.addStretch(1)
         return contents
+
+    def _setup_sections(self, column: QVBoxLayout, manifest: Manifest) -> None:
+        """API keys (the keyring) and Preferences (the settings file), when it has any."""
+        self.api_keys = ApiKeysGroup(
+            self.book,
+            self.secrets,
+            manifest,
+            changed=self._schedule_redraw,
+            confirm=lambda title, text: self.confirm(title, text),
+        )
+        if self.api_keys.rows:
+            column.addSpacing(8)
+            column.addWidget(_section(self.api_keys.title))
+            if self.api_keys.note is not None:
+                column.addWidget(self.api_keys.note)
+            column.addWidget(_group(self.api_keys.rows))
+        self.preference_rows: dict[str, PreferenceRow] = {
+            row.spec.name: row for row in preference_rows(self.book, manifest)
+        }
+        if self.preference_rows:
+            column.addSpacing(8)
+            column.addWidget(_section("Preferences"))
+            column.addWidget(_group(list(self.preference_rows.values())))
 
     # --- navigation and commands --------------------------------------------------------------
 
