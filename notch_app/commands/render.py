@@ -150,7 +150,8 @@ def run(args: argparse.Namespace) -> int:
         network_domains=manifest.network_domains,
         theme=args.theme,
         width=args.width,
-        asker=asker_for(manifest, integration.folder, "From the folder named"),
+        # Outside the person's places, the strip names the folder drawn from.
+        asker=asker_for(manifest, integration.folder, f"From “{integration.folder.name}”"),
     )
     try:
         save_card_png(card, args.output, whole=not args.screen)

@@ -17,38 +17,25 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Final
 
-from pydantic import Field
-
 from notch_app.ipc import protocol as rpc
-from notch_app.ipc.methods import _Wire, parse_params
+from notch_app.ipc.methods import AttachParams, parse_params
 from notch_app.runtime.attached import AttachRefused, attach, bare_entry, folder_entry
 from notch_app.runtime.catalog import Catalog
 
 METHOD: Final = "gateway.attach"
 
 
-class AttachParams(_Wire):
-    """Where a gateway's cards come from: its integration folder, or a bare server's tools."""
-
-    folder: str | None = Field(
-        default=None,
-        max_length=4096,
-        description="The integration folder `notch mcp FOLDER` fronts (absolute path).",
-    )
-    name: str | None = Field(default=None, max_length=200, description="A bare server's --name.")
-    tools: list[dict[str, Any]] | None = Field(
-        default=None,
-        max_length=256,
-        description="A bare server's tools as its `tools/list` gave them.",
-    )
-
-
-def attach_handler(catalog: Catalog) -> Callable[[Any, dict[str, Any]], dict[str, Any]]:
-    """The `gateway.attach` method for a server whose service uses `catalog`."""
+def attach_handler(
+    catalog_of: Callable[[], Catalog],
+) -> Callable[[Any, dict[str, Any]], dict[str, Any]]:
+    """The `gateway.attach` method for a server whose service's catalog is `catalog_of()`
+    (asked on every call: Settings → Reload puts a new catalog in place, and a gateway
+    attaches again when Notch no longer knows its integration)."""
     attached: set[str] = set()
 
     def handle(conn: Any, params: dict[str, Any]) -> dict[str, Any]:
         asked = parse_params(AttachParams, params)
+        catalog = catalog_of()
         left_out: list[str] = []
         try:
             if asked.folder is not None and asked.name is None and asked.tools is None:

@@ -240,6 +240,39 @@ class ServerInfoResult(_Wire):
     max_message_bytes: int
 
 
+class AttachParams(_Wire):
+    """Where a `notch mcp` gateway's cards come from: its integration folder, or a bare
+    server's tools (one of the two)."""
+
+    folder: str | None = Field(
+        default=None,
+        max_length=4096,
+        description="The integration folder `notch mcp FOLDER` fronts (absolute path); "
+        "Notch loads and checks its manifest itself.",
+    )
+    name: str | None = Field(
+        default=None, max_length=200, description="A bare server's --name (with `tools`)."
+    )
+    tools: list[dict[str, Any]] | None = Field(
+        default=None,
+        max_length=256,
+        description="A bare server's tools as its `tools/list` gave them; Notch generates "
+        "every card from their inputSchemas.",
+    )
+
+
+class AttachedTool(_Wire):
+    name: str
+    confirms: bool = Field(description="Whether calls to it ask the person.")
+
+
+class AttachResult(_Wire):
+    integration: str = Field(description="The integration id calls are asked under.")
+    attached: Literal["added", "replaced", "same"]
+    tools: list[AttachedTool]
+    left_out: list[str] = Field(description="Bare-server tools left out, each with why.")
+
+
 class ConfirmEvent(_Wire):
     """Params of the `confirm.event` notification the server sends while a client waits."""
 
@@ -298,6 +331,14 @@ METHODS: Final = (
         "The integrations Notch has loaded, each with its tools.",
         NoParams,
         (IntegrationsResult,),
+        (rpc.INVALID_PARAMS,),
+    ),
+    Method(
+        "gateway.attach",
+        "A `notch mcp` gateway says where its cards come from (a folder Notch loads "
+        "itself, or a bare server's tools); never replaces an installed integration.",
+        AttachParams,
+        (AttachResult,),
         (rpc.INVALID_PARAMS,),
     ),
     Method(

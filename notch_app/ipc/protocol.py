@@ -66,6 +66,7 @@ METHODS: Final = (
     "confirm.get",
     "confirm.withdraw",
     "integrations.list",
+    "gateway.attach",
     "server.info",
 )
 

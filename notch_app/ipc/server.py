@@ -38,6 +38,7 @@ from typing import Any, Final
 from notch_app import __version__
 from notch_app.ipc import protocol as rpc
 from notch_app.ipc.address import claim_socket_path
+from notch_app.ipc.attach import attach_handler
 from notch_app.ipc.methods import (
     CallIdParams,
     ConfirmAwaitParams,
@@ -360,6 +361,7 @@ class NotchServer:
             "confirm.get": self._confirm_get,
             "confirm.withdraw": self._confirm_withdraw,
             "integrations.list": self._integrations_list,
+            "gateway.attach": attach_handler(lambda: self.service.catalog),
             "server.info": self._server_info,
         }
         # Lines waiting to be handled, round-robin over connections; see `_drain`.

@@ -71,7 +71,7 @@ def folder_entry(folder: Path) -> CatalogEntry:
         more = f" (and {len(errors) - 3} more)" if len(errors) > 3 else ""
         raise AttachRefused("; ".join(errors[:3]) + more)
     manifest = with_generated_cards(integration.manifest)
-    return CatalogEntry(manifest, integration.folder, integration.fixtures)
+    return CatalogEntry(manifest, integration.folder, integration.fixtures, through_gateway=True)
 
 
 def bare_entry(name: str, tools: Iterable[Mapping[str, Any]]) -> tuple[CatalogEntry, list[str]]:
@@ -89,7 +89,7 @@ def bare_entry(name: str, tools: Iterable[Mapping[str, Any]]) -> tuple[CatalogEn
             continue
         kept.append(document)
     manifest = Manifest.model_validate(_manifest_document(integration_id, name, kept))
-    return CatalogEntry(with_generated_cards(manifest)), left_out
+    return CatalogEntry(with_generated_cards(manifest), through_gateway=True), left_out
 
 
 def _closed_tool(tool: Mapping[str, Any]) -> dict[str, Any]:

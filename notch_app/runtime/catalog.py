@@ -26,6 +26,8 @@ class CatalogEntry:
     manifest: Manifest
     folder: Path | None = None
     fixtures: PreviewFixtures | None = None
+    through_gateway: bool = False
+    """Brought by a `notch mcp` gateway (`gateway.attach`), not installed by the person."""
 
     def __post_init__(self) -> None:
         # A tool that must ask but declares no card (cancel_*, destructiveHint) asks with

@@ -24,6 +24,8 @@ import pytest
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
+from notch_app.client import NotchClient
+
 pytestmark = pytest.mark.e2e
 
 REPO = Path(__file__).resolve().parents[2]
@@ -372,3 +374,69 @@ async def test_the_model_cannot_get_an_acting_call_run_without_a_yes(
         declined = await asyncio.wait_for(call, 30)
         assert declined.is_error and "nothing was cancelled" in text_of(declined)
     assert [c["tool"] for c in calls.all()] == []
+
+
+# --- gateway.attach: a notch run that never installed the folder, and a bare server ------
+
+
+@pytest.mark.asyncio
+async def test_a_folder_notch_run_never_loaded_asks_with_its_own_card(
+    tmp_path: Path, calls: Calls, xserver: Any, notch: Any
+) -> None:
+    where = notch()  # the notes folder is neither bundled, installed nor --manifests
+    async with mcp_client(gateway_args(where), calls, tmp_path / "gw.log") as client:
+        call = asyncio.ensure_future(
+            client.call_tool("send_message", {"to": "sam", "body": "From an attached folder"})
+        )
+        card = await in_thread(xserver.settled_card)
+        xserver.screenshot("gateway-attached-folder")
+        assert calls.of("send_message") == []
+        xserver.focus_card(card)
+        await in_thread(xserver.confirm_with_keys, card)
+        result = await asyncio.wait_for(call, 30)
+    assert not result.is_error, text_of(result)
+    assert [c["arguments"] for c in calls.of("send_message")] == [
+        {"to": "sam", "body": "From an attached folder"}
+    ]
+    with NotchClient(where["socket"]) as notch_client:
+        loaded = {i["id"]: i for i in notch_client.integrations()}
+    assert NOTES_ID in loaded, "notch run loaded the folder the gateway named"
+
+
+def bare_args(where: dict[str, Path]) -> list[str]:
+    return ["--name", "notes", "--socket", str(where["socket"]), "--data-dir",
+            str(where["data_dir"]), "--", "python", str(NOTES / "server.py")]  # fmt: skip
+
+
+@pytest.mark.asyncio
+async def test_a_bare_server_asks_for_every_tool_not_read_only_with_a_generated_card(
+    tmp_path: Path, calls: Calls, xserver: Any, notch: Any
+) -> None:
+    where = notch()
+    async with mcp_client(bare_args(where), calls, tmp_path / "gw.log") as client:
+        listed = {t.name for t in (await client.list_tools()).tools}
+        assert {"send_message", "cancel_agent", "get_status"} <= listed
+        # A read the server marks readOnlyHint passes straight through, no card.
+        assert not (await client.call_tool("get_status", {})).is_error
+        assert xserver.window() is None or xserver.window()["HEIGHT"] < 40
+        call = asyncio.ensure_future(
+            client.call_tool("cancel_agent", {"agent_id": "a-7", "reason": "wrong repo"})
+        )
+        card = await in_thread(xserver.settled_card)
+        xserver.screenshot("gateway-bare-generated-card")
+        assert calls.of("cancel_agent") == []
+        xserver.click_close(card)
+        declined = await asyncio.wait_for(call, 30)
+        assert declined.is_error and "nothing was" in text_of(declined)
+        assert calls.of("cancel_agent") == []
+
+        call = asyncio.ensure_future(client.call_tool("send_message", {"to": "kim", "body": "hi"}))
+        card = await in_thread(xserver.settled_card)
+        xserver.focus_card(card)
+        await in_thread(xserver.confirm_with_keys, card)
+        result = await asyncio.wait_for(call, 30)
+    assert not result.is_error, text_of(result)
+    assert [c["arguments"] for c in calls.of("send_message")] == [{"to": "kim", "body": "hi"}]
+    with NotchClient(where["socket"]) as notch_client:
+        ids = {i["id"] for i in notch_client.integrations()}
+    assert "mcp.local.notes" in ids

@@ -29,6 +29,7 @@ BUNDLED = "Bundled with Notch"
 INSTALLED = "Installed by you"
 ADDED = "Added with --manifests"
 IN_MEMORY = "Not from a folder"
+THROUGH_GATEWAY = "Through notch mcp"
 
 
 def _inside(folder: Path, parent: Path) -> bool:
@@ -51,7 +52,10 @@ def _places() -> tuple[Path, Path]:
 def installed_from(folder: Path | None, other: str = ADDED) -> str:
     """Where an integration folder was installed from, in the person's words: bundled
     with Notch, installed by the person (their integrations folder), else `other` (a
-    folder named with `--manifests`, or on the command line)."""
+    folder named with `--manifests`, or on the command line; THROUGH_GATEWAY for one a
+    `notch mcp` gateway brought, folder or not)."""
+    if other == THROUGH_GATEWAY:
+        return other
     if folder is None:
         return IN_MEMORY
     bundled, installed = _places()

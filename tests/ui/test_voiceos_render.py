@@ -1,0 +1,55 @@
+"""`notch render` draws every card of a VoiceOS folder with its fixture: the folder's own
+cards, and the ones Notch generates for tools that ask without declaring one."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtGui import QImage
+
+from notch_app.cli import main
+from notch_app.runtime.catalog import Catalog
+
+FOLDERS = Path(__file__).resolve().parents[1] / "fixtures" / "voiceos"
+ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
+
+
+def _cards() -> list[tuple[str, str, bool]]:
+    out = []
+    for folder in sorted(p for p in FOLDERS.iterdir() if p.is_dir()):
+        catalog = Catalog.load([folder])[0]
+        for integration_id in catalog.ids():
+            entry = catalog.entry(integration_id)
+            assert entry is not None
+            sampled = entry.fixtures.tools if entry.fixtures is not None else {}
+            for tool in entry.manifest.tools:
+                if tool.confirmation is not None:
+                    out.append((folder.name, tool.name, tool.name in sampled))
+    return out
+
+
+CARDS = _cards()
+
+
+def test_the_folders_have_cards_of_their_own_and_generated_ones() -> None:
+    tools = {tool for _, tool, _ in CARDS}
+    assert {"run_task", "cancel_task", "purge_workspace"} <= tools  # own, and generated
+    assert len(CARDS) >= 8
+
+
+@pytest.mark.parametrize(("folder", "tool", "sampled"), CARDS)
+def test_render_draws_the_card(
+    qtbot: Any, capsys: Any, folder: str, tool: str, sampled: bool
+) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    out = ARTIFACTS / f"voiceos-{folder}-{tool}.png"
+    how = ["--fixture"] if sampled else ["--args", "{}"]
+    code = main(["render", str(FOLDERS / folder), "--tool", tool, *how, "-o", str(out)])
+    said = capsys.readouterr().err
+    if not sampled and code == 2 and "is required" in said:
+        pytest.skip(f"{folder} has no sample for {tool} and it needs arguments")
+    assert code == 0, said
+    image = QImage(str(out))
+    assert image.width() == 440 and image.height() > 120
