@@ -61,7 +61,11 @@ _MULTILINE_NAMES: Final = frozenset(
     {"body", "text", "message", "content", "description", "task", "prompt", "comment",
      "note", "notes", "html", "markdown", "instructions", "question", "reply"}
 )  # fmt: skip
-_WORDS_RE: Final = re.compile(r"[A-Za-z][a-z]*|[0-9]+|[A-Z]+(?![a-z])")
+# An acronym first ("PR", "SMS" before "Sms"), so `merge_PR` reads "Merge pr", not "p r".
+_WORDS_RE: Final = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]{2,}|[A-Za-z][a-z]*|[0-9]+")
+MAX_BOUND_NAME_CHARS: Final = 200
+"""Longer property names get no input (their values are listed under 'Also sends'): a
+label or binding built from them would pass the manifest's own limits."""
 _SPACES_RE: Final = re.compile(r"[ \t]+")
 
 
@@ -230,6 +234,14 @@ def _properties(schema: Any) -> Iterator[tuple[str, Any]]:
         yield from props.items()
 
 
+def _bindable(name: Any) -> bool:
+    """Whether `{{name}}` names exactly this property (no space around it, no dot)."""
+    if not isinstance(name, str) or "." in name or len(name) > MAX_BOUND_NAME_CHARS:
+        return False
+    match = PATH_RE.match(name)
+    return match is not None and match.group("path") == name
+
+
 def _required(schema: Any) -> set[str]:
     if not isinstance(schema, dict):
         return set()
@@ -269,7 +281,9 @@ def generated_view_with_notes(
     unbindable: list[str] = []
     skipped = 0
     for name, prop in _properties(schema):
-        if not isinstance(name, str) or "." in name or PATH_RE.match(name) is None:
+        if not _bindable(name) or prop is False:
+            # A name a binding cannot spell exactly (" query", a dot, over-long) or a
+            # property no value fits: no input; 'Also sends' shows what the call carries.
             unbindable.append(name if isinstance(name, str) else repr(name))
             continue
         if count >= MAX_INPUTS:
