@@ -424,11 +424,14 @@ def test_the_server_gets_the_secret_in_its_environment_never_on_its_command_line
     SecretStore().set(MAIL, "API_KEY", SECRET)
     env = {**os.environ, **_environment(settings)}
     server = subprocess.Popen(
-        [sys.executable, "-c", "import sys; sys.stdin.read()"],
+        [sys.executable, "-c", "import sys; print('up', flush=True); sys.stdin.read()"],
         env=env,
         stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
     )
     try:
+        # Read /proc only once the server runs: before its exec, environ can still be empty.
+        assert server.stdout is not None and server.stdout.readline() == b"up\n"
         cmdline = Path(f"/proc/{server.pid}/cmdline").read_bytes()
         environ = Path(f"/proc/{server.pid}/environ").read_bytes()
         listing = subprocess.run(
