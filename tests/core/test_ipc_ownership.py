@@ -6,6 +6,8 @@ with its own token, can."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -19,20 +21,26 @@ ASKER = "asker-token-0123456789abcdefghij"
 THIEF = "thief-token-0123456789abcdefghij"
 
 
-async def _open_request(client: AsyncNotchClient, cards: Any, call_id: str = "pay-1") -> None:
-    await client.submit(MAIL, "send_email", {"to": "sam@example.com"}, call_id=call_id)
-    await cards.wait_for_cards(1)
+@contextlib.asynccontextmanager
+async def _asked_and_a_thief(
+    base: Path, notch_and_client: Any
+) -> AsyncIterator[tuple[Any, AsyncNotchClient, AsyncNotchClient]]:
+    """(cards, asker, thief): the asker's request "pay-1" on screen, and a second client
+    with a token of its own."""
+    async with (
+        notch_and_client(base, token=ASKER) as (notch, cards, asker),
+        AsyncNotchClient(notch.server.path, token=THIEF) as thief,
+    ):
+        await asker.submit(MAIL, "send_email", {"to": "sam@example.com"}, call_id="pay-1")
+        await cards.wait_for_cards(1)
+        yield cards, asker, thief
 
 
 @pytest.mark.asyncio
 async def test_another_client_cannot_withdraw_await_or_read_a_request(
     base: Path, notch_and_client: Any
 ) -> None:
-    async with (
-        notch_and_client(base, token=ASKER) as (notch, cards, asker),
-        AsyncNotchClient(notch.server.path, token=THIEF) as thief,
-    ):
-        await _open_request(asker, cards)
+    async with _asked_and_a_thief(base, notch_and_client) as (cards, asker, thief):
         for attempt in (
             thief.withdraw("pay-1"),
             thief.get("pay-1"),
@@ -57,11 +65,7 @@ async def test_another_client_cannot_withdraw_await_or_read_a_request(
 async def test_another_client_cannot_supersede_or_repeat_a_request(
     base: Path, notch_and_client: Any
 ) -> None:
-    async with (
-        notch_and_client(base, token=ASKER) as (notch, cards, asker),
-        AsyncNotchClient(notch.server.path, token=THIEF) as thief,
-    ):
-        await _open_request(asker, cards)
+    async with _asked_and_a_thief(base, notch_and_client) as (cards, _asker, thief):
         with pytest.raises(NotchRequestError) as refused:
             await thief.submit(
                 MAIL, "send_email", {"to": "attacker@evil.example"}, supersedes="pay-1"
@@ -80,7 +84,8 @@ async def test_the_asker_reconnecting_with_its_token_keeps_its_request(
     base: Path, notch_and_client: Any
 ) -> None:
     async with notch_and_client(base, token=ASKER) as (notch, cards, asker):
-        await _open_request(asker, cards)
+        await asker.submit(MAIL, "send_email", {"to": "sam@example.com"}, call_id="pay-1")
+        await cards.wait_for_cards(1)
         async with AsyncNotchClient(notch.server.path, token=ASKER) as again:
             decided = asyncio.ensure_future(again.await_decision("pay-1", timeout=10))
             # Its await is accepted (no -32008) before the person decides.
