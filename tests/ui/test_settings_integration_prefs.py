@@ -350,7 +350,7 @@ def test_screenshot(tmp_path: Path, qtbot: QtBot, ring: MemoryKeyring, theme: st
     ring.entries[(f"notch:{NEWS}", "NEWSDESK_API_KEY")] = SECRET
     window = _window(tmp_path, qtbot, theme)
     window.book.set_value(NEWS, "preferences", "notifyEditors", True)
-    window.redraw()
+    QApplication.processEvents()  # the page's own redraw for that change, no waiting
     window.api_keys.secret_rows["NEWSDESK_WEBHOOK_SECRET"].open_editor()
     _finish(window.preference_rows["maxDrafts"].control, qtbot, "lots")  # type: ignore[arg-type]
     QApplication.processEvents()  # the page's posted layout requests, no waiting

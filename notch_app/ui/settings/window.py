@@ -259,6 +259,9 @@ class SettingsWindow(QWidget):
                 widget.hide()
                 widget.deleteLater()
         old.addWidget(contents)
+        # Shown now, not on the layout's queued show: else the page paints one blank frame
+        # on every rebuild (a preference changed, a key set).
+        contents.show()
 
     def _page_column(self) -> tuple[QWidget, QVBoxLayout]:
         contents = QWidget()
