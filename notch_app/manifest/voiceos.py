@@ -189,18 +189,33 @@ def _kinded(
     if found is None:
         return obj  # the structure check names the missing or unknown kind
     fixed = _known_keys(doc, base, obj, _aliases(found), out)
-    if kind == "apiKey" and isinstance(fixed.get("fields"), list):
-        known = _aliases(m.AuthField)
-        fields = fixed["fields"]
-        new = [
-            _known_keys(doc, join_pointer(base, "fields", i), f, known, out)
-            if isinstance(f, dict)
-            else f
-            for i, f in enumerate(fields)
-        ]
-        if any(a is not b for a, b in zip(new, fields, strict=True)):
-            fixed = {**fixed, "fields": new}
+    if kind == "apiKey":
+        fixed = _known_keys_of_each(doc, base, fixed, "fields", _aliases(m.AuthField), out)
     return fixed
+
+
+def _known_keys_of_each(
+    doc: SourceDocument,
+    base: str,
+    obj: dict[str, Any],
+    key: str,
+    known: frozenset[str],
+    out: list[Problem],
+) -> dict[str, Any]:
+    """`obj` with `_known_keys` applied to each object in its list `key`; `obj` itself
+    when nothing changed."""
+    items = obj.get(key)
+    if not isinstance(items, list):
+        return obj
+    new = [
+        _known_keys(doc, join_pointer(base, key, i), item, known, out)
+        if isinstance(item, dict)
+        else item
+        for i, item in enumerate(items)
+    ]
+    if all(a is b for a, b in zip(new, items, strict=True)):
+        return obj
+    return {**obj, key: new}
 
 
 def _permissions(
@@ -253,16 +268,7 @@ def _preferences(doc: SourceDocument, prefs: list[Any], out: list[Problem]) -> l
             changed = True
             continue
         fixed = _known_keys(doc, base, pref, known, out)
-        options = fixed.get("options")
-        if isinstance(options, list):
-            new = [
-                _known_keys(doc, join_pointer(base, "options", j), o, option_keys, out)
-                if isinstance(o, dict)
-                else o
-                for j, o in enumerate(options)
-            ]
-            if any(a is not b for a, b in zip(new, options, strict=True)):
-                fixed = {**fixed, "options": new}
+        fixed = _known_keys_of_each(doc, base, fixed, "options", option_keys, out)
         changed = changed or fixed is not pref
         kept.append(fixed)
     return kept if changed else prefs

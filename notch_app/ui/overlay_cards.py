@@ -44,7 +44,7 @@ class ManifestCardFactory:
 
     def __call__(self, request: ConfirmationRequest, parent: QWidget | None = None) -> BuiltCard:
         from notch_app.ui.card_view import CardView  # Qt, only once a card is needed
-        from notch_app.ui.widgets.asker_strip import ADDED, THROUGH_GATEWAY, asker_for
+        from notch_app.ui.widgets.asker_strip import asker_for, source_of
 
         entry = self._catalog.entry(request.integration_id)
         tool = self._catalog.tool(request.integration_id, request.tool_name)
@@ -60,9 +60,7 @@ class ManifestCardFactory:
             theme=self._theme,
             width=self._width,
             notice=request.reason,
-            asker=asker_for(
-                entry.manifest, entry.folder, THROUGH_GATEWAY if entry.through_gateway else ADDED
-            ),
+            asker=asker_for(entry.manifest, entry.folder, source=source_of(entry)),
             parent=parent,
         )
         return BuiltCard(

@@ -55,7 +55,7 @@ from notch_app.ui.settings.install import (
 from notch_app.ui.settings.preferences_group import PreferenceRow, preference_rows
 from notch_app.ui.settings.style import settings_style_sheet, system_theme
 from notch_app.ui.theme import ThemeName, card_font
-from notch_app.ui.widgets.asker_strip import ADDED, THROUGH_GATEWAY, installed_from
+from notch_app.ui.widgets.asker_strip import source_of
 from notch_app.ui.widgets.integration_icon import integration_icon
 
 
@@ -370,8 +370,7 @@ class SettingsWindow(QWidget):
             head.addWidget(self.remove_button, 0, Qt.AlignmentFlag.AlignTop)
         else:
             # Bundled, or added with --manifests: said as it is, never "Built in" for both.
-            source = THROUGH_GATEWAY if entry.through_gateway else ADDED
-            where = _label(installed_from(entry.folder, source), "Faint")
+            where = _label(source_of(entry), "Faint")
             where.setAccessibleName("Installed from")
             if entry.folder is not None:
                 where.setToolTip(str(entry.folder))

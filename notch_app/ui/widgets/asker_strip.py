@@ -19,6 +19,7 @@ from PySide6.QtGui import QPainter, QPainterPath, QPaintEvent, QPixmap
 from PySide6.QtWidgets import QWidget
 
 from notch_app.manifest.model import Manifest
+from notch_app.runtime.catalog import CatalogEntry
 from notch_app.ui.theme import Look
 from notch_app.ui.widgets.integration_icon import integration_icon
 
@@ -52,10 +53,7 @@ def _places() -> tuple[Path, Path]:
 def installed_from(folder: Path | None, other: str = ADDED) -> str:
     """Where an integration folder was installed from, in the person's words: bundled
     with Notch, installed by the person (their integrations folder), else `other` (a
-    folder named with `--manifests`, or on the command line; THROUGH_GATEWAY for one a
-    `notch mcp` gateway brought, folder or not)."""
-    if other == THROUGH_GATEWAY:
-        return other
+    folder named with `--manifests`, or on the command line)."""
     if folder is None:
         return IN_MEMORY
     bundled, installed = _places()
@@ -81,15 +79,23 @@ class Asker:
 _ICONS: dict[tuple[str, str, str | None], QPixmap] = {}
 
 
-def asker_for(manifest: Manifest, folder: Path | None, other: str = ADDED) -> Asker:
-    """The Asker of an integration loaded from `folder` (see `installed_from`). Its
-    icon is read once per integration and folder."""
+def source_of(entry: CatalogEntry) -> str:
+    """Where a loaded integration came from: THROUGH_GATEWAY for one a `notch mcp`
+    gateway brought (folder or not), else `installed_from` its folder."""
+    return THROUGH_GATEWAY if entry.through_gateway else installed_from(entry.folder)
+
+
+def asker_for(
+    manifest: Manifest, folder: Path | None, other: str = ADDED, *, source: str | None = None
+) -> Asker:
+    """The Asker of an integration loaded from `folder` (said as `source`, else as
+    `installed_from` says it). Its icon is read once per integration and folder."""
     key = (manifest.id, manifest.icon or "", str(folder) if folder is not None else None)
     icon = _ICONS.get(key)
     if icon is None:
         icon = _ICONS[key] = integration_icon(manifest, folder, ICON_SIZE)
     name = " ".join(manifest.name.split())[:_NAME_CHARS] or manifest.id
-    return Asker(name, installed_from(folder, other), folder, icon)
+    return Asker(name, source or installed_from(folder, other), folder, icon)
 
 
 _BANDS: dict[tuple[int, int, float, str, float], QPixmap] = {}
