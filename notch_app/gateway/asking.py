@@ -104,5 +104,44 @@ class Confirmations:
         except NotchError as exc:
             log.info("could not withdraw %s: %s", call_id, exc)
 
+    async def show_glance(self, tool: str, blocks: list[Any], call_id: str | None) -> None:
+        """Show a result's glance in the notch; quiet (logged) when Notch is gone or
+        refuses it: a glance never changes what the model is told."""
+        try:
+            await self.client.show_glance(self.integration_id, tool, blocks, call_id=call_id)
+        except NotchError as exc:
+            log.info("no glance for %s: %s", tool, exc)
+
+    async def begin_work(self, tool: str, call_id: str | None) -> str | None:
+        """List `tool` as running in the background in the side notch; its work id, or
+        None when Notch could not list it."""
+        params: dict[str, Any] = {"integration": self.integration_id, "tool": tool}
+        if call_id is not None:
+            params.update(callId=call_id, token=self.client.token)
+        try:
+            result = await self.client.call("work.begin", params)
+        except NotchError as exc:
+            log.info("background work of %s not listed: %s", tool, exc)
+            return None
+        work_id = result.get("workId") if isinstance(result, dict) else None
+        return work_id if isinstance(work_id, str) else None
+
+    async def end_work(
+        self, work_id: str, *, ok: bool, message: str | None, blocks: list[Any] | None
+    ) -> bool:
+        """End listed background work (its glance, or a failure line). False when Notch
+        no longer knows it (it restarted, or the connection dropped and ended it)."""
+        params: dict[str, Any] = {"workId": work_id, "ok": ok}
+        if message:
+            params["message"] = message[:2000]
+        if blocks is not None:
+            params["blocks"] = blocks
+        try:
+            await self.client.call("work.end", params)
+        except NotchError as exc:
+            log.info("background work %s not ended in Notch: %s", work_id, exc)
+            return False
+        return True
+
     async def close(self) -> None:
         await self.client.close()

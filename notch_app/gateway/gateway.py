@@ -6,6 +6,12 @@ this MCP session's nonce + the request id, so a retried request finds the same c
 is run at most once), then forwarded with the arguments of the person's decision, never
 the model's. Every way a call can fail to run is an `isError` tool result with a plain
 sentence, never a protocol error; a client's `notifications/cancelled` withdraws the card.
+
+What comes back is passed to the client unchanged. When it carries a glance
+(`_voiceos_glance` in its structured content, or in a JSON text item), Notch shows it
+(`glance.show`, tied to the approved callId). A tool the manifest runs in the background
+(`execution.mode: "background"`) is listed in the side notch while it runs (`work.begin`
+/ `work.end`): its glance, or a short failure line, shows when it ends.
 """
 
 from __future__ import annotations
@@ -34,6 +40,7 @@ from notch_app.gateway import sentences
 from notch_app.gateway.asking import Confirmations
 from notch_app.gateway.tools import GatewayTool, from_server, tool_document
 from notch_app.gateway.wrapped import ServerCommand, ServerGone, WrappedServer
+from notch_app.manifest.glance import GLANCE_KEY
 from notch_app.runtime.decision import canonical_json
 from notch_app.runtime.service import MAX_CALL_ID_CHARS
 
@@ -59,6 +66,39 @@ class Front:
     """`gateway.attach` params that tell `notch run` where the cards come from."""
     tools: dict[str, GatewayTool] | None = None
     """The manifest's tools; None for a bare server (its own `tools/list` is used)."""
+
+
+MAX_GLANCE_TEXT_BYTES: Final = 1024 * 1024
+"""A JSON text item larger than this is not searched for a glance (never parsed twice)."""
+
+
+def glance_blocks(result: types.CallToolResult) -> list[Any] | None:
+    """The `_voiceos_glance.blocks` a tool result carries at the top level of its
+    structured content, or of the JSON object in one of its text items; None without."""
+    found: object = None
+    if isinstance(result.structured_content, dict):
+        found = result.structured_content.get(GLANCE_KEY)
+    if found is None:
+        for item in result.content:
+            text = getattr(item, "text", None)
+            if not isinstance(text, str) or len(text) > MAX_GLANCE_TEXT_BYTES:
+                continue
+            if GLANCE_KEY not in text or not text.lstrip().startswith("{"):
+                continue
+            try:
+                data = json.loads(text)
+            except ValueError:
+                continue
+            if isinstance(data, dict) and GLANCE_KEY in data:
+                found = data[GLANCE_KEY]
+                break
+    blocks = found.get("blocks") if isinstance(found, dict) else None
+    return blocks if isinstance(blocks, list) else None
+
+
+def _failure_text(result: types.CallToolResult) -> str:
+    texts = [getattr(item, "text", "") for item in result.content]
+    return " ".join(t for t in texts if isinstance(t, str)).strip()[:2000]
 
 
 def tool_error(text: str) -> types.CallToolResult:
@@ -199,7 +239,7 @@ class Gateway:
                 f"“{tool.title}” was already decided for this request id and runs at most "
                 "once; send a new request to do it again."
             )
-        result = await self.forward(tool, dict(decision.arguments or {}))
+        result = await self.forward(tool, dict(decision.arguments or {}), call_id)
         if decision.edited_paths and not result.is_error:
             ran = json.dumps(decision.arguments, ensure_ascii=False, sort_keys=True)
             result.content.append(
@@ -210,9 +250,29 @@ class Gateway:
             )
         return result
 
-    async def forward(self, tool: GatewayTool, arguments: dict[str, Any]) -> types.CallToolResult:
-        """Run the call on the wrapped server; its result as it sent it, or a tool error
-        when the server is gone or cannot start."""
+    async def forward(
+        self, tool: GatewayTool, arguments: dict[str, Any], call_id: str | None = None
+    ) -> types.CallToolResult:
+        """Run the call on the wrapped server (listed as running in the side notch while
+        it does, for a background tool); show its glance; return its result as it sent
+        it, or a tool error when the server is gone or cannot start."""
+        work_id = (
+            await self.confirmations.begin_work(tool.name, call_id) if tool.background else None
+        )
+        result = await self._run(tool, arguments)
+        blocks = glance_blocks(result)
+        if work_id is not None:
+            failure = _failure_text(result) if result.is_error else None
+            ended = await self.confirmations.end_work(
+                work_id, ok=not result.is_error, message=failure, blocks=blocks
+            )
+            if ended:
+                return result
+        if blocks is not None and not result.is_error:
+            await self.confirmations.show_glance(tool.name, blocks, call_id)
+        return result
+
+    async def _run(self, tool: GatewayTool, arguments: dict[str, Any]) -> types.CallToolResult:
         try:
             return await self.wrapped.call(tool.name, arguments)
         except ServerGone as exc:

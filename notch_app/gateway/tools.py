@@ -31,6 +31,9 @@ class GatewayTool:
     Notch (it has no card for the tool) is refused rather than run. A tool neither
     `reads` nor `acts` (an unknown verb, no hints) is asked about, and runs on whatever
     Notch decides."""
+    background: bool = False
+    """The manifest runs it in the background (`execution.mode`): listed in the side
+    notch while it runs."""
 
     @property
     def name(self) -> str:
@@ -65,7 +68,10 @@ def from_manifest(manifest: Manifest) -> dict[str, GatewayTool]:
         )
         reads = tool.confirmation is None and kind == "read"
         out[tool.name] = GatewayTool(
-            listed, reads, tool.confirmation is not None or kind == "acting"
+            listed,
+            reads,
+            tool.confirmation is not None or kind == "acting",
+            background=tool.execution is not None and tool.execution.mode == "background",
         )
     return out
 

@@ -40,6 +40,7 @@ from notch_app.ipc.client import (
     checked_token,
     decision_or_none,
     encode_call,
+    glance_params,
     not_running,
     request_error,
     request_params,
@@ -185,6 +186,15 @@ class NotchClient:
     def integrations(self) -> list[dict[str, Any]]:
         """The integrations Notch has loaded, each with its tools."""
         return list(self.call("integrations.list", {})["integrations"])
+
+    def show_glance(
+        self, integration: str, tool: str, blocks: list[Any], *, call_id: str | None = None
+    ) -> dict[str, Any]:
+        """Show a tool result's glance (`_voiceos_glance.blocks`) in the notch; with
+        `call_id`, the result of that call of this client's, which must have run.
+        Returns {shown, dropped: [{index, kind, reason}]}. Raises NotchRequestError."""
+        params = glance_params(integration, tool, blocks, call_id, self.token)
+        return dict(self.call("glance.show", params))
 
     def call(self, method: str, params: dict[str, Any], *, timeout: float | None = None) -> Any:
         """Call any method and return its result; retries on a new connection if the old

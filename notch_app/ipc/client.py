@@ -460,6 +460,15 @@ class AsyncNotchClient:
         result = await self.call("integrations.list", {})
         return list(result["integrations"])
 
+    async def show_glance(
+        self, integration: str, tool: str, blocks: list[Any], *, call_id: str | None = None
+    ) -> dict[str, Any]:
+        """Show a tool result's glance (`_voiceos_glance.blocks`) in the notch; with
+        `call_id`, the result of that call of this client's, which must have run.
+        Returns {shown, dropped: [{index, kind, reason}]}. Raises NotchRequestError."""
+        params = glance_params(integration, tool, blocks, call_id, self.token)
+        return dict(await self.call("glance.show", params))
+
     async def call(self, method: str, params: dict[str, Any]) -> Any:
         """Call any method; retries on a new connection if the old one drops."""
         link = self._link
@@ -542,6 +551,17 @@ def verified_decision(result: Any) -> Decision:
     except DecisionNotVerified as exc:
         raise NotchDecisionRefused(str(exc), decision) from exc
     return decision
+
+
+def glance_params(
+    integration: str, tool: str, blocks: list[Any], call_id: str | None, token: str
+) -> dict[str, Any]:
+    """`glance.show` params: the call's token goes only with its callId."""
+    params: dict[str, Any] = {"integration": integration, "tool": tool, "blocks": blocks}
+    if call_id is not None:
+        params["callId"] = call_id
+        params["token"] = token
+    return params
 
 
 def request_params(

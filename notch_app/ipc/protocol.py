@@ -67,6 +67,9 @@ METHODS: Final = (
     "confirm.withdraw",
     "integrations.list",
     "gateway.attach",
+    "glance.show",
+    "work.begin",
+    "work.end",
     "server.info",
 )
 

@@ -43,11 +43,16 @@ from notch_app.ipc.methods import (
     CallIdParams,
     ConfirmAwaitParams,
     ConfirmRequestParams,
+    GlanceShowParams,
     NoParams,
     WithdrawParams,
+    WorkBeginParams,
+    WorkEndParams,
     parse_params,
 )
+from notch_app.manifest.glance import GlanceReading
 from notch_app.runtime.decision import Decision
+from notch_app.runtime.glances import Glances
 from notch_app.runtime.ownership import new_token
 from notch_app.runtime.presenter import ConfirmationRequest
 from notch_app.runtime.service import ConfirmationService, Event, ServiceError
@@ -321,6 +326,10 @@ class _Connection(asyncio.BufferedProtocol):
             self.server.service.unsubscribe(call_id, self.on_event)
         self.watched.clear()
         self.server._connections.discard(self)
+        # Nobody will say how its background work ended: it ends failed, not "running" forever.
+        self.server.glances.end_all_of(
+            self, "the tool's connection to Notch closed before it finished"
+        )
         if self.transport is not None:
             self.transport.close()
             self.transport = None
@@ -354,6 +363,8 @@ class NotchServer:
         self._trim: asyncio.TimerHandle | None = None
         self._server: asyncio.Server | None = None
         self._connections: set[_Connection] = set()
+        self.glances = Glances(service)
+        """Result glances and background work shown for clients (glance.show, work.*)."""
         self._inode: int | None = None
         self._methods: dict[str, Handler] = {
             "confirm.request": self._confirm_request,
@@ -362,6 +373,9 @@ class NotchServer:
             "confirm.withdraw": self._confirm_withdraw,
             "integrations.list": self._integrations_list,
             "gateway.attach": attach_handler(lambda: self.service.catalog),
+            "glance.show": self._glance_show,
+            "work.begin": self._work_begin,
+            "work.end": self._work_end,
             "server.info": self._server_info,
         }
         # Lines waiting to be handled, round-robin over connections; see `_drain`.
@@ -675,6 +689,50 @@ class NotchServer:
         parse_params(NoParams, params)
         return {"integrations": self.service.catalog.describe()}
 
+    def _glance_show(self, conn: _Connection, params: dict[str, Any]) -> Result:
+        asked = parse_params(GlanceShowParams, params)
+        if asked.call_id is not None and asked.token is None:
+            raise rpc.RpcError(
+                rpc.INVALID_PARAMS,
+                "invalid params: token is required with callId: send the token the request "
+                "was made with; only its asker can show its result",
+                {"field": "token"},
+            )
+        reading = self.glances.show(
+            asked.integration,
+            asked.tool,
+            asked.blocks,
+            call_id=asked.call_id,
+            token=asked.token,
+        )
+        return _shown(reading)
+
+    def _work_begin(self, conn: _Connection, params: dict[str, Any]) -> Result:
+        asked = parse_params(WorkBeginParams, params)
+        if asked.call_id is not None and asked.token is None:
+            raise rpc.RpcError(
+                rpc.INVALID_PARAMS,
+                "invalid params: token is required with callId: send the token the request "
+                "was made with",
+                {"field": "token"},
+            )
+        work = self.glances.begin(
+            asked.integration,
+            asked.tool,
+            owner=conn,
+            call_id=asked.call_id,
+            token=asked.token,
+            estimated_ms=asked.estimated_duration_ms,
+        )
+        return {"workId": work.work_id}
+
+    def _work_end(self, conn: _Connection, params: dict[str, Any]) -> Result:
+        asked = parse_params(WorkEndParams, params)
+        reading = self.glances.end(
+            asked.work_id, owner=conn, ok=asked.ok, message=asked.message, blocks=asked.blocks
+        )
+        return _shown(reading)
+
     def _server_info(self, conn: _Connection, params: dict[str, Any]) -> Result:
         parse_params(NoParams, params)
         return {
@@ -683,6 +741,17 @@ class NotchServer:
             "methods": list(rpc.METHODS),
             "maxMessageBytes": rpc.MAX_MESSAGE_BYTES,
         }
+
+
+def _shown(reading: GlanceReading | None) -> dict[str, Any]:
+    if reading is None:
+        return {"shown": 0, "dropped": []}
+    return {
+        "shown": len(reading.blocks),
+        "dropped": [
+            {"index": d.index, "kind": d.kind, "reason": d.reason} for d in reading.dropped
+        ],
+    }
 
 
 def _with_token(decision: Decision, token: str | None) -> dict[str, Any]:

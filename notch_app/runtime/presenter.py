@@ -12,7 +12,10 @@ import contextlib
 import logging
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
+
+if TYPE_CHECKING:
+    from notch_app.manifest.glance import GlanceBlock
 
 log = logging.getLogger("notch.service")
 
@@ -60,6 +63,38 @@ class ConfirmationRequest:
         )
 
 
+@dataclass(frozen=True, slots=True)
+class ResultGlance:
+    """What a tool's result shows the person for a moment: its glance blocks, or a short
+    failure line (background work that failed). Display only: nothing on it can ask,
+    approve or decide anything."""
+
+    integration_id: str
+    tool_name: str
+    title: str
+    """The tool's title as installed (from the catalog, never from the sender)."""
+    blocks: tuple[GlanceBlock, ...] = ()
+    call_id: str | None = None
+    """The approved request this result belongs to, if the sender named one."""
+    failure: str | None = None
+    """Shown instead of blocks: why background work did not finish."""
+
+
+@dataclass(frozen=True, slots=True)
+class RunningWork:
+    """A tool running in the background (`execution.mode: background`), for the side notch."""
+
+    work_id: str
+    integration_id: str
+    tool_name: str
+    title: str
+    """The tool's title as installed."""
+    started_at: float
+    """`time.monotonic()` when it began."""
+    estimated_ms: int | None = None
+    """The manifest's `execution.estimatedDurationMs` (or the sender's, bounded)."""
+
+
 class Presenter(Protocol):
     """Shows cards. Implemented by the notch overlay (`notch_app.ui`) and by test doubles."""
 
@@ -74,6 +109,13 @@ class Presenter(Protocol):
 
     def glance(self, request: ConfirmationRequest, text: str) -> None:
         """A brief passive note that an action ran without a card (auto-approved)."""
+
+    def show_result(self, glance: ResultGlance) -> None:
+        """A tool's result glance (or a background failure line) to show for a moment,
+        after any cards waiting for the person."""
+
+    def work_changed(self, running: tuple[RunningWork, ...]) -> None:
+        """The tools running in the background now (oldest first; empty: none)."""
 
     def decision_saved(self, call_id: str, outcome: Outcome) -> None:
         """The person's decision for `call_id` (one `DecisionSink.decide` answered True) is
@@ -113,6 +155,16 @@ class ContainedPresenter:
         with _contained("glance"):
             if self.shown is not None:
                 self.shown.glance(request, text)
+
+    def show_result(self, glance: ResultGlance) -> None:
+        with _contained("show_result"):
+            if self.shown is not None:
+                self.shown.show_result(glance)
+
+    def work_changed(self, running: tuple[RunningWork, ...]) -> None:
+        with _contained("work_changed"):
+            if self.shown is not None:
+                self.shown.work_changed(running)
 
     def decision_saved(self, call_id: str, outcome: Outcome) -> None:
         with _contained("decision_saved"):

@@ -10,7 +10,13 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from notch_app.runtime.presenter import ConfirmationRequest, DecisionSink, Outcome
+from notch_app.runtime.presenter import (
+    ConfirmationRequest,
+    DecisionSink,
+    Outcome,
+    ResultGlance,
+    RunningWork,
+)
 
 Rule = Callable[[ConfirmationRequest], "tuple[bool, dict[str, Any] | None] | None"]
 """Given a new card: (approve?, final arguments or None) to decide it at once, or None
@@ -29,6 +35,8 @@ class ScriptedPresenter:
         self.replaced: list[tuple[str, ConfirmationRequest]] = []
         self.dismissed: list[tuple[str, Outcome]] = []
         self.glances: list[tuple[ConfirmationRequest, str]] = []
+        self.results: list[ResultGlance] = []
+        self.running: tuple[RunningWork, ...] = ()
         self.saved: list[tuple[str, Outcome]] = []
         self.not_saved: list[tuple[str, str]] = []
         self._deciding: dict[str, ConfirmationRequest] = {}  # decided here, not yet stored
@@ -58,6 +66,14 @@ class ScriptedPresenter:
 
     def glance(self, request: ConfirmationRequest, text: str) -> None:
         self.glances.append((request, text))
+        self._poke()
+
+    def show_result(self, glance: ResultGlance) -> None:
+        self.results.append(glance)
+        self._poke()
+
+    def work_changed(self, running: tuple[RunningWork, ...]) -> None:
+        self.running = running
         self._poke()
 
     def decision_saved(self, call_id: str, outcome: Outcome) -> None:
@@ -103,6 +119,16 @@ class ScriptedPresenter:
                 await self._changed.wait()
                 self._changed.clear()
         return list(self.cards.values())
+
+    async def wait_for(self, condition: Callable[[], bool], timeout: float = 5.0) -> None:
+        """Wait until `condition()` holds, checked after each call the service makes
+        here. Raises TimeoutError."""
+        async with asyncio.timeout(timeout):
+            while not condition():
+                if self._changed is None:
+                    self._changed = asyncio.Event()
+                await self._changed.wait()
+                self._changed.clear()
 
     # --- internals -------------------------------------------------------------------
 

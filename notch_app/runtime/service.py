@@ -159,6 +159,11 @@ class ConfirmationService:
         for item in list(self._open.values()):
             self._cards.present(item.request)
 
+    @property
+    def presenter(self) -> ContainedPresenter:
+        """Where cards, result glances and background work are shown; never raises."""
+        return self._cards
+
     async def start(self) -> None:
         """Bring back undecided requests from the store as parked cards (ending those past
         their expiry, or whose integration or tool is gone). Raises StoreError."""

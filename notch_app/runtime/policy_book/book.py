@@ -22,6 +22,7 @@ from pydantic import ValidationError
 
 from notch_app.manifest.model import Manifest, Tool, tool_kind
 from notch_app.runtime.policy_book.document import (
+    GLANCE_SECONDS_CHOICES,
     PARK_AFTER_MAX_S,
     PARK_AFTER_MIN_S,
     ActionPolicy,
@@ -312,6 +313,15 @@ class PolicyBook:
         if isinstance(seconds, float) and seconds.is_integer():
             seconds = int(seconds)  # the file reads `60`, not `60.0`
         self._change_overlay(park_after_seconds=seconds)
+
+    def set_glance_seconds(self, seconds: int) -> None:
+        """Keep a tool result's glance this many seconds (one of 2, 4, 6, 10, 20).
+
+        Raises PolicyRefused for any other value, PolicyWriteError on write failure."""
+        if isinstance(seconds, bool) or seconds not in GLANCE_SECONDS_CHOICES:
+            choices = ", ".join(str(c) for c in GLANCE_SECONDS_CHOICES)
+            raise PolicyRefused(f"a glance stays {choices} seconds, not {seconds!r}")
+        self._change_overlay(glance_seconds=int(seconds))
 
     def values(self, integration_id: str) -> IntegrationValues:
         """The person's preference values and non-secret auth fields for an integration."""

@@ -39,6 +39,9 @@ IdleLook = Literal["pill", "hidden"]
 
 DEFAULT_PARK_AFTER_S = 60
 PARK_AFTER_MIN_S = 5
+GLANCE_SECONDS_CHOICES = (2, 4, 6, 10, 20)
+"""How long a result glance may stay, in seconds (the Settings menu offers exactly these)."""
+DEFAULT_GLANCE_SECONDS: Literal[2, 4, 6, 10, 20] = 4
 """Shorter than this, a card would park while the person is still reading it."""
 PARK_AFTER_MAX_S = 3600
 
@@ -109,6 +112,11 @@ class OverlayPreferences(_Closed):
         default=True,
         description="Show a brief passive glance in the notch when an action runs without "
         "a card (Asks first off).",
+    )
+    glance_seconds: Literal[2, 4, 6, 10, 20] = Field(
+        default=DEFAULT_GLANCE_SECONDS,
+        description="How long a tool result's glance stays in the notch, in seconds "
+        "(paused while the pointer is on it; a pinned glance stays until dismissed).",
     )
     idle: IdleLook = Field(
         default="pill",
