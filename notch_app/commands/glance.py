@@ -14,21 +14,20 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final
+from typing import Final
 
-from notch_app.manifest.glance import GLANCE_KEY, DroppedBlock, GlanceReading, read_glance
-from notch_app.manifest.problems import Problem, escape_pointer_token
-from notch_app.manifest.source import SourceDocument, SourceError, check_depth, load_json
-
-_NO_GLANCE: Final = (
-    f"no {GLANCE_KEY} here: a tool's result carries it at its top level, beside the data "
-    f'the model reads ({{"{GLANCE_KEY}": {{"blocks": [...]}}, ...}}), or an MCP result in '
-    "structuredContent or in a content text item holding that JSON"
+from notch_app.manifest.glance import GlanceReading, read_glance
+from notch_app.manifest.glance_result import (
+    NO_GLANCE,
+    TOP_LEVEL,
+    GlanceSource,
+    dropped_pointer,
+    find_glance,
 )
+from notch_app.manifest.problems import Problem
+from notch_app.manifest.source import SourceDocument, SourceError, load_json
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -51,19 +50,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
 
 
-@dataclass(frozen=True)
-class _Found:
-    """Where the glance sits in the file, for messages and positions."""
-
-    value: Any
-    pointer: str
-    """JSON Pointer of `_voiceos_glance` in the file's own JSON."""
-    read_from: str
-    """Which part was read, in words."""
-    inside_text: bool = False
-    """The glance is JSON inside a text item: positions point at that text."""
-
-
 def run(args: argparse.Namespace) -> int:
     name = str(args.result)
     try:
@@ -73,9 +59,9 @@ def run(args: argparse.Namespace) -> int:
     if doc is None:
         first = problems[0]
         return _fail(args, name, first.message, first.line, first.column)
-    found = _find_glance(doc.data)
+    found = find_glance(doc.data)
     if found is None:
-        return _fail(args, name, _NO_GLANCE, 1, 1)
+        return _fail(args, name, NO_GLANCE, 1, 1)
     reading = read_glance(found.value)
     return _report(args, doc, found, reading)
 
@@ -94,91 +80,19 @@ def _load(path: Path, name: str) -> tuple[SourceDocument | None, list[Problem]]:
     return doc, problems
 
 
-def _find_glance(data: object) -> _Found | None:
-    """The glance in a tool result, an MCP CallToolResult, or a JSON-RPC response."""
-    if not isinstance(data, dict):
-        return None
-    if GLANCE_KEY in data:
-        return _Found(data[GLANCE_KEY], "/" + GLANCE_KEY, "the result's top level")
-    structured = data.get("structuredContent")
-    if isinstance(structured, dict) and GLANCE_KEY in structured:
-        return _Found(
-            structured[GLANCE_KEY], f"/structuredContent/{GLANCE_KEY}", "structuredContent"
-        )
-    content = data.get("content")
-    if isinstance(content, list):
-        for i, item in enumerate(content[:64]):
-            text = item.get("text") if isinstance(item, dict) else None
-            inner = _json_in_text(text) if isinstance(text, str) else None
-            if isinstance(inner, dict) and GLANCE_KEY in inner:
-                return _Found(
-                    inner[GLANCE_KEY],
-                    f"/content/{i}/text",
-                    f"content[{i}].text (JSON in a text item)",
-                    inside_text=True,
-                )
-    response = data.get("result")
-    if "jsonrpc" in data and isinstance(response, dict):
-        inner_found = _find_glance({k: v for k, v in response.items() if k != "result"})
-        if inner_found is not None:
-            return _Found(
-                inner_found.value,
-                "/result" + inner_found.pointer,
-                "result." + inner_found.read_from.replace("the result's top level", "(top)"),
-                inner_found.inside_text,
-            )
-    return None
-
-
-def _json_in_text(text: str) -> object:
-    # The text came from a file already bounded in size; refuse deep nesting before json.
-    if not text.lstrip().startswith("{") or check_depth(text, "") is not None:
-        return None
-    try:
-        return json.loads(text)
-    except (ValueError, RecursionError):
-        return None
-
-
-def _pointer_of(found: _Found, drop: DroppedBlock) -> str:
-    if found.inside_text:
-        return found.pointer
-    if drop.index < 0:
-        blocks = found.pointer + "/blocks"
-        return blocks if drop.reason.startswith("blocks:") else found.pointer
-    block = f"{found.pointer}/blocks/{escape_pointer_token(drop.index)}"
-    return block + _field_pointer(drop.reason)
-
-
-_FIELD_PATH: Final = re.compile(
-    r"[A-Za-z_]\w*(?:\[\d+\])*(?: \(\w+\))?(?:\.[A-Za-z_]\w*(?:\[\d+\])*(?: \(\w+\))?)*"
-)
-_PATH_PARTS: Final = re.compile(r"[A-Za-z_]\w*|\d+")
-
-
-def _field_pointer(reason: str) -> str:
-    """`rows[7].title: ...` → `/rows/7/title`, so the line:column points at the field
-    (a path that is not in the file falls back to its nearest ancestor)."""
-    head = reason.split(": ", 1)[0]
-    if _FIELD_PATH.fullmatch(head) is None:
-        return ""
-    bare = re.sub(r" \(\w+\)", "", head)
-    return "".join("/" + part for part in _PATH_PARTS.findall(bare))
-
-
 def _report(
-    args: argparse.Namespace, doc: SourceDocument, found: _Found, reading: GlanceReading
+    args: argparse.Namespace, doc: SourceDocument, found: GlanceSource, reading: GlanceReading
 ) -> int:
     shown = [block.type for block in reading.blocks]
     placed = []
     for drop in reading.dropped:
-        pointer = _pointer_of(found, drop)
+        pointer = dropped_pointer(found, drop)
         line, column = doc.position(pointer)
         placed.append((drop, pointer, line, column))
     status = 1 if reading.dropped else 0
     count = f"{len(shown)} block{'s' * (len(shown) != 1)} would show"
     summary = f"{count}: {', '.join(shown)}" if shown else count
-    if found.read_from != "the result's top level":
+    if found.read_from != TOP_LEVEL:
         summary += f" (read from {found.read_from})"
     if args.json:
         out = {
