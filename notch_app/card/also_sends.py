@@ -90,6 +90,11 @@ def _unshown(value: Any, prefix: str, shown: list[str]) -> Iterator[str]:
             yield path  # (a scalar where the card reads inside one shows none of it)
 
 
+def argument_label(state: CardState, path: str) -> str:
+    """The name people read for the argument at `path` (as an "Also sends" entry's)."""
+    return _label(state, path)
+
+
 def _label(state: CardState, path: str) -> str:
     schema = navigator_for(state.tool.input_schema).at(path)
     title = schema.get("title") if schema is not None else None
@@ -104,4 +109,4 @@ def _label(state: CardState, path: str) -> str:
     return mark_invisible(" › ".join([first, *words[1:]]))
 
 
-__all__ = ["MAX_ENTRIES", "AlsoSent", "also_sends"]
+__all__ = ["MAX_ENTRIES", "AlsoSent", "also_sends", "argument_label"]

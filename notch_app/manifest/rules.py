@@ -91,6 +91,7 @@ RULES: dict[str, str] = {
     "fixture-unknown-tool": "preview fixtures name tools of the manifest",
     "fixture-args-invalid": "preview fixture args validate against the tool's inputSchema",
     "body-confirm": "a confirm action lives only in the card's footer, never in its body",
+    "widget-not-root": "a sandboxed HTML widget is a whole view: only a view's root",
     "icon-missing": "the manifest's icon names a file in the integration's folder",
     "icon-outside-folder": "the manifest's icon stays inside the integration's folder",
     "impersonation": "(warning) texts do not claim to be the system or another vendor",

@@ -10,11 +10,14 @@ Where the spec leaves a prop open, the decision is written in the field's descri
 
 from __future__ import annotations
 
+import functools
+import importlib.util
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Annotated, Any, Final, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
 from pydantic.alias_generators import to_camel
 
 from notch_app.manifest import limits
@@ -285,6 +288,81 @@ class ActionsBlock(_Block):
     items: list[ActionItem] = Field(min_length=1, max_length=12)
 
 
+# --- a sandboxed HTML widget (a whole view) -------------------------------------------
+
+MAX_WIDGET_HTML_BYTES: Final = 256 * 1024
+"""A confirmation widget's page, in UTF-8 bytes (it is inlined in the manifest)."""
+
+MAX_WIDGET_HEIGHT: Final = 600
+"""The tallest a widget is drawn, in pixels, whatever the block or the page asks."""
+
+
+def _html_within_limit(html: str) -> str:
+    size = len(html.encode("utf-8", "surrogatepass"))
+    if size > MAX_WIDGET_HTML_BYTES:
+        raise ValueError(
+            f"this page is {size} bytes; a widget's html is at most {MAX_WIDGET_HTML_BYTES} "
+            "bytes — move images out (or shrink them) and minify the page"
+        )
+    return html
+
+
+WidgetHtml = Annotated[
+    str,
+    StringConstraints(min_length=1, max_length=MAX_WIDGET_HTML_BYTES),
+    AfterValidator(_html_within_limit),
+]
+
+
+class WidgetBlock(_Block):
+    """A sandboxed HTML page as the whole confirmation view (VoiceOS "your pixels").
+
+    Only as a view's root. The page runs with JavaScript but no network, files, popups
+    or navigation; it gets `{"type": "voiceos:init", "theme", "radius", "data"}` by
+    `postMessage`, may resize itself (`voiceos:resize`) and stage edits of the arguments
+    (`voiceos:args`). Notch draws its own "What will run" list of every argument under
+    the page and its own Cancel and confirm buttons outside it: a page never approves."""
+
+    type: Literal["widget"]
+    html: WidgetHtml = Field(
+        description="The page, inline (as VoiceOS integrations write it): at most "
+        f"{MAX_WIDGET_HTML_BYTES} bytes of UTF-8. Drawn as written; no bindings inside."
+    )
+    height: int = Field(
+        default=160,
+        ge=1,
+        le=MAX_WIDGET_HEIGHT,
+        description="Height in pixels until the page reports its own (`voiceos:resize`, "
+        f"clamped to 1..{MAX_WIDGET_HEIGHT}).",
+    )
+    label: Label | None = Field(
+        default=None,
+        description="What the page shows, for screen readers; the tool's title if unset.",
+    )
+    data: dict[str, Any] = Field(
+        default_factory=dict,
+        description="JSON handed to the page as `data` in `voiceos:init`. A string that is "
+        'exactly one binding (`"{{to}}"`) becomes that argument\'s current value (typed); '
+        "other text has its bindings filled in. Every bound name must be an argument.",
+    )
+    confirm_label: Label | None = Field(
+        default=None,
+        description="The words on Notch's own confirm button under the page; the tool's "
+        "title if unset. Name the consequence ('Send message').",
+    )
+
+
+@functools.cache
+def web_engine_installed() -> bool:
+    """Whether this installation can draw HTML widgets (QtWebEngine is present), found
+    without importing Qt. Where it is not, a widget view asks with the generated card."""
+    spec = importlib.util.find_spec("PySide6")
+    places = spec.submodule_search_locations if spec is not None else None
+    return any(
+        next(Path(place).glob("QtWebEngineWidgets*"), None) is not None for place in places or ()
+    )
+
+
 # --- layout --------------------------------------------------------------------------
 
 
@@ -328,7 +406,8 @@ Block = Annotated[
     | ToggleBlock
     | ChipsBlock
     | ButtonBlock
-    | ActionsBlock,
+    | ActionsBlock
+    | WidgetBlock,
     Field(discriminator="type"),
 ]
 
@@ -338,9 +417,11 @@ BLOCK_TYPES = frozenset(
     {
         "card", "stack", "text", "markdown", "keyValue", "metadata", "list", "listItem",
         "image", "badge", "progress", "divider", "textField", "passwordField", "select",
-        "toggle", "chips", "button", "actions",
+        "toggle", "chips", "button", "actions", "widget",
     }
 )  # fmt: skip
+ROOT_ONLY_TYPES = frozenset({"widget"})
+"""Blocks that are a whole view: allowed as the root only (`widget-not-root`)."""
 RESERVED_BLOCK_TYPES = frozenset({"canvas"})
 RESERVED_ROLES = frozenset({"custom"})
 SUPPORTED_VIEW_VERSIONS = (1,)

@@ -4,6 +4,10 @@ Bindings name real arguments of the right type, inputs can edit what they bind, 
 options fit their property, the footer holds one confirm and one cancel (and no confirm
 hides in the body), a destructive confirm names its consequence, and every argument the
 tool takes is shown somewhere on the card. Each check is one pass over the view.
+
+A `widget` view is a sandboxed page as the root: its `data` bindings are checked like any,
+its `html` is the page's own text (no bindings), and Notch lists every argument and draws
+its own confirm and cancel around it, so it needs no footer and shows every argument.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from notch_app.manifest.schema_navigator import navigator_for
 from notch_app.manifest.shown_arguments import displayed
 from notch_app.manifest.source import SourceDocument
 from notch_app.manifest.structure import describe_types, did_you_mean
-from notch_app.manifest.view import INPUT_TYPES, walk_blocks
+from notch_app.manifest.view import INPUT_TYPES, ROOT_ONLY_TYPES, walk_blocks
 
 DESTRUCTIVE_VERBS = frozenset(
     {"delete", "remove", "trash", "erase", "wipe", "overwrite", "revoke", "destroy",
@@ -35,6 +39,8 @@ _ACTION_DOES = frozenset({"value", "url"})
 """An action's copy text and link: what it does when pressed, not what it shows."""
 _SINGLE_BINDING_KEYS = frozenset({"bind", "visibleIf", "itemsFrom"})
 _WORD_KEYS = frozenset({"type", "role", "color", "tone", "variant", "direction"})
+_WIDGET_OWN = frozenset({"html", "data"})
+"""A widget's page (its own text) and data (checked by `_check_widget_data`)."""
 
 
 def check_view(
@@ -53,10 +59,29 @@ def check_view(
     bound: dict[str, Lookup] = {}
     shown: list[str] = []
     _check_bindings(doc, tool, base, view, schema_ok, bound, shown, out)
+    if root.get("type") == "widget":
+        _check_widget_data(doc, tool, base + "/root", root, schema_ok, out)
+        # Notch lists every argument under the page itself ("What will run").
+        return [
+            path for path, _written, _inner in navigator_for(tool.input_schema).argument_paths()
+        ]
     footer = base + "/root/footer/"
     for visit in walk_blocks(root, base + "/root"):
         block = visit.block
         kind = block.get("type")
+        if kind in ROOT_ONLY_TYPES and visit.depth > 1:
+            out.append(
+                doc.problem(
+                    visit.pointer + "/type",
+                    "widget-not-root",
+                    f"a {kind!r} is a whole confirmation view and is drawn only as the root "
+                    '(`"root": {"type": "widget", ...}`, with Notch\'s own confirm and cancel '
+                    "around it); make it the root of this confirmation, or draw this part "
+                    "with blocks",
+                )
+            )
+            if kind == "widget":
+                _check_widget_data(doc, tool, visit.pointer, block, schema_ok, out)
         if kind in INPUT_TYPES:
             _check_input(doc, tool, block, visit.pointer, bound, out)
         if root.get("type") == "card" and not visit.pointer.startswith(footer):
@@ -103,8 +128,11 @@ def _check_bindings(
             pointer = join_pointer(parent, token)
             options_entry = key == "options"
             action = "role" in node
+            widget = node.get("type") == "widget"
             for k, v in node.items():
                 if k in _WORD_KEYS or (options_entry and k == "value"):
+                    continue
+                if widget and k in _WIDGET_OWN:
                     continue
                 stack.append((v, pointer, k, k, action))
         elif isinstance(node, list):
@@ -146,6 +174,42 @@ def _check_bindings(
                     bound[pointer] = found
                 if found.rule is not None:
                     out.append(doc.problem(pointer, found.rule, found.message))
+
+
+def _check_widget_data(
+    doc: SourceDocument,
+    tool: Tool,
+    pointer: str,
+    block: dict[str, Any],
+    schema_ok: bool,
+    out: list[Problem],
+) -> None:
+    """Every binding in a widget's `data` (at any depth, keys aside) names an argument."""
+    stack: list[tuple[Any, str]] = [(block.get("data"), pointer + "/data")]
+    while stack:
+        node, here = stack.pop()
+        if isinstance(node, dict):
+            stack.extend((v, join_pointer(here, k)) for k, v in node.items())
+        elif isinstance(node, list):
+            stack.extend((v, join_pointer(here, i)) for i, v in enumerate(node))
+        elif isinstance(node, str) and ("{{" in node or "<<" in node):
+            try:
+                paths = [b.path for b in find_bindings(node)]
+            except MalformedBinding as exc:
+                out.append(
+                    doc.problem(
+                        here,
+                        "binding-malformed",
+                        f"{quote(exc.raw)} in this data is not a binding; write a dotted "
+                        'argument path such as "{{to}}" or "<<user.name>>", or leave the '
+                        "braces out",
+                    )
+                )
+                continue
+            for path in paths if schema_ok else ():
+                found = lookup(tool.input_schema, path)
+                if found.rule is not None:
+                    out.append(doc.problem(here, found.rule, found.message))
 
 
 def _check_input(
@@ -284,6 +348,8 @@ def _roles(footer: list[Any], base: str) -> Iterator[tuple[str, str, dict[str, A
 def _check_footer(
     doc: SourceDocument, tool: Tool, root: dict[str, Any], pointer: str, out: list[Problem]
 ) -> None:
+    if root.get("type") in ROOT_ONLY_TYPES:
+        return  # Notch draws its own confirm and cancel around a widget
     if root.get("type") != "card":
         for rule in ("footer-confirm-count", "footer-cancel-count"):
             out.append(

@@ -8,8 +8,9 @@ says what it did as warnings, so a folder written for VoiceOS loads unchanged:
 
 - in every manifest: `keyValue` `rows` (objects or `[label, value]` pairs) read as
   `items`; a bare `visibleIf` (`"channel"`) reads as the binding `{{channel}}`; a
-  confirmation holding a sandboxed HTML `widget` asks with the card generated from the
-  tool's inputSchema instead (Notch does not draw widgets yet; every argument is shown);
+  confirmation whose root is a sandboxed HTML `widget` is drawn as one where QtWebEngine
+  is installed, and otherwise (or for a widget inside other blocks, or an `html` block)
+  asks with the card generated from the tool's inputSchema (every argument is shown);
   a permission of a kind Notch does not know is ignored (it grants nothing);
 - in a file named `voiceos.integration.json` (written for VoiceOS, so future keys are
   expected): keys Notch does not know inside the manifest's objects and blocks are
@@ -48,7 +49,7 @@ _BLOCK_MODELS: Final[dict[str, type[BaseModel]]] = {
     "badge": v.BadgeBlock, "progress": v.ProgressBlock, "divider": v.DividerBlock,
     "textField": v.TextFieldBlock, "passwordField": v.PasswordFieldBlock,
     "select": v.SelectBlock, "toggle": v.ToggleBlock, "chips": v.ChipsBlock,
-    "button": v.ButtonBlock, "actions": v.ActionsBlock,
+    "button": v.ButtonBlock, "actions": v.ActionsBlock, "widget": v.WidgetBlock,
 }  # fmt: skip
 _PERMISSION_KINDS: Final[dict[str, type[BaseModel]]] = {
     "network": m.NetworkPermission,
@@ -290,7 +291,7 @@ def _tool(doc: SourceDocument, index: int, tool: dict[str, Any], liberal: bool, 
     if not isinstance(view, dict):
         return fixed
     widget = _first_widget(view)
-    if widget is not None:
+    if widget is not None and not _drawn_as_widget(widget[0]):
         block, pointer = widget
         label = block.get("confirmLabel")
         out.problems.append(
@@ -323,6 +324,13 @@ def _type_of(block: dict[str, Any]) -> str:
     structure check's to report, never a crash here)."""
     kind = block.get("type")
     return kind if isinstance(kind, str) else ""
+
+
+def _drawn_as_widget(block: dict[str, Any]) -> bool:
+    """A `widget` block is kept where QtWebEngine is installed: as the root it is drawn,
+    anywhere else the rules say `widget-not-root` (a VoiceOS file then asks with the
+    generated card)."""
+    return block.get("type") == "widget" and v.web_engine_installed()
 
 
 def _first_widget(view: dict[str, Any]) -> tuple[dict[str, Any], str] | None:
