@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from typing import Any
 
 from pydantic import ValidationError
 from referencing.exceptions import Unresolvable
 
 from notch_app.manifest.arguments import argument_problems
 from notch_app.manifest.fixtures import PreviewFixtures
+from notch_app.manifest.glance import GLANCE_KEY, MAX_GLANCE_BLOCKS, read_glance
+from notch_app.manifest.glance_result import dropped_pointer, find_glance
 from notch_app.manifest.model import Tool
 from notch_app.manifest.problems import Problem, join_pointer, quote
 from notch_app.manifest.source import SourceDocument
@@ -58,6 +61,8 @@ def fixture_problems(
                 )
             )
             continue
+        if isinstance(entry, dict):
+            problems.extend(glance_problems(doc, pointer, entry))
         tool = checked.get(name)
         args = entry.get("args") if isinstance(entry, dict) else None
         if tool is None or not isinstance(args, dict):
@@ -87,4 +92,68 @@ def fixture_problems(
     return fixtures, problems
 
 
-__all__ = ["fixture_problems"]
+GLANCE_COUNT = "fixture-glance-count"
+GLANCE_DROPPED = "glance-block-dropped"
+
+
+def glance_problems(doc: SourceDocument, pointer: str, entry: dict[str, Any]) -> list[Problem]:
+    """A fixture tool entry's `expectedGlanceBlocks` (0..3, since more never show) and, when
+    the entry carries a sample `result`, each of its glance blocks that would be dropped
+    (warnings) and a shown count that differs from the expected one. Never raises."""
+    problems: list[Problem] = []
+    expected = entry.get("expectedGlanceBlocks")
+    if isinstance(expected, bool) or not isinstance(expected, int):
+        expected = None  # absent, or a shape error the model already reports
+    elif expected > MAX_GLANCE_BLOCKS:
+        problems.append(
+            doc.problem(
+                pointer + "/expectedGlanceBlocks",
+                GLANCE_COUNT,
+                f"expectedGlanceBlocks is {expected}, but a glance shows at most "
+                f"{MAX_GLANCE_BLOCKS} blocks; expect 0 to {MAX_GLANCE_BLOCKS}",
+            )
+        )
+        expected = None
+    result = entry.get("result")
+    if not isinstance(result, dict):
+        return problems
+    source = find_glance(result)
+    base = pointer + "/result"
+    if source is None:
+        if expected:
+            problems.append(
+                doc.problem(
+                    pointer + "/expectedGlanceBlocks",
+                    GLANCE_COUNT,
+                    f"expectedGlanceBlocks is {expected}, but the sample result carries no "
+                    f"{GLANCE_KEY}; add the glance to the result at its top level, or expect 0",
+                )
+            )
+        return problems
+    reading = read_glance(source.value)
+    for drop in reading.dropped:
+        what = f"block {drop.index} ({drop.kind})" if drop.index >= 0 else "the glance"
+        problems.append(
+            doc.problem(
+                base + dropped_pointer(source, drop),
+                GLANCE_DROPPED,
+                f"{what} of the sample result would not show: {drop.reason}",
+                severity="warning",
+            )
+        )
+    shown = len(reading.blocks)
+    if expected is not None and shown != expected:
+        kinds = ", ".join(block.type for block in reading.blocks) or "none"
+        problems.append(
+            doc.problem(
+                pointer + "/expectedGlanceBlocks",
+                GLANCE_COUNT,
+                f"expectedGlanceBlocks is {expected}, but {shown} block"
+                f"{'s' * (shown != 1)} of the sample result would show ({kinds}); fix the "
+                "result's glance or the expected count",
+            )
+        )
+    return problems
+
+
+__all__ = ["GLANCE_COUNT", "GLANCE_DROPPED", "fixture_problems", "glance_problems"]

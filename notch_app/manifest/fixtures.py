@@ -3,8 +3,8 @@
 A fixture file (`preview.json` beside `manifest.json`, or VoiceOS's
 `voiceos.integration.preview.json` beside `voiceos.integration.json`) is
 `{schemaVersion: 1, description?, tools: {TOOL: {args: {...}, ...}}}`. Each tool entry may
-carry other keys (e.g. `expectedGlanceBlocks`) for other tools in the ecosystem; Notch
-reads `args`. `schemas/preview.schema.json` is generated from these models.
+carry other keys for other tools in the ecosystem; Notch reads `args`, and
+`expectedGlanceBlocks` with an optional sample `result` (see `fixture_rules.py`). `schemas/preview.schema.json` is generated from these models.
 """
 
 from __future__ import annotations
@@ -34,8 +34,27 @@ class ToolFixture(BaseModel):
         alias="expectedGlanceBlocks",
         ge=0,
         le=64,
-        description="How many glance blocks the tool's result should carry (VoiceOS "
-        "fixtures); read by checks of tool results.",
+        description="How many glance blocks the tool's result should show (VoiceOS "
+        "fixtures): 0 to 3, as a glance shows at most 3. With `result`, `notch validate` "
+        "reads the sample result's glance and checks the count.",
+    )
+    result: dict[str, Any] | None = Field(
+        default=None,
+        description="A sample of what the tool returns, as it returns it (optional; VoiceOS "
+        'fixtures carry none): `{..., "_voiceos_glance": {"blocks": [...]}}`, or an '
+        "MCP CallToolResult holding that in structuredContent or a JSON text item. "
+        "`notch validate` says which of its glance blocks would be dropped and why.",
+        examples=[
+            {
+                "ok": True,
+                "_voiceos_glance": {
+                    "blocks": [
+                        {"type": "header", "title": "Sent", "icon": "mail", "trailing": "now"},
+                        {"type": "keyValue", "pairs": [["To", "ana@example.com"]]},
+                    ]
+                },
+            }
+        ],
     )
 
 

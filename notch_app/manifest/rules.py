@@ -90,6 +90,9 @@ RULES: dict[str, str] = {
     "toggle-required": "(warning) toggles never gate, so `required` does nothing",
     "fixture-unknown-tool": "preview fixtures name tools of the manifest",
     "fixture-args-invalid": "preview fixture args validate against the tool's inputSchema",
+    "fixture-glance-count": "a fixture's expectedGlanceBlocks is 0 to 3 and matches the "
+    "blocks its sample result shows",
+    "glance-block-dropped": "(warning) every glance block of a fixture's sample result shows",
     "body-confirm": "a confirm action lives only in the card's footer, never in its body",
     "widget-not-root": "a sandboxed HTML widget is a whole view: only a view's root",
     "icon-missing": "the manifest's icon names a file in the integration's folder",
