@@ -21,6 +21,7 @@ def headless_app() -> QApplication:
         Qt.HighDpiScaleFactorRoundingPolicy.PassThrough
     )
     qInstallMessageHandler(_quiet_offscreen)
+    QApplication.setAttribute(Qt.ApplicationAttribute.AA_ShareOpenGLContexts)  # web widgets
     app = QApplication(["notch"])
     app.setApplicationName("notch")
     return app

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QRect, Signal
+from PySide6.QtCore import QRect, Qt, Signal
 from PySide6.QtGui import QColor, QImage, QLinearGradient, QPainter, QPixmap
 from PySide6.QtWidgets import (
     QApplication,
@@ -33,6 +33,9 @@ from notch_app.runtime.presenter import ConfirmationRequest, DecidedBy
 from notch_app.ui.card_view import CardView
 from notch_app.ui.overlay_cards import ManifestCardFactory
 from notch_app.ui.overlay_presenter import BuiltCard, OverlayPresenter
+
+# Before pytest-qt's QApplication: QtWebEngine (HTML widgets) needs shared GL contexts.
+QApplication.setAttribute(Qt.ApplicationAttribute.AA_ShareOpenGLContexts)
 
 
 def _qt_event_loop() -> asyncio.AbstractEventLoop:
