@@ -258,8 +258,11 @@ def run_notch(config: NotchConfig, scenario: Scenario | None = None, *, linger_s
     Returns the process exit code: 0 after a clean stop, 2 when Notch cannot start (the
     reason printed on stderr)."""
     import qasync  # type: ignore[import-untyped]
+    from PySide6.QtCore import Qt
     from PySide6.QtWidgets import QApplication
 
+    if QApplication.instance() is None:  # HTML widgets (QtWebEngine) need it set first
+        QApplication.setAttribute(Qt.ApplicationAttribute.AA_ShareOpenGLContexts)
     app = QApplication.instance() or QApplication(sys.argv[:1])
     assert isinstance(app, QApplication)
     app.setApplicationName("Notch")
