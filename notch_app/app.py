@@ -71,6 +71,7 @@ def overlay_settings_from(config: NotchConfig, preferences: OverlayPreferences) 
         config.settings,
         idle_mode=idle,
         park_after_s=float(preferences.park_after_seconds if park is None else park),
+        glance_ms=preferences.glance_seconds * 1000,
     )
 
 
@@ -132,7 +133,9 @@ class NotchApp:
         self._cards = cards
 
         def overlay(sink: DecisionSink) -> OverlayPresenter:
-            return OverlayPresenter(sink, cards, settings, describe=cards.title)
+            return OverlayPresenter(
+                sink, cards, settings, describe=cards.title, glance_factory=cards.glance
+            )
 
         try:
             running = await headless.start(

@@ -1,7 +1,7 @@
 """The notch: a frameless, always-on-top, translucent window at the top centre of a screen.
 
-It has three looks — a small idle pill, an expanded card, a brief passive "done" note —
-and moves between them with a short eased animation of its own geometry. It knows nothing
+It has four looks — a small idle pill, an expanded card, a result glance (display only:
+a dismiss × and a pin, no input), a brief passive "done" note — and moves between them with a short eased animation of its own geometry. It knows nothing
 about requests or decisions: `OverlayPresenter` tells it what to show and listens to what
 the person does (`activity`, `dismissRequested`, `lastInputKind`).
 
@@ -56,7 +56,7 @@ from notch_app.ui import theme
 from notch_app.ui.overlay_settings import OverlaySettings
 from notch_app.ui.widgets.integration_icon import InstalledIcon
 
-Look = Literal["idle", "card", "done"]
+Look = Literal["idle", "card", "glance", "done"]
 InputKind = Literal["click", "key"]
 DoneTone = Literal["approved", "declined", "neutral"]
 
@@ -180,6 +180,29 @@ class _CloseButton(QToolButton):
         )
 
 
+class _PinButton(QToolButton):
+    """Keeps a result glance on screen until it is dismissed (checked = pinned)."""
+
+    def __init__(self, on: str, off: str, parent: QWidget) -> None:
+        super().__init__(parent)
+        self.setObjectName("notchPin")
+        self.setCheckable(True)
+        self.setText("Pin")
+        self.setToolTip("Keep this glance until you dismiss it")
+        self.setAccessibleName("Pin")
+        self.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.setFixedHeight(20)
+        self.setStyleSheet(
+            "QToolButton#notchPin { border: none; border-radius: 9px; font-size: 11px;"
+            f" color: {off}; background: transparent; padding: 1px 8px; }}"
+            " QToolButton#notchPin:hover { background: rgba(255,255,255,28); }"
+            f" QToolButton#notchPin:checked {{ color: {on}; font-weight: 600;"
+            " background: rgba(255,255,255,36); }"
+        )
+        self.toggled.connect(lambda on_: self.setText("Pinned" if on_ else "Pin"))
+
+
 class _HeaderIcon(QWidget):
     """The installed integration's icon before the header's title: which integration's
     card this is, in the notch's own chrome where no block of the card can draw."""
@@ -220,6 +243,10 @@ class NotchWindow(QWidget):
     may not be what the person aimed at (the presenter holds confirm)."""
     cardSettled = Signal()
     """The card on screen is fully revealed and still at its final place."""
+    pinToggled = Signal(bool)
+    """The person pinned (True) or unpinned the glance on screen."""
+    hoverChanged = Signal(bool)
+    """The pointer entered (True) or left the notch."""
 
     def __init__(self, settings: OverlaySettings | None = None) -> None:
         super().__init__(None)
@@ -261,10 +288,13 @@ class NotchWindow(QWidget):
         self._counter.setFixedHeight(20)
         self._close = _CloseButton(quiet, self._header)
         self._close.clicked.connect(self._on_close_clicked)
+        self._pin = _PinButton(text, quiet, self._header)
+        self._pin.toggled.connect(self.pinToggled.emit)
         header_row.addWidget(self._icon)
         header_row.addSpacing(1)
         header_row.addWidget(self._title, 1)
         header_row.addWidget(self._counter)
+        header_row.addWidget(self._pin)
         header_row.addWidget(self._close)
         self._card_host = QWidget(self)
         self._card_host.setObjectName("notchCardHost")
@@ -316,6 +346,16 @@ class NotchWindow(QWidget):
     def card(self) -> QWidget | None:
         """The card widget on screen now, if any."""
         return self._card if self._look == "card" else None
+
+    @property
+    def glance(self) -> QWidget | None:
+        """The result glance on screen now, if any."""
+        return self._card if self._look == "glance" else None
+
+    @property
+    def pinned(self) -> bool:
+        """The glance on screen is pinned (stays until dismissed)."""
+        return self._look == "glance" and self._pin.isChecked()
 
     def target_geometry(self) -> QRect:
         """Where the notch is going (the animation's end), else where it is."""
@@ -383,6 +423,29 @@ class NotchWindow(QWidget):
         self.set_accepts_focus(card_has_inputs(card))
         self._animate_to(self._card_size(card))
 
+    def show_glance(self, view: QWidget, *, title: str, icon: InstalledIcon | None = None) -> None:
+        """Expand into a result glance: `view` under a header with `title`, a pin and a
+        dismiss ×. Never takes keyboard focus; nothing on it decides anything."""
+        self._take_card()
+        self._card = view
+        if view.parentWidget() is not self._card_host:
+            view.setParent(self._card_host)
+        view.move(0, 0)
+        self._title.setText(title)
+        self._icon.set_icon(icon)
+        self._counter.setVisible(False)
+        self._pin.blockSignals(True)
+        self._pin.setChecked(False)
+        self._pin.blockSignals(False)
+        self._look = "glance"
+        self._apply_look_children("glance")
+        view.show()
+        settle_layout(view)
+        view.removeEventFilter(self)
+        view.installEventFilter(self)
+        self.set_accepts_focus(False)
+        self._animate_to(self._card_size(view))
+
     def set_counter(self, position: int, total: int) -> None:
         self._counter.setText(f"{position} of {total}")
         self._counter.setVisible(total > 1)
@@ -410,7 +473,7 @@ class NotchWindow(QWidget):
 
     def refit(self) -> None:
         """The card's size changed (a field appeared, a supersede): follow it."""
-        if self._look == "card" and self._card is not None:
+        if self._look in ("card", "glance") and self._card is not None:
             size = self._card_size(self._card)
             if size != self._target.size():
                 self._animate_to(size)
@@ -554,8 +617,11 @@ class NotchWindow(QWidget):
         self._note.setGeometry(r)
 
     def _apply_look_children(self, look: Look) -> None:
-        self._header.setVisible(look == "card")
-        self._card_host.setVisible(look == "card")
+        self._header.setVisible(look in ("card", "glance"))
+        self._card_host.setVisible(look in ("card", "glance"))
+        self._pin.setVisible(look == "glance")
+        self._close.setToolTip("Dismiss" if look == "glance" else "Decline (Esc)")
+        self._close.setAccessibleName("Dismiss" if look == "glance" else "Decline")
         self._note.setVisible(look == "done")
         if look == "done":
             colour = QColor(
@@ -585,7 +651,7 @@ class NotchWindow(QWidget):
     def paintEvent(self, event: object) -> None:
         painter = QPainter(self)
         rect = QRectF(self._reveal).adjusted(0.5, 0.5, -0.5, -0.5)
-        fill = CARD_FILL if self._look == "card" else NOTCH_FILL
+        fill = CARD_FILL if self._look in ("card", "glance") else NOTCH_FILL
         paint_notch_glass(painter, rect, min(RADIUS, rect.height() / 2), fill)
         if self._look == "idle":
             # A quiet "listening" dot so the idle pill reads as alive, not as a glitch.
@@ -614,7 +680,11 @@ class NotchWindow(QWidget):
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         kind = event.type()
-        if kind == QEvent.Type.Resize and watched is self._card and self._look == "card":
+        if (
+            kind == QEvent.Type.Resize
+            and watched is self._card
+            and self._look in ("card", "glance")
+        ):
             # A card's final size is known only once its layout has run on screen (and it
             # changes when a field appears): follow it, after any running animation.
             if self.is_animating():
@@ -647,6 +717,12 @@ class NotchWindow(QWidget):
             self.dismissRequested.emit()
             return
         super().keyPressEvent(event)
+
+    def enterEvent(self, event: object) -> None:
+        self.hoverChanged.emit(True)
+
+    def leaveEvent(self, event: object) -> None:
+        self.hoverChanged.emit(False)
 
     def _on_close_clicked(self) -> None:
         self.last_input_kind = "click"

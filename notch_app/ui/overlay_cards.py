@@ -8,18 +8,28 @@ local images and its declared network domains for remote ones.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Literal
 
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QWidget
 
+from notch_app.manifest.glance import WidgetBlock
 from notch_app.runtime.catalog import Catalog
-from notch_app.runtime.presenter import ConfirmationRequest
+from notch_app.runtime.presenter import ConfirmationRequest, ResultGlance
 from notch_app.ui.notch_window import ICON_SIZE
 from notch_app.ui.overlay_presenter import BuiltCard
 from notch_app.ui.widgets.integration_icon import InstalledIcon
 
 MAX_TITLE_CHARS = 60
+
+
+def _web_widgets() -> Callable[[WidgetBlock, str], QWidget] | None:
+    """Builds glance `widget` blocks in the web sandbox when QtWebEngine is installed
+    (the engine itself starts only when a widget is shown); else they show a quiet line."""
+    from notch_app.ui.web import glance_widget_factory, web_engine_available
+
+    return glance_widget_factory if web_engine_available() else None
 
 
 def _one_line(text: str, limit: int) -> str:
@@ -69,6 +79,31 @@ class ManifestCardFactory:
             action=_one_line(tool.display_title, 40),
             # From the catalog's entry for the integration, as installed: nothing in the
             # request (arguments, context, its words) can choose the icon the notch shows.
+            icon=InstalledIcon.of(entry.manifest, entry.folder),
+        )
+
+    def glance(self, result: ResultGlance, parent: QWidget | None = None) -> BuiltCard:
+        """The view of a tool result's glance: its blocks, headed "Integration · Tool",
+        with the installed integration's icon (from the catalog, never the sender's).
+        Raises LookupError for an integration that is not loaded."""
+        from notch_app.ui.glance import GlanceView  # Qt, only once a glance is shown
+
+        entry = self._catalog.entry(result.integration_id)
+        if entry is None:
+            raise LookupError(f"{result.integration_id} is not a loaded integration")
+        view = GlanceView(
+            result.blocks,
+            theme=self._theme,
+            width=self._width,
+            app_icon=InstalledIcon.of(entry.manifest, entry.folder),
+            widget_factory=_web_widgets(),
+            parent=parent,
+        )
+        title = _one_line(f"{entry.manifest.name} · {result.title}", MAX_TITLE_CHARS)
+        return BuiltCard(
+            view,
+            title=title,
+            action=_one_line(result.title, 40),
             icon=InstalledIcon.of(entry.manifest, entry.folder),
         )
 

@@ -16,6 +16,10 @@ Rules a person can see:
 - confirm is held on a card until it has been fully in view, unchanged and unmoved, for
   `ARMING_DELAY_MS` (a card swapped in under the pointer cannot take a click or an Enter
   aimed at the card before it); decline is never held;
+- a tool result's glance waits for the cards: it shows once no card is waiting, for
+  `glance_ms` (paused while the pointer is on the notch; pinned, until dismissed), and
+  steps aside for a card that arrives (coming back after it); background work is listed
+  in the side notch while it runs;
 - timers run only while a card is on screen or an animation/note is playing.
 
 Kept in one file (~600 lines) on purpose: it is one state machine (queue, parking,
@@ -26,6 +30,7 @@ from __future__ import annotations
 
 import sys
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -33,7 +38,13 @@ from typing import Any
 from PySide6.QtCore import QEvent, QObject, QTimer, Signal
 from PySide6.QtWidgets import QWidget
 
-from notch_app.runtime.presenter import ConfirmationRequest, DecisionSink, Outcome
+from notch_app.runtime.presenter import (
+    ConfirmationRequest,
+    DecisionSink,
+    Outcome,
+    ResultGlance,
+    RunningWork,
+)
 from notch_app.ui.notch_window import DoneTone, NotchWindow
 from notch_app.ui.overlay_settings import OverlaySettings
 from notch_app.ui.side_notch import ParkedCard, SideNotch
@@ -71,6 +82,14 @@ PERSON_EDIT_GRACE_MS = 1000
 a text area taller, a switch reveals a field) stays armed: the person editing the card is
 not a swap, and holding confirm at every line typed would flicker. A card replaced by
 another is held whatever the person did."""
+
+GlanceFactory = Callable[[ResultGlance, QWidget], BuiltCard]
+"""Builds the view of a result glance (display only) as a child of the given widget; its
+`title` heads the notch, its `icon` is the installed integration's."""
+
+MAX_WAITING_GLANCES = 8
+"""Result glances kept waiting for the notch; older ones are dropped (a flood of results
+never grows memory or keeps the notch busy for minutes)."""
 
 CardFactory = Callable[[ConfirmationRequest, QWidget], BuiltCard]
 """Builds the card for a request as a child of the given widget. Raises when it cannot (the request is then declined by
@@ -115,6 +134,7 @@ class OverlayPresenter(QObject):
         window: NotchWindow | None = None,
         side_notch: SideNotch | None = None,
         describe: Callable[[ConfirmationRequest], str] | None = None,
+        glance_factory: GlanceFactory | None = None,
     ) -> None:
         super().__init__()
         self._sink = sink
@@ -128,6 +148,13 @@ class OverlayPresenter(QObject):
         self._parked: list[_Entry] = []
         self._decided_in_run = 0  # cards decided since the queue was last empty: "2 of 3"
         self._glances: list[str] = []
+        self._glance_factory = glance_factory
+        self._results: deque[ResultGlance] = deque(maxlen=MAX_WAITING_GLANCES)
+        self._result_on_screen: tuple[ResultGlance, QWidget] | None = None
+        self._glance_left_ms: int | None = None  # paused: what was left of its time
+        self._glance_timer = QTimer(self)
+        self._glance_timer.setSingleShot(True)
+        self._glance_timer.timeout.connect(self._end_glance)
 
         self._park_timer = QTimer(self)
         self._park_timer.setSingleShot(True)
@@ -149,6 +176,8 @@ class OverlayPresenter(QObject):
         self.window.lookChanged.connect(lambda _look: self._follow_notch())
         self.window.cardMoved.connect(self._on_card_moved)
         self.window.cardSettled.connect(self._start_arming)
+        self.window.pinToggled.connect(self._on_pin_toggled)
+        self.window.hoverChanged.connect(self._on_hover_changed)
         self.side_notch.restoreRequested.connect(self.restore)
         if self._settings.idle_mode == "pill":
             self.window.show_idle()
@@ -245,6 +274,28 @@ class OverlayPresenter(QObject):
         if self.window.look == "idle":
             self._after_done()
 
+    def show_result(self, glance: ResultGlance) -> None:
+        """A tool result's glance (or a background failure line): shown once no card is
+        waiting, for `glance_ms`."""
+        self._results.append(glance)
+        if self.window.look == "idle":
+            self._after_done()
+
+    def work_changed(self, running: tuple[RunningWork, ...]) -> None:
+        """List the tools running in the background in the side notch."""
+        self.side_notch.set_running(running)
+        self._follow_notch()
+
+    @property
+    def result_on_screen(self) -> ResultGlance | None:
+        """The result glance the notch shows now, if any."""
+        shown = self._result_on_screen
+        return shown[0] if shown is not None and self.window.look == "glance" else None
+
+    @property
+    def waiting_results(self) -> tuple[ResultGlance, ...]:
+        return tuple(self._results)
+
     def decision_saved(self, call_id: str, outcome: Outcome) -> None:
         """The person's decision is on disk and sent: the card goes, the done note says
         what was stored."""
@@ -338,6 +389,8 @@ class OverlayPresenter(QObject):
 
     def _show_front(self) -> None:
         self._done_timer.stop()
+        if self._queue:
+            self._step_glance_aside()
         while self._queue:
             entry = self._queue[0]
             try:
@@ -380,7 +433,17 @@ class OverlayPresenter(QObject):
                 cid, bool(approved), final, edited
             )
         )
+        # A widget view's page staged edits: the card changed, so confirm is held again.
+        page_changed = getattr(built.widget, "changedByPage", None)
+        if page_changed is not None:
+            page_changed.connect(lambda cid=call_id: self._on_changed_by_page(cid))
         entry.card = built
+
+    def _on_changed_by_page(self, call_id: str) -> None:
+        entry = self._front()
+        if entry is not None and entry.call_id == call_id:
+            self._hold(entry)
+            self._start_arming()
 
     def _on_decided(
         self, call_id: str, approved: bool, final: dict[str, Any] | None, edited: list[str]
@@ -435,6 +498,9 @@ class OverlayPresenter(QObject):
             self._update_counter()
 
     def _on_dismiss_requested(self) -> None:
+        if self.window.look == "glance":
+            self._end_glance()
+            return
         entry = self._queue[0] if self._queue and self.window.look == "card" else None
         if entry is not None:
             self._on_decided(entry.call_id, False, None, [])
@@ -530,10 +596,85 @@ class OverlayPresenter(QObject):
             self._show_front()
         elif self._glances:
             self._show_done(self._glances.pop(0), "approved")
+        elif self._results:
+            self._show_result(self._results.popleft())
         else:
             self._decided_in_run = 0
             self.window.show_idle()
             self._follow_notch()
+
+    # ---- result glances ---------------------------------------------------------
+
+    def _show_result(self, result: ResultGlance) -> None:
+        title = " ".join(result.title.split())[:60]
+        if result.failure is not None:
+            self._show_done(f"{title} failed: {result.failure}", "declined")
+            return
+        if not result.blocks or self._glance_factory is None:
+            self._show_done(f"Finished ✓  {title}", "approved")
+            return
+        try:
+            built = self._glance_factory(result, self.window.card_parent)
+        except Exception as exc:  # a glance that cannot be drawn is skipped, never fatal
+            print(
+                f"notch: cannot show the glance of {result.integration_id} "
+                f"{result.tool_name}: {exc}",
+                file=sys.stderr,
+            )
+            self._after_done()
+            return
+        self._hold()
+        self._result_on_screen = (result, built.widget)
+        self._glance_left_ms = None
+        self.window.show_glance(built.widget, title=built.title, icon=built.icon)
+        self._glance_timer.start(self._settings.glance_ms)
+        self._follow_notch()
+
+    def _end_glance(self) -> None:
+        """The glance on screen is done (its time ran out, or it was dismissed)."""
+        self._glance_timer.stop()
+        self._drop_glance()
+        if self.window.look == "glance":
+            self._after_done()
+
+    def _drop_glance(self) -> None:
+        shown, self._result_on_screen = self._result_on_screen, None
+        self._glance_left_ms = None
+        if shown is not None:
+            widget = shown[1]
+            if widget is self.window.glance:
+                self.window.take_card()
+            widget.hide()
+            widget.deleteLater()
+
+    def _step_glance_aside(self) -> None:
+        """A card is coming: the glance on screen goes back to the front of the line and
+        shows again, whole, after the cards."""
+        shown = self._result_on_screen
+        if shown is None or self.window.look != "glance":
+            return
+        self._glance_timer.stop()
+        self._drop_glance()
+        self._results.appendleft(shown[0])
+
+    def _on_pin_toggled(self, pinned: bool) -> None:
+        if self.window.look != "glance":
+            return
+        if pinned:
+            self._glance_timer.stop()
+        else:
+            self._glance_timer.start(self._settings.glance_ms)
+
+    def _on_hover_changed(self, inside: bool) -> None:
+        if self.window.look != "glance" or self.window.pinned:
+            return
+        if inside and self._glance_timer.isActive():
+            self._glance_left_ms = self._glance_timer.remainingTime()
+            self._glance_timer.stop()
+        elif not inside and self._glance_left_ms is not None:
+            # Back from the pointer: at least a second more, to finish the line read.
+            self._glance_timer.start(max(self._glance_left_ms, 1000))
+            self._glance_left_ms = None
 
     def _update_counter(self) -> None:
         if self.window.look == "card":
@@ -554,7 +695,7 @@ class OverlayPresenter(QObject):
 
     def _follow_notch(self) -> None:
         self.side_notch.follow(self.window.target_geometry())
-        if self._parked and not self.side_notch.isVisible():
+        if (self._parked or self.side_notch.running) and not self.side_notch.isVisible():
             self.side_notch.show()
 
     def _find(self, call_id: str) -> _Entry | None:

@@ -25,6 +25,9 @@ class OverlaySettings:
     """Length of the eased pill → card (and card → pill) animation. 0 snaps."""
     done_ms: int = 900
     """How long the passive "Approved ✓" note stays before the notch goes idle."""
+    glance_ms: int = 4000
+    """How long a tool result's glance stays (paused while the pointer is on it; a pinned
+    glance stays until dismissed)."""
     theme: Literal["dark", "light"] = "dark"
     card_width: int = 440
     top_margin: int = 6
@@ -37,5 +40,7 @@ class OverlaySettings:
             raise ValueError("park_after_s must be 0 (never park) or more seconds")
         if self.expand_ms < 0 or self.done_ms < 0:
             raise ValueError("expand_ms and done_ms must be 0 or more milliseconds")
+        if self.glance_ms < 500:
+            raise ValueError("glance_ms must be 500 or more milliseconds")
         if not 280 <= self.card_width <= 1000:
             raise ValueError("card_width must be between 280 and 1000 pixels")

@@ -41,7 +41,12 @@ def test_the_file_is_plain_versioned_json(tmp_path: Path, pay_manifest: Any, pay
     entry = data["policies"]["com.example.pay"]["pay_invoice"]
     assert entry["blocked"] is True
     assert entry["card"].startswith("sha256:")
-    assert data["overlay"] == {"glance": True, "idle": "pill", "parkAfterSeconds": 60}
+    assert data["overlay"] == {
+        "glance": True,
+        "glanceSeconds": 4,
+        "idle": "pill",
+        "parkAfterSeconds": 60,
+    }
 
 
 @pytest.mark.parametrize(

@@ -333,13 +333,21 @@ def test_the_notch_controls_write_the_file_at_once(
     assert overlay_file(book)["parkAfterSeconds"] == 0
 
     qtbot.mouseClick(window.glance_switch, Qt.MouseButton.LeftButton)
-    assert overlay_file(book) == {"glance": False, "idle": "hidden", "parkAfterSeconds": 0}
+    assert window.glance_seconds.currentText() == "4 s"
+    window.glance_seconds.setCurrentIndex(window.glance_seconds.findText("10 s"))
+    assert overlay_file(book) == {
+        "glance": False,
+        "glanceSeconds": 10,
+        "idle": "hidden",
+        "parkAfterSeconds": 0,
+    }
 
     # Opened again (a restart), the window shows what the file says.
     again = SettingsWindow(PolicyBook(book.path), Catalog, window.install_dir, theme="dark")
     qtbot.addWidget(again)
     assert again.idle_buttons["hidden"].isChecked()
     assert again.park_after.currentText() == "Never"
+    assert again.glance_seconds.currentText() == "10 s"
     assert not again.glance_switch.isChecked()
 
 

@@ -26,7 +26,7 @@ from notch_app.runtime.policy_book import (
     PolicyRefused,
     PolicyWriteError,
 )
-from notch_app.runtime.policy_book.document import format_number
+from notch_app.runtime.policy_book.document import GLANCE_SECONDS_CHOICES, format_number
 from notch_app.ui.settings.action_panel import _label
 
 IDLE_CHOICES: tuple[tuple[IdleLook, str], ...] = (("pill", "Small pill"), ("hidden", "Hidden"))
@@ -117,12 +117,29 @@ class InTheNotch:
         # Connected after the current value is set, so only the person's choice writes.
         self.park_after.currentIndexChanged.connect(self._park_after_chosen)
 
+        self.glance_seconds = QComboBox()
+        self.glance_seconds.setObjectName("GlanceSeconds")
+        self.glance_seconds.setAccessibleName("Keep a result's glance for")
+        for seconds in GLANCE_SECONDS_CHOICES:
+            self.glance_seconds.addItem(f"{seconds} s", seconds)
+        self.glance_seconds.setCurrentIndex(
+            GLANCE_SECONDS_CHOICES.index(preferences.glance_seconds)
+        )
+        self.glance_seconds.setMinimumWidth(120)
+        self.glance_seconds.currentIndexChanged.connect(self._glance_seconds_chosen)
+
         self.rows: list[QWidget] = [
             _preference_row(
                 "Show a glance when an action runs without asking",
                 "A brief note in the notch, such as “Send email to Sam”, so nothing "
                 "happens unseen.",
                 self.glance_switch,
+            ),
+            _preference_row(
+                "Keep a result's glance for",
+                "What a tool shows when it finishes, such as today's events. Point at it "
+                "to keep it longer, or pin it.",
+                self.glance_seconds,
             ),
             _preference_row(
                 "While nothing is waiting",
@@ -148,6 +165,11 @@ class InTheNotch:
         seconds = self.park_after.itemData(index)
         if isinstance(seconds, int | float) and seconds != self.book.overlay.park_after_seconds:
             self._write(lambda: self.book.set_park_after(seconds))
+
+    def _glance_seconds_chosen(self, index: int) -> None:
+        seconds = self.glance_seconds.itemData(index)
+        if isinstance(seconds, int) and seconds != self.book.overlay.glance_seconds:
+            self._write(lambda: self.book.set_glance_seconds(seconds))
 
     def _write(self, change: Callable[[], None]) -> None:
         try:

@@ -331,6 +331,7 @@ class SettingsWindow(QWidget):
         self.glance_switch = self.in_the_notch.glance_switch
         self.idle_buttons = self.in_the_notch.idle_buttons
         self.park_after = self.in_the_notch.park_after
+        self.glance_seconds = self.in_the_notch.glance_seconds
         column.addWidget(_group(self.in_the_notch.rows))
         column.addStretch(1)
         return contents
