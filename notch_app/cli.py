@@ -29,6 +29,7 @@ COMMANDS: dict[str, str] = {
     "settings": "open the Settings window (integrations, Asks first, Block, guards)",
     "mcp": "put Notch in front of an MCP server: acting tools ask the person first",
     "secrets": "keep, clear or list an integration's API keys in the OS keyring",
+    "hear": "print how Notch takes each reply (yes, no, revise or unclear), one per line",
     "glance": "check a tool result's glance card: which blocks would show, and why not",
 }
 
