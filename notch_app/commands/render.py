@@ -2,7 +2,13 @@
 -o OUT.png [--theme dark|light] [--width PX] [--screen]`: one card, offscreen, to PNG.
 
 The whole card is drawn, however tall; `--screen` draws it as the screen crops it (the
-body folded at the screen's height, with its "More below" pill)."""
+body folded at the screen's height, with its "More below" pill).
+
+`notch render --glance RESULT.json -o OUT.png [--theme dark|light] [--width PX]`: the
+glance a tool's result carries, as the notch shows it. RESULT.json is read as `notch
+glance check` reads it (the result's top level, an MCP result's structuredContent or JSON
+text content, a JSON-RPC response around one); each block that would be dropped is named
+on stderr with the same sentence, and the exit is 1 when nothing would show."""
 
 from __future__ import annotations
 
@@ -14,10 +20,9 @@ from typing import Any
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("manifest", type=Path, metavar="MANIFEST_OR_FOLDER")
+    parser.add_argument("manifest", type=Path, nargs="?", metavar="MANIFEST_OR_FOLDER")
     parser.add_argument(
         "--tool",
-        required=True,
         metavar="NAME",
         help="the tool whose card to draw (a tool that asks without declaring a card is "
         "drawn with the card Notch generates from its inputSchema)",
@@ -38,6 +43,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--fixture",
         action="store_true",
         help="take the arguments from the integration's preview fixture (preview.json)",
+    )
+    parser.add_argument(
+        "--glance",
+        type=Path,
+        metavar="RESULT.json",
+        help="draw the glance a tool's result carries (_voiceos_glance) instead of a card; "
+        "blocks that would be dropped are named on stderr",
     )
     parser.add_argument("-o", "--output", type=Path, required=True, metavar="OUT.png")
     parser.add_argument("--theme", choices=("dark", "light"), default="dark")
@@ -83,6 +95,36 @@ def run(args: argparse.Namespace) -> int:
 
     if not 280 <= args.width <= 1200:
         return _fail(f"--width {args.width} is out of range: use 280 to 1200 pixels")
+    if args.glance is not None:
+        card_only = [
+            flag
+            for flag, given in (
+                ("MANIFEST_OR_FOLDER", args.manifest is not None),
+                ("--tool", args.tool is not None),
+                ("--args", args.args is not None),
+                ("--fixture", args.fixture),
+                ("--generated", args.generated),
+                ("--screen", args.screen),
+            )
+            if given
+        ]
+        if card_only:
+            return _fail(
+                f"--glance draws a tool result's glance; {', '.join(card_only)} "
+                f"{'is' if len(card_only) == 1 else 'are'} for a card: leave "
+                f"{'it' if len(card_only) == 1 else 'them'} out, or drop --glance"
+            )
+        return _render_glance(args.glance, args.output, args.theme, args.width)
+    if args.manifest is None or args.tool is None:
+        missing = " and ".join(
+            what
+            for what, absent in (
+                ("MANIFEST_OR_FOLDER", args.manifest is None),
+                ("--tool NAME", args.tool is None),
+            )
+            if absent
+        )
+        return _fail(f"give {missing} to draw a card (or --glance RESULT.json for a glance)")
     if not args.manifest.exists():
         return _fail(f"{args.manifest}: no such file or folder")
     integration, problems = load_integration(args.manifest)
@@ -163,3 +205,55 @@ def run(args: argparse.Namespace) -> int:
         card.deleteLater()
     print(f"wrote {args.output} ({size}, {args.theme})")
     return 0
+
+
+def _render_glance(result: Path, output: Path, theme: str, width: int) -> int:
+    """Draw the glance of the tool result in `result` to `output`: 0 when it was drawn, 1
+    when no block would show, 2 when the file cannot be read or holds no glance."""
+    from notch_app.manifest.glance import read_glance
+    from notch_app.manifest.glance_result import NO_GLANCE, dropped_pointer, find_glance
+    from notch_app.manifest.source import SourceError, load_json
+
+    name = str(result)
+    try:
+        doc, problems = load_json(result, name)
+    except SourceError as exc:
+        return _fail(str(exc))
+    if doc is None:
+        for p in problems:
+            print(p.format(), file=sys.stderr)
+        return _fail(f"{name}: cannot read the tool result (above); fix it and retry")
+    found = find_glance(doc.data)
+    if found is None:
+        return _fail(f"{name}:1:1: {NO_GLANCE}")
+    reading = read_glance(found.value)
+    # The same lines as `notch glance check`: where, which block, the reason and the fix.
+    for drop in reading.dropped:
+        line, column = doc.position(dropped_pointer(found, drop))
+        what = f"block {drop.index} ({drop.kind}): " if drop.index >= 0 else ""
+        print(_printable(f"{name}:{line}:{column}: {what}{drop.reason}"), file=sys.stderr)
+    if not reading.blocks:
+        print(
+            f"notch render: {name}: no block of the glance would show; nothing drawn",
+            file=sys.stderr,
+        )
+        return 1
+
+    from notch_app.ui.headless import headless_app
+
+    headless_app()
+    from notch_app.ui.snapshot import save_glance_png
+    from notch_app.ui.theme import theme_name
+
+    try:
+        size = save_glance_png(output, reading.blocks, theme=theme_name(theme), width=width)
+    except OSError as exc:
+        return _fail(str(exc))
+    shown = ", ".join(block.type for block in reading.blocks)
+    print(f"wrote {output} ({size.width()}×{size.height()} px, {theme}; {shown})")
+    return 0
+
+
+def _printable(text: str) -> str:
+    # A lone surrogate (from a file name or a reason quoting a key) cannot go to UTF-8.
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
