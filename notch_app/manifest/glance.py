@@ -843,7 +843,10 @@ def _lone_surrogate(err: ErrorDetails, where: str, kind: str) -> str:
 
 
 def _missing(err: ErrorDetails, where: str, kind: str) -> str:
-    return f"{where}: missing; {kind} needs {where.rsplit('.', 1)[-1]}"
+    field = where.rsplit(".", 1)[-1]
+    if "." in where or "[" in where:
+        return f"{where}: missing; add {field}"
+    return f"{where}: missing; {kind} needs {field}"
 
 
 def _unknown_field(err: ErrorDetails, where: str, kind: str) -> str:
