@@ -295,3 +295,57 @@ def desktop_shot() -> Callable[[OverlayPresenter, str], QImage]:
     """`desktop_shot(presenter, name)`: the top of the screen around the notch over a
     wallpaper, as a person would see it; also saved as artifacts/overlay/<name>.png."""
     return _desktop_shot
+
+
+# ---- glances (tests/ui/test_glance_*.py) ------------------------------------------------
+
+GLANCE_NOW = 1_750_000_000.0
+"""The fixed time glance tests and goldens show: Sunday 15 June 2025, 15:06:40 UTC."""
+
+
+class FakeClock:
+    """A clock a test moves by hand: `clock()` is the unix time, `advance(s)` moves it."""
+
+    def __init__(self, now: float = GLANCE_NOW) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+@pytest.fixture
+def fake_clock() -> FakeClock:
+    """A FakeClock at GLANCE_NOW (Sunday 15 June 2025, 15:06:40 UTC)."""
+    return FakeClock()
+
+
+GLANCE_PIXEL_TOLERANCE = 24
+GLANCE_MAX_DIFFERING = 0.005  # 0.5 % of the pixels, as the card goldens
+
+
+def _differing_share(a: QImage, b: QImage) -> float:
+    if a.size() != b.size():
+        return 1.0
+    ca = a.convertToFormat(QImage.Format.Format_RGBA8888)
+    cb = b.convertToFormat(QImage.Format.Format_RGBA8888)
+    pa = bytes(ca.constBits())  # type: ignore[call-overload]
+    pb = bytes(cb.constBits())  # type: ignore[call-overload]
+    if pa == pb:
+        return 0.0
+    differing = 0
+    for i in range(0, len(pa), 4):
+        if pa[i : i + 4] != pb[i : i + 4] and (
+            max(abs(pa[i + k] - pb[i + k]) for k in range(4)) > GLANCE_PIXEL_TOLERANCE
+        ):
+            differing += 1
+    return differing / (a.width() * a.height())
+
+
+@pytest.fixture(scope="session")
+def differing_share() -> Callable[[QImage, QImage], float]:
+    """`differing_share(a, b)`: the share of pixels with a channel off by more than 24
+    (1.0 when the sizes differ); a golden fails past 0.5 % (the card goldens' method)."""
+    return _differing_share
