@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -109,6 +109,7 @@ class WidgetCardState(CardState):
         # Masked in "What will run" like a passwordField's value.
         self._secret_paths = tuple(sorted(set(self._secret_paths) | secrets))
         self._refusal: str | None = None
+        self._page_watchers: list[Callable[[], None]] = []
 
     # --- what the page gets --------------------------------------------------------
 
@@ -133,7 +134,10 @@ class WidgetCardState(CardState):
         reason = self._refusal_of(arguments)
         if reason is not None:
             self._refuse(f"{REFUSED}: {reason}")
-            return Staging(self._version != version, self._refusal)
+            refused = Staging(self._version != version, self._refusal)
+            if refused.changed:
+                self.page_changed()
+            return refused
         assert isinstance(arguments, dict)
         had_refusal = self._refusal is not None
         self._refusal = None
@@ -142,7 +146,27 @@ class WidgetCardState(CardState):
             self.set(name, value)
         if had_refusal and self._version == version:
             self._changed()  # the refusal went: confirm may open
-        return Staging(had_refusal or not same_value(before, self._current), None)
+        staged = Staging(had_refusal or not same_value(before, self._current), None)
+        if staged.changed:
+            self.page_changed()
+        return staged
+
+    def on_page_change(self, callback: Callable[[], None]) -> Callable[[], None]:
+        """Call `callback()` whenever the page changed the card (a staging that changed
+        it, or `page_changed`): the overlay holds confirm again. Returns an unsubscribe."""
+        self._page_watchers.append(callback)
+
+        def unsubscribe() -> None:
+            if callback in self._page_watchers:
+                self._page_watchers.remove(callback)
+
+        return unsubscribe
+
+    def page_changed(self) -> None:
+        """Say the page changed the card (its staging, or it stopped responding and was
+        replaced): every `on_page_change` callback is called."""
+        for callback in list(self._page_watchers):
+            callback()
 
     def _refusal_of(self, arguments: Any) -> str | None:
         if not isinstance(arguments, dict):

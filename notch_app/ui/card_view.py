@@ -45,13 +45,15 @@ from PySide6.QtWidgets import (
 from notch_app.card.also_sends import AlsoSent, also_sends
 from notch_app.card.display_text import lookalike_warnings, mark_invisible
 from notch_app.card.interpolate import display_value
+from notch_app.card.staged_args import WidgetCardState, card_state_for
 from notch_app.card.state import REQUIRED_MESSAGE, CardState
 from notch_app.manifest.model import Tool
-from notch_app.manifest.view import CardBlock
+from notch_app.manifest.view import CardBlock, WidgetBlock
 from notch_app.ui.blocks import CardContext, build_block
 from notch_app.ui.blocks.inputs import InputEditor
 from notch_app.ui.blocks.layout import add_card_header
 from notch_app.ui.blocks.text import wrapped_label
+from notch_app.ui.blocks.widget import notch_footer
 from notch_app.ui.theme import Look
 from notch_app.ui.widgets.also_sends import AlsoSendsSection, CheckNotes
 from notch_app.ui.widgets.asker_strip import Asker, AskerStrip
@@ -222,6 +224,8 @@ class CardView(QWidget):
     """
 
     decided = Signal(bool, dict, list)
+    changedByPage = Signal()
+    """A widget view's page changed the card (staged edits): the overlay holds confirm."""
 
     def __init__(
         self,
@@ -240,7 +244,9 @@ class CardView(QWidget):
         from notch_app.ui import theme as theme_module
 
         theme_name = theme_module.theme_name(theme)
-        self._state = CardState(tool, arguments)
+        self._state = card_state_for(tool, arguments)
+        if isinstance(self._state, WidgetCardState):
+            self._state.on_page_change(self.changedByPage.emit)
         self._decision: bool | None = None
         self._armed = True  # see set_armed: the overlay holds confirm on a card just shown
         self.setObjectName("NotchCardView")
@@ -294,7 +300,9 @@ class CardView(QWidget):
         if isinstance(root, CardBlock):
             add_card_header(root, header, self._ctx)
         children = list(root.children) if isinstance(root, CardBlock) else [root]
-        footer_blocks = list(root.footer) if isinstance(root, CardBlock) else []
+        footer_blocks: list[Any] = list(root.footer) if isinstance(root, CardBlock) else []
+        if isinstance(root, WidgetBlock):
+            footer_blocks = notch_footer(root, tool)  # Notch's own, outside the page
         # Notch's own lines under the title: hidden characters and look-alike letters in
         # what the card shows (made now, shown only when there is something to say).
         self._check_notes: CheckNotes | None = None  # made when first needed
@@ -535,6 +543,8 @@ class CardView(QWidget):
         """Show what the call also sends at the end of the content; True when the section
         appeared, changed or went."""
         section = self._also_sends
+        if isinstance(self._state, WidgetCardState):
+            return False  # its "What will run" lists every argument
         if section is None:
             if not entries or self._content_layout is None:
                 return False

@@ -187,3 +187,16 @@ def test_a_card_view_gets_a_plain_state_for_other_views() -> None:
     assert type(made) is CardState
     with pytest.raises(ValueError, match="not a widget view"):
         WidgetCardState(tool, {"to": "Marc"})
+
+
+def test_only_stagings_that_change_the_card_call_the_page_watchers(
+    state: WidgetCardState,
+) -> None:
+    held: list[int] = []
+    state.on_page_change(lambda: held.append(1))
+    state.stage({"to": "Marc"})  # the proposal again: nothing to hold for
+    assert held == []
+    state.stage({"to": "Sam"})
+    state.stage({"bcc": "x"})
+    state.stage({"to": "Sam"})  # lifts the refusal: confirm may open, so it is held
+    assert len(held) == 3

@@ -110,7 +110,7 @@ def test_every_block_renders_what_the_arguments_say(qtbot: Any, card: Any) -> No
     view = card(EVERY_BLOCK, PROPS, ARGS)
     qtbot.addWidget(view)
     view.show()
-    assert _types(EVERY_BLOCK) | {"actions"} == set(BLOCK_TYPES)
+    assert _types(EVERY_BLOCK) | {"actions", "widget"} == set(BLOCK_TYPES)  # widget: a whole view
     text = CardDriver(view).visible_text()
     for shown in [
         "Title is Hello", "bold", "Value of Hello", "Size: 3 MB · today", "a.txt", "b.txt",

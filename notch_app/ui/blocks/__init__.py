@@ -28,6 +28,7 @@ from notch_app.ui.blocks.inputs import (
 from notch_app.ui.blocks.layout import CardBuilder, StackBuilder
 from notch_app.ui.blocks.media import BadgeBuilder, DividerBuilder, ImageBuilder, ProgressBuilder
 from notch_app.ui.blocks.text import MarkdownBuilder, TextBuilder
+from notch_app.ui.blocks.widget import WidgetBuilder
 
 
 class BlockBuilder(Protocol):
@@ -54,6 +55,7 @@ BUILDERS: dict[str, BlockBuilder] = {
     "chips": ChipsBuilder(),
     "button": ButtonBuilder(),
     "actions": ActionsBuilder(),
+    "widget": WidgetBuilder(),
 }
 
 

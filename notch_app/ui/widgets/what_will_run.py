@@ -1,0 +1,125 @@
+""" "What will run": Notch's own list, under a widget card's page, of every argument the
+call sends, each change the page staged written `to: Marc → Sam`. The page cannot reach,
+cover or restyle it (it is drawn by Notch outside the page), so a page never makes the
+card show less than what runs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QPalette
+from PySide6.QtWidgets import QGridLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+
+from notch_app.card.staged_args import RunLine
+from notch_app.ui.theme import Look, style_text
+from notch_app.ui.widgets.shapes import GlassFrame
+
+ARROW = "\u2192"
+NOTHING = "(removed)"
+"""How a change that removes an argument reads after the arrow."""
+
+
+def change_text(line: RunLine) -> str:
+    """`Sam` for an unchanged value, `Marc → Sam` for one the page changed."""
+    if line.before is None:
+        return line.text
+    return f"{line.before or '(empty)'} {ARROW} {line.text or NOTHING}"
+
+
+def _label(text: str, role: str, look: Look, parent: QWidget) -> QLabel:
+    label = QLabel(text, parent)
+    label.setTextFormat(Qt.TextFormat.PlainText)  # argument text is never markup
+    label.setWordWrap(True)
+    label.setObjectName(role)
+    style_text(label, role, look)
+    return label
+
+
+class WhatWillRun(GlassFrame):
+    """The list itself; `show_lines` redraws it when what runs changed. `undo` (when
+    given) is offered while the page changed something: it puts the agent's proposal back."""
+
+    def __init__(
+        self, look: Look, undo: Callable[[], None] | None = None, parent: QWidget | None = None
+    ) -> None:
+        super().__init__(look, "section", parent)
+        self.setObjectName("WhatWillRun")
+        self.setAccessibleName("What will run")
+        self._look = look
+        self.lines: tuple[RunLine, ...] = ()
+        column = QVBoxLayout(self)
+        column.setContentsMargins(12, 10, 12, 10)
+        column.setSpacing(6)
+        self.heading = _label("What will run", "AlsoSendsTitle", look, self)
+        column.addWidget(self.heading)
+        self._rows = QWidget(self)
+        self._grid = QGridLayout(self._rows)
+        self._grid.setContentsMargins(0, 0, 0, 0)
+        self._grid.setHorizontalSpacing(14)
+        self._grid.setVerticalSpacing(4)
+        self._grid.setColumnStretch(1, 1)
+        column.addWidget(self._rows)
+        self.undo = QPushButton("Undo the widget's changes", self)
+        self.undo.setFlat(True)
+        self.undo.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.undo.setFont(look.font("ListMore"))
+        self.undo.setPalette(look.tinted_palette("ShowMore", QPalette.ColorRole.ButtonText, "link"))
+        self.undo.setAutoDefault(False)
+        self.undo.hide()
+        self._can_undo = undo is not None
+        if undo is not None:
+            self.undo.clicked.connect(undo)
+        column.addWidget(self.undo, 0, Qt.AlignmentFlag.AlignLeft)
+
+    def show_lines(self, lines: list[RunLine], *, changed: bool) -> None:
+        """Show `lines`; `changed`: the page changed something (offer the undo)."""
+        self.undo.setVisible(self._can_undo and changed)
+        wanted = tuple(lines)
+        if wanted == self.lines:
+            return
+        self.lines = wanted
+        self._redraw()
+
+    def texts(self) -> list[str]:
+        """Each row as `label: value` (with `before → after` for a change), in order."""
+        return [f"{line.label}: {change_text(line)}" for line in self.lines]
+
+    def _redraw(self) -> None:
+        look = self._look
+        while self._grid.count():
+            item = self._grid.takeAt(0)
+            widget = item.widget() if item is not None else None
+            if widget is not None:
+                widget.hide()
+                widget.setParent(None)
+                widget.deleteLater()
+        if not self.lines:
+            self._grid.addWidget(_label("No arguments", "KeyLabel", look, self._rows), 0, 0)
+        row = 0
+        for line in self.lines:
+            key = _label(line.label, "KeyLabel", look, self._rows)
+            wide = look.font_metrics("KeyLabel").horizontalAdvance(line.label) + 2
+            key.setMinimumWidth(min(wide, 150))
+            key.setMaximumWidth(150)
+            value = _label(change_text(line), "KeyValue", look, self._rows)
+            value.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+            if line.changed:
+                value.setFont(look.font("PrimaryButton"))  # bold: the change is the news
+                value.setAccessibleDescription("Changed by the widget")
+                key.setToolTip(
+                    "Changed by the widget; the agent proposed the value before the arrow"
+                )
+            self._grid.addWidget(key, row, 0, Qt.AlignmentFlag.AlignTop)
+            self._grid.addWidget(value, row, 1)
+            row += 1
+            for warning in line.warnings:
+                self._grid.addWidget(_label(warning, "LookalikeWarning", look, self._rows), row, 1)
+                row += 1
+        if self.isVisible():
+            for i in range(self._grid.count()):
+                item = self._grid.itemAt(i)
+                widget = item.widget() if item is not None else None
+                if widget is not None:
+                    widget.show()  # at once, not at the next event loop turn
