@@ -51,7 +51,11 @@ SYMBOL_CUES: dict[str, Cue] = {
     "🤷": "hedge",
 }
 
-_TOKEN = re.compile("[\\w']+|[" + "".join(SYMBOL_CUES) + "]")
+_TOKEN = re.compile("[\\w']+|[,;:.!?¿¡()…—–]+|[" + "".join(SYMBOL_CUES) + "]")
+# Marks a glued pronoun that names a recipient ("envía" + "+melo"); tokens never hold it.
+_RECIPIENT = "+"
+# Where a clause ends ("no, está mal" is not "no está mal"): phrases never span one.
+_BREAK = ","
 _APOSTROPHES = str.maketrans({"’": "'", "‘": "'", "ʼ": "'", "´": "'", "`": "'", "′": "'"})
 _RUN_OF_THREE = re.compile(r"(.)\1{2,}")
 _RUN_OF_TWO = re.compile(r"(.)\1+")
@@ -91,6 +95,7 @@ class _Words:
     known: frozenset[str]
     rewrites: dict[str, tuple[str, ...]]
     clitics: tuple[str, ...]
+    recipient_clitics: frozenset[str]
     elisions: frozenset[str]
 
 
@@ -103,8 +108,13 @@ def fold(text: str) -> str:
 
 
 def _split(folded: str) -> list[str]:
+    """Words, symbols and clause breaks (one `_BREAK` per run of punctuation)."""
     tokens = []
     for token in _TOKEN.findall(folded):
+        if not (token[0].isalnum() or token[0] in "'_" or token in SYMBOL_CUES):
+            if tokens and tokens[-1] != _BREAK:
+                tokens.append(_BREAK)
+            continue
         token = token.strip("'_")
         if token:
             tokens.append(token)
@@ -120,6 +130,8 @@ def _compile(lex: Lexicon) -> _Words:
     def expand(tokens: Iterable[str]) -> list[str]:
         out: list[str] = []
         for token in tokens:
+            if token == _BREAK:
+                continue
             if token in rewrites:
                 out.extend(rewrites[token])
             elif "'" in token:
@@ -158,6 +170,12 @@ def _compile(lex: Lexicon) -> _Words:
             f"notch_app/reply/languages/{lex.code}.py: approving phrases hold a negation or "
             f"contrast (list them under hedge instead): {'; '.join(risky)}"
         )
+    clitics = tuple(sorted((fold(c) for c in lex.clitics.split()), key=len, reverse=True))
+    recipient_clitics = frozenset(fold(c) for c in lex.recipient_clitics.split())
+    for clitic in clitics:
+        cues.setdefault(clitic, "filler")  # a pronoun split off a verb changes nothing...
+        # ...unless it names a new recipient: a word no one can type, "+me"
+        cues[_RECIPIENT + clitic] = "change"
     known = frozenset(cues) | frozenset(w for p in phrases for w in p)
     return _Words(
         code=lex.code,
@@ -166,7 +184,8 @@ def _compile(lex: Lexicon) -> _Words:
         longest=max((len(p) for p in phrases), default=1),
         known=known,
         rewrites=rewrites,
-        clitics=tuple(sorted((fold(c) for c in lex.clitics.split()), key=len, reverse=True)),
+        clitics=clitics,
+        recipient_clitics=recipient_clitics,
         elisions=frozenset(fold(e) for e in lex.elisions.split()),
     )
 
@@ -175,7 +194,7 @@ _COMPILED: dict[str, _Words] = {code: _compile(LEXICONS[code]) for code in SUPPO
 # How many languages know each word: a word only one language knows says more about which.
 _SPREAD: dict[str, int] = {}
 for _words in _COMPILED.values():
-    for _word in _words.known:
+    for _word in _words.known | frozenset(_words.rewrites):
         _SPREAD[_word] = _SPREAD.get(_word, 0) + 1
 
 
@@ -193,7 +212,7 @@ def _canonical(word: str, lex: _Words) -> list[str]:
     for clitic in lex.clitics:
         stem = word[: -len(clitic)]
         if word.endswith(clitic) and len(stem) > 2 and lex.cues.get(stem, "filler") != "filler":
-            return [stem, clitic]
+            return [stem, _RECIPIENT + clitic if clitic in lex.recipient_clitics else clitic]
     if len(word) > 3 and word[0] in lex.elisions and word[1:] in lex.known:
         return [word[0], word[1:]]
     return [word]
@@ -202,7 +221,7 @@ def _canonical(word: str, lex: _Words) -> list[str]:
 def _words_of(tokens: list[str], lex: _Words) -> list[str]:
     words: list[str] = []
     for token in tokens:
-        if token in SYMBOL_CUES:
+        if token in SYMBOL_CUES or token == _BREAK:
             words.append(token)
         elif token in lex.rewrites:
             words.extend(lex.rewrites[token])
@@ -215,22 +234,28 @@ def _words_of(tokens: list[str], lex: _Words) -> list[str]:
     return words
 
 
-def _cues_of(words: list[str], lex: _Words) -> list[Cue | None]:
-    """One cue per phrase or word, None for content; phrases are matched longest first."""
+def _cues_of(words: list[str], lex: _Words) -> tuple[list[Cue | None], int]:
+    """One cue per phrase or word (None for content), and how many phrases matched.
+
+    Phrases are matched longest first, never across a clause break.
+    """
     found: list[Cue | None] = []
+    phrases = 0
     i, count = 0, len(words)
     while i < count:
         for size in range(min(lex.longest, count - i), 1, -1):
             cue = lex.phrases.get(tuple(words[i : i + size]))
             if cue is not None:
                 found.append(cue)
+                phrases += 1
                 i += size
                 break
         else:
             word = words[i]
-            found.append(SYMBOL_CUES.get(word) or lex.cues.get(word))
+            if word != _BREAK:
+                found.append(SYMBOL_CUES.get(word) or lex.cues.get(word))
             i += 1
-    return found
+    return found, phrases
 
 
 def _decide(cues: list[Cue | None], question: bool) -> Verdict:
@@ -250,8 +275,17 @@ def _decide(cues: list[Cue | None], question: bool) -> Verdict:
     return "revise" if content >= 2 else "unclear"
 
 
-def _score(words: list[str], lex: _Words, hints: str) -> float:
-    score = sum(1.0 / _SPREAD[w] for w in words if w in lex.known)
+def _score(tokens: list[str], lex: _Words, phrases: int, hints: str) -> float:
+    """How much `tokens` look like `lex`'s language: words it knows as written (a word
+    fewer languages know weighs more), its phrases, and letters only it writes."""
+    score = float(phrases)
+    for token in tokens:
+        parts = token.split("'") if "'" in token and token not in lex.known else (token,)
+        for part in parts:
+            if part in lex.known or part in lex.rewrites:
+                score += 1.0 / _SPREAD[part]
+            elif (spelled := _canonical(part, lex)[0]) in lex.known:
+                score += 0.5 / _SPREAD[spelled]  # known once squeezed or split: weaker
     return score + (1.0 if any(c in hints for c in _LETTER_HINTS.get(lex.code, "")) else 0.0)
 
 
@@ -290,18 +324,20 @@ def classify_reply(text: str, language: str | None = None) -> Reply:
     if language is not None:
         lex = _COMPILED[language]
         words = _words_of(tokens, lex)
+        cues, _ = _cues_of(words, lex)
     else:
-        best: tuple[float, int, _Words, list[str]] | None = None
-        for rank, code in enumerate(SUPPORTED_LANGUAGES):
+        best: tuple[float, _Words, list[str], list[Cue | None]] | None = None
+        for code in SUPPORTED_LANGUAGES:
             candidate = _COMPILED[code]
             seen = _words_of(tokens, candidate)
-            score = _score(seen, candidate, hints)
-            # Ties go to the earlier language in SUPPORTED_LANGUAGES.
-            if best is None or (score, -rank) > (best[0], -best[1]):
-                best = (score, rank, candidate, seen)
+            seen_cues, phrases = _cues_of(seen, candidate)
+            score = _score(tokens, candidate, phrases, hints)
+            if best is None or score > best[0]:  # a tie keeps the earlier language
+                best = (score, candidate, seen, seen_cues)
         assert best is not None
-        lex, words = best[2], best[3]
-    verdict = _decide(_cues_of(words, lex), question)
+        _, lex, words, cues = best
+    verdict = _decide(cues, question)
     if cut and verdict == "yes":
         verdict = "revise"  # there is more after what was read: it cannot be a plain yes
-    return Reply(verdict=verdict, text=_shown(text), language=lex.code, words=" ".join(words))
+    said = " ".join(w for w in words if w != _BREAK)
+    return Reply(verdict=verdict, text=_shown(text), language=lex.code, words=said)

@@ -31,6 +31,8 @@ class Lexicon:
     - `clitics`: endings glued to a verb ("envíalo" = "envía" + "lo"), longest tried first.
     - `elisions`: one-letter articles glued to the next word when typed without an
       apostrophe ("lenvoie" = "l" + "envoie").
+    - `recipient_clitics`: glued pronouns that name a new recipient ("envíamelo": to me),
+      a change request.
     """
 
     code: str
@@ -44,4 +46,5 @@ class Lexicon:
     phrases: dict[Cue, str] = field(default_factory=dict)
     rewrites: dict[str, str] = field(default_factory=dict)
     clitics: str = ""
+    recipient_clitics: str = ""
     elisions: str = ""

@@ -8,7 +8,7 @@ GERMAN = Lexicon(
         ja jawohl jap jep jo joa japp jup jupp klar sicher sicherlich ok okay okey oki genau
         richtig passt gut super perfekt prima toll einverstanden gerne gern natürlich
         selbstverständlich absolut bestätigt korrekt freilich logo klaro
-        definitiv unbedingt bitteschön exakt stimmt geil cool top
+        definitiv unbedingt bitteschön jaja exakt stimmt geil cool top
     """,
     act="""
         los mach machs mache machen schick schicke schicken schickt sende senden sendet
@@ -53,7 +53,7 @@ GERMAN = Lexicon(
         eintrag auftrag ding sache sachen kannst können könntest würdest willst will
         möchte soll sollst wird werden habe hab hast bin mein meine deine ihre unsere
         mit für von zu in im auf bei nach aus ganz gerade endlich einmal wirklich
-        ordentlich dafür daran dran drauf
+        ordentlich dafür daran dran drauf tisch zimmer flug
     """,
     phrases={
         "filler": "lass uns | so wie es ist | wie es ist | wie besprochen | wie gesagt",
@@ -72,7 +72,7 @@ GERMAN = Lexicon(
         "neg": """
             auf keinen fall | keinesfalls | noch nicht | jetzt nicht | nicht jetzt |
             heute nicht | lieber nicht | besser nicht | bloß nicht | bloss nicht |
-            lass es | lass das | lass mal | lass gut sein | vergiss es | vergiss das |
+            lass es | lass das | lass mal | lass es lieber | lieber lassen | lass es bleiben | lass gut sein | vergiss es | vergiss das |
             ich habe es mir anders überlegt | ich hab es mir anders überlegt |
             hab mir das anders überlegt | habe es mir anders überlegt | anders überlegt |
             kommt nicht in frage | kommt nicht infrage | nein danke | auf gar keinen fall |
@@ -84,6 +84,8 @@ GERMAN = Lexicon(
         """,
         "change": """
             an den | an die | an mich | an ihn | an sie | um uhr | zu mir | noch was |
+            es mir | sie mir | ihn mir | es uns | schick mir | schicke mir | sende mir |
+            schick uns | sende uns | gib mir | mail mir | leite mir |
             wie wäre es mit | wie wär's mit | wie wärs mit | was ist mit
         """,
         "hedge": """

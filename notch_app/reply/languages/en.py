@@ -15,6 +15,7 @@ ENGLISH = Lexicon(
         send sent do go proceed submit run execute book pay post publish confirm continue
         ship deliver transfer launch schedule delete accept approve greenlight
         finish complete mail email forward reply buy order reserve
+        sending doing going paying booking posting submitting deleting proceeding
     """,
     neg="""
         no nope nah naw nay not never negative cancel cancelled canceled
@@ -31,7 +32,7 @@ ENGLISH = Lexicon(
         shorter longer shorten lengthen rephrase reword rewrite rename move reschedule
         postpone use put set say tell mention include cc bcc also more less formal
         informal casual polite politer friendlier nicer different another other new long short
-        spell adjust tweak trim cut expand attach detach
+        spell adjust tweak trim cut expand attach detach first last second third
     """,
     hedge="""
         maybe perhaps possibly probably guess suppose dunno idk unsure wait hold hang pardon
@@ -50,11 +51,13 @@ ENGLISH = Lexicon(
         that's what's email emails e-mail mail message messages text texts note reply
         invoice invoices payment payments meeting meetings event events invite invitation
         file files document documents draft post order booking reservation request transfer
-        money form call appointment ticket task entry item items as-is yourself
+        money form call appointment ticket task entry item items as-is yourself table room
+        flight
         already immediately asap quickly straight both whole entire
         have has had get got need needs needed mean meant said told works work
         up over out done finished anyway anyways
         honestly actually basically literally kindly s ll ve re d m
+        dokie dokey happening happen going
     """,
     phrases={
         "yes": """
@@ -87,6 +90,7 @@ ENGLISH = Lexicon(
         "but": "yes but | yeah but | ok but | okay but | on second thought | on second thoughts",
         "change": """
             to me | to him | to her | to them | to us | to you | make it | can you change |
+            send me | forward me | email me | mail me | text me | send us | give me |
             could you change | the other | how about | what about
         """,
         "hedge": """

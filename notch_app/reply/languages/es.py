@@ -18,13 +18,15 @@ SPANISH = Lexicon(
         publicar paga pagar págalo reserva reservar ejecuta ejecutar borra borrar bórralo
         compra comprar transfiere transferir agenda agendar programa programar
         manda adelante lanza lanzar sube subir responde responder contesta contestar
+        pagues borres publiques confirmes aceptes reserves sigas continúes ejecutes compres
+        transfieras respondas contestes agendes programes lances subas procedas apruebes
     """,
     neg="""
         no nop nope nones nel negativo nunca jamás tampoco cancela cancelar
         cancélalo cancelado cancele cancelalo anula anular anúlalo para parar detente
         detén alto basta olvídalo olvida olvidalo déjalo dejalo rechaza rechazar rechazo
         deniega denegar niego ni nah mal equivocado error incorrecto incorrecta después
-        despues
+        despues nada
     """,
     but="""
         pero sino aunque excepto salvo mejor mas
@@ -35,7 +37,8 @@ SPANISH = Lexicon(
         eliminar saca sacar reemplaza reemplazar sustituye sustituir mueve mover acorta
         acortar alarga alargar reescribe reescribir reformula redacta más menos corto corta
         largo larga formal informal otro otra otros distinto distinta diferente nuevo nueva
-        también además incluye incluir copia cc añádele ponle dile di escribe
+        también además incluye incluir copia cc añádele ponle dile di escribe primera
+        primero primeras primeros última último segunda segundo
     """,
     hedge="""
         quizás quizá quizas quiza igual espera esperate espérate momento perdón perdon
@@ -47,13 +50,13 @@ SPANISH = Lexicon(
         por favor porfa porfis gracias muchas ya ahora mismo todo toda todos bien pues
         bueno eh em ehm mm ah oh uh a de del que y e o u en con me te se nos mi tu su
         sus solo solamente únicamente yo tú usted ustedes vosotros nosotros hombre mujer
-        tío tía tio tia amigo jefe
+        tío tía tio tia amigo jefe mesa habitación vuelo
         así asi tal cual es está están son ser estar sea muy mucho vamos oye mira
         pues nomás nomas simplemente directamente ahora ahorita rápido rapido mensaje
         correo email mail factura facturas pago pagos reunión reunion cita reserva pedido
         archivo archivos documento documentos nota texto evento invitación transferencia
         solicitud borrador entrada tarea billete puedes podrías podrias quiero quieres
-        puede favor hazme fine cosa creo parece
+        puede favor hazme fine cosa creo parece estoy he has ha hemos dicho dije
     """,
     phrases={
         "yes": """
@@ -109,4 +112,5 @@ SPANISH = Lexicon(
         "vl": "vale",
     },
     clitics="lo la los las le les me te nos selo sela selos selas melo mela telo tela noslo se",
+    recipient_clitics="me nos melo mela melos melas noslo nosla noslos noslas",
 )

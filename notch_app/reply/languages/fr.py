@@ -18,7 +18,7 @@ FRENCH = Lexicon(
         poste poster publie publier publiez paie payer paye payez réserve réserver
         réservez supprime supprimer supprimez exécute exécuter exécutez transmets
         transmettre vire virer commande commander programme programmer expédie expédier
-        go procède procéder procédez réponds répondre
+        go procède procéder procédez réponds répondre aller
     """,
     neg="""
         non nan nope ne n' pas jamais aucun aucune rien annule annuler annulez annulé
@@ -56,9 +56,10 @@ FRENCH = Lexicon(
         billet événement chose truc peux pouvez veux voulez voudrais aimerais faut
         ai as avons avez suis sommes es êtes sera vais va ici là directement déjà vite
         rapidement chef mec madame monsieur ami amie comme que qu' m' t' s' se me te lui
-        leur leurs ainsi tel quel telle quelle plus
+        leur leurs ainsi tel quel telle quelle plus table chambre vol
     """,
     phrases={
+        "filler": "tout de suite | de suite",
         "yes": """
             d accord | bien sûr | bien sur | tout à fait | tout a fait | c'est bon |
             c'est parfait | c'est ok | c'est correct | c'est juste | c'est ça | c'est ca |
@@ -69,11 +70,7 @@ FRENCH = Lexicon(
             ok pour moi | bon pour moi | d'acc | c'est tout bon | c'est validé | c'est parti |
             on y va | allez hop | et voilà | voilà | voila
         """,
-        "act": """
-            vas-y | vas y | allez-y | allez y | fais-le | fais le | envoie-le | envoie le |
-            envoyez-le | envoie-la | envoie-les | fais-le maintenant | fonce | foncez |
-            lance-toi | go go
-        """,
+        "act": "vas-y | vas y | allez-y | allez y | fonce | foncez | lance-toi | go go",
         "neg": """
             pas question | hors de question | laisse tomber | laissez tomber | pas encore |
             pas maintenant | pas aujourd'hui | surtout pas | certainement pas | absolument pas |
@@ -91,7 +88,9 @@ FRENCH = Lexicon(
         "change": """
             plus court | plus courte | plus long | plus longue | plus formel | plus poli |
             plus simple | à moi | a moi | à lui | a lui | à elle | a elle | à eux | a eux |
-            pour demain | à la place de | et si
+            pour demain | à la place de | et si | le moi | la moi | les moi | le nous |
+            la nous | les nous | envoie moi | envoyez moi | envoie nous | envoyez nous |
+            transfère moi | transmets moi
         """,
         "hedge": """
             je ne sais pas | je sais pas | sais pas | chais pas | j'sais pas | ne sais pas |
