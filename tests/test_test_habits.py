@@ -27,6 +27,10 @@ TIMED_WAITS_ALLOWED = {
     "process's RSS (/proc has no event), with a deadline",
     ("ui/test_overlay_presenter.py", "test_idle_overlay_runs_no_timers"): "an observation "
     "window: it counts the timer ticks of an idle overlay over 600 ms",
+    ("ui/test_overlay_glances.py", "test_hovering_pauses_a_glance_and_leaving_gives_it_time_to_"
+     "finish"): "an observation window: a paused glance outlasts its own time",
+    ("ui/test_overlay_glances.py", "test_a_pinned_glance_stays_until_dismissed"): "an "
+    "observation window: a pinned glance outlasts its own time",
 }  # fmt: skip
 
 

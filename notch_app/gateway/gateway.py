@@ -41,6 +41,7 @@ from notch_app.gateway.asking import Confirmations
 from notch_app.gateway.tools import GatewayTool, from_server, tool_document
 from notch_app.gateway.wrapped import ServerCommand, ServerGone, WrappedServer
 from notch_app.manifest.glance import GLANCE_KEY
+from notch_app.manifest.glance_result import find_glance
 from notch_app.runtime.decision import canonical_json
 from notch_app.runtime.service import MAX_CALL_ID_CHARS
 
@@ -68,31 +69,20 @@ class Front:
     """The manifest's tools; None for a bare server (its own `tools/list` is used)."""
 
 
-MAX_GLANCE_TEXT_BYTES: Final = 1024 * 1024
-"""A JSON text item larger than this is not searched for a glance (never parsed twice)."""
-
-
 def glance_blocks(result: types.CallToolResult) -> list[Any] | None:
-    """The `_voiceos_glance.blocks` a tool result carries at the top level of its
-    structured content, or of the JSON object in one of its text items; None without."""
-    found: object = None
-    if isinstance(result.structured_content, dict):
-        found = result.structured_content.get(GLANCE_KEY)
-    if found is None:
-        for item in result.content:
-            text = getattr(item, "text", None)
-            if not isinstance(text, str) or len(text) > MAX_GLANCE_TEXT_BYTES:
-                continue
-            if GLANCE_KEY not in text or not text.lstrip().startswith("{"):
-                continue
-            try:
-                data = json.loads(text)
-            except ValueError:
-                continue
-            if isinstance(data, dict) and GLANCE_KEY in data:
-                found = data[GLANCE_KEY]
-                break
-    blocks = found.get("blocks") if isinstance(found, dict) else None
+    """The `_voiceos_glance.blocks` a tool result carries (in its structured content or
+    the JSON of a text item; see `find_glance`); None without one."""
+    structured = result.structured_content
+    if not (isinstance(structured, dict) and GLANCE_KEY in structured) and not any(
+        GLANCE_KEY in text
+        for text in (getattr(item, "text", "") for item in result.content)
+        if isinstance(text, str)
+    ):
+        return None  # the common case costs one substring search, no copy of the result
+    found = find_glance(result.model_dump(by_alias=True, mode="json", exclude_none=True))
+    blocks = (
+        found.value.get("blocks") if found is not None and isinstance(found.value, dict) else None
+    )
     return blocks if isinstance(blocks, list) else None
 
 

@@ -456,7 +456,13 @@ class NotchWindow(QWidget):
         self.set_accepts_focus(False)
         self._look = "done"
         self._tone = tone
-        self._note.setText(text)
+        # One line at most the card's width: a long sentence ends in "…" (its whole text
+        # is the tooltip), never cut at both ends.
+        room = self._settings.card_width - 48
+        self._note.setText(
+            self._note.fontMetrics().elidedText(text, Qt.TextElideMode.ElideRight, room)
+        )
+        self._note.setToolTip(text)
         self._apply_look_children("done")
         width = max(200, min(self._settings.card_width, self._note.sizeHint().width() + 48))
         self._animate_to(QSize(width, DONE_HEIGHT))

@@ -584,11 +584,11 @@ class OverlayPresenter(QObject):
         if self._settings.park_after_s > 0 and self.window.look == "card":
             self._park_timer.start(int(self._settings.park_after_s * 1000))
 
-    def _show_done(self, text: str, tone: DoneTone) -> None:
+    def _show_done(self, text: str, tone: DoneTone, ms: int | None = None) -> None:
         self._hold()
         self.window.release_focus()
         self.window.show_done(text, tone)
-        self._done_timer.start(self._settings.done_ms)
+        self._done_timer.start(self._settings.done_ms if ms is None else ms)
         self._follow_notch()
 
     def _after_done(self) -> None:
@@ -608,7 +608,10 @@ class OverlayPresenter(QObject):
     def _show_result(self, result: ResultGlance) -> None:
         title = " ".join(result.title.split())[:60]
         if result.failure is not None:
-            self._show_done(f"{title} failed: {result.failure}", "declined")
+            # A sentence to read, not a tick: it stays as long as a glance.
+            self._show_done(
+                f"{title} failed: {result.failure}", "declined", self._settings.glance_ms
+            )
             return
         if not result.blocks or self._glance_factory is None:
             self._show_done(f"Finished ✓  {title}", "approved")

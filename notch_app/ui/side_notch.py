@@ -89,7 +89,7 @@ class SideNotch(QWidget):
         self._menu: QMenu | None = None
         self._icons: tuple[InstalledIcon, ...] = ()
         self.setObjectName("sideNotch")
-        self.setWindowTitle("Notch – parked cards")
+        self.setWindowTitle("Notch – parked cards and running work")
         float_above_windows(self)
         self.setCursor(Qt.CursorShape.PointingHandCursor)
         self.setFont(theme.card_font())

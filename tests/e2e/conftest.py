@@ -130,6 +130,31 @@ class XServer:
         card: dict[str, int] = wait_for(settled, timeout, "a card to settle on screen")
         return card
 
+    def settled_glance(self, timeout: float = 20) -> dict[str, int]:
+        """The notch's geometry once it shows a result glance (taller than the pill and
+        a note, shorter than a card, no X shape) at the same place on two looks in a row."""
+        seen: list[dict[str, int]] = []
+
+        def settled() -> dict[str, int] | None:
+            now = self.window()
+            if now is None or now["HEIGHT"] <= 60 or now["SHAPED"]:
+                seen.clear()
+                return None
+            seen.append(now)
+            return now if len(seen) >= 2 and seen[-2] == now else None
+
+        glance: dict[str, int] = wait_for(settled, timeout, "a result glance to settle")
+        return glance
+
+    def notch_idle(self, timeout: float = 20) -> None:
+        """Wait until the notch is back to its idle pill (or hidden)."""
+
+        def idle() -> bool:
+            now = self.window()
+            return now is None or (now["HEIGHT"] < 30 and not now["SHAPED"])
+
+        wait_for(idle, timeout, "the notch to go back to its idle pill")
+
     def card_gone(self, card: dict[str, int], timeout: float = 20) -> None:
         """Wait until `card` (a settled_card) is no longer what the notch shows."""
         wait_for(lambda: self.window() != card, timeout, "the card to leave the screen")

@@ -135,13 +135,15 @@ async def test_reads_pass_through_and_acting_tools_fail_closed_without_notch(
     nowhere = {"socket": tmp_path / "no-notch.sock", "data_dir": tmp_path / "data"}
     async with mcp_client(gateway_args(nowhere), calls, tmp_path / "gw.log") as client:
         listed = {t.name: t for t in (await client.list_tools()).tools}
-        assert set(listed) == {"send_message", "cancel_agent", "delete_note", "get_status"}
+        assert set(listed) == {
+            "send_message", "cancel_agent", "delete_note", "get_status", "fetch_report"
+        }  # fmt: skip
         assert listed["send_message"].title == "Send message"  # the manifest's words
 
         status = await client.call_tool("get_status", {})
         assert not status.is_error
         glance = status.structured_content["_voiceos_glance"]
-        assert glance == {"blocks": [{"type": "text", "text": "3 notes"}]}  # untouched
+        assert [b["type"] for b in glance["blocks"]] == ["header", "stats"]  # untouched
         assert status.structured_content["folder"] == str(NOTES)  # cwd = the folder
         assert status.structured_content["greeting"] == "Hello"  # the preference's default
 
@@ -351,9 +353,12 @@ async def test_a_bare_server_asks_for_every_tool_not_read_only_with_a_generated_
     async with mcp_client(bare_args(where), calls, tmp_path / "gw.log") as client:
         listed = {t.name for t in (await client.list_tools()).tools}
         assert {"send_message", "cancel_agent", "get_status"} <= listed
-        # A read the server marks readOnlyHint passes straight through, no card.
+        # A read the server marks readOnlyHint passes straight through, no card (its
+        # result's glance shows for a moment, then the notch is a pill again).
+        xserver.xdotool("mousemove", "5", "700")  # a glance under the pointer waits for it
         assert not (await client.call_tool("get_status", {})).is_error
-        assert xserver.window() is None or xserver.window()["HEIGHT"] < 40
+        assert calls.of("get_status") != []
+        await in_thread(xserver.notch_idle)
         call = asyncio.ensure_future(
             client.call_tool("cancel_agent", {"agent_id": "a-7", "reason": "wrong repo"})
         )
@@ -375,3 +380,68 @@ async def test_a_bare_server_asks_for_every_tool_not_read_only_with_a_generated_
     with NotchClient(where["socket"]) as notch_client:
         ids = {i["id"] for i in notch_client.integrations()}
     assert "mcp.local.notes" in ids
+
+
+# --- what results show (issue 11) --------------------------------------------------------
+
+
+@pytest.mark.asyncio
+async def test_a_results_glance_shows_in_the_notch_for_a_moment(
+    tmp_path: Path, calls: Calls, xserver: Any, notch: Any, wait_for: Any
+) -> None:
+    where = notch("--manifests", str(NOTES))
+    xserver.xdotool("mousemove", "5", "700")  # a glance under the pointer waits for it
+    async with mcp_client(gateway_args(where), calls, tmp_path / "gw.log") as client:
+        status = await client.call_tool("get_status", {})
+        assert not status.is_error
+        glance = await in_thread(xserver.settled_glance)
+        xserver.screenshot("gateway-result-glance")
+        assert glance["HEIGHT"] > 90, "the header and the stats show"
+        # Nothing on a glance asks for anything: it goes by itself.
+        await in_thread(xserver.notch_idle)
+
+
+@pytest.mark.asyncio
+async def test_background_work_shows_in_the_side_notch_then_its_glance(
+    tmp_path: Path, calls: Calls, xserver: Any, notch: Any, wait_for: Any
+) -> None:
+    where = notch("--manifests", str(NOTES))
+    release = calls.path.parent / "release-report"
+    xserver.xdotool("mousemove", "5", "700")  # a glance under the pointer waits for it
+    async with mcp_client(gateway_args(where), calls, tmp_path / "gw.log") as client:
+        for fail in (False, True):
+            os.mkfifo(release)
+            call = asyncio.ensure_future(client.call_tool("fetch_report", {"fail": fail}))
+            side = await in_thread(
+                wait_for, lambda: xserver.window("running work"), 20, "the side notch to list it"
+            )
+            if not fail:
+                xserver.screenshot("gateway-background-running")
+            assert side["WIDTH"] > 60
+            assert not call.done(), "it is still running"
+            # The server waits on the FIFO until this opens it: the work ends now.
+            await in_thread(lambda: open(release, "wb").close())
+            result = await asyncio.wait_for(call, 30)
+            release.unlink()
+            assert result.is_error is fail
+            await in_thread(
+                wait_for, lambda: xserver.window("running work") is None, 20, "the side notch to go"
+            )
+            if fail:  # one short line, not a glance
+                line = await in_thread(
+                    wait_for,
+                    lambda: (
+                        (w := xserver.window())
+                        and 30 <= w["HEIGHT"] <= 40
+                        and w["WIDTH"] > 200
+                        and w
+                    ),
+                    20,
+                    "the failure line",
+                )
+                xserver.screenshot("gateway-background-failed")
+                assert line["HEIGHT"] < 60
+            else:
+                await in_thread(xserver.settled_glance)
+                xserver.screenshot("gateway-background-glance")
+            await in_thread(xserver.notch_idle)
