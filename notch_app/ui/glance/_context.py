@@ -67,7 +67,9 @@ class GlanceContext:
         return self.build_block(block, child)
 
     def tone_text(self, tone: str) -> QColor:
+        """The colour of text in `tone` (neutral for an unknown tone)."""
         return self.look.color(TONE_TEXT.get(tone, TONE_TEXT["neutral"]))
 
     def tone_fill(self, tone: str) -> QColor:
+        """The colour of a painted mark in `tone` (neutral for an unknown tone)."""
         return self.look.color(TONE_FILL.get(tone, TONE_FILL["neutral"]))
