@@ -104,12 +104,17 @@ def fold(text: str) -> str:
     text = unicodedata.normalize("NFKC", text).casefold().translate(_APOSTROPHES)
     if text.isascii():
         return text
-    return "".join(c for c in unicodedata.normalize("NFD", text) if not unicodedata.combining(c))
+    # Accents go, and so do invisible format characters (a zero-width space in "do\u200bn't").
+    return "".join(
+        c
+        for c in unicodedata.normalize("NFD", text)
+        if not unicodedata.combining(c) and unicodedata.category(c) != "Cf"
+    )
 
 
 def _split(folded: str) -> list[str]:
     """Words, symbols and clause breaks (one `_BREAK` per run of punctuation)."""
-    tokens = []
+    tokens: list[str] = []
     for token in _TOKEN.findall(folded):
         if not (token[0].isalnum() or token[0] in "'_" or token in SYMBOL_CUES):
             if tokens and tokens[-1] != _BREAK:
