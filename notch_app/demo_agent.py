@@ -8,7 +8,9 @@ preview fixtures, so the cards look like real ones. The script:
 2. a voice note the agent revises while the card is open: the first card is replaced in
    place (`supersedes`) and ends `superseded`;
 3. one agent step with three tool calls (send an email, book a meeting, pay an invoice):
-   the notch shows "1 of 3", and each is decided on its own.
+   the notch shows "1 of 3", and each is decided on its own;
+4. a read of today's calendar: no card; what it found shows as a glance in the notch for
+   a few seconds (`glance.show`: a tool result's `_voiceos_glance`).
 
 Every wait for Notch is on one of its events (the card shown, the request queued). The
 only timed waits are pacing pauses for the person watching (`_pace`): time to read the
@@ -37,6 +39,21 @@ MAIL = "dev.notch.examples.mail"
 CALENDAR = "dev.notch.examples.calendar"
 PAYMENTS = "dev.notch.examples.payments"
 SPEECH = "io.elevenlabs"
+
+TODAY_GLANCE: list[dict[str, Any]] = [
+    {"type": "header", "icon": "calendar", "title": "Today", "trailing": "3 events"},
+    {
+        "type": "list",
+        "rows": [
+            {"icon": "person", "title": "Design review", "subtitle": "Room 4 · Maya, Sam",
+             "trailing": "10:00"},
+            {"icon": "coffee", "title": "Coffee with Kim", "trailing": "12:30"},
+            {"icon": "plane", "title": "Flight to Lisbon", "subtitle": "TP 1351",
+             "trailing": "18:05", "badge": {"text": "On time", "tone": "good"}},
+        ],
+    },
+]  # fmt: skip
+"""What the demo's calendar read shows in the notch: a tool result's `_voiceos_glance`."""
 
 _MARKS = {
     "approved": "✓",
@@ -111,6 +128,14 @@ class DemoAgent:
             await self._revised_voice_note(client)
             await self._pace(PAUSE_S)
             await self._three_calls_in_one_step(client)
+            await self._pace(PAUSE_S)
+            self.say("Demo agent: reading today's calendar (read-only: no card)…")
+            self._record(
+                await client.confirm(CALENDAR, "list_events", self._args("calendar", "list_events"))
+            )
+            await client.show_glance(CALENDAR, "list_events", TODAY_GLANCE)
+            self.say("Demo agent: what it found shows as a glance in the notch.")
+            await self._pace(PAUSE_S * 3)
         approved = sum(1 for d in self.decisions if d.outcome == "approved")
         self.say(
             f"Demo agent: done — {len(self.decisions)} decisions, {approved} approved. "

@@ -62,6 +62,9 @@ def test_demo_plays_prints_every_decision_and_ends_by_itself(
                 xserver.screenshot("demo-1-of-3")
             xserver.click_close(card)
             xserver.card_gone(card)
+        _wait_line(lines, seen, "shows as a glance")
+        xserver.settled_glance()
+        xserver.screenshot("demo-glance")
         demo.wait(30)
     finally:
         if demo.poll() is None:
@@ -74,8 +77,12 @@ def test_demo_plays_prints_every_decision_and_ends_by_itself(
     assert "superseded" in text
     assert [s.split()[1] for s in seen if s.startswith("  ")] == [
         "search_mail", "generate_speech", "generate_speech",
-        "send_email", "book_meeting", "pay_invoice",
+        "send_email", "book_meeting", "pay_invoice", "list_events",
     ]  # fmt: skip
     outcomes = [s.split()[2] for s in seen if s.startswith("  ")]
-    assert outcomes == ["notRequired", "superseded", "approved", "declined", "declined", "declined"]
-    assert "done — 6 decisions, 1 approved" in text
+    assert outcomes == [
+        "notRequired", "superseded", "approved", "declined", "declined", "declined",
+        "notRequired",
+    ]  # fmt: skip
+    assert "shows as a glance in the notch" in text
+    assert "done — 7 decisions, 1 approved" in text
