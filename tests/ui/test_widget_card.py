@@ -140,3 +140,32 @@ def test_a_staging_tells_the_overlay_to_hold_confirm(qtbot: Any) -> None:
     with qtbot.waitSignal(view.changedByPage, timeout=20000):
         pass
     assert view.state().final_arguments()["to"] == "Sam"
+
+
+def test_a_page_stuck_in_a_loop_leaves_cancel_and_what_is_listed(qtbot: Any, watch: Any) -> None:
+    view = make_card(
+        qtbot, page(stage("{to: 'Sam'}") + " setTimeout(function () { for (;;) {} }, 50);")
+    )
+    decisions = watch(view)
+    from notch_app.ui.web.widget import HtmlWidget
+
+    html = view.findChild(HtmlWidget)
+    assert html is not None
+    with qtbot.waitSignal(html.stoppedResponding, timeout=20000):
+        pass
+    assert "To: Marc → Sam" in what_will_run(view)  # staged before it hung: still listed
+    assert view.press("confirm")
+    assert decisions == [(True, {"to": "Sam", "body": "Running late"}, ["to"])]
+
+
+def test_cancel_works_on_a_page_that_hung_from_the_start(qtbot: Any, watch: Any) -> None:
+    view = make_card(qtbot, page("for (;;) {}"))
+    decisions = watch(view)
+    from notch_app.ui.web.widget import HtmlWidget
+
+    html = view.findChild(HtmlWidget)
+    assert html is not None
+    with qtbot.waitSignal(html.stoppedResponding, timeout=20000):
+        pass
+    assert view.press("cancel")
+    assert decisions == [(False, {}, [])]
