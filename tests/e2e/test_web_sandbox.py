@@ -187,8 +187,18 @@ class WidgetHost:
         return found
 
 
+OPEN_CSP = "default-src * data: blob: 'unsafe-inline' 'unsafe-eval'"
+"""A Content-Security-Policy that refuses nothing: the interceptor's tests run with it."""
+
+
 @pytest.fixture
-def widget_host(xserver: Any, tmp_path: Path) -> Iterator[WidgetHost]:
+def host_env() -> dict[str, str]:
+    """Extra environment for the widget host (a test may change it before the host starts)."""
+    return {}
+
+
+@pytest.fixture
+def widget_host(xserver: Any, tmp_path: Path, host_env: dict[str, str]) -> Iterator[WidgetHost]:
     """A widget host on the test X server; HOME (and so any download folder) is tmp."""
     home = tmp_path / "home"
     (home / "Downloads").mkdir(parents=True)
@@ -199,6 +209,7 @@ def widget_host(xserver: Any, tmp_path: Path) -> Iterator[WidgetHost]:
         # Fake camera and microphone, so a denial is Notch's answer, not a missing device.
         QTWEBENGINE_CHROMIUM_FLAGS="--use-fake-device-for-media-stream",
     )
+    env.update(host_env)
     proc = subprocess.Popen(
         [sys.executable, str(HOST)],
         env=env,
@@ -251,7 +262,13 @@ def test_a_page_resizes_its_widget_within_the_bounds(widget_host: WidgetHost) ->
 # ---- the sandbox -----------------------------------------------------------------------
 
 
-def test_no_request_reaches_the_network(widget_host: WidgetHost, listener: Listener) -> None:
+@pytest.mark.parametrize("layers", ["interceptor and CSP", "interceptor alone"])
+def test_no_request_reaches_the_network(
+    layers: str, host_env: dict[str, str], listener: Listener, request: pytest.FixtureRequest
+) -> None:
+    if layers == "interceptor alone":
+        host_env["WIDGET_HOST_CSP"] = OPEN_CSP
+    widget_host: WidgetHost = request.getfixturevalue("widget_host")
     with socket.create_connection(("127.0.0.1", listener.port), timeout=5) as control:
         control.sendall(b"GET /control HTTP/1.1\r\n\r\n")  # silence below is the sandbox's
         control.recv(1)  # the listener closes once it has read the request
@@ -259,6 +276,8 @@ def test_no_request_reaches_the_network(widget_host: WidgetHost, listener: Liste
     found = widget_host.report("w")
     for attempt in ("fetch", "remote", "xhr", "websocket", "image", "eventsource"):
         assert found[attempt].startswith("refused:"), (attempt, found)
+    # Each layer refuses on its own: the CSP reports what it stopped, unless opened wide.
+    assert (found["csp_violations"] > 0) == (layers == "interceptor and CSP"), found
     # A second widget loads after the first page's every attempt, beacons included.
     widget_host.show("after", page("echo_init.html"))
     widget_host.report("after")
@@ -266,7 +285,13 @@ def test_no_request_reaches_the_network(widget_host: WidgetHost, listener: Liste
     assert listener.connections[0].startswith("GET /control")
 
 
-def test_files_qrc_and_other_widgets_cannot_be_read(widget_host: WidgetHost) -> None:
+@pytest.mark.parametrize("layers", ["interceptor and CSP", "interceptor alone"])
+def test_files_qrc_and_other_widgets_cannot_be_read(
+    layers: str, host_env: dict[str, str], request: pytest.FixtureRequest
+) -> None:
+    if layers == "interceptor alone":
+        host_env["WIDGET_HOST_CSP"] = OPEN_CSP
+    widget_host: WidgetHost = request.getfixturevalue("widget_host")
     widget_host.show("w", page("files.html"))
     found = widget_host.report("w")
     shown = json.dumps(found)

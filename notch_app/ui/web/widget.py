@@ -8,7 +8,6 @@ and the only object on it takes one bounded string at a time.
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Mapping
 from functools import cache
@@ -39,7 +38,6 @@ from notch_app.ui.web.sandbox import SandboxPage, sandbox_engine
 
 _NOTCH_WORLD = QWebEngineScript.ScriptWorldId.ApplicationWorld
 _STOPPED_HEIGHT = 36
-_DOCTYPE = re.compile(r"\A\s*<!doctype[^>]*>", re.IGNORECASE)
 
 
 @cache
@@ -52,16 +50,6 @@ def _qwebchannel_js() -> str:
         return bytes(source.readAll().data()).decode("utf-8")
     finally:
         source.close()
-
-
-def _document(html: str, mode: ThemeMode) -> str:
-    """The page's HTML with the theme's colour scheme declared first, so unstyled text
-    reads on the card (after the doctype, which must stay first for standards mode)."""
-    scheme = f'<meta name="color-scheme" content="{mode}">'
-    found = _DOCTYPE.match(html)
-    if found:
-        return html[: found.end()] + scheme + html[found.end() :]
-    return scheme + html
 
 
 def _script(name: str, source: str) -> QWebEngineScript:
@@ -162,7 +150,7 @@ class HtmlWidget(QWidget):
         self._heartbeat.setInterval(HEARTBEAT_MS)
         self._heartbeat.timeout.connect(self._beat)
 
-        self._url = self._engine.documents.add(_document(html, theme))
+        self._url = self._engine.documents.add(html, theme)
         self._page.load(self._url)
 
     # ---- what others call -------------------------------------------------------------
