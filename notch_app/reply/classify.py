@@ -34,6 +34,7 @@ SUPPORTED_LANGUAGES: tuple[str, ...] = ("en", "es", "de", "fr")
 # A reply is a sentence or two; a longer one is read up to here and can never be a yes.
 MAX_REPLY_CHARS = 2000
 MAX_REPLY_WORDS = 200
+DETECT_WORDS = 24
 
 # Symbols people type as a whole answer; every language reads them the same way.
 SYMBOL_CUES: dict[str, Cue] = {
@@ -59,6 +60,7 @@ _BREAK = ","
 _APOSTROPHES = str.maketrans({"’": "'", "‘": "'", "ʼ": "'", "´": "'", "`": "'", "′": "'"})
 _RUN_OF_THREE = re.compile(r"(.)\1{2,}")
 _RUN_OF_TWO = re.compile(r"(.)\1+")
+_SPELLED_CACHE = 4096
 # Letters that only one of the supported languages writes: a hint when no language is given.
 _LETTER_HINTS: dict[str, str] = {
     "es": "ñ¿¡áíóú",
@@ -96,6 +98,7 @@ class _Words:
     rewrites: dict[str, tuple[str, ...]]
     clitics: tuple[str, ...]
     recipient_clitics: frozenset[str]
+    spelled: dict[str, tuple[str, ...]]  # words seen before -> their spelling (a cache)
     elisions: frozenset[str]
 
 
@@ -191,6 +194,7 @@ def _compile(lex: Lexicon) -> _Words:
         rewrites=rewrites,
         clitics=clitics,
         recipient_clitics=recipient_clitics,
+        spelled={},
         elisions=frozenset(fold(e) for e in lex.elisions.split()),
     )
 
@@ -203,40 +207,65 @@ for _words in _COMPILED.values():
         _SPREAD[_word] = _SPREAD.get(_word, 0) + 1
 
 
-def _canonical(word: str, lex: _Words) -> list[str]:
+def _canonical(word: str, lex: _Words) -> tuple[str, ...]:
     """`word` in the lexicon's spelling (one or two words), or itself when unknown."""
     if word in lex.known or word.isdigit():
-        return [word]
+        return (word,)
+    spelled = lex.spelled.get(word)
+    if spelled is None:
+        spelled = _respell(word, lex)
+        if len(lex.spelled) >= _SPELLED_CACHE:
+            lex.spelled.clear()  # bounded: a flood of new words costs time, not memory
+        lex.spelled[word] = spelled
+    return spelled
+
+
+def _respell(word: str, lex: _Words) -> tuple[str, ...]:
     if word in lex.rewrites:
-        return list(lex.rewrites[word])
-    for squeezed in (_RUN_OF_THREE.sub(r"\1", word), _RUN_OF_TWO.sub(r"\1", word)):
-        if squeezed in lex.known:
-            return [squeezed]
-        if squeezed in lex.rewrites:
-            return list(lex.rewrites[squeezed])
-    for clitic in lex.clitics:
-        stem = word[: -len(clitic)]
-        if word.endswith(clitic) and len(stem) > 2 and lex.cues.get(stem, "filler") != "filler":
-            return [stem, _RECIPIENT + clitic if clitic in lex.recipient_clitics else clitic]
+        return lex.rewrites[word]
+    if _RUN_OF_TWO.search(word):
+        for squeezed in (_RUN_OF_THREE.sub(r"\1", word), _RUN_OF_TWO.sub(r"\1", word)):
+            if squeezed in lex.known:
+                return (squeezed,)
+            if squeezed in lex.rewrites:
+                return lex.rewrites[squeezed]
+    if lex.clitics and word.endswith(lex.clitics):
+        for clitic in lex.clitics:
+            stem = word[: -len(clitic)]
+            if word.endswith(clitic) and len(stem) > 2 and lex.cues.get(stem, "filler") != "filler":
+                return (stem, _RECIPIENT + clitic if clitic in lex.recipient_clitics else clitic)
     if len(word) > 3 and word[0] in lex.elisions and word[1:] in lex.known:
-        return [word[0], word[1:]]
-    return [word]
+        return (word[0], word[1:])
+    return (word,)
 
 
-def _words_of(tokens: list[str], lex: _Words) -> list[str]:
+def _words_of(tokens: list[str], lex: _Words) -> tuple[list[str], float]:
+    """The words in the lexicon's spelling, and how much they look like its language: a
+    word it knows as written counts 1 (shared with other languages: split among them), a
+    word it knows once squeezed or split counts half."""
     words: list[str] = []
+    evidence = 0.0
     for token in tokens:
         if token in SYMBOL_CUES or token == _BREAK:
             words.append(token)
-        elif token in lex.rewrites:
+            continue
+        if token in lex.rewrites:
             words.extend(lex.rewrites[token])
-        elif "'" in token and token not in lex.known:
-            for part in token.split("'"):
-                if part:
-                    words.extend(_canonical(part, lex))
-        else:
-            words.extend(_canonical(token, lex))
-    return words
+            evidence += 1.0 / _SPREAD[token]
+            continue
+        parts = token.split("'") if "'" in token and token not in lex.known else (token,)
+        for part in parts:
+            if not part:
+                continue
+            if part in lex.known:
+                words.append(part)
+                evidence += 1.0 / _SPREAD[part]
+                continue
+            spelled = _canonical(part, lex)
+            words.extend(spelled)
+            if spelled[0] in lex.known:
+                evidence += 0.5 / _SPREAD[spelled[0]]
+    return words, evidence
 
 
 def _cues_of(words: list[str], lex: _Words) -> tuple[list[Cue | None], int]:
@@ -280,18 +309,11 @@ def _decide(cues: list[Cue | None], question: bool) -> Verdict:
     return "revise" if content >= 2 else "unclear"
 
 
-def _score(tokens: list[str], lex: _Words, phrases: int, hints: str) -> float:
-    """How much `tokens` look like `lex`'s language: words it knows as written (a word
-    fewer languages know weighs more), its phrases, and letters only it writes."""
-    score = float(phrases)
-    for token in tokens:
-        parts = token.split("'") if "'" in token and token not in lex.known else (token,)
-        for part in parts:
-            if part in lex.known or part in lex.rewrites:
-                score += 1.0 / _SPREAD[part]
-            elif (spelled := _canonical(part, lex)[0]) in lex.known:
-                score += 0.5 / _SPREAD[spelled]  # known once squeezed or split: weaker
-    return score + (1.0 if any(c in hints for c in _LETTER_HINTS.get(lex.code, "")) else 0.0)
+def _score(evidence: float, phrases: int, lex: _Words, hints: str) -> float:
+    """How much a reply looks like `lex`'s language: its words, its phrases, and letters
+    only it writes."""
+    letters = _LETTER_HINTS.get(lex.code, "")
+    return evidence + phrases + (1.0 if any(c in hints for c in letters) else 0.0)
 
 
 def _shown(text: str) -> str:
@@ -328,19 +350,24 @@ def classify_reply(text: str, language: str | None = None) -> Reply:
         tokens = tokens[:MAX_REPLY_WORDS]
     if language is not None:
         lex = _COMPILED[language]
-        words = _words_of(tokens, lex)
+        words, _ = _words_of(tokens, lex)
         cues, _ = _cues_of(words, lex)
     else:
+        # The language is told from the first words; only the one chosen reads them all.
+        opening = tokens[:DETECT_WORDS]
         best: tuple[float, _Words, list[str], list[Cue | None]] | None = None
         for code in SUPPORTED_LANGUAGES:
             candidate = _COMPILED[code]
-            seen = _words_of(tokens, candidate)
+            seen, evidence = _words_of(opening, candidate)
             seen_cues, phrases = _cues_of(seen, candidate)
-            score = _score(tokens, candidate, phrases, hints)
+            score = _score(evidence, phrases, candidate, hints)
             if best is None or score > best[0]:  # a tie keeps the earlier language
                 best = (score, candidate, seen, seen_cues)
         assert best is not None
         _, lex, words, cues = best
+        if len(tokens) > len(opening):
+            words, _ = _words_of(tokens, lex)
+            cues, _ = _cues_of(words, lex)
     verdict = _decide(cues, question)
     if cut and verdict == "yes":
         verdict = "revise"  # there is more after what was read: it cannot be a plain yes
