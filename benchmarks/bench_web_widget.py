@@ -136,8 +136,12 @@ def main() -> int:
     )
     idle, after = result["idle_kib"] / 1024, result["after_kib"] / 1024
     print(f"Notch process RSS, web engine never used: {idle:.1f} MiB")
-    print(f"Notch process RSS after widgets were shown and closed: {after:.1f} MiB (+{after - idle:.1f})")
-    print(f"the engine's own processes (zygotes, renderers, GPU): {result['engine_kib'] / 1024:.1f} MiB")
+    print(
+        f"Notch process RSS after widgets were shown and closed: {after:.1f} MiB (+{after - idle:.1f})"
+    )
+    print(
+        f"the engine's own processes (zygotes, renderers, GPU): {result['engine_kib'] / 1024:.1f} MiB"
+    )
     met = warm_p50 <= 100
     print(f"target warm p50 <= 100 ms: {'met' if met else 'MISSED'}")
     return 0 if met else 1
