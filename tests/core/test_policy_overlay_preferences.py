@@ -35,14 +35,17 @@ def test_idle_and_park_after_survive_a_restart_next_to_the_glance(tmp_path: Path
     first.set_idle("hidden")
     first.set_park_after(300)
     first.set_glance(False)
+    first.set_glance_seconds(10)
     assert overlay_in_file(tmp_path) == {
         "glance": False,
+        "glanceSeconds": 10,
         "idle": "hidden",
         "parkAfterSeconds": 300,
     }
     again = PolicyBook.in_data_dir(tmp_path)
     assert again.problem is None
     assert (again.overlay.idle, again.overlay.park_after_seconds) == ("hidden", 300)
+    assert again.overlay.glance_seconds == 10
     assert again.overlay.glance is False
 
     again.set_park_after(0)  # never park
@@ -206,10 +209,36 @@ def test_flags_override_the_settings_file_for_that_run_only(tmp_path: Path) -> N
     settings = overlay_settings_from(only_park, book.overlay)
     assert (settings.idle_mode, settings.park_after_s) == ("hidden", 2.5)
     # The flags never write the file.
-    assert overlay_in_file(tmp_path) == {"glance": True, "idle": "hidden", "parkAfterSeconds": 120}
+    assert overlay_in_file(tmp_path) == {
+        "glance": True,
+        "glanceSeconds": 4,
+        "idle": "hidden",
+        "parkAfterSeconds": 120,
+    }
 
 
 @pytest.mark.parametrize("value", ["-1", "nan", "inf"])
 def test_a_bad_park_after_flag_is_refused(value: str) -> None:
     with pytest.raises(ValueError, match=r"--park-after .*: use 0 \(never park\) or more seconds"):
         _config("--park-after", value)
+
+
+@pytest.mark.parametrize("seconds", [0, 3, 21, -4, True, 4.5])
+def test_a_glance_time_not_offered_is_refused_and_the_file_is_unchanged(
+    tmp_path: Path, seconds: object
+) -> None:
+    book = PolicyBook.in_data_dir(tmp_path)
+    with pytest.raises(PolicyRefused, match="a glance stays 2, 4, 6, 10, 20 seconds"):
+        book.set_glance_seconds(seconds)  # type: ignore[arg-type]
+    assert book.overlay.glance_seconds == 4
+
+
+def test_a_hand_edited_glance_time_outside_the_choices_is_reported_not_guessed(
+    tmp_path: Path,
+) -> None:
+    settings_path(tmp_path).write_text(
+        json.dumps({"version": 1, "overlay": {"glanceSeconds": 99}}), encoding="utf-8"
+    )
+    book = PolicyBook.in_data_dir(tmp_path)
+    assert book.problem is not None and "glanceSeconds" in book.problem
+    assert book.overlay.glance_seconds == 4
