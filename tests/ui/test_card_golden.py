@@ -1,8 +1,8 @@
 """Golden images of the bundled cards (preview fixture arguments), both themes.
 
-Compared with a tolerance: a pixel differs when any channel is off by more than
-PIXEL_TOLERANCE, and the test fails when more than MAX_DIFFERING of pixels differ (or
-the size changed). Regenerate after an intended change of the look:
+Compared with a tolerance (the `differing_share` fixture in conftest.py): a pixel differs
+when any channel is off by more than 24, and the test fails when more than MAX_DIFFERING
+of pixels differ (or the size changed). Regenerate after an intended change of the look:
 
     NOTCH_UPDATE_GOLDEN=1 .venv/bin/pytest tests/ui/test_card_golden.py
 
@@ -12,6 +12,7 @@ then look at tests/ui/golden/*.png before committing them.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +26,6 @@ from notch_app.ui.widgets.asker_strip import asker_for
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = Path(__file__).resolve().parent / "golden"
-PIXEL_TOLERANCE = 24
 MAX_DIFFERING = 0.005  # 0.5 % of the pixels
 
 
@@ -44,27 +44,6 @@ def _cards() -> list[tuple[str, str]]:
 CARDS = _cards()
 
 
-def differing_share(a: QImage, b: QImage) -> float:
-    """Share of pixels with a channel off by more than PIXEL_TOLERANCE (1.0 if the sizes
-    differ)."""
-    if a.size() != b.size():
-        return 1.0
-    # Keep the converted images alive while their bits are copied.
-    ca = a.convertToFormat(QImage.Format.Format_RGBA8888)
-    cb = b.convertToFormat(QImage.Format.Format_RGBA8888)
-    pa = bytes(ca.constBits())  # type: ignore[call-overload]
-    pb = bytes(cb.constBits())  # type: ignore[call-overload]
-    if pa == pb:
-        return 0.0
-    differing = 0
-    for i in range(0, len(pa), 4):
-        if pa[i : i + 4] != pb[i : i + 4] and (
-            max(abs(pa[i + k] - pb[i + k]) for k in range(4)) > PIXEL_TOLERANCE
-        ):
-            differing += 1
-    return differing / (a.width() * a.height())
-
-
 def test_the_bundled_cards_are_found() -> None:
     assert len(CARDS) >= 5
 
@@ -72,7 +51,12 @@ def test_the_bundled_cards_are_found() -> None:
 @pytest.mark.parametrize("theme", ["dark", "light"])
 @pytest.mark.parametrize(("integration", "tool_name"), CARDS)
 def test_bundled_card_matches_its_golden_image(
-    qtbot: Any, integration: str, tool_name: str, theme: str, tmp_path: Path
+    qtbot: Any,
+    integration: str,
+    tool_name: str,
+    theme: str,
+    tmp_path: Path,
+    differing_share: Callable[[QImage, QImage], float],
 ) -> None:
     loaded, _ = load_integration(ROOT / "manifests" / integration)
     assert loaded is not None and loaded.fixtures is not None
