@@ -105,8 +105,8 @@ HEAVIEST: list[dict[str, Any]] = [
      "baseline": 14},
 ]  # fmt: skip
 """The most a glance may hold: header + a 6-row list with every field + a chart (the
-120-point line with a baseline: built and painted offscreen it took 18.6–19.8 ms against
-13.3–14.0 ms for 12 bars and 8.8–11.4 ms for a 6-share split bar)."""
+120-point line with a baseline: this glance built and grabbed offscreen took 18.6–19.8 ms
+with it, 13.3–14.0 ms with 12 bars and 8.8–11.4 ms with a 6-share split bar)."""
 
 GLANCES = {"typical": TYPICAL, "heaviest": HEAVIEST}
 KINDS = ("card", "typical", "heaviest")
