@@ -555,9 +555,9 @@ class NotchWindow(QWidget):
             self._settle(target)
             self._announce_settled()
             return
-        if self._look == "card" and start.height() < HEADER_HEIGHT + 16:
-            # Open far enough that the first frame already shows the top of the card: the
-            # person sees it one frame after the request arrives, not after a few ticks.
+        if self._look in ("card", "glance") and start.height() < HEADER_HEIGHT + 16:
+            # Open far enough that the first frame already shows the top of the card (or
+            # glance): the person sees it one frame after it arrives, not a few ticks later.
             start = self._target_rect(QSize(start.width(), HEADER_HEIGHT + 16))
         box = start.united(target)
         self.setGeometry(box)
