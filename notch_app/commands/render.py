@@ -194,6 +194,7 @@ def run(args: argparse.Namespace) -> int:
         width=args.width,
         # Outside the person's places, the strip names the folder drawn from.
         asker=asker_for(manifest, integration.folder, f"From “{integration.folder.name}”"),
+        scopes=True,  # as the notch shows it
     )
     try:
         save_card_png(card, args.output, whole=not args.screen)

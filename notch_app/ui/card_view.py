@@ -62,6 +62,7 @@ from notch_app.ui.widgets.label_text import shown
 from notch_app.ui.widgets.link_prompt import LinkPrompt
 from notch_app.ui.widgets.markdown_view import link_allowed
 from notch_app.ui.widgets.save_failure_notice import SaveFailureNotice
+from notch_app.ui.widgets.scope_choices import Scope, ScopeChoices
 from notch_app.ui.widgets.shapes import GlassFrame, ThinScrollBar
 
 MAX_BODY_HEIGHT = 520
@@ -238,6 +239,7 @@ class CardView(QWidget):
         width: int = 440,
         notice: str | None = None,
         asker: Asker | None = None,
+        scopes: bool = False,
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
@@ -248,6 +250,8 @@ class CardView(QWidget):
         if isinstance(self._state, WidgetCardState):
             self._state.on_page_change(self.changedByPage.emit)
         self._decision: bool | None = None
+        self.approval_scope: Scope = "once"
+        """How far the person's yes reaches: this call, this agent's session, or always."""
         self._armed = True  # see set_armed: the overlay holds confirm on a card just shown
         self.setObjectName("NotchCardView")
         self.setAttribute(Qt.WidgetAttribute.WA_TranslucentBackground, True)
@@ -332,6 +336,13 @@ class CardView(QWidget):
             body.addWidget(build_block(child, self._ctx, content))
         for block in footer_blocks:
             footer.addWidget(build_block(block, self._ctx, glass))
+        self.scope_choices: ScopeChoices | None = None
+        if scopes and self._ctx.confirm_buttons:
+            # Under confirm, never in its place; gated and held with it.
+            choices = ScopeChoices(self._ctx.look, self.allow, glass)
+            footer.addWidget(choices)
+            self._ctx.confirm_buttons.extend(choices.buttons.values())
+            self.scope_choices = choices
         self._show_also_sends(also)
         self._show_check_notes()
         # Polished now (as showing would), so the sizes asked from here on are final: the
@@ -374,6 +385,15 @@ class CardView(QWidget):
         """Press the card's `confirm` or `cancel` as the person would (Enter / Esc).
         Confirm does nothing while it is gated. Returns True when it decided the card."""
         return self._pressed(role, None)
+
+    def allow(self, scope: Scope) -> bool:
+        """Approve as confirm does, for `scope` ("session": this agent's session;
+        "always": Asks first off for the action). Does nothing while confirm is gated or
+        held. Returns True when it decided the card."""
+        if self._decision is not None or not self._state.confirm_enabled or not self._armed:
+            return False
+        self.approval_scope = scope
+        return self._pressed("confirm", None)
 
     @property
     def armed(self) -> bool:

@@ -71,6 +71,7 @@ class ManifestCardFactory:
             width=self._width,
             notice=request.reason,
             asker=asker_for(entry.manifest, entry.folder, source=source_of(entry)),
+            scopes=True,
             parent=parent,
         )
         return BuiltCard(

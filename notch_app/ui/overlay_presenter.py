@@ -458,14 +458,26 @@ class OverlayPresenter(QObject):
             # never gets this far, any other card is refused here.
             return
         entry.saving = True  # before decide: whatever the service answers finds it so
+        # "Allow for this session" / "Always allow" on the card: how far the yes reaches.
+        scope = getattr(entry.card.widget, "approval_scope", "once") if entry.card else "once"
         try:
-            saving = self._sink.decide(
-                call_id,
-                approved,
-                dict(final) if approved and final is not None else None,
-                [str(p) for p in edited] if approved else [],
-                self.window.last_input_kind,
-            )
+            if approved and scope != "once":
+                saving = self._sink.decide(
+                    call_id,
+                    True,
+                    dict(final) if final is not None else None,
+                    [str(p) for p in edited],
+                    self.window.last_input_kind,
+                    scope=scope,
+                )
+            else:
+                saving = self._sink.decide(
+                    call_id,
+                    approved,
+                    dict(final) if approved and final is not None else None,
+                    [str(p) for p in edited] if approved else [],
+                    self.window.last_input_kind,
+                )
         except Exception as exc:  # not committed: the request stays open, so does its card
             entry.saving = False
             print(f"notch: the decision for callId {call_id} was not saved: {exc}", file=sys.stderr)

@@ -146,8 +146,11 @@ class RecordingSink:
         final_arguments: dict[str, Any] | None,
         edited_paths: list[str],
         decided_by: DecidedBy,
+        scope: str = "once",
     ) -> None:
         self.calls.append(("decide", call_id, approved, final_arguments, edited_paths, decided_by))
+        if scope != "once":
+            self.calls.append(("scope", call_id, scope))
 
     def parked(self, call_id: str) -> None:
         self.calls.append(("parked", call_id))
