@@ -203,6 +203,48 @@ class _PinButton(QToolButton):
         self.toggled.connect(lambda on_: self.setText("Pinned" if on_ else "Pin"))
 
 
+class _ElidedLabel(QLabel):
+    """A one-line label that ends in "…" when the header is too narrow for it (the whole
+    text is its tooltip), instead of being cut mid-letter."""
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(24, super().minimumSizeHint().height())
+
+    def setText(self, text: str) -> None:
+        super().setText(text)
+        self.setToolTip(text)
+
+    def paintEvent(self, event: object) -> None:
+        painter = QPainter(self)
+        painter.setPen(self.palette().color(QPalette.ColorRole.WindowText))
+        shown = self.fontMetrics().elidedText(
+            self.text(), Qt.TextElideMode.ElideRight, self.width()
+        )
+        painter.drawText(self.rect(), int(Qt.AlignmentFlag.AlignVCenter), shown)
+        painter.end()
+
+
+class _HeaderAction(QToolButton):
+    """A small text button in the header ("Approve all 3", "Decline all 3")."""
+
+    def __init__(self, text: str, colour: str, parent: QWidget) -> None:
+        super().__init__(parent)
+        self.setObjectName("notchHeaderAction")
+        self.setText(text)
+        self.setAccessibleName(text)
+        self.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.setFixedHeight(20)
+        self.setStyleSheet(
+            "QToolButton#notchHeaderAction { border: none; border-radius: 9px;"
+            f" font-size: 11px; font-weight: 600; color: {colour};"
+            " background: rgba(255,255,255,20); padding: 1px 8px; }"
+            " QToolButton#notchHeaderAction:hover { background: rgba(255,255,255,40); }"
+            " QToolButton#notchHeaderAction:disabled { color: rgba(255,255,255,70);"
+            " background: rgba(255,255,255,10); }"
+        )
+
+
 class _HeaderIcon(QWidget):
     """The installed integration's icon before the header's title: which integration's
     card this is, in the notch's own chrome where no block of the card can draw."""
@@ -243,6 +285,10 @@ class NotchWindow(QWidget):
     may not be what the person aimed at (the presenter holds confirm)."""
     cardSettled = Signal()
     """The card on screen is fully revealed and still at its final place."""
+    approveAllRequested = Signal()
+    """The person pressed "Approve all" (the calls of one agent turn)."""
+    declineAllRequested = Signal()
+    """The person pressed "Decline all"."""
     pinToggled = Signal(bool)
     """The person pinned (True) or unpinned the glance on screen."""
     hoverChanged = Signal(bool)
@@ -276,7 +322,7 @@ class NotchWindow(QWidget):
         header_row.setContentsMargins(6, 0, 0, 0)
         header_row.setSpacing(6)
         self._icon = _HeaderIcon(self._header)
-        self._title = QLabel(self._header)
+        self._title = _ElidedLabel(self._header)
         self._title.setObjectName("notchTitle")
         self._title.setStyleSheet(f"color: {quiet}; font-size: 12px;")
         self._counter = QLabel(self._header)
@@ -290,9 +336,17 @@ class NotchWindow(QWidget):
         self._close.clicked.connect(self._on_close_clicked)
         self._pin = _PinButton(text, quiet, self._header)
         self._pin.toggled.connect(self.pinToggled.emit)
+        self._approve_all = _HeaderAction("Approve all", text, self._header)
+        self._approve_all.clicked.connect(self._on_approve_all)
+        self._decline_all = _HeaderAction("Decline all", quiet, self._header)
+        self._decline_all.clicked.connect(self._on_decline_all)
+        self._approve_all.hide()
+        self._decline_all.hide()
         header_row.addWidget(self._icon)
         header_row.addSpacing(1)
         header_row.addWidget(self._title, 1)
+        header_row.addWidget(self._decline_all)
+        header_row.addWidget(self._approve_all)
         header_row.addWidget(self._counter)
         header_row.addWidget(self._pin)
         header_row.addWidget(self._close)
@@ -445,6 +499,32 @@ class NotchWindow(QWidget):
         view.installEventFilter(self)
         self.set_accepts_focus(False)
         self._animate_to(self._card_size(view))
+
+    def set_batch_actions(
+        self, count: int, *, approvable: bool, why: str = "", armed: bool = True
+    ) -> None:
+        """Offer "Approve all" / "Decline all" for `count` calls of one agent turn (hidden
+        below 2). Approve all is enabled only when `approvable` (every card's confirm gate
+        is open; `why` says what is not) and takes clicks only while `armed`, as the
+        card's own confirm; Decline all is never held."""
+        shown = count >= 2 and self._look == "card"
+        self._approve_all.setVisible(shown)
+        self._decline_all.setVisible(shown)
+        if not shown:
+            return
+        # The counter beside them says how many ("1 of 3").
+        self._approve_all.setAccessibleName(f"Approve all {count}")
+        self._decline_all.setAccessibleName(f"Decline all {count}")
+        self._approve_all.setEnabled(approvable)
+        self._approve_all.setToolTip(
+            "Approve every call of this turn, each as its card shows it" if approvable else why
+        )
+        self._approve_all.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents, not armed)
+
+    @property
+    def batch_actions(self) -> tuple[QToolButton, QToolButton]:
+        """The header's (Approve all, Decline all) buttons."""
+        return self._approve_all, self._decline_all
 
     def set_counter(self, position: int, total: int) -> None:
         self._counter.setText(f"{position} of {total}")
@@ -626,6 +706,9 @@ class NotchWindow(QWidget):
         self._header.setVisible(look in ("card", "glance"))
         self._card_host.setVisible(look in ("card", "glance"))
         self._pin.setVisible(look == "glance")
+        if look != "card":
+            self._approve_all.hide()
+            self._decline_all.hide()
         self._close.setToolTip("Dismiss" if look == "glance" else "Decline (Esc)")
         self._close.setAccessibleName("Dismiss" if look == "glance" else "Decline")
         self._note.setVisible(look == "done")
@@ -729,6 +812,14 @@ class NotchWindow(QWidget):
 
     def leaveEvent(self, event: object) -> None:
         self.hoverChanged.emit(False)
+
+    def _on_approve_all(self) -> None:
+        self.last_input_kind = "click"
+        self.approveAllRequested.emit()
+
+    def _on_decline_all(self) -> None:
+        self.last_input_kind = "click"
+        self.declineAllRequested.emit()
 
     def _on_close_clicked(self) -> None:
         self.last_input_kind = "click"

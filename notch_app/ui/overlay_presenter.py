@@ -16,6 +16,9 @@ Rules a person can see:
 - confirm is held on a card until it has been fully in view, unchanged and unmoved, for
   `ARMING_DELAY_MS` (a card swapped in under the pointer cannot take a click or an Enter
   aimed at the card before it); decline is never held;
+- the calls of one agent turn (a batch of N ≥ 2) offer "Approve all N" / "Decline all N"
+  in the header: Approve all only while every one of their cards' confirm gates is open,
+  and held with the card on screen's confirm; each card can still be decided on its own;
 - a tool result's glance waits for the cards: it shows once no card is waiting, for
   `glance_ms` (paused while the pointer is on the notch; pinned, until dismissed), and
   steps aside for a card that arrives (coming back after it); background work is listed
@@ -177,6 +180,9 @@ class OverlayPresenter(QObject):
         self.window.cardMoved.connect(self._on_card_moved)
         self.window.cardSettled.connect(self._start_arming)
         self.window.pinToggled.connect(self._on_pin_toggled)
+        self.window.approveAllRequested.connect(lambda: self._decide_batch(True))
+        self.window.declineAllRequested.connect(lambda: self._decide_batch(False))
+        self._batch_note: str | None = None  # the done note of a batch decided at once
         self.window.hoverChanged.connect(self._on_hover_changed)
         self.side_notch.restoreRequested.connect(self.restore)
         if self._settings.idle_mode == "pill":
@@ -415,6 +421,7 @@ class OverlayPresenter(QObject):
                 total=self._decided_in_run + len(self._queue),
             )
             self._restart_park_timer()
+            self._update_batch_actions()
             self._follow_notch()
             self._start_arming()  # when the notch did not move (a same-size swap)
             return
@@ -499,7 +506,10 @@ class OverlayPresenter(QObject):
         self._park_timer.stop()
         if on_screen:
             self._decided_in_run += 1
-            if outcome == "approved":
+            note, self._batch_note = self._batch_note, None
+            if note is not None:
+                self._show_done(note, "approved" if outcome == "approved" else "declined")
+            elif outcome == "approved":
                 self._show_done(f"Approved ✓  {action}", "approved")
             elif outcome == "declined":
                 self._show_done(f"Declined · {action}", "declined")
@@ -521,6 +531,9 @@ class OverlayPresenter(QObject):
         entry = self._front()
         if entry is not None:
             self._person_input = (entry.call_id, time.monotonic())
+            if entry.request.batch_id is not None:
+                # After the edit has reached the card: its gate may have opened or closed.
+                QTimer.singleShot(0, self._update_batch_actions)
         self._restart_park_timer()
 
     # ---- arming ----------------------------------------------------------------
@@ -546,6 +559,7 @@ class OverlayPresenter(QObject):
             if was is not None and was.card is not None:
                 _set_card_armed(was.card, False)
             self.armedChanged.emit(armed_id, False)
+            self._update_batch_actions()
 
     def _on_card_moved(self) -> None:
         entry = self._front()
@@ -587,6 +601,7 @@ class OverlayPresenter(QObject):
         _set_card_armed(entry.card, True)
         self._armed_call_id = entry.call_id
         self.armedChanged.emit(entry.call_id, True)
+        self._update_batch_actions()
 
     def _on_pill_clicked(self) -> None:
         if self._parked:
@@ -696,6 +711,93 @@ class OverlayPresenter(QObject):
             self.window.set_counter(
                 self._decided_in_run + 1, self._decided_in_run + len(self._queue)
             )
+            self._update_batch_actions()
+
+    # ---- the calls of one agent turn ---------------------------------------------
+
+    def _batch(self) -> list[_Entry]:
+        """The open cards of the batch whose card is on screen (it first), else []."""
+        front = self._front()
+        if front is None or front.request.batch_id is None:
+            return []
+        batch_id = front.request.batch_id
+        return [e for e in self._queue if e.request.batch_id == batch_id and not e.saving]
+
+    def _batch_gates(self, members: list[_Entry]) -> list[str]:
+        """Why each card that cannot be approved now cannot ("2 of 3: To is required");
+        empty when every card's confirm gate is open. Builds cards not built yet."""
+        closed: list[str] = []
+        for n, entry in enumerate(members, start=1):
+            try:
+                self._ensure_card(entry)
+            except Exception:
+                closed.append(f"{n} of {len(members)}: its card cannot be shown")
+                continue
+            state = getattr(entry.card.widget, "state", None) if entry.card else None
+            if not callable(state):
+                closed.append(f"{n} of {len(members)}: decide it on its own")
+                continue
+            card_state = state()
+            if not card_state.confirm_enabled:
+                why = "; ".join(card_state.blockers()) or "its confirm is not available"
+                closed.append(f"{n} of {len(members)}: {why}")
+        return closed
+
+    def _update_batch_actions(self) -> None:
+        members = self._batch()
+        if len(members) < 2:
+            self.window.set_batch_actions(0, approvable=False)
+            return
+        closed = self._batch_gates(members)
+        why = "Approve all needs every card ready — " + " · ".join(closed) if closed else ""
+        self.window.set_batch_actions(
+            len(members), approvable=not closed, why=why, armed=self.armed
+        )
+
+    def _decide_batch(self, approve: bool) -> None:
+        """Approve (every gate open, the card on screen armed) or decline every open card
+        of the batch on screen, each with its own final arguments, the one on screen last."""
+        members = self._batch()
+        if len(members) < 2 or (approve and (not self.armed or self._batch_gates(members))):
+            self._update_batch_actions()
+            return
+        front, rest = members[0], members[1:]
+        for entry in rest:
+            self._decide_in_place(entry, approve)
+        verb = "Approved" if approve else "Declined"
+        self._batch_note = (
+            f"{verb} all {len(members)}  ·  {front.card.action if front.card else ''}"
+        )
+        final, edited = self._final_of(front) if approve else (None, [])
+        self._on_decided(front.call_id, approve, final, edited)
+        if not front.saving and self._find(front.call_id) is front:
+            self._batch_note = None  # not taken: the note is not for a later decision
+
+    def _decide_in_place(self, entry: _Entry, approve: bool) -> None:
+        """Decide a batch member that is not on screen, as its card stands."""
+        final, edited = self._final_of(entry) if approve else (None, [])
+        entry.saving = True
+        try:
+            saving = self._sink.decide(
+                entry.call_id, approve, final, edited, self.window.last_input_kind
+            )
+        except Exception as exc:  # not committed: it stays open, and so does its card
+            entry.saving = False
+            print(
+                f"notch: the decision for callId {entry.call_id} was not saved: {exc}",
+                file=sys.stderr,
+            )
+            return
+        if saving is not True:
+            self._decision_done(entry, "approved" if approve else "declined")
+
+    @staticmethod
+    def _final_of(entry: _Entry) -> tuple[dict[str, Any] | None, list[str]]:
+        state = getattr(entry.card.widget, "state", None) if entry.card else None
+        if not callable(state):
+            return None, []
+        card_state = state()
+        return dict(card_state.final_arguments()), list(card_state.edited_paths())
 
     def _update_side_notch(self) -> None:
         self.side_notch.set_parked(
