@@ -20,6 +20,7 @@ COMMANDS: dict[str, str] = {
     "validate": "check manifests and preview fixtures (file:line:column: error[rule]: message)",
     "schema": "write or check the published JSON Schemas in schemas/",
     "render": "render one tool's confirmation card to a PNG",
+    "preview": "the author's studio: every card of an integration folder, live as you edit it",
     "test": "run confirmation scenarios headless through the real widgets",
     "run": "start the overlay and the confirmation service",
     "ask": "ask a running Notch to confirm one tool call; prints the decision as JSON",
