@@ -3,7 +3,8 @@
 # the system libraries Qt's xcb and offscreen platforms load, fonts (PySide6 wheels ship
 # none, so offscreen text would be blank), Xvfb + a compositor + xdotool for the real-window
 # tests, then a virtualenv in .venv with Notch installed editable with its test, bench and
-# web (QtWebEngine, for HTML widgets) extras.
+# web (QtWebEngine, for HTML widgets) extras, and the framework connectors' (langchain,
+# openai-agents: ~60 MB, pure Python; their end-to-end tests run in CI).
 # Safe to run again: it skips what is already there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -32,7 +33,7 @@ if [ ! -x .venv/bin/python ]; then
   "$PYTHON" -m venv .venv
 fi
 .venv/bin/python -m pip install -q --upgrade pip 2>&1 | grep -v "^WARNING: Location" || true
-.venv/bin/python -m pip install -q -e ".[test,bench,web]" 2>&1 | grep -v "^WARNING: Location" || true
+.venv/bin/python -m pip install -q -e ".[test,bench,web,langchain,openai-agents]" 2>&1 | grep -v "^WARNING: Location" || true
 .venv/bin/python -c "import notch_app, PySide6, pydantic, jsonschema, qasync" \
   || { echo "setup: the virtualenv is incomplete; see the pip output above" >&2; exit 1; }
 echo "setup: ready (.venv)"

@@ -1,0 +1,240 @@
+"""The LangChain connector end to end: a real `create_agent` + `HumanInTheLoopMiddleware`
+agent driven by LangChain's fake chat model, its interrupts answered by a real Notch on a
+socket whose cards a scripted person approves, edits or declines.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("langchain", reason="the langchain extra: pip install 'notch[langchain]'")
+
+from langchain.agents import create_agent
+from langchain.agents.middleware import HumanInTheLoopMiddleware
+from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
+from langchain_core.messages import AIMessage, ToolMessage
+from langchain_core.tools import tool
+from langgraph.checkpoint.memory import InMemorySaver
+
+from notch_app.client import NotchClient
+from notch_app.connect.langchain import NotchReviewer
+from notch_app.connect.verdict import NotchConnectorError
+
+MAIL = "com.example.mail"  # the integration tests/core/conftest.py serves
+
+
+class ScriptedChat(GenericFakeChatModel):
+    """LangChain's fake chat model, taking tools as create_agent gives them."""
+
+    def bind_tools(self, tools: Any, **kwargs: Any) -> Any:
+        return self
+
+
+def _agent(
+    turns: list[AIMessage],
+    sent: list[dict[str, Any]],
+    *,
+    mode: str = "batched",
+    allowed: Any = True,
+) -> Any:
+    @tool
+    def send_email(to: str, subject: str = "") -> str:
+        """Send one email."""
+        sent.append({"to": to, "subject": subject})
+        return f"sent to {to}"
+
+    return create_agent(
+        ScriptedChat(messages=iter(turns)),
+        tools=[send_email],
+        middleware=[
+            HumanInTheLoopMiddleware(interrupt_on={"send_email": allowed}, interrupt_mode=mode)  # type: ignore[arg-type]
+        ],
+        checkpointer=InMemorySaver(),
+    )
+
+
+def _two_emails() -> list[AIMessage]:
+    return [
+        AIMessage(
+            content="",
+            tool_calls=[
+                {
+                    "name": "send_email",
+                    "args": {"to": "marc@example.com", "subject": "Hi"},
+                    "id": "c1",
+                },
+                {
+                    "name": "send_email",
+                    "args": {"to": "ann@example.com", "subject": "Yo"},
+                    "id": "c2",
+                },
+            ],
+        ),
+        AIMessage(content="Done."),
+    ]
+
+
+def _tool_messages(result: Any) -> list[str]:
+    return [str(m.content) for m in result.value["messages"] if isinstance(m, ToolMessage)]
+
+
+CONFIG = {"configurable": {"thread_id": "t1"}}
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("mode", ["batched", "per_call"])
+async def test_edit_runs_the_persons_arguments_and_decline_reaches_the_model(
+    base: Path, notch_and_client: Callable[..., Any], mode: str
+) -> None:
+    sent: list[dict[str, Any]] = []
+    async with notch_and_client(base) as (_notch, cards, client):
+        reviewer = NotchReviewer(client, tools=MAIL)
+        run = asyncio.create_task(
+            reviewer.ainvoke(
+                _agent(_two_emails(), sent, mode=mode), {"messages": [("user", "mail")]}, CONFIG
+            )
+        )
+        shown = await cards.wait_for_cards(2)  # one model turn: both cards queued together
+        by_to = {c.arguments["to"]: c for c in shown}
+        edited = {**by_to["marc@example.com"].arguments, "to": "sam@example.com"}
+        cards.approve(by_to["marc@example.com"].call_id, edited, ["to"])
+        cards.decline(by_to["ann@example.com"].call_id)
+        result = await asyncio.wait_for(run, 10)
+
+    assert sent == [{"to": "sam@example.com", "subject": "Hi"}]  # the person's, never the model's
+    messages = _tool_messages(result)
+    assert any("replaced this tool call" in m for m in messages)
+    rejected = [m for m in messages if "rejected" in m]
+    assert len(rejected) == 1 and "declined" in rejected[0] and "nothing ran" in rejected[0]
+
+
+@pytest.mark.asyncio
+async def test_plain_approval_approves_with_a_blocking_client(
+    base: Path, notch_and_client: Callable[..., Any]
+) -> None:
+    sent: list[dict[str, Any]] = []
+    async with notch_and_client(base) as (notch, cards, _client):
+        with NotchClient(notch.server.path) as blocking:
+            reviewer = NotchReviewer(blocking, tools={"send_email": (MAIL, "send_email")})
+            agent = _agent(_two_emails(), sent)
+            run = asyncio.create_task(
+                asyncio.to_thread(reviewer.invoke, agent, {"messages": [("user", "mail")]}, CONFIG)
+            )
+            for card in await cards.wait_for_cards(2):
+                cards.approve(card.call_id)
+            result = await asyncio.wait_for(run, 10)
+
+    assert sent == [
+        {"to": "marc@example.com", "subject": "Hi"},
+        {"to": "ann@example.com", "subject": "Yo"},
+    ]
+    assert _tool_messages(result) == ["sent to marc@example.com", "sent to ann@example.com"]
+    assert result.value["messages"][-1].content == "Done."
+
+
+@pytest.mark.asyncio
+async def test_an_edit_the_agent_does_not_accept_is_rejected_never_run_as_the_model_asked(
+    base: Path, notch_and_client: Callable[..., Any]
+) -> None:
+    sent: list[dict[str, Any]] = []
+    turns = [
+        AIMessage(
+            content="",
+            tool_calls=[{"name": "send_email", "args": {"to": "marc@example.com"}, "id": "c1"}],
+        ),
+        AIMessage(content="Done."),
+    ]
+    agent = _agent(turns, sent, allowed={"allowed_decisions": ["approve", "reject"]})
+    async with notch_and_client(base) as (_notch, cards, client):
+        run = asyncio.create_task(
+            NotchReviewer(client, tools=MAIL).ainvoke(agent, {"messages": [("user", "x")]}, CONFIG)
+        )
+        (card,) = await cards.wait_for_cards(1)
+        cards.approve(card.call_id, {"to": "sam@example.com"}, ["to"])
+        result = await asyncio.wait_for(run, 10)
+
+    assert sent == []
+    (message,) = _tool_messages(result)
+    assert "does not accept the person's edits" in message
+
+
+@pytest.mark.asyncio
+async def test_a_decline_the_agent_cannot_receive_stops_with_the_fix(
+    base: Path, notch_and_client: Callable[..., Any]
+) -> None:
+    sent: list[dict[str, Any]] = []
+    turns = [
+        AIMessage(
+            content="",
+            tool_calls=[{"name": "send_email", "args": {"to": "a@example.com"}, "id": "c1"}],
+        )
+    ]
+    agent = _agent(turns, sent, allowed={"allowed_decisions": ["approve"]})
+    async with notch_and_client(base) as (_notch, cards, client):
+        run = asyncio.create_task(
+            NotchReviewer(client, tools=MAIL).ainvoke(agent, {"messages": [("user", "x")]}, CONFIG)
+        )
+        (card,) = await cards.wait_for_cards(1)
+        cards.decline(card.call_id)
+        with pytest.raises(NotchConnectorError, match="add 'reject'"):
+            await asyncio.wait_for(run, 10)
+    assert sent == []
+
+
+@pytest.mark.asyncio
+async def test_a_model_reusing_call_ids_in_a_new_run_gets_new_cards_not_old_approvals(
+    base: Path, notch_and_client: Callable[..., Any]
+) -> None:
+    """A hostile or scripted model repeats the ids of calls the person approved before:
+    each reviewer session asks again."""
+    sent: list[dict[str, Any]] = []
+    async with notch_and_client(base) as (_notch, cards, client):
+        for expected in (1, 2):
+            turns = [
+                AIMessage(
+                    content="",
+                    tool_calls=[
+                        {"name": "send_email", "args": {"to": "a@example.com"}, "id": "same"}
+                    ],
+                ),
+                AIMessage(content="Done."),
+            ]
+            agent = _agent(turns, sent, mode="per_call")
+            run = asyncio.create_task(
+                NotchReviewer(client, tools=MAIL).ainvoke(
+                    agent, {"messages": [("user", "x")]}, CONFIG
+                )
+            )
+            (card,) = await cards.wait_for_cards(1)
+            assert len(cards.presented) == expected
+            cards.decline(card.call_id)
+            await asyncio.wait_for(run, 10)
+    assert sent == []
+
+
+@pytest.mark.asyncio
+async def test_a_tool_notch_does_not_know_is_rejected_with_a_clear_sentence(
+    base: Path, notch_and_client: Callable[..., Any]
+) -> None:
+    sent: list[dict[str, Any]] = []
+    turns = [
+        AIMessage(
+            content="",
+            tool_calls=[{"name": "send_email", "args": {"to": "a@example.com"}, "id": "c1"}],
+        ),
+        AIMessage(content="Done."),
+    ]
+    async with notch_and_client(base) as (_notch, cards, client):
+        reviewer = NotchReviewer(client, tools={"other": (MAIL, "send_email")})
+        result = await asyncio.wait_for(
+            reviewer.ainvoke(_agent(turns, sent), {"messages": [("user", "x")]}, CONFIG), 10
+        )
+        assert cards.presented == []
+    assert sent == []
+    (message,) = _tool_messages(result)
+    assert "'send_email', which is not one of the 1 tools" in message
