@@ -32,6 +32,7 @@ COMMANDS: dict[str, str] = {
     "secrets": "keep, clear or list an integration's API keys in the OS keyring",
     "hear": "print how Notch takes each reply (yes, no, revise or unclear), one per line",
     "glance": "check a tool result's glance card: which blocks would show, and why not",
+    "hook": "answer a coding agent's permission hook (Claude Code, Codex) through Notch",
     "init": "make a new integration folder that validates, tests and runs as it is",
 }
 
