@@ -1,0 +1,206 @@
+"""The issue's round trip on a fresh `notch init` folder, with no edits: `notch init` →
+`notch validate` → `notch test` → `notch mcp DIR` driven by the mcp SDK's real stdio
+client (reads pass through without Notch; with `notch run` on Xvfb the acting tool's card
+shows, and approving it runs the edited arguments) → `notch preview DIR` opens its window.
+
+The MCP client is given the PATH a person's MCP client passes, with a `python` on it that
+is not the one running Notch (it has no mcp SDK and says so): the folder's server must
+still start, as it does for a `notch` installed by scripts/setup.sh into a venv that
+nobody activates.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+import sys
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import mcp_types as types
+import pytest
+from mcp.client.session import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
+
+pytestmark = pytest.mark.e2e
+
+NAME = "Team tasks"
+ID = "dev.local.team-tasks"
+
+
+@pytest.fixture
+def fresh(tmp_path: Path, notch_argv: list[str], repo: Path) -> Path:
+    """`notch init` run as a person runs it, in a folder of their own."""
+    done = subprocess.run(
+        [*notch_argv, "init", "team-tasks", "--name", NAME],
+        cwd=tmp_path, capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(f"Made team-tasks ({ID}):")
+    return tmp_path / "team-tasks"
+
+
+@pytest.fixture
+def client_env(tmp_path: Path, repo: Path) -> dict[str, str]:
+    """What an MCP client gives `notch mcp`: a PATH whose first `python` is not Notch's."""
+    wrong = tmp_path / "other-bin"
+    wrong.mkdir()
+    python = wrong / "python"
+    python.write_text("#!/bin/sh\necho 'a python without the mcp SDK' >&2\nexit 3\n")
+    python.chmod(0o755)
+    home = tmp_path / "home"
+    home.mkdir()
+    return {
+        "PATH": f"{wrong}:/usr/local/bin:/usr/bin:/bin",
+        "HOME": str(home),
+        "PYTHONUNBUFFERED": "1",
+        "XDG_CONFIG_HOME": str(repo / "tmp" / "e2e-config"),
+    }
+
+
+@asynccontextmanager
+async def mcp_client(
+    folder: Path, where: dict[str, Path], env: dict[str, str], errlog: Path
+) -> AsyncIterator[ClientSession]:
+    """The SDK's stdio client connected to `notch mcp FOLDER`, initialized."""
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "notch_app", "mcp", str(folder), "--socket", str(where["socket"]),
+              "--data-dir", str(where["data_dir"])],
+        env=env,
+        cwd=str(folder.parent),
+    )  # fmt: skip
+    with errlog.open("a", encoding="utf-8") as err:
+        async with stdio_client(params, err) as (read, write), ClientSession(read, write) as s:
+            await s.initialize()
+            yield s
+
+
+def text_of(result: types.CallToolResult) -> str:
+    return "\n".join(c.text for c in result.content if isinstance(c, types.TextContent))
+
+
+async def in_thread(fn: Callable[..., Any], *args: Any) -> Any:
+    """A blocking wait (window, xdotool) without stopping the MCP client's reading."""
+    return await asyncio.to_thread(fn, *args)
+
+
+def test_a_fresh_folder_validates_and_its_scenarios_pass(
+    fresh: Path, notch_argv: list[str]
+) -> None:
+    checked = subprocess.run(
+        [*notch_argv, "validate", "team-tasks"],
+        cwd=fresh.parent, capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert (checked.returncode, checked.stdout, checked.stderr) == (0, "", "")
+    scenarios = sorted(str(p.relative_to(fresh.parent)) for p in fresh.glob("scenarios/*.json"))
+    tested = subprocess.run(
+        [*notch_argv, "test", *scenarios],
+        cwd=fresh.parent, capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert tested.returncode == 0, tested.stdout + tested.stderr
+    assert tested.stdout.endswith("2 passed, 0 failed\n")
+
+
+@pytest.mark.asyncio
+async def test_notch_mcp_reads_without_notch_and_refuses_to_act(
+    fresh: Path, tmp_path: Path, client_env: dict[str, str]
+) -> None:
+    nowhere = {"socket": tmp_path / "no-notch.sock", "data_dir": tmp_path / "data"}
+    async with mcp_client(fresh, nowhere, client_env, tmp_path / "gw.log") as client:
+        listed = {t.name: t for t in (await client.list_tools()).tools}
+        assert set(listed) == {"create_item", "list_items"}
+        assert listed["create_item"].title == "Add item"  # the manifest's words
+        items = await client.call_tool("list_items", {"limit": 2})
+        assert not items.is_error, text_of(items) + (tmp_path / "gw.log").read_text()
+        assert items.structured_content is not None
+        blocks = items.structured_content["_voiceos_glance"]["blocks"]
+        assert [b["type"] for b in blocks] == ["header", "list"]  # as preview.json expects
+        added = await client.call_tool("create_item", {"title": "Sneak it in"})
+        assert added.is_error
+        assert "Notch is not running" in text_of(added)
+        after = await client.call_tool("list_items", {"limit": 6})
+    assert after.structured_content is not None
+    assert "Sneak it in" not in str(after.structured_content)  # the acting call never ran
+
+
+@pytest.mark.asyncio
+async def test_with_notch_run_the_card_shows_and_approving_runs_the_edit(
+    fresh: Path,
+    tmp_path: Path,
+    client_env: dict[str, str],
+    xserver: Any,
+    notch_env: dict[str, Path],
+    start_notch: Any,
+) -> None:
+    # The folder is neither bundled nor installed: notch mcp attaches it to notch run.
+    start_notch(xserver.env, notch_env["socket"], notch_env["data_dir"], notch_env["log"])
+    async with mcp_client(fresh, notch_env, client_env, tmp_path / "gw.log") as client:
+        call = asyncio.ensure_future(
+            client.call_tool("create_item", {"title": "Book the team lunch", "priority": "high"})
+        )
+        card = await in_thread(xserver.settled_card)
+        xserver.screenshot("init-roundtrip-card")
+        listed = await client.call_tool("list_items", {"limit": 6})
+        assert "Book the team lunch" not in str(listed.structured_content)  # not yet
+        xserver.focus_card(card)
+        await in_thread(xserver.xdotool, "key", "--delay", "60", "Tab", "ctrl+a")
+        await in_thread(xserver.xdotool, "type", "--delay", "15", "Book lunch for eight")
+        await in_thread(xserver.confirm_with_keys, card)
+        result = await asyncio.wait_for(call, 30)
+        assert not result.is_error, text_of(result)
+        assert "The person changed title before approving" in text_of(result)
+        newest = await client.call_tool("list_items", {"limit": 1})
+    assert newest.structured_content is not None
+    (item,) = newest.structured_content["items"]
+    assert (item["title"], item["priority"]) == ("Book lunch for eight", "high")
+
+
+def test_notch_preview_opens_the_studio_on_the_fresh_folder(
+    fresh: Path, xserver: Any, notch_argv: list[str], wait_for: Any, tmp_path: Path
+) -> None:
+    from notch_app.cli import COMMANDS
+
+    if "preview" not in COMMANDS:
+        pytest.skip("notch preview (the studio, built beside notch init) is not registered yet")
+    log = (tmp_path / "preview.log").open("w", encoding="utf-8")
+    proc = subprocess.Popen(
+        [*notch_argv, "preview", "team-tasks"],
+        cwd=fresh.parent, env=xserver.env, stdout=log, stderr=subprocess.STDOUT, text=True,
+    )  # fmt: skip
+    try:
+
+        def window() -> dict[str, int] | None:
+            if proc.poll() is not None:
+                output = (tmp_path / "preview.log").read_text()
+                raise AssertionError(f"notch preview exited with {proc.returncode}:\n{output}")
+            return xserver.window("team-tasks")
+
+        box = wait_for(window, 60, "the studio's window on the fresh folder")
+        assert box["WIDTH"] > 440  # room for the card at the notch's width, and more
+
+        def painted() -> bool:
+            # A window drawn with its card holds many colours; a mapped, unpainted one few.
+            image = xserver.screen()
+            colours = {
+                image.pixel(x, y)
+                for x in range(box["X"], box["X"] + box["WIDTH"], 8)
+                for y in range(box["Y"], box["Y"] + box["HEIGHT"], 8)
+                if image.rect().contains(x, y)
+            }
+            return len(colours) > 20
+
+        wait_for(painted, 60, "the studio to paint its window")
+        xserver.screenshot("init-roundtrip-studio")
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(10)
+        log.close()
+    assert os.path.isdir(fresh)  # the studio only reads the folder
