@@ -1,0 +1,287 @@
+"""`notch hook`: documented payloads mapped to Notch requests and cards, and Notch's
+decisions written in each agent's documented answer format (no Notch needed here)."""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from notch_app.hooks import calls, file_change
+from notch_app.hooks.answers import Verdict, claude_code_reply, codex_reply
+from notch_app.hooks.asking import AGENTS, call_id_for, verdict_for
+from notch_app.hooks.payload import PayloadError, read_payload
+from notch_app.runtime.decision import Decision
+
+FIXTURES = Path(__file__).parent.parent / "fixtures" / "hooks"
+
+
+def payload(name: str, cwd: Path | None = None, **tool_input: Any) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((FIXTURES / f"{name}.json").read_text())
+    if cwd is not None:
+        data["cwd"] = str(cwd)
+        if "file_path" in data["tool_input"]:
+            data["tool_input"]["file_path"] = str(cwd / Path(data["tool_input"]["file_path"]).name)
+    data["tool_input"].update(tool_input)
+    return data
+
+
+def mapped(data: dict[str, Any], installed: calls.Installed | None = None) -> calls.Mapped:
+    parsed = read_payload(json.dumps(data).encode())
+    if data.get("hook_event_name") == "PermissionRequest":
+        return calls.codex_call(parsed, installed or calls.Installed())
+    return calls.claude_code_call(parsed, installed or calls.Installed())
+
+
+def test_a_bash_call_is_the_command_in_full_with_its_folder_and_the_agents_words() -> None:
+    call = mapped(payload("claude-code/bash"))
+    assert isinstance(call, calls.NotchCall)
+    assert (call.integration, call.tool) == ("dev.notch.agents.claude-code", "Bash")
+    assert call.arguments == {
+        "command": "npm test",
+        "cwd": "/home/user/my-project",
+        "description": "Run test suite",
+        "timeout_ms": 120000,
+        "run_in_background": False,
+    }
+
+
+def test_an_edit_is_shown_as_the_diff_it_makes_to_the_file_on_disk(tmp_path: Path) -> None:
+    source = tmp_path / "cart.ts"
+    source.write_text(
+        "export function total(items: Item[]) {\n  return items.reduce((s, i) => s + i.price, 0);\n}\n"
+    )
+    call = mapped(payload("claude-code/edit", tmp_path))
+    assert isinstance(call, calls.NotchCall) and call.tool == "Edit"
+    args = call.arguments
+    assert args["file_path"] == str(source)
+    assert "-  return items.reduce((s, i) => s + i.price, 0);" in args["diff"]
+    assert "+  return items.reduce((s, i) => s + i.price * i.quantity, 0);" in args["diff"]
+    assert args["change"] == "Replaces 1 occurrence · 1 line added, 1 removed"
+    assert "notes" not in args
+
+
+def test_a_multiedit_applies_every_edit_in_order(tmp_path: Path) -> None:
+    (tmp_path / "cart.ts").write_text("function total(items: Item[]) { return total; }\n")
+    call = mapped(payload("claude-code/multiedit", tmp_path))
+    assert isinstance(call, calls.NotchCall) and call.tool == "Edit"
+    assert "+function sum(items: readonly Item[]) { return sum; }" in call.arguments["diff"]
+    assert call.arguments["change"].startswith("2 edits")
+
+
+def test_a_new_file_shows_its_head_and_an_overwrite_its_diff(tmp_path: Path) -> None:
+    call = mapped(payload("claude-code/write", tmp_path))
+    assert isinstance(call, calls.NotchCall) and call.tool == "Write"
+    assert call.arguments["diff"].splitlines()[:4] == [
+        "--- /dev/null",
+        "+++ b/NOTES.md",
+        "@@ -0,0 +1,3 @@",
+        "+# Notes",
+    ]
+    assert call.arguments["change"] == "New file · 3 lines added, 0 removed"
+    (tmp_path / "NOTES.md").write_text("# Notes\n\nOld line.\n")
+    call = mapped(payload("claude-code/write", tmp_path))
+    assert isinstance(call, calls.NotchCall)
+    assert "-Old line." in call.arguments["diff"] and call.arguments["change"].startswith(
+        "Replaces the whole file"
+    )
+
+
+def test_a_path_that_climbs_out_of_the_project_is_shown_resolved_and_flagged(
+    tmp_path: Path,
+) -> None:
+    project = tmp_path / "project"
+    project.mkdir()
+    data = payload("claude-code/write", project)
+    data["tool_input"]["file_path"] = "src/../../../etc/cron.d/x"
+    call = mapped(data)
+    assert isinstance(call, calls.NotchCall)
+    assert call.arguments["file_path"] == os.path.normpath(str(project / "../../etc/cron.d/x"))
+    assert call.arguments["written_as"] == "src/../../../etc/cron.d/x"
+    assert call.arguments["notes"].startswith("Outside the working directory")
+
+
+def test_a_huge_write_is_bounded_and_says_what_it_left_out(tmp_path: Path) -> None:
+    content = "".join(f"line {n} {'x' * 40}\n" for n in range(5000))
+    call = mapped(payload("claude-code/write", tmp_path, content=content))
+    assert isinstance(call, calls.NotchCall)
+    diff = call.arguments["diff"]
+    assert len(diff) <= file_change.MAX_DIFF_CHARS + 100
+    assert diff.splitlines()[-1].startswith("… ") and "more lines not shown" in diff
+    assert "Part of the change is not shown" in call.arguments["notes"]
+    assert call.arguments["change"] == "New file · 5,000 lines added, 0 removed"
+
+
+def test_a_fifo_as_file_path_never_blocks_the_hook(tmp_path: Path) -> None:
+    fifo = tmp_path / "cart.ts"
+    os.mkfifo(fifo)
+    done: list[calls.Mapped] = []
+    worker = threading.Thread(
+        target=lambda: done.append(mapped(payload("claude-code/edit", tmp_path)))
+    )
+    worker.start()
+    worker.join(5)
+    assert done, "reading a FIFO blocked the hook"
+    call = done[0]
+    assert isinstance(call, calls.NotchCall)
+    assert "not a regular file" in call.arguments["notes"]
+    assert "-i.price, 0)" in call.arguments["diff"]  # the replaced text is still shown
+
+
+def test_a_command_too_long_to_show_whole_is_left_to_the_agents_prompt() -> None:
+    call = mapped(payload("claude-code/bash", command="echo " + "a" * calls.MAX_COMMAND_CHARS))
+    assert isinstance(call, calls.AgentAsks) and "more than Notch shows whole" in call.reason
+
+
+def test_control_characters_stay_in_the_command_the_card_shows() -> None:
+    sneaky = "echo safe\r\x1b[2Krm -rf ~/\u202e"
+    call = mapped(payload("claude-code/bash", command=sneaky))
+    assert isinstance(call, calls.NotchCall) and call.arguments["command"] == sneaky
+
+
+def test_reads_get_no_card() -> None:
+    assert isinstance(mapped(payload("claude-code/read")), calls.NoCard)
+
+
+def test_a_web_fetch_names_its_site_apart_from_the_address() -> None:
+    call = mapped(
+        payload("claude-code/webfetch", url="https://example.com.evil.test/a?b=https://example.com")
+    )
+    assert isinstance(call, calls.NotchCall)
+    assert call.arguments["site"] == "example.com.evil.test"
+
+
+INSTALLED = calls.Installed(
+    [
+        {"id": "com.example.mail", "name": "Mail", "tools": [{"name": "send_email"}]},
+        {"id": "com.other.mail", "name": "Other mail", "tools": [{"name": "archive"}]},
+    ]
+)
+
+
+def test_an_mcp_tool_goes_through_its_installed_manifest_card() -> None:
+    call = mapped(payload("claude-code/mcp"), INSTALLED)
+    assert isinstance(call, calls.NotchCall)
+    assert (call.integration, call.tool, call.back) == ("com.example.mail", "send_email", "same")
+    assert call.arguments == {"to": ["sam@example.com"], "subject": "Hi", "body": "See you at 3."}
+
+
+def test_an_mcp_tool_without_a_manifest_gets_a_generated_card_of_its_input() -> None:
+    call = mapped(payload("claude-code/mcp-unknown"), INSTALLED)
+    assert isinstance(call, calls.NotchCall) and call.tool == "Other"
+    assert call.arguments["server"] == "tracker" and call.arguments["tool_name"] == "create_issue"
+    assert json.loads(call.arguments["input"]) == {
+        "labels": ["bug"],
+        "title": "Cart totals ignore quantity",
+    }
+
+
+def test_a_codex_command_is_shown_and_never_editable() -> None:
+    call = mapped(payload("codex/bash"))
+    assert isinstance(call, calls.NotchCall)
+    assert (call.integration, call.tool, call.back) == ("dev.notch.agents.codex", "Bash", "none")
+    assert call.arguments["command"] == "git push origin main"
+
+
+def test_a_codex_patch_names_its_files() -> None:
+    call = mapped(payload("codex/apply-patch"))
+    assert isinstance(call, calls.NotchCall) and call.tool == "apply_patch"
+    assert call.arguments["file_path"] == "/home/user/my-project/src/cart.ts"
+    assert call.arguments["change"] == "Patch to 1 file · 1 line added, 1 removed"
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"",
+        b"garbage",
+        b"[1, 2]",
+        b'{"tool_name": "Bash"}',
+        b'{"tool_name": 5, "tool_input": {}}',
+        b"\xff\xfe",
+    ],
+)
+def test_unreadable_payloads_are_refused_with_a_reason(data: bytes) -> None:
+    with pytest.raises(PayloadError):
+        read_payload(data)
+
+
+def test_a_retried_hook_has_the_same_call_id_and_another_call_a_different_one() -> None:
+    agent = AGENTS["claude-code"]
+    first = read_payload((FIXTURES / "claude-code/bash.json").read_bytes())
+    again = read_payload((FIXTURES / "claude-code/bash.json").read_bytes())
+    other = read_payload((FIXTURES / "claude-code/edit.json").read_bytes())
+    assert call_id_for(agent, first) == call_id_for(agent, again) != call_id_for(agent, other)
+    codex = read_payload((FIXTURES / "codex/bash.json").read_bytes())
+    assert call_id_for(AGENTS["codex"], codex).startswith("codex-")
+    assert len(call_id_for(agent, first)) <= 128
+
+
+def _decision(outcome: str, **kw: Any) -> Decision:
+    return Decision("c", outcome, "dev.notch.agents.claude-code", "Bash", **kw)  # type: ignore[arg-type]
+
+
+def test_claude_codes_answers_are_its_documented_json() -> None:
+    agent = AGENTS["claude-code"]
+    parsed = read_payload((FIXTURES / "claude-code/bash.json").read_bytes())
+    call = calls.claude_code_call(parsed, calls.Installed())
+    assert isinstance(call, calls.NotchCall)
+    edited = {**call.arguments, "command": "npm test -- --bail"}
+    verdict = verdict_for(
+        agent, call, parsed, _decision("approved", arguments=edited, edited_paths=("command",))
+    )
+    out = json.loads(claude_code_reply(verdict).stdout)["hookSpecificOutput"]
+    assert out["hookEventName"] == "PreToolUse" and out["permissionDecision"] == "allow"
+    assert out["updatedInput"] == {
+        "command": "npm test -- --bail",
+        "description": "Run test suite",
+        "timeout": 120000,
+        "run_in_background": False,
+    }
+    plain = verdict_for(agent, call, parsed, _decision("approved", arguments=call.arguments))
+    assert "updatedInput" not in json.loads(claude_code_reply(plain).stdout)["hookSpecificOutput"]
+    for outcome in ("declined", "blocked"):
+        denied = json.loads(
+            claude_code_reply(verdict_for(agent, call, parsed, _decision(outcome))).stdout
+        )
+        assert denied["hookSpecificOutput"]["permissionDecision"] == "deny"
+        assert denied["hookSpecificOutput"]["permissionDecisionReason"]
+    words = verdict_for(agent, call, parsed, _decision("declined", feedback="use pnpm"))
+    assert "use pnpm" in words.reason
+    for outcome in ("expired", "withdrawn"):
+        assert verdict_for(agent, call, parsed, _decision(outcome)).kind == "ask"
+    assert claude_code_reply(Verdict("none")).stdout == ""
+
+
+def test_codex_answers_allow_and_deny_and_stays_silent_to_ask() -> None:
+    allow = json.loads(codex_reply(Verdict("allow", "ok")).stdout)
+    assert allow == {
+        "hookSpecificOutput": {
+            "hookEventName": "PermissionRequest",
+            "decision": {"behavior": "allow"},
+        }
+    }
+    deny = json.loads(codex_reply(Verdict("deny", "no")).stdout)
+    assert deny["hookSpecificOutput"]["decision"] == {"behavior": "deny", "message": "no"}
+    asked = codex_reply(Verdict("ask", "Notch is not running"))
+    assert asked.stdout == "" and "Notch is not running" in asked.stderr and asked.exit_code == 0
+
+
+def test_an_edited_approval_codex_cannot_carry_is_never_run_unedited() -> None:
+    agent = AGENTS["codex"]
+    parsed = read_payload((FIXTURES / "codex/bash.json").read_bytes())
+    call = calls.codex_call(parsed, calls.Installed())
+    assert isinstance(call, calls.NotchCall)
+    verdict = verdict_for(
+        agent,
+        call,
+        parsed,
+        _decision(
+            "approved", arguments={**call.arguments, "command": "x"}, edited_paths=("command",)
+        ),
+    )
+    assert verdict.kind == "deny" and "cannot run an edited call" in verdict.reason
