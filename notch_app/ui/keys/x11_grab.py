@@ -1,0 +1,203 @@
+"""The answer chords on X11: a passive key grab on the root window, through libxcb.
+
+While a card is on screen Notch grabs Ctrl+Alt+Enter and Ctrl+Alt+Esc on the root
+window (with every combination of CapsLock, NumLock and ScrollLock, which X counts as
+modifiers). The X server then hands those chords to Notch whichever window has focus,
+and only those: focus never moves, every other key (plain Enter and Esc included) goes
+where the person is typing. Released for every other look, so the idle notch holds no
+grab. Its own X connection is read from Qt's loop by a socket notifier: no thread, no
+timer. The binding is `xcb.py` beside this file (why not one from PyPI: see there).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from PySide6.QtCore import QObject, QSocketNotifier
+
+from notch_app.ui.keys.answer_keys import AnswerKeys
+from notch_app.ui.keys.chords import ANSWER_CHORDS, AnswerRole
+from notch_app.ui.keys.xcb import BAD_ACCESS, XcbConnection, XEvent
+
+CONTROL_MASK = 1 << 2
+LOCK_MASK = 1 << 1  # CapsLock
+MOD_MASKS = tuple(1 << n for n in range(3, 8))  # Mod1..Mod5, in the modifier map's order
+XK_ALT_L, XK_ALT_R, XK_META_L = 0xFFE9, 0xFFEA, 0xFFE7
+XK_NUM_LOCK, XK_SCROLL_LOCK = 0xFF7F, 0xFF14
+KEY_PRESS, KEY_RELEASE, MAPPING_NOTIFY = 2, 3, 34
+"""Core event types; one another client sent (SendEvent) has the top bit set: not a key."""
+
+
+class X11AnswerKeys(AnswerKeys):
+    """The chords grabbed on the root window of `display` (default: $DISPLAY).
+
+    A failure to connect or to grab is said once on stderr and leaves the chords out of
+    the hint; the card still works by click, and by Enter and Esc once focused."""
+
+    def __init__(self, display: str | None = None, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._display = display if display is not None else os.environ.get("DISPLAY", "")
+        self._conn: XcbConnection | None = None
+        self._notifier: QSocketNotifier | None = None
+        self._broken = False
+        self._grabs: list[tuple[int, int]] = []  # (keycode, modifiers) held now
+        self._roles: dict[int, AnswerRole] = {}  # keycode → its chord, while grabbed
+        self._taken: frozenset[AnswerRole] = frozenset()
+        self._down: set[int] = set()
+        # A held key repeats as release + press with the same server time (or, with
+        # detectable auto-repeat, as presses without a release): neither is a new press.
+        self._last_release: tuple[int, int] | None = None
+
+    @property
+    def grabbed(self) -> frozenset[AnswerRole]:
+        return self._taken
+
+    def grab(self) -> None:
+        if self._grabs or self._broken:
+            return
+        try:
+            self._grab(self._connect())
+        except Exception as exc:  # no X server, no libxcb, a refused connection
+            self._give_up(f"cannot take the answer keys on X11 ({exc})")
+
+    def release(self) -> None:
+        grabs, self._grabs = self._grabs, []
+        self._roles = {}
+        self._taken = frozenset()
+        self._down.clear()
+        if not grabs or self._conn is None:
+            return
+        try:
+            self._conn.ungrab_keys(grabs)
+        except Exception as exc:  # the X server went away: nothing is grabbed then
+            self._give_up(f"lost the X connection for the answer keys ({exc})")
+
+    def close(self) -> None:
+        self.release()
+        self._disconnect()
+
+    # ---- grabbing ------------------------------------------------------------------
+
+    def _connect(self) -> XcbConnection:
+        if self._conn is None:
+            conn = XcbConnection(self._display)
+            notifier = QSocketNotifier(conn.fileno, QSocketNotifier.Type.Read, self)
+            notifier.activated.connect(self._read_events)
+            self._conn, self._notifier = conn, notifier
+        return self._conn
+
+    def _grab(self, conn: XcbConnection) -> None:
+        # The layout is read at every grab: cheap (two round trips), and always current.
+        per, syms = conn.keyboard_mapping()
+        codes: dict[int, list[int]] = {}
+        for i in range(len(syms) // max(per, 1)):
+            for sym in syms[i * per : (i + 1) * per]:
+                if sym:
+                    codes.setdefault(sym, []).append(conn.min_keycode + i)
+        per_mod, mods = conn.modifier_mapping()
+
+        def mask_of(*keysyms: int) -> int:
+            wanted = {code for sym in keysyms for code in codes.get(sym, [])}
+            for n, mask in enumerate(MOD_MASKS, start=3):
+                if wanted & set(mods[n * per_mod : (n + 1) * per_mod]):
+                    return mask
+            return 0
+
+        alt = mask_of(XK_ALT_L, XK_ALT_R) or mask_of(XK_META_L) or MOD_MASKS[0]
+        locks = sorted({m for m in (LOCK_MASK, mask_of(XK_NUM_LOCK), mask_of(XK_SCROLL_LOCK)) if m})
+        variants = sorted({_combine(subset) for subset in _subsets(locks)})
+        plain = CONTROL_MASK | alt
+        asked: list[tuple[AnswerRole, int, int]] = [
+            (chord.role, keycode, plain | extra)
+            for chord in ANSWER_CHORDS
+            for keycode in sorted({c for sym in chord.keysyms for c in codes.get(sym, [])})
+            for extra in variants
+        ]
+        errors = conn.grab_keys([(keycode, mods_) for _, keycode, mods_ in asked])
+        refused: set[AnswerRole] = set()
+        for (role, keycode, modifiers), error in zip(asked, errors, strict=True):
+            if error:
+                if modifiers == plain and error == BAD_ACCESS:
+                    refused.add(role)  # another program holds the chord itself
+                continue
+            self._grabs.append((keycode, modifiers))
+            self._roles[keycode] = role
+        if refused:
+            print(
+                "notch: another program holds the "
+                + " and ".join(sorted(refused))
+                + " chord; cards do not offer it",
+                file=sys.stderr,
+            )
+        self._taken = frozenset(self._roles.values()) - refused
+        self._roles = {k: r for k, r in self._roles.items() if r in self._taken}
+        self._read_events()  # events xcb read while it waited for the replies
+
+    # ---- reading -------------------------------------------------------------------
+
+    def _read_events(self) -> None:
+        conn = self._conn
+        if conn is None:
+            return
+        try:
+            while (event := conn.poll_event()) is not None:
+                self._on_event(event)
+        except Exception as exc:
+            self._give_up(f"lost the X connection for the answer keys ({exc})")
+
+    def _on_event(self, event: XEvent) -> None:
+        if event.kind == MAPPING_NOTIFY and self._grabs:
+            # The keyboard layout changed: the chords' keys may be other keycodes now.
+            self.release()
+            self.grab()
+            return
+        if event.kind == KEY_RELEASE:
+            self._down.discard(event.detail)
+            self._last_release = (event.detail, event.time)
+            return
+        if event.kind != KEY_PRESS:
+            return
+        repeat = event.detail in self._down or self._last_release == (event.detail, event.time)
+        self._down.add(event.detail)
+        role = self._roles.get(event.detail)
+        if repeat or role is None:
+            return
+        if role == "approve":
+            self.approvePressed.emit()
+        else:
+            self.declinePressed.emit()
+
+    def _give_up(self, why: str) -> None:
+        print(
+            f"notch: {why}; answer cards by click, or by Enter and Esc once focused",
+            file=sys.stderr,
+        )
+        self._broken = True
+        self._grabs = []
+        self._roles = {}
+        self._taken = frozenset()
+        self._disconnect()
+
+    def _disconnect(self) -> None:
+        if self._notifier is not None:
+            self._notifier.setEnabled(False)
+            self._notifier.deleteLater()
+            self._notifier = None
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            conn.close()
+
+
+def _subsets(masks: list[int]) -> list[list[int]]:
+    out: list[list[int]] = [[]]
+    for mask in masks:
+        out += [[*s, mask] for s in out]
+    return out
+
+
+def _combine(masks: list[int]) -> int:
+    total = 0
+    for mask in masks:
+        total |= mask
+    return total
