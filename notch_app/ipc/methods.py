@@ -22,8 +22,8 @@ from pydantic.alias_generators import to_camel
 
 from notch_app.ipc import protocol as rpc
 from notch_app.runtime.ownership import MAX_TOKEN_CHARS, MIN_TOKEN_CHARS, TOKEN_PATTERN, TOKEN_RULE
-from notch_app.runtime.presenter import DecidedBy, Outcome
-from notch_app.runtime.service import MAX_CALL_ID_CHARS, MAX_EXPIRES_IN_MS, ToolCall
+from notch_app.runtime.presenter import DecidedBy, Outcome, Scope
+from notch_app.runtime.service import MAX_BATCH, MAX_CALL_ID_CHARS, MAX_EXPIRES_IN_MS, ToolCall
 
 MAX_AWAIT_MS: Final = 24 * 3600 * 1000
 
@@ -118,6 +118,54 @@ class ConfirmRequestParams(_Wire):
         )
 
 
+class BatchCall(_Wire):
+    """One tool call of a `confirm.batch` (checked on its own: a bad one gets its own
+    error in the results, the others are asked)."""
+
+    call_id: CallId
+    integration: str = Field(max_length=200, description="The integration's id.")
+    tool: str = Field(max_length=200, description="The tool's name within the integration.")
+    arguments: dict[str, Any] = Field(
+        default_factory=dict, description="The call's arguments, checked against its inputSchema."
+    )
+
+
+class ConfirmBatchParams(_Wire):
+    """Check and queue the tool calls of one model turn at once."""
+
+    calls: list[Any] = Field(
+        min_length=1,
+        description=f"The calls, each a BatchCall {{callId, integration, tool, arguments}}. "
+        f"At most {MAX_BATCH} are asked; each one past that, each call that is not a "
+        "BatchCall, and each callId repeated in the batch gets its own error in the results.",
+    )
+    token: Token | None = Field(
+        default=None, description="Your secret for these requests (as for confirm.request)."
+    )
+    context: dict[str, Any] | None = Field(
+        default=None, description="Shown on each card, never trusted (as for confirm.request)."
+    )
+    expires_in_ms: int | None = Field(
+        default=None,
+        ge=1,
+        le=MAX_EXPIRES_IN_MS,
+        description="End each request `expired` if undecided this long after it arrives.",
+    )
+
+    def tool_call(self, call: BatchCall, token: str) -> ToolCall:
+        """One of the batch's calls as the service's `ToolCall`, asked with `token`."""
+        return ToolCall(
+            call.call_id,
+            call.integration,
+            call.tool,
+            call.arguments,
+            None,
+            self.expires_in_ms,
+            self.context,
+            token,
+        )
+
+
 class ConfirmAwaitParams(_Wire):
     """Wait for the decision on a request made earlier (on any connection, by the client
     holding its token)."""
@@ -191,6 +239,20 @@ class DecisionResult(_Wire):
         "decision carries a mask there: the approval stands, but ask the person for those "
         "values again (the digest is still of the real values).",
     )
+    scope: Scope | None = Field(
+        default=None,
+        description="For a decision that runs, how far the person's yes reaches: once (this "
+        "call), session (every call to this action from this asker until it goes away), "
+        "always (the person turned Asks first off). Set by the person only; null otherwise.",
+    )
+    for_model: str = Field(
+        description="One sentence to hand the model: what ran and with which of the "
+        "person's changes, or why nothing ran. Made by Notch from the decision only, never "
+        "from the model's words; secret values are never quoted."
+    )
+    feedback: str | None = Field(
+        default=None, description="The person's own words with a decline, when they said some."
+    )
 
 
 class PendingResult(_Wire):
@@ -218,6 +280,17 @@ class ToolSummary(_Wire):
     description: str | None
     confirms: bool = Field(description="true when the tool shows a card before it runs.")
     kind: str
+    input_schema: dict[str, Any] = Field(
+        description="The tool's inputSchema (JSON Schema), for the model's tool definitions."
+    )
+    annotations: dict[str, Any] | None = Field(
+        description="The tool's MCP annotations (readOnlyHint, destructiveHint, …), if any."
+    )
+    schema_too_long: bool | None = Field(
+        default=None,
+        description="true when its inputSchema or annotations were over 64 KiB as JSON and "
+        "are listed empty (calls are still checked against the real schema).",
+    )
 
 
 class IntegrationSummary(_Wire):
@@ -231,6 +304,28 @@ class IntegrationSummary(_Wire):
 
 class IntegrationsResult(_Wire):
     integrations: list[IntegrationSummary]
+
+
+class BatchCallErrorDetail(_Wire):
+    code: int = Field(description="A JSON-RPC error code, as for confirm.request.")
+    message: str = Field(description="What is wrong and the fix.")
+    field: str | None = Field(
+        description="The parameter named as wrong, e.g. calls.3.arguments.to."
+    )
+
+
+class BatchCallError(_Wire):
+    """A call of the batch that was not asked (nothing ran)."""
+
+    call_id: str | None = Field(description="Its callId, when it had a readable one.")
+    error: BatchCallErrorDetail
+
+
+class BatchResult(_Wire):
+    """Every call's result, in the order sent: its decision, or why it was not asked."""
+
+    results: list[DecisionResult | BatchCallError]
+    token: str = Field(description="The requests' token (the one sent, or the one Notch made).")
 
 
 class ServerInfoResult(_Wire):
@@ -378,6 +473,14 @@ METHODS: Final = (
         ConfirmRequestParams,
         (DecisionResult, PendingResult),
         (*_CONFIRM_ERRORS, rpc.CALL_ID_IN_USE, rpc.NOT_OPEN, rpc.OVERLOADED, rpc.NOT_YOURS),
+    ),
+    Method(
+        "confirm.batch",
+        'Check and queue the tool calls of one model turn at once (shown as "1 of N" with '
+        "Approve all / Decline all); answer every call's decision or error, in order.",
+        ConfirmBatchParams,
+        (BatchResult,),
+        (rpc.INVALID_PARAMS, rpc.TOO_MANY_IN_FLIGHT, rpc.STORAGE_ERROR),
     ),
     Method(
         "confirm.await",

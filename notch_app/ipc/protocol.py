@@ -62,6 +62,7 @@ NOT_YOURS: Final = -32008
 EVENT_METHOD: Final = "confirm.event"
 METHODS: Final = (
     "confirm.request",
+    "confirm.batch",
     "confirm.await",
     "confirm.get",
     "confirm.withdraw",

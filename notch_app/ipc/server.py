@@ -40,8 +40,10 @@ from notch_app.ipc import protocol as rpc
 from notch_app.ipc.address import claim_socket_path
 from notch_app.ipc.attach import attach_handler
 from notch_app.ipc.methods import (
+    BatchCall,
     CallIdParams,
     ConfirmAwaitParams,
+    ConfirmBatchParams,
     ConfirmRequestParams,
     GlanceShowParams,
     NoParams,
@@ -53,9 +55,16 @@ from notch_app.ipc.methods import (
 from notch_app.manifest.glance import GlanceReading
 from notch_app.runtime.decision import Decision
 from notch_app.runtime.glances import Glances
-from notch_app.runtime.ownership import new_token
+from notch_app.runtime.ownership import new_token, token_problem
 from notch_app.runtime.presenter import ConfirmationRequest
-from notch_app.runtime.service import ConfirmationService, Event, ServiceError
+from notch_app.runtime.service import (
+    MAX_BATCH,
+    MAX_CALL_ID_CHARS,
+    ConfirmationService,
+    Event,
+    ServiceError,
+    ToolCall,
+)
 
 log = logging.getLogger("notch.ipc")
 
@@ -109,21 +118,24 @@ def _pending(request: ConfirmationRequest) -> dict[str, Any]:
 class _Later:
     """A reply that waits for a decision: `future` (the service's, shared with other
     waiters, never cancelled here), or `{callId, status: "pending"}` after `timeout` s.
-    `token` is added to the decision (the reply to `confirm.request` carries it)."""
+    `token` is added to the decision (the reply to `confirm.request` carries it).
+    `render`, when given, makes the reply from the future's result instead (a batch)."""
 
-    __slots__ = ("call_id", "future", "timeout", "token")
+    __slots__ = ("call_id", "future", "render", "timeout", "token")
 
     def __init__(
         self,
-        future: asyncio.Future[Decision],
+        future: asyncio.Future[Any],
         call_id: str,
         timeout: float | None = None,
         token: str | None = None,
+        render: Callable[[Any], Any] | None = None,
     ) -> None:
         self.future = future
         self.call_id = call_id
         self.timeout = timeout
         self.token = token
+        self.render = render
 
 
 class _Connection(asyncio.BufferedProtocol):
@@ -143,10 +155,12 @@ class _Connection(asyncio.BufferedProtocol):
         """In the server's ready queue (has lines waiting to be handled)."""
         self.paused = False
         self.eof = False
-        self.waiting: dict[object, tuple[asyncio.Future[Decision], Callable[..., None]]] = {}
+        self.waiting: dict[object, tuple[asyncio.Future[Any], Callable[..., None]]] = {}
         """Replies waiting for a decision, each with its done callback (and timer)."""
         self.timers: dict[object, asyncio.TimerHandle] = {}
         self.watched: set[str] = set()
+        self.tokens: set[str] = set()
+        """Tokens used on this connection: its askers are here while it is open."""
         self.closed = False
         self.last_heard = server.loop.time()
         """When this client last sent something or had a request open (loop time)."""
@@ -246,7 +260,7 @@ class _Connection(asyncio.BufferedProtocol):
         so a flood of waiters costs one callback each when decided."""
         key = object()
 
-        def done(future: asyncio.Future[Decision]) -> None:
+        def done(future: asyncio.Future[Any]) -> None:
             self.waiting.pop(key, None)
             timer = self.timers.pop(key, None)
             if timer is not None:
@@ -254,7 +268,9 @@ class _Connection(asyncio.BufferedProtocol):
             if quiet or future.cancelled():
                 return
             exc = future.exception()
-            if exc is None:
+            if exc is None and later.render is not None:
+                self.send(rpc.response(request_id, later.render(future.result())))
+            elif exc is None:
                 self.send(rpc.response(request_id, _with_token(future.result(), later.token)))
             elif isinstance(exc, ServiceError):
                 self.send(rpc.error_response(request_id, _service_error(exc)))
@@ -326,6 +342,8 @@ class _Connection(asyncio.BufferedProtocol):
             self.server.service.unsubscribe(call_id, self.on_event)
         self.watched.clear()
         self.server._connections.discard(self)
+        # Its askers get their grace period to come back on another connection.
+        self.server.service.asker_left(self)
         # Nobody will say how its background work ended: it ends failed, not "running" forever.
         self.server.glances.end_all_of(
             self, "the tool's connection to Notch closed before it finished"
@@ -368,6 +386,7 @@ class NotchServer:
         self._inode: int | None = None
         self._methods: dict[str, Handler] = {
             "confirm.request": self._confirm_request,
+            "confirm.batch": self._confirm_batch,
             "confirm.await": self._confirm_await,
             "confirm.get": self._confirm_get,
             "confirm.withdraw": self._confirm_withdraw,
@@ -625,6 +644,11 @@ class NotchServer:
                     f"{MAX_IN_FLIGHT} requests are already waiting on this connection; "
                     "await some first or open another connection",
                 )
+            token = params.get("token")
+            if type(token) is str and token not in conn.tokens and token_problem(token) is None:
+                # Any call with its token shows its asker is (back) on this connection.
+                conn.tokens.add(token)
+                self.service.asker_here(token, conn)
             result = handler(conn, params)
         except rpc.RpcError as exc:
             if not is_notification:
@@ -659,6 +683,67 @@ class NotchServer:
         if not asked.wait:
             return {"callId": call_id, "status": "pending", "parked": False, "token": token}
         return _Later(future, call_id, token=token)
+
+    def _confirm_batch(self, conn: _Connection, params: dict[str, Any]) -> Result:
+        asked = parse_params(ConfirmBatchParams, params)
+        token = asked.token or new_token()
+        if asked.token is None:
+            conn.tokens.add(token)
+            self.service.asker_here(token, conn)
+        # Each entry: the call's future, or the error that kept it from being asked.
+        entries: list[asyncio.Future[Decision] | ServiceError | rpc.RpcError] = []
+        calls: list[ToolCall] = []
+        places: list[int] = []
+        for index, raw in enumerate(asked.calls):
+            entries.append(_not_asked)
+            if index >= MAX_BATCH:
+                entries[index] = ServiceError(
+                    "invalidParams",
+                    f"a batch holds at most {MAX_BATCH} calls; this one was not asked: send "
+                    "it in another batch",
+                    "calls",
+                )
+                continue
+            try:
+                if not isinstance(raw, dict):
+                    raise rpc.RpcError(
+                        rpc.INVALID_PARAMS,
+                        "invalid params: a call must be an object {callId, integration, "
+                        "tool, arguments}",
+                    )
+                call = parse_params(BatchCall, raw)
+            except rpc.RpcError as exc:
+                entries[index] = exc
+                continue
+            places.append(index)
+            calls.append(asked.tool_call(call, token))
+        for index, result in zip(
+            places, self.service.submit_many(calls, conn.on_event), strict=True
+        ):
+            entries[index] = result
+        ids = [_batch_call_id(raw) for raw in asked.calls]
+        every: asyncio.Future[None] = self.loop.create_future()
+        waiting = [e for e in entries if isinstance(e, asyncio.Future) and not e.done()]
+        left = len(waiting)
+
+        def one_done(_: asyncio.Future[Decision]) -> None:
+            nonlocal left
+            left -= 1
+            if left == 0 and not every.done():
+                every.set_result(None)
+
+        for index, entry in enumerate(entries):
+            if isinstance(entry, asyncio.Future) and not entry.done():
+                conn.watch(ids[index] or "")
+                entry.add_done_callback(one_done)
+        if left == 0:
+            every.set_result(None)
+
+        def render(_: None) -> dict[str, Any]:
+            results = [_batch_entry(e, ids[i], i) for i, e in enumerate(entries)]
+            return {"results": results, "token": token}
+
+        return _Later(every, "", render=render)
 
     def _confirm_await(self, conn: _Connection, params: dict[str, Any]) -> Result:
         asked = parse_params(ConfirmAwaitParams, params)
@@ -751,6 +836,37 @@ def _shown(reading: GlanceReading | None) -> dict[str, Any]:
         "dropped": [
             {"index": d.index, "kind": d.kind, "reason": d.reason} for d in reading.dropped
         ],
+    }
+
+
+_not_asked: Final = rpc.RpcError(rpc.INTERNAL_ERROR, "internal error: this call was not asked")
+
+
+def _batch_call_id(raw: Any) -> str | None:
+    call_id = raw.get("callId") if isinstance(raw, dict) else None
+    return call_id[:MAX_CALL_ID_CHARS] if isinstance(call_id, str) else None
+
+
+def _batch_entry(entry: Any, call_id: str | None, index: int) -> dict[str, Any]:
+    """One result of `confirm.batch`: the decision, or {callId, error} with the field
+    named under `calls.N` (the call's place in the batch)."""
+    if isinstance(entry, asyncio.Future):
+        exc = entry.exception()
+        if exc is None:
+            return dict(entry.result().to_wire())
+        entry = exc
+    if isinstance(entry, ServiceError):
+        entry = _service_error(entry)
+    if not isinstance(entry, rpc.RpcError):
+        log.error("a batch call failed: %r", entry)
+        entry = rpc.RpcError(rpc.INTERNAL_ERROR, "internal error; see Notch's log")
+    field = entry.data.get("field") if isinstance(entry.data, dict) else None
+    where = f"calls.{index}"
+    if isinstance(field, str) and field != "calls":
+        where = f"{where}.{field}"
+    return {
+        "callId": call_id,
+        "error": {"code": entry.code, "message": entry.message, "field": where},
     }
 
 

@@ -6,6 +6,7 @@ and its problems returned (printed with the `notch validate` messages), never fa
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -145,9 +146,35 @@ class Catalog:
                             "description": t.description,
                             "confirms": t.confirmation is not None,
                             "kind": tool_kind(t),
+                            **listed_schema(t),
                         }
                         for t in m.tools
                     ],
                 }
             )
         return out
+
+
+MAX_LISTED_SCHEMA_CHARS = 64 * 1024
+"""A tool's inputSchema or annotations longer than this as JSON are listed as `{}` with
+`schemaTooLong: true`, so `integrations.list` stays well inside a client's reply limit
+(the tool is still fully checked against its real schema when called)."""
+
+
+def listed_schema(tool: Tool) -> dict[str, Any]:
+    """`inputSchema` and `annotations` of `tool` as `integrations.list` lists them (for a
+    model's tool definitions), bounded by MAX_LISTED_SCHEMA_CHARS each."""
+    annotations = (
+        tool.annotations.model_dump(mode="json", by_alias=True, exclude_none=True)
+        if tool.annotations is not None
+        else None
+    )
+    out: dict[str, Any] = {"inputSchema": tool.input_schema, "annotations": annotations}
+    for key in ("inputSchema", "annotations"):
+        if (
+            out[key] is not None
+            and len(json.dumps(out[key], default=str)) > MAX_LISTED_SCHEMA_CHARS
+        ):
+            out[key] = {} if key == "inputSchema" else None
+            out["schemaTooLong"] = True
+    return out

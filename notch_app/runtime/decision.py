@@ -15,13 +15,17 @@ from typing import Any, Final, get_args
 import orjson
 import rfc8785
 
-from notch_app.runtime.presenter import DecidedBy, Outcome
+from notch_app.runtime.presenter import DecidedBy, Outcome, Scope
 
 RUNS: Final = frozenset({"approved", "autoApproved", "notRequired"})
 """Outcomes after which the executor runs the tool (with `Decision.arguments`)."""
 
 OUTCOMES: Final = frozenset(get_args(Outcome))
 DECIDED_BY: Final = frozenset(get_args(DecidedBy))
+SCOPES: Final = frozenset(get_args(Scope))
+MAX_FOR_MODEL_CHARS: Final = 600
+"""The longest `for_model` sentence (values in it are cut with … well before that)."""
+MAX_FEEDBACK_CHARS: Final = 500
 
 
 class NotDigestible(ValueError):
@@ -179,6 +183,16 @@ class Decision:
     """Argument paths whose secret values (passwordField, `format: password`) were never
     stored, so this replay carries `REDACTED` there instead: the approval stands, but the
     executor must ask the person for those values again. Empty for a live decision."""
+    scope: Scope | None = None
+    """For an approval, how far it reaches: "once" (this call), "session" (approved for
+    the rest of the asker's session, or run without a card under such an approval),
+    "always" (the person turned the action's Asks first off). None when nothing ran."""
+    for_model: str = ""
+    """One ready sentence to hand the model as the tool's result when it did not run, or
+    beside the result when it did: built by Notch from this decision alone (never from the
+    model's words or context), secret values never quoted, at most MAX_FOR_MODEL_CHARS."""
+    feedback: str | None = None
+    """The person's own words with a decline ("make it shorter"), when they gave some."""
 
     @property
     def runs(self) -> bool:
@@ -240,6 +254,10 @@ class Decision:
             out["alreadyDecided"] = True
         if self.secrets_withheld:
             out["secretsWithheld"] = list(self.secrets_withheld)
+        out["scope"] = self.scope
+        out["forModel"] = self.for_model
+        if self.feedback is not None:
+            out["feedback"] = self.feedback
         return out
 
     @classmethod
@@ -258,6 +276,13 @@ class Decision:
                 raise ValueError("arguments must be an object or null")
             edited = get("editedPaths")
             withheld = get("secretsWithheld")
+            scope = get("scope")
+            if scope is not None and scope not in SCOPES:
+                raise ValueError(f"unknown scope {scope!r}")
+            for_model = get("forModel") or ""
+            feedback = get("feedback")
+            if not isinstance(for_model, str) or not isinstance(feedback, str | None):
+                raise ValueError("forModel and feedback must be text")
             return cls(
                 str(data["callId"]),
                 outcome,
@@ -271,6 +296,9 @@ class Decision:
                 get("message"),
                 bool(get("alreadyDecided", False)),
                 tuple(map(str, withheld)) if withheld else (),
+                scope,
+                for_model[:MAX_FOR_MODEL_CHARS],
+                None if feedback is None else feedback[:MAX_FEEDBACK_CHARS],
             )
         except KeyError as exc:
             raise ValueError(f"a decision needs {exc.args[0]!r}") from None

@@ -36,6 +36,11 @@ DecidedBy = Literal["click", "key", "voice", "policy", "service", "timeout", "ag
 """How a decision was made, for the log: the person (click, key, voice), the person's
 stored policy, or the service itself (read-only tool, supersede, withdraw, expiry)."""
 
+Scope = Literal["once", "session", "always"]
+"""How far the person's yes reaches: this call only; every call to the same action from
+the same asker session until it ends; or always (the action's Asks first turns off, as in
+Settings). Only the person sets it, on the card: nothing on the socket can."""
+
 
 @dataclass(frozen=True, slots=True)
 class ConfirmationRequest:
@@ -55,6 +60,14 @@ class ConfirmationRequest:
     """True when the card sits in the side notch (walked away from, or recovered after a restart)."""
     reason: str | None = None
     """Why the card shows although policy would not ask (a guard that tripped), else None."""
+    batch_id: str | None = None
+    """Set when this call came in one `confirm.batch` (one model turn) with other calls
+    that show cards: the same id on each of them, so the notch can offer "Approve all"."""
+    batch_index: int | None = None
+    """This card's place among the batch's cards, from 0 (shown as "1 of N")."""
+    batch_size: int | None = None
+    """How many cards the batch showed (N ≥ 2; a batch whose other calls needed no card
+    is not a batch on screen, and these three fields are None)."""
 
     def __repr__(self) -> str:  # arguments may hold secrets: never in reprs or logs
         return (
@@ -195,8 +208,12 @@ class DecisionSink(Protocol):
         final_arguments: dict[str, Any] | None,
         edited_paths: list[str],
         decided_by: DecidedBy,
+        scope: Scope = "once",
     ) -> bool | None:
         """The person approved (with the final, possibly edited arguments) or declined.
+        `scope` (approvals only): "session" also lets later calls to this action from the
+        same asker session run without a card; "always" turns the action's Asks first off.
+        Blocks and guards still win over either.
 
         Returns True when the decision is being stored: the presenter keeps the card until
         it hears `decision_saved` (stored and sent) or `decision_not_saved` (not stored,

@@ -16,6 +16,7 @@ from notch_app.runtime.presenter import (
     Outcome,
     ResultGlance,
     RunningWork,
+    Scope,
 )
 
 Rule = Callable[[ConfirmationRequest], "tuple[bool, dict[str, Any] | None] | None"]
@@ -92,10 +93,17 @@ class ScriptedPresenter:
     # --- what a person would do ------------------------------------------------------
 
     def approve(
-        self, call_id: str, arguments: dict[str, Any] | None = None, edited: list[str] | None = None
+        self,
+        call_id: str,
+        arguments: dict[str, Any] | None = None,
+        edited: list[str] | None = None,
+        scope: Scope = "once",
     ) -> None:
-        """Click the confirm action of `call_id` (with edited `arguments`, if given)."""
-        self._decided(call_id, self._sink().decide(call_id, True, arguments, edited or [], "click"))
+        """Click the confirm action of `call_id` (with edited `arguments`, if given);
+        `scope` "session" or "always" is "Allow for this session" / "Always allow"."""
+        sink = self._sink()
+        saving = sink.decide(call_id, True, arguments, edited or [], "click", scope=scope)
+        self._decided(call_id, saving)
 
     def decline(self, call_id: str) -> None:
         """Press Esc on `call_id`."""

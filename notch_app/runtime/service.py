@@ -21,6 +21,7 @@ import asyncio
 import logging
 import math
 import time
+import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Final, Literal
@@ -28,6 +29,7 @@ from typing import Any, Final, Literal
 from notch_app.manifest.argument_fast_path import surely_valid
 from notch_app.manifest.arguments import argument_problems
 from notch_app.manifest.model import Manifest, Tool
+from notch_app.runtime.askers import DEFAULT_GRACE_S, Askers
 from notch_app.runtime.catalog import Catalog
 from notch_app.runtime.decision import (
     Decision,
@@ -36,6 +38,7 @@ from notch_app.runtime.decision import (
     canonical_json,
     changed_paths,
 )
+from notch_app.runtime.model_sentence import sentence_for_model
 from notch_app.runtime.ownership import IN_PROCESS, Asker, holds, owner_of
 from notch_app.runtime.policy import ASK, AlwaysAsk, Policy, PolicyVerdict
 from notch_app.runtime.presenter import (
@@ -44,6 +47,7 @@ from notch_app.runtime.presenter import (
     DecidedBy,
     Outcome,
     Presenter,
+    Scope,
 )
 from notch_app.runtime.redaction import redact, secret_paths
 from notch_app.runtime.store import DecisionStore, NewDecision, NewRequest, StoreError
@@ -56,6 +60,10 @@ MAX_CONTEXT_CHARS: Final = 4096
 MAX_EXPIRES_IN_MS: Final = 30 * 24 * 3600 * 1000
 MAX_PENDING: Final = 10_000
 """Open requests across all clients; beyond it new requests are refused (`overloaded`)."""
+MAX_BATCH: Final = 256
+"""Calls one `confirm.batch` asks about; the rest of a longer batch each get an error."""
+ASKER_GONE: Final = "the asking agent went away"
+"""Why a request is withdrawn when its asker's connections closed and none came back."""
 RETRY_EXPIRY_AFTER_S: Final = 5.0
 """An expiry whose write failed (a full disk) is tried again this long after, not at once:
 a due expiry re-armed with no delay would retry the failing write every loop turn."""
@@ -122,6 +130,16 @@ class _Open:
     """The hash of its asker's token; None when the app itself asked."""
 
 
+@dataclass(slots=True)
+class _Planned:
+    """A checked call of `submit` about to be decided by policy or shown as a card."""
+
+    item: _Open
+    verdict: PolicyVerdict
+    old: _Open | None
+    scope: Scope | None
+
+
 def _names(items: list[str], limit: int = 20) -> str:
     shown = ", ".join(items[:limit]) or "none"
     return shown + (f" and {len(items) - limit} more" if len(items) > limit else "")
@@ -138,6 +156,7 @@ class ConfirmationService:
         policy: Policy | None = None,
         clock: Callable[[], float] = time.time,
         max_pending: int = MAX_PENDING,
+        asker_grace: float | None = None,
     ) -> None:
         self.catalog = catalog
         self.store = store
@@ -150,6 +169,11 @@ class ConfirmationService:
         """Every presenter call goes through this: a presenter bug never breaks the service."""
         self._loop: asyncio.AbstractEventLoop | None = None
         self._writes = WriteBehind(store)
+        self._asker_grace = asker_grace
+        self.askers = Askers(self._grace_seconds, self._asker_gone)
+        """Which askers have a connection open (the socket server tells it)."""
+        self._allowed: dict[str, set[tuple[str, str]]] = {}
+        """Per asker (token hash): the actions the person allowed "for this session"."""
 
     # --- lifecycle -------------------------------------------------------------------
 
@@ -192,12 +216,16 @@ class ConfirmationService:
                 item.digest = known[2] if known else arguments_digest(request.arguments)
                 self._arm_timer(item)
                 self._cards.present(request)
+                if item.owner is not None:
+                    # Its asker gets the grace period to come back, as after a disconnect.
+                    self.askers.unheld(item.owner)
         await self.drain()  # start settled: requests ended above are stored and answerable
 
     def close(self) -> None:
         """Finish pending writes, stop timers and close the store. Open requests stay
         stored and come back parked on the next start."""
         self._writes.close()
+        self.askers.close()
         for item in self._open.values():
             if item.timer is not None:
                 item.timer.cancel()
@@ -222,6 +250,70 @@ class ConfirmationService:
         different call, a `supersedes` that is not open, too many open requests, or a
         store failure.
         """
+        planned = self._plan(call, listener)
+        return planned if isinstance(planned, asyncio.Future) else self._launch(planned)
+
+    def submit_many(
+        self, calls: list[ToolCall], listener: EventListener | None = None
+    ) -> list[asyncio.Future[Decision] | ServiceError]:
+        """Check and queue the tool calls of one model turn at once; one entry per call,
+        in order: its future, or the ServiceError that refused it (as `submit` raises
+        them). A bad call never keeps the others from being asked. A callId repeated in
+        the batch, and every call past MAX_BATCH, is refused (invalidParams, field
+        `calls.N`). When two or more calls show cards, their requests carry the batch's
+        id, their index and the count (the notch offers "Approve all"). All are queued in
+        this loop turn, so their rows are written in one transaction."""
+        out: list[asyncio.Future[Decision] | ServiceError] = []
+        plans: list[tuple[int, _Planned]] = []
+        seen: set[str] = set()
+        for index, call in enumerate(calls):
+            if index >= MAX_BATCH:
+                out.append(ServiceError(
+                    "invalidParams",
+                    f"a batch holds at most {MAX_BATCH} calls; this one was not asked: send "
+                    "it in another batch",
+                    f"calls.{index}",
+                ))  # fmt: skip
+                continue
+            if call.call_id in seen:
+                out.append(ServiceError(
+                    "invalidParams",
+                    f"callId {str(call.call_id)[:MAX_CALL_ID_CHARS]!r} appears twice in this "
+                    "batch; the first one was asked, give each call its own callId",
+                    f"calls.{index}.callId",
+                ))  # fmt: skip
+                continue
+            seen.add(call.call_id)
+            try:
+                planned = self._plan(call, listener, queued=len(plans))
+            except ServiceError as exc:
+                out.append(exc)
+                continue
+            if isinstance(planned, asyncio.Future):
+                out.append(planned)
+            else:
+                plans.append((len(out), planned))
+                out.append(ServiceError("storage", "not asked"))  # replaced below
+        asking = [p for _, p in plans if p.verdict.verdict == "ask"]
+        if len(asking) >= 2:
+            batch_id = uuid.uuid4().hex
+            for place, planned in enumerate(asking):
+                planned.item.request = replace(
+                    planned.item.request,
+                    batch_id=batch_id,
+                    batch_index=place,
+                    batch_size=len(asking),
+                )
+        for slot, planned in plans:
+            out[slot] = self._launch(planned)
+        return out
+
+    def _plan(
+        self, call: ToolCall, listener: EventListener | None, queued: int = 0
+    ) -> asyncio.Future[Decision] | _Planned:
+        """Check `call` (see `submit`): a future when it is answered without a card or a
+        policy decision, else what `_launch` decides or shows. `queued` calls of the same
+        batch are planned but not yet open (they count against MAX_PENDING)."""
         loop = self._loop or asyncio.get_running_loop()
         self._loop = loop
         _check_call_id(call.call_id, "callId")
@@ -243,10 +335,22 @@ class ConfirmationService:
         now = self._clock()
         if tool.confirmation is None:
             # Read-only: answered at once and not logged (no card, nothing to decide).
-            return _done(loop, Decision(call.call_id, "notRequired", call.integration_id,
-                                        call.tool_name, args, (), digest, "service", now))  # fmt: skip
-        old = self._to_supersede(call)
+            free = Decision(call.call_id, "notRequired", call.integration_id, call.tool_name,
+                            args, (), digest, "service", now)  # fmt: skip
+            return _done(loop, self._told(free, tool, args))
+        old = self._to_supersede(call, queued)
         verdict = self._verdict(integration, tool, args)
+        owner = owner_of(call.token)
+        scope: Scope | None = "always" if verdict.verdict == "autoApprove" else None
+        if (
+            # Neither a block nor a guard that tripped (an ask with a reason): those win.
+            verdict.verdict == "ask"
+            and verdict.reason is None
+            and owner is not None
+            and (integration.id, tool.name) in self._allowed.get(owner, ())
+        ):
+            verdict = PolicyVerdict("autoApprove")
+            scope = "session"
         request = ConfirmationRequest(
             call_id=call.call_id,
             integration_id=call.integration_id,
@@ -258,12 +362,15 @@ class ConfirmationService:
             reason=verdict.reason if verdict.verdict == "ask" else None,
         )
         item = _Open(request, integration, tool, digest, loop.create_future())
-        item.owner = owner_of(call.token)
+        item.owner = owner
         if listener is not None:
             item.listeners.append(listener)
-        if verdict.verdict != "ask":
-            return self._by_policy(item, verdict, old)
-        return self._ask(item, old)
+        return _Planned(item, verdict, old, scope)
+
+    def _launch(self, planned: _Planned) -> asyncio.Future[Decision]:
+        if planned.verdict.verdict != "ask":
+            return self._by_policy(planned.item, planned.verdict, planned.old, planned.scope)
+        return self._ask(planned.item, planned.old)
 
     def _earlier(
         self, call: ToolCall, digest: str, tool: Tool | None, listener: EventListener | None
@@ -289,7 +396,7 @@ class ConfirmationService:
         known = self.store.request_digest(call.call_id)
         if known is not None:
             _same_call(call, digest, *known)
-        return _done(self._loop or asyncio.get_running_loop(), stored.replayed())
+        return _done(self._loop or asyncio.get_running_loop(), self._replayed(stored))
 
     def _validate(
         self, call: ToolCall, tool: Tool | None, args: dict[str, Any]
@@ -321,7 +428,7 @@ class ConfirmationService:
         assert integration is not None  # the tool was found in it
         return integration, tool
 
-    def _to_supersede(self, call: ToolCall) -> _Open | None:
+    def _to_supersede(self, call: ToolCall, queued: int = 0) -> _Open | None:
         """The open request `call.supersedes` names (None if it names none), once there is
         room for one more. Raises ServiceError(notOpen, overloaded)."""
         old: _Open | None = None
@@ -347,7 +454,7 @@ class ConfirmationService:
                     else f"no open request has callId {call.supersedes!r}; nothing to supersede",
                     "supersedes",
                 )
-        if len(self._open) >= self._max_pending:
+        if len(self._open) + queued >= self._max_pending:
             raise ServiceError(
                 "overloaded",
                 f"{len(self._open)} requests are already waiting for the person; "
@@ -356,9 +463,11 @@ class ConfirmationService:
         return old
 
     def _by_policy(
-        self, item: _Open, verdict: PolicyVerdict, old: _Open | None
+        self, item: _Open, verdict: PolicyVerdict, old: _Open | None, scope: Scope | None = None
     ) -> asyncio.Future[Decision]:
-        """Decide `item` as the person's policy says (auto-approve or block), no card."""
+        """Decide `item` as the person's policy says (auto-approve or block), no card;
+        `scope` says which allowance let it run ("always": Asks first is off; "session":
+        the person allowed it for this asker's session)."""
         request = item.request
         call_id = request.call_id
         if old is not None:
@@ -377,7 +486,9 @@ class ConfirmationService:
             "policy",
             request.created_at,
             verdict.reason or (None if runs else "the person blocked this action"),
+            scope=scope if runs else None,
         )
+        decision = self._told(decision, item.tool, request.arguments)
         item.ending = decision
         self._open[call_id] = item  # a repeat while it is written joins this one
 
@@ -470,7 +581,7 @@ class ConfirmationService:
         _check_holds(call_id, token, self.store.request_owner(call_id))
         loop = self._loop or asyncio.get_running_loop()
         done: asyncio.Future[Decision] = loop.create_future()
-        done.set_result(stored.replayed())
+        done.set_result(self._replayed(stored))
         return done
 
     def get(self, call_id: str, token: Asker = IN_PROCESS) -> Decision | ConfirmationRequest:
@@ -484,7 +595,7 @@ class ConfirmationService:
         if stored is None:
             raise ServiceError("unknownCall", f"no request has callId {call_id!r}", "callId")
         _check_holds(call_id, token, self.store.request_owner(call_id))
-        return stored.replayed()
+        return self._replayed(stored)
 
     def status(self, call_id: str) -> tuple[Status, bool]:
         """The bare status anyone may read: (pending or decided, parked). Nothing of what
@@ -530,8 +641,14 @@ class ConfirmationService:
         final_arguments: dict[str, Any] | None,
         edited_paths: list[str],
         decided_by: DecidedBy,
+        scope: Scope = "once",
     ) -> bool:
-        """The person approved or declined `call_id`. Returns True once the decision is
+        """The person approved or declined `call_id`. With an approval, `scope` "session"
+        also lets later calls to this action from the same asker session run without a
+        card (autoApproved, scope "session") until that session ends; "always" turns the
+        action's Asks first off as Settings does. A Block or a guard that trips still wins
+        over either. The scope is recorded on the decision (only what took effect: an
+        allowance that cannot be kept is recorded "once"). Returns True once the decision is
         queued for the store: the presenter then hears `decision_saved` when it is on
         disk (and sent), or `decision_not_saved` with the reason when it is not (nothing
         is sent, the request stays open, the person can decide again). Returns False,
@@ -554,10 +671,71 @@ class ConfirmationService:
             )
         edited = set(edited_paths) | set(changed_paths(item.request.arguments, final))
         edited.discard("")
+        kept = self._allowance(item, scope)
+        action = (item.integration.id, item.tool.name)
+        owner = item.owner
+
+        def remembered() -> None:
+            if kept == "session" and owner is not None:
+                self._allowed.setdefault(owner, set()).add(action)
+
         self._finish(
-            item, "approved", decided_by, arguments=final, edited=sorted(edited), person=True
+            item,
+            "approved",
+            decided_by,
+            arguments=final,
+            edited=sorted(edited),
+            person=True,
+            scope=kept,
+            saved=remembered,
         )
         return True
+
+    def _allowance(self, item: _Open, scope: Scope) -> Scope:
+        """The scope that takes effect for the person's approval of `item`: "session"
+        needs an asker (a socket client); "always" turns Asks first off now, through
+        the policy (`allow_always`), and falls back to "once" when that fails."""
+        if scope == "session":
+            return "session" if item.owner is not None else "once"
+        if scope != "always":
+            return "once"
+        allow = getattr(self.policy, "allow_always", None)
+        if allow is None:
+            log.warning("the policy cannot remember 'always'; approving %s once", item.tool.name)
+            return "once"
+        try:
+            allow(item.integration, item.tool)
+        except Exception:  # a settings file that cannot be written: the yes stands, once
+            log.exception("could not turn Asks first off for %s", item.tool.name)
+            return "once"
+        return "always"
+
+    # --- askers: who is still there to run it ---------------------------------------
+
+    def asker_here(self, token: str, holder: object) -> None:
+        """A connection (`holder`) used `token`: its asker is here (see askers.py)."""
+        owner = owner_of(token)
+        if owner is not None:
+            self.askers.here(owner, holder)
+
+    def asker_left(self, holder: object) -> None:
+        """The connection `holder` closed; askers it was the last connection of get their
+        grace period, then their open requests are withdrawn."""
+        self.askers.left(holder)
+
+    def _grace_seconds(self) -> float:
+        if self._asker_grace is not None:
+            return self._asker_grace
+        grace = getattr(self.policy, "asker_grace_seconds", DEFAULT_GRACE_S)
+        return float(grace) if isinstance(grace, int | float) else DEFAULT_GRACE_S
+
+    def _asker_gone(self, owner: str) -> None:
+        """`owner`'s connections closed and none came back in time: withdraw its open
+        requests (nothing would run them) and end its session's allowances."""
+        self._allowed.pop(owner, None)
+        for item in [i for i in self._open.values() if i.owner == owner]:
+            if item.ending is None:
+                self._finish(item, "withdrawn", "service", message=ASKER_GONE, dismiss=True)
 
     def parked(self, call_id: str) -> None:
         item = self._open.get(call_id)
@@ -644,9 +822,10 @@ class ConfirmationService:
         message: str | None,
         arguments: dict[str, Any] | None = None,
         edited: list[str] | None = None,
+        scope: Scope | None = None,
     ) -> Decision:
         runs = outcome in ("approved", "autoApproved")
-        return Decision(
+        ended = Decision(
             call_id=item.request.call_id,
             outcome=outcome,
             integration_id=item.request.integration_id,
@@ -657,7 +836,23 @@ class ConfirmationService:
             decided_by=by,
             decided_at=self._clock(),
             message=message,
+            scope=scope if runs else None,
         )
+        return self._told(ended, item.tool, item.request.arguments)
+
+    def _told(self, decision: Decision, tool: Tool, asked: Mapping[str, Any]) -> Decision:
+        """`decision` with its sentence for the model (see model_sentence.py)."""
+        secrets = secret_paths(tool) if tool is not _GONE_TOOL else frozenset()
+        title = tool.display_title if tool is not _GONE_TOOL else decision.tool_name
+        return replace(decision, for_model=sentence_for_model(decision, title, asked, secrets))
+
+    def _replayed(self, stored: Decision) -> Decision:
+        """A stored decision reported again, with a sentence for the model even when it
+        was stored before sentences were (made again from the decision)."""
+        if not stored.for_model:
+            tool = self.catalog.tool(stored.integration_id, stored.tool_name) or _GONE_TOOL
+            stored = self._told(stored, tool, {})
+        return stored.replayed()
 
     def _logged(self, item: _Open, decision: Decision) -> dict[str, Any]:
         shown = decision.arguments if decision.arguments is not None else item.request.arguments
@@ -675,13 +870,15 @@ class ConfirmationService:
         edited: list[str] | None = None,
         dismiss: bool = False,
         person: bool = False,
+        scope: Scope | None = None,
+        saved: Callable[[], None] | None = None,
     ) -> Decision:
         """End `item` with this decision; waiters hear it once it is on disk. A `person`'s
         decision (from `decide`) is answered to the presenter either way: saved, or not
         saved with the reason (the card stays and the request stays open)."""
         if item.ending is not None:
             return item.ending
-        decision = self._ended(item, outcome, by, message, arguments, edited)
+        decision = self._ended(item, outcome, by, message, arguments, edited, scope)
         item.ending = decision
         if item.timer is not None:
             item.timer.cancel()
@@ -706,6 +903,8 @@ class ConfirmationService:
                 # commit outcome was uncertain): that decision is the one, never a second.
                 same = (stored.outcome, stored.digest) == (decision.outcome, decision.digest)
                 ended = decision if same else stored
+            if saved is not None and ended is decision:
+                saved()  # e.g. the session's allowance: only once the approval is stored
             self._settle(item, ended)
             if person:
                 self._cards.decision_saved(call_id, ended.outcome)

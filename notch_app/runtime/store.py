@@ -41,11 +41,12 @@ from typing import Any, Final, cast
 from notch_app.runtime.decision import Decision, arguments_digest
 from notch_app.runtime.folders import FolderError, make_data_dir
 from notch_app.runtime.folders import default_data_dir as default_data_dir
-from notch_app.runtime.presenter import ConfirmationRequest, DecidedBy, Outcome
+from notch_app.runtime.presenter import ConfirmationRequest, DecidedBy, Outcome, Scope
 from notch_app.runtime.redaction import present_paths, redact, without
 
-SCHEMA_VERSION: Final = 3
-"""2 added `withheld` (secret values never stored); 3 added `owner` (the asker's token hash)."""
+SCHEMA_VERSION: Final = 4
+"""2 added `withheld` (secret values never stored); 3 added `owner` (the asker's token
+hash); 4 added the decision's `scope`, its sentence for the model and the person's words."""
 DB_NAME: Final = "notch.sqlite3"
 ASIDE_SUFFIX: Final = ".broken-"
 """`--reset-store` moves a store that cannot be opened to `notch.sqlite3.broken-<time>`."""
@@ -78,7 +79,10 @@ CREATE TABLE IF NOT EXISTS decisions (
     decided_by TEXT NOT NULL,
     decided_at REAL NOT NULL,
     message TEXT,
-    context TEXT NOT NULL
+    context TEXT NOT NULL,
+    scope TEXT,
+    for_model TEXT,
+    feedback TEXT
 );
 CREATE INDEX IF NOT EXISTS decisions_time ON decisions(decided_at);
 """
@@ -128,6 +132,9 @@ class LogEntry:
     decided_at: float
     message: str | None
     context: dict[str, Any]
+    scope: Scope | None = None
+    """Which scope approved it: once, session or always (None when nothing ran)."""
+    for_model: str = ""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -141,6 +148,8 @@ class LogEntry:
             "decidedAt": self.decided_at,
             "message": self.message,
             "context": self.context,
+            "scope": self.scope,
+            "forModel": self.for_model,
         }
 
 
@@ -209,8 +218,8 @@ class NewDecision:
             raise _NoOpenRequest(d.call_id)
         db.execute(
             "INSERT INTO decisions (call_id, integration, tool, outcome, logged_arguments,"
-            " digest, edited_paths, decided_by, decided_at, message, context)"
-            " VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+            " digest, edited_paths, decided_by, decided_at, message, context, scope,"
+            " for_model, feedback) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             (
                 d.call_id,
                 d.integration_id,
@@ -225,6 +234,9 @@ class NewDecision:
                 d.decided_at,
                 d.message,
                 _to_json(dict(self.context)),
+                d.scope,
+                d.for_model,
+                d.feedback,
             ),
         )
 
@@ -343,6 +355,12 @@ class DecisionStore:
             if "owner" not in columns:
                 # Requests stored before tokens have no owner: only the app can act on them.
                 db.execute("ALTER TABLE requests ADD COLUMN owner TEXT")
+            decided = {row[1] for row in db.execute("PRAGMA table_info(decisions)")}
+            for added in ("scope", "for_model", "feedback"):
+                if added not in decided:
+                    # Decisions stored before scopes: read back with none, and a sentence
+                    # for the model made again from the decision.
+                    db.execute(f"ALTER TABLE decisions ADD COLUMN {added} TEXT")
             db.execute(
                 "CREATE INDEX IF NOT EXISTS requests_unscrubbed ON requests(call_id)"
                 " WHERE withheld IS NULL"
@@ -519,7 +537,8 @@ class DecisionStore:
         Raises StoreError."""
         rows = self._rows(
             "SELECT d.outcome, d.integration, d.tool, r.final_arguments, d.edited_paths,"
-            " d.digest, d.decided_by, d.decided_at, d.message, r.withheld FROM decisions d"
+            " d.digest, d.decided_by, d.decided_at, d.message, r.withheld, d.scope,"
+            " d.for_model, d.feedback FROM decisions d"
             " LEFT JOIN requests r ON r.call_id = d.call_id WHERE d.call_id = ?",
             (call_id,),
         )
@@ -539,6 +558,9 @@ class DecisionStore:
                 decided_at=row[7],
                 message=row[8],
                 secrets_withheld=tuple(json.loads(row[9])) if row[3] is not None and row[9] else (),
+                scope=cast("Scope | None", row[10]),
+                for_model=row[11] or "",
+                feedback=row[12],
             )
 
     def request_digest(self, call_id: str) -> tuple[str, str, str] | None:
@@ -559,7 +581,7 @@ class DecisionStore:
         """The newest `limit` decisions, oldest first, secrets redacted. Raises StoreError."""
         rows = self._rows(
             "SELECT call_id, integration, tool, outcome, logged_arguments, edited_paths,"
-            " decided_by, decided_at, message, context FROM decisions"
+            " decided_by, decided_at, message, context, scope, for_model FROM decisions"
             " ORDER BY decided_at DESC, rowid DESC LIMIT ?",
             (max(0, limit),),
         )
@@ -576,6 +598,8 @@ class DecisionStore:
                     decided_at=r[7],
                     message=r[8],
                     context=json.loads(r[9]),
+                    scope=cast("Scope | None", r[10]),
+                    for_model=r[11] or "",
                 )
                 for r in reversed(rows)
             ]

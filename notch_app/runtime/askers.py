@@ -1,0 +1,89 @@
+"""Who is still there to run what the person approves: askers and their connections.
+
+A request belongs to its asker (the hash of its token, see ownership.py), and an asker
+is there while at least one connection that used its token is open. When the last one
+closes, a grace period starts (the person's `askerGraceSeconds`, default 10 s): a
+connection with the same token within it (a client reconnecting after a drop, an agent
+restarting after a crash) keeps everything as it was; past it the asker is gone, and the
+service withdraws its open cards ("the asking agent went away") and forgets what the
+person allowed for its session. So nothing can be approved that no one will run.
+
+Qt-free and single-threaded: called on the service's loop only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+from collections.abc import Callable
+from typing import Final
+
+DEFAULT_GRACE_S: Final = 10.0
+MIN_GRACE_S: Final = 1.0
+MAX_GRACE_S: Final = 3600.0
+
+
+class Askers:
+    """The live connections of each asker, and the grace timers of askers with none.
+
+    `grace()` says the grace period now, in seconds (read at each last close, so a change
+    in Settings applies to the next one); `gone(owner)` is called once an asker's grace
+    ran out with no connection back."""
+
+    def __init__(self, grace: Callable[[], float], gone: Callable[[str], None]) -> None:
+        self._grace = grace
+        self._gone = gone
+        self._holders: dict[str, set[object]] = {}
+        self._held: dict[object, set[str]] = {}
+        self._timers: dict[str, asyncio.TimerHandle] = {}
+
+    def here(self, owner: str, holder: object) -> None:
+        """A connection (`holder`) used the token whose hash is `owner`: the asker is here,
+        and any grace period running for it ends."""
+        held = self._held.setdefault(holder, set())
+        if owner in held:
+            return
+        held.add(owner)
+        self._holders.setdefault(owner, set()).add(holder)
+        timer = self._timers.pop(owner, None)
+        if timer is not None:
+            timer.cancel()
+
+    def present(self, owner: str) -> bool:
+        """True while a connection of `owner`'s is open."""
+        return bool(self._holders.get(owner))
+
+    def left(self, holder: object) -> None:
+        """The connection `holder` closed: each asker it was the last connection of gets
+        its grace period."""
+        for owner in self._held.pop(holder, ()):
+            holders = self._holders.get(owner)
+            if holders is not None:
+                holders.discard(holder)
+                if not holders:
+                    del self._holders[owner]
+                    self.unheld(owner)
+
+    def unheld(self, owner: str) -> None:
+        """Start `owner`'s grace period unless a connection of its is open or one runs
+        already (e.g. for requests recovered after a restart, whose askers have not
+        come back yet)."""
+        if self.present(owner) or owner in self._timers:
+            return
+        grace = self._grace()
+        if not math.isfinite(grace):
+            grace = DEFAULT_GRACE_S
+        delay = min(max(grace, MIN_GRACE_S), MAX_GRACE_S)
+        loop = asyncio.get_running_loop()
+        self._timers[owner] = loop.call_later(delay, self._expired, owner)
+
+    def close(self) -> None:
+        """Stop every grace timer (Notch is stopping: requests stay stored)."""
+        for timer in self._timers.values():
+            timer.cancel()
+        self._timers.clear()
+
+    def _expired(self, owner: str) -> None:
+        self._timers.pop(owner, None)
+        if not self.present(owner):
+            self._gone(owner)

@@ -1,0 +1,134 @@
+"""The sentence for the model: what happened to its tool call, in one line it can read.
+
+Every decision carries one (`Decision.for_model`, `forModel` on the wire). It is built
+here from the decision alone: the outcome, the tool's title as installed, the paths the
+person changed with their old and new values, the scope of an approval, the person's
+own words with a decline. Never from the model's words: its `context` is not read at
+all, and a value it sent appears only as the "from" side of a change the person made.
+Secret values (passwordField, `format: password`) are never quoted, only named.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any, Final
+
+from notch_app.card.paths import MISSING, get_path
+from notch_app.runtime.decision import MAX_FOR_MODEL_CHARS, Decision
+
+MAX_VALUE_CHARS: Final = 60
+"""A value quoted in a sentence is cut here, with …"""
+MAX_TITLE_CHARS: Final = 80
+MAX_CHANGES_NAMED: Final = 4
+"""Changes listed one by one; past that, "and N more changes"."""
+MAX_FEEDBACK_QUOTED: Final = 200
+
+
+def sentence_for_model(
+    decision: Decision,
+    title: str,
+    asked: Mapping[str, Any] | None = None,
+    secrets: frozenset[str] = frozenset(),
+) -> str:
+    """The sentence for `decision` about the tool titled `title` (the manifest's), given
+    the arguments the model `asked` with (for "changed `to` from A to B") and the paths
+    whose values are secret. At most MAX_FOR_MODEL_CHARS. Never raises for any decision."""
+    name = _cut(" ".join(title.split()) or decision.tool_name, MAX_TITLE_CHARS)
+    outcome = decision.outcome
+    if outcome == "approved":
+        text = _approved(decision, name, asked or {}, secrets)
+    elif outcome == "autoApproved":
+        if decision.scope == "session":
+            text = f"{name} ran without a card: the person allowed it for the rest of this session."
+        else:
+            text = f"{name} ran without a card: the person lets it run without asking."
+    elif outcome == "notRequired":
+        text = f"{name} needs no approval (it only reads); it ran as you sent it."
+    elif outcome == "declined":
+        words = (decision.feedback or "").strip()
+        if words:
+            said = _cut(" ".join(words.split()), MAX_FEEDBACK_QUOTED)
+            text = f'The person declined {name} and said: "{said}". Nothing ran.'
+        else:
+            text = f"The person declined {name}; nothing ran."
+    elif outcome == "blocked":
+        text = (
+            f"Blocked in the person's settings: {name} did not run, and asking again will "
+            "not change that."
+        )
+    elif outcome == "expired":
+        text = f"Expired unanswered: the person did not answer about {name} in time; nothing ran."
+    elif outcome == "superseded":
+        text = f"{name} was replaced by a newer request before the person answered; it did not run."
+    elif outcome == "withdrawn":
+        why = "" if decision.decided_by == "agent" else _why(decision.message)
+        text = f"{name} was withdrawn before the person answered{why}; it did not run."
+    else:  # an outcome added later: say only what is certain
+        text = f"{name}: {outcome}."
+    return _cut(text, MAX_FOR_MODEL_CHARS)
+
+
+def _approved(
+    decision: Decision, name: str, asked: Mapping[str, Any], secrets: frozenset[str]
+) -> str:
+    scope = {
+        "session": " for the rest of this session",
+        "always": " and lets it run without asking from now on",
+    }.get(decision.scope or "once", "")
+    changes = [p for p in decision.edited_paths if p]
+    if not changes:
+        return f"The person approved {name}{scope} as proposed."
+    final = decision.arguments or {}
+    said = [_change(path, asked, final, secrets) for path in changes[:MAX_CHANGES_NAMED]]
+    more = len(changes) - MAX_CHANGES_NAMED
+    if more > 0:
+        said.append(f"{more} more change{'s' if more > 1 else ''}")
+    listed = said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
+    return f"The person approved {name}{scope} after {listed}; it ran with their values."
+
+
+def _change(
+    path: str, before: Mapping[str, Any], after: Mapping[str, Any], secrets: frozenset[str]
+) -> str:
+    shown = f"`{_cut(path, MAX_VALUE_CHARS)}`"
+    if _is_secret(path, secrets):
+        return f"changing {shown}"  # named, never quoted
+    old = get_path(before, path)
+    new = get_path(after, path)
+    if old is MISSING and new is MISSING:
+        return f"changing {shown}"
+    if old is MISSING:
+        return f"setting {shown} to {_value(new)}"
+    if new is MISSING:
+        return f"removing {shown}"
+    return f"changing {shown} from {_value(old)} to {_value(new)}"
+
+
+def _is_secret(path: str, secrets: frozenset[str]) -> bool:
+    """True when `path` is a secret path, inside one, or holds one."""
+    return any(path == s or path.startswith(s + ".") or s.startswith(path + ".") for s in secrets)
+
+
+def _value(value: Any) -> str:
+    if isinstance(value, str):
+        flat = " ".join(value.split())
+        if flat and flat == value and " " not in flat:
+            return _cut(flat, MAX_VALUE_CHARS)
+        return '"' + _cut(flat, MAX_VALUE_CHARS) + '"'
+    try:
+        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
+    except ValueError:  # NaN and friends never reach a decision; say something anyway
+        text = str(value)
+    return _cut(text, MAX_VALUE_CHARS)
+
+
+def _why(message: str | None) -> str:
+    """The service's own reason (e.g. "the asking agent went away"), bounded."""
+    if not message:
+        return ""
+    return ": " + _cut(" ".join(message.split()), MAX_VALUE_CHARS * 2)
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
