@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import shiboken6
 from pytestqt.qtbot import QtBot
 
 from notch_app.app import BUNDLED_MANIFESTS
@@ -50,7 +51,8 @@ def opened(qtbot: QtBot) -> Iterator[Callable[..., StudioWindow]]:
 
     yield make
     for window in windows:
-        window.close()
+        if shiboken6.isValid(window):  # qtbot may have closed it first
+            window.close()
 
 
 def _retitle(folder: Path, title: str) -> str:

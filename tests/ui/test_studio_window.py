@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import shiboken6
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QPalette
 from pytestqt.qtbot import QtBot
@@ -73,7 +74,8 @@ def open_studio(qtbot: QtBot) -> Iterator[Callable[..., StudioWindow]]:
 
     yield make
     for window in opened:
-        window.close()
+        if shiboken6.isValid(window):  # qtbot may have closed it first
+            window.close()
 
 
 def _card(window: StudioWindow) -> CardView:
