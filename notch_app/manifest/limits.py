@@ -28,3 +28,6 @@ MAX_IMAGE_SRC_CHARS: Final = 1024 * 1024
 
 MAX_OPTIONS: Final = 500
 MAX_ITEMS: Final = 500
+
+MAX_READ_BACK_TEMPLATE_CHARS: Final = 300
+"""A confirmation's `readBack` template: one sentence, as the read-back it makes."""

@@ -28,6 +28,7 @@ from notch_app.manifest.fixtures import PreviewFixtures
 from notch_app.manifest.generated_card import SPEC_ACTING_VERBS, must_ask
 from notch_app.manifest.model import Manifest, Tool, leading_verb, tool_kind
 from notch_app.manifest.problems import Problem, join_pointer, quote
+from notch_app.manifest.read_back import read_back_problems
 from notch_app.manifest.schema_check import SIMPLE_TYPES, first_schema_error
 from notch_app.manifest.schema_navigator import NOWHERE, navigator_for, pointer_target
 from notch_app.manifest.source import SourceDocument
@@ -99,6 +100,9 @@ RULES: dict[str, str] = {
     "icon-outside-folder": "the manifest's icon stays inside the integration's folder",
     "impersonation": "(warning) texts do not claim to be the system or another vendor",
     "argument-not-shown": "(warning) the card shows every argument the tool takes",
+    "read-back-incomplete": "a confirmation's readBack names every phone number, IBAN, "
+    "amount and recipient the tool sends, and says more than free text the model fills",
+    "read-back-secret": "a confirmation's readBack never binds a secret",
 }
 """Every rule id `notch validate` reports, with what it asks for."""
 
@@ -230,6 +234,9 @@ def _check_data(doc: SourceDocument, data: dict[str, Any]) -> ManifestCheck:
         view = raw.get("confirmation") if isinstance(raw, dict) else None
         if tool.confirmation is not None and isinstance(view, dict):
             shown = check_view(doc, tool, base + "/confirmation", view, schema_ok, result.problems)
+            result.problems.extend(
+                read_back_problems(doc, tool, base + "/confirmation", view, schema_ok)
+            )
             # A view with an error (a mistyped binding, say) is fixed first: "not shown"
             # would mostly repeat it.
             if schema_ok and not _has_error_under(result.problems, base + "/confirmation"):

@@ -36,6 +36,9 @@ BindingText = Annotated[
     ),
 ]
 
+ReadBackText = Annotated[
+    str, StringConstraints(min_length=1, max_length=limits.MAX_READ_BACK_TEMPLATE_CHARS)
+]
 Color = Literal["accent", "neutral", "danger", "success", "warning"]
 Tone = Literal["neutral", "info", "success", "warning", "danger"]
 ActionRole = Literal["confirm", "cancel", "copy", "openUrl"]
@@ -437,6 +440,17 @@ class ConfirmationView(BaseModel):
 
     schema_version: Literal[1] = Field(description="This Notch reads schemaVersion 1.")
     root: Block
+    read_back: ReadBackText | None = Field(
+        default=None,
+        description="The one sentence a voice agent (and Notch, with voice on) says to ask "
+        "for this call, as display text with bindings filled from the validated final "
+        "arguments: 'Send {{text}} to {{to}} ({{phone}})?'. Every binding must be an "
+        "argument; it must name every phone number, IBAN, amount and recipient the tool "
+        "sends and say something of its own beyond free text the model fills "
+        "(`read-back-incomplete`); secrets are never read back (`read-back-secret`). "
+        "Without it Notch builds the sentence from the card's title and what it binds.",
+        examples=["Send WhatsApp message to {{to}} ({{phone}}): '{{text}}'?"],
+    )
 
 
 CardBlock.model_rebuild()
