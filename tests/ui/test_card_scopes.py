@@ -90,9 +90,7 @@ def test_a_held_card_takes_no_scoped_approval(qtbot: Any, make_tool: Any) -> Non
     assert decided == [True] and view.approval_scope == "always"
 
 
-def test_the_overlay_tells_the_service_the_scope(
-    qtbot: Any, sink: Any, make_tool: Any
-) -> None:
+def test_the_overlay_tells_the_service_the_scope(qtbot: Any, sink: Any, make_tool: Any) -> None:
     def factory(request: ConfirmationRequest, parent: QWidget) -> BuiltCard:
         view = CardView(
             make_tool(ROOT, PROPERTIES, ["to"]), request.arguments, scopes=True, parent=parent
