@@ -17,7 +17,7 @@ from PySide6.QtCore import QFileSystemWatcher, QObject, QTimer, Signal
 
 from notch_app.ui.studio.folder import fingerprint, watched_files, watched_folders
 
-DEBOUNCE_MS: Final = 40
+DEBOUNCE_MS: Final = 30
 """Quiet time after the last event before the folder is read: long enough to fold an
 editor's write-twice or rename into one change, short against the 300 ms budget."""
 

@@ -23,6 +23,8 @@ class ToolList(QListWidget):
         super().__init__(parent)
         self.setObjectName("StudioToolList")
         self.setAccessibleName("Tools")
+        self.setWordWrap(True)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self._names: list[str] = []
         self.currentRowChanged.connect(self._row_changed)
 

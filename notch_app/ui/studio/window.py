@@ -92,6 +92,9 @@ class StudioWindow(QMainWindow):
         self.last_valid: FolderReading | None = None
         self.reload_count = 0
         self.last_reload_ms = 0.0
+        """How long the last reload took: reading and checking the folder, then the card."""
+        self.last_read_ms = 0.0
+        """Of that, reading and checking the folder (`notch validate`'s checks)."""
         self._tool_name: str | None = None
         self._choices: list[FixtureChoice] = []
         self._choice_label: str | None = None
@@ -186,11 +189,11 @@ class StudioWindow(QMainWindow):
         top.addWidget(left)
         top.addWidget(middle)
         top.addWidget(right)
-        top.setSizes([250, 700, 410])
+        top.setSizes([280, 680, 400])
         whole = QSplitter(Qt.Orientation.Vertical)
         whole.addWidget(top)
         whole.addWidget(self.problems)
-        whole.setSizes([680, 220])
+        whole.setSizes([730, 170])
         self.setCentralWidget(whole)
         self.statusBar().addWidget(self.status, 1)
         QShortcut(QKeySequence("Ctrl+R"), self, self.reload)
@@ -208,6 +211,7 @@ class StudioWindow(QMainWindow):
         manifest has no errors (else the last valid card stays, dimmed)."""
         started = time.perf_counter()
         reading = read_folder(self.folder)
+        self.last_read_ms = (time.perf_counter() - started) * 1000
         self.show_reading(reading)
         self.last_reload_ms = (time.perf_counter() - started) * 1000
         when = time.strftime("%H:%M:%S")
