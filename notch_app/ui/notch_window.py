@@ -53,6 +53,7 @@ from PySide6.QtWidgets import (
 )
 
 from notch_app.ui import theme
+from notch_app.ui.keys import AnswerKeys, answer_keys_for_platform
 from notch_app.ui.overlay_settings import OverlaySettings
 from notch_app.ui.widgets.integration_icon import InstalledIcon
 
@@ -287,6 +288,8 @@ class NotchWindow(QWidget):
     """The card on screen is fully revealed and still at its final place."""
     approveAllRequested = Signal()
     """The person pressed "Approve all" (the calls of one agent turn)."""
+    approveRequested = Signal()
+    """The person pressed the approve chord (Ctrl+Alt+Enter) from any application."""
     declineAllRequested = Signal()
     """The person pressed "Decline all"."""
     pinToggled = Signal(bool)
@@ -294,7 +297,9 @@ class NotchWindow(QWidget):
     hoverChanged = Signal(bool)
     """The pointer entered (True) or left the notch."""
 
-    def __init__(self, settings: OverlaySettings | None = None) -> None:
+    def __init__(
+        self, settings: OverlaySettings | None = None, *, answer_keys: AnswerKeys | None = None
+    ) -> None:
         super().__init__(None)
         self._settings = settings or OverlaySettings()
         # The notch itself is always dark glass, like the hardware notch it grows from;
@@ -342,9 +347,18 @@ class NotchWindow(QWidget):
         self._decline_all.clicked.connect(self._on_decline_all)
         self._approve_all.hide()
         self._decline_all.hide()
+        # The answer chords: taken from every application only while a card is shown.
+        self.answer_keys = answer_keys or answer_keys_for_platform(self)
+        self.answer_keys.approvePressed.connect(self._on_approve_chord)
+        self.answer_keys.declinePressed.connect(self._on_decline_chord)
+        self._keys_hint = QLabel(self._header)
+        self._keys_hint.setObjectName("notchKeysHint")
+        self._keys_hint.setStyleSheet(f"color: {quiet}; font-size: 11px;")
+        self._keys_hint.hide()
         header_row.addWidget(self._icon)
         header_row.addSpacing(1)
         header_row.addWidget(self._title, 1)
+        header_row.addWidget(self._keys_hint)
         header_row.addWidget(self._decline_all)
         header_row.addWidget(self._approve_all)
         header_row.addWidget(self._counter)
@@ -510,6 +524,7 @@ class NotchWindow(QWidget):
         shown = count >= 2 and self._look == "card"
         self._approve_all.setVisible(shown)
         self._decline_all.setVisible(shown)
+        self._fit_keys_hint()
         if not shown:
             return
         # The counter beside them says how many ("1 of 3").
@@ -703,6 +718,7 @@ class NotchWindow(QWidget):
         self._note.setGeometry(r)
 
     def _apply_look_children(self, look: Look) -> None:
+        self._follow_answer_keys(look == "card")
         self._header.setVisible(look in ("card", "glance"))
         self._card_host.setVisible(look in ("card", "glance"))
         self._pin.setVisible(look == "glance")
@@ -820,6 +836,38 @@ class NotchWindow(QWidget):
     def _on_decline_all(self) -> None:
         self.last_input_kind = "click"
         self.declineAllRequested.emit()
+
+    def _follow_answer_keys(self, card_shown: bool) -> None:
+        if card_shown:
+            self.answer_keys.grab()
+        else:
+            self.answer_keys.release()
+        self._fit_keys_hint()
+
+    def _fit_keys_hint(self) -> None:
+        # The short form beside "Approve all" / "Decline all": never cut mid-word.
+        keys = self.answer_keys
+        crowded = not self._approve_all.isHidden()
+        hint = (keys.short_hint if crowded else keys.hint) if self._look == "card" else ""
+        self._keys_hint.setText(hint)
+        self._keys_hint.setToolTip(keys.hint)
+        self._keys_hint.setVisible(bool(hint))
+
+    @property
+    def keys_hint(self) -> str:
+        """The answer chords the header offers now ("" when none: no card, or no
+        global keys on this platform)."""
+        return self._keys_hint.text() if not self._keys_hint.isHidden() else ""
+
+    def _on_approve_chord(self) -> None:
+        if self._look == "card":
+            self.last_input_kind = "key"
+            self.approveRequested.emit()
+
+    def _on_decline_chord(self) -> None:
+        if self._look == "card":
+            self.last_input_kind = "key"
+            self.dismissRequested.emit()
 
     def _on_close_clicked(self) -> None:
         self.last_input_kind = "click"

@@ -174,6 +174,7 @@ class OverlayPresenter(QObject):
         self._person_input: tuple[str, float] | None = None  # (callId, monotonic s)
 
         self.window.dismissRequested.connect(self._on_dismiss_requested)
+        self.window.approveRequested.connect(self._on_approve_requested)
         self.window.activity.connect(self._on_activity)
         self.window.pillClicked.connect(self._on_pill_clicked)
         self.window.lookChanged.connect(lambda _look: self._follow_notch())
@@ -440,6 +441,10 @@ class OverlayPresenter(QObject):
                 cid, bool(approved), final, edited
             )
         )
+        # Declined with words for the agent (issue 13): "make it shorter".
+        revised = getattr(built.widget, "revised", None)
+        if revised is not None:
+            revised.connect(lambda words, cid=call_id: self._on_revised(cid, str(words)))
         # A widget view's page staged edits: the card changed, so confirm is held again.
         page_changed = getattr(built.widget, "changedByPage", None)
         if page_changed is not None:
@@ -452,8 +457,18 @@ class OverlayPresenter(QObject):
             self._hold(entry)
             self._start_arming()
 
+    def _on_revised(self, call_id: str, words: str) -> None:
+        """The person declined with words: the agent gets reason "revise" and the words."""
+        self._on_decided(call_id, False, None, [], feedback=words)
+
     def _on_decided(
-        self, call_id: str, approved: bool, final: dict[str, Any] | None, edited: list[str]
+        self,
+        call_id: str,
+        approved: bool,
+        final: dict[str, Any] | None,
+        edited: list[str],
+        *,
+        feedback: str | None = None,
     ) -> None:
         entry = self._find(call_id)
         if entry is None or entry.saving:
@@ -466,7 +481,7 @@ class OverlayPresenter(QObject):
             return
         entry.saving = True  # before decide: whatever the service answers finds it so
         # "Allow for this session" / "Always allow" on the card: how far the yes reaches.
-        scope = getattr(entry.card.widget, "approval_scope", "once") if entry.card else "once"
+        scope: Any = getattr(entry.card.widget, "approval_scope", "once") if entry.card else "once"
         try:
             if approved and scope != "once":
                 saving = self._sink.decide(
@@ -478,12 +493,22 @@ class OverlayPresenter(QObject):
                     scope=scope,
                 )
             else:
-                saving = self._sink.decide(
+                # A reply in words carries them to the log; a revision carries them to the
+                # agent as feedback (the keywords of issue 13's DecisionSink.decide).
+                words = getattr(entry.card.widget, "reply_words", None) if entry.card else None
+                extra: dict[str, Any] = {}
+                if feedback is not None:
+                    extra = {"reason": "revise", "feedback": feedback}
+                elif isinstance(words, str) and words:
+                    extra = {"words": words}
+                decide: Callable[..., bool | None] = self._sink.decide
+                saving = decide(
                     call_id,
                     approved,
                     dict(final) if approved and final is not None else None,
                     [str(p) for p in edited] if approved else [],
                     self.window.last_input_kind,
+                    **extra,
                 )
         except Exception as exc:  # not committed: the request stays open, so does its card
             entry.saving = False
@@ -526,6 +551,15 @@ class OverlayPresenter(QObject):
         entry = self._queue[0] if self._queue and self.window.look == "card" else None
         if entry is not None:
             self._on_decided(entry.call_id, False, None, [])
+
+    def _on_approve_requested(self) -> None:
+        """The approve chord: the card on screen's own confirm, as Enter on it would press
+        it — held until armed, closed while gated (a card that cannot be pressed so is
+        left alone)."""
+        entry = self._front()
+        press = getattr(entry.card.widget, "press", None) if entry and entry.card else None
+        if callable(press):
+            press("confirm")
 
     def _on_activity(self) -> None:
         entry = self._front()

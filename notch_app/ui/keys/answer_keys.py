@@ -39,6 +39,11 @@ class AnswerKeys(QObject):
         """The hint line for the chords taken now ("" when none)."""
         return chords_hint(self.grabbed)
 
+    @property
+    def short_hint(self) -> str:
+        """The hint for a crowded header ("Ctrl+Alt+↵ / Esc"; "" when none)."""
+        return chords_hint(self.grabbed, short=True)
+
     def close(self) -> None:
         """Release and let go of any connection (the window is going away)."""
         self.release()

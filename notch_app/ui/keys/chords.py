@@ -36,7 +36,13 @@ DECLINE_CHORD = AnswerChord("decline", (XK_ESCAPE,), "Ctrl+Alt+Esc")
 ANSWER_CHORDS = (APPROVE_CHORD, DECLINE_CHORD)
 
 
-def chords_hint(available: frozenset[AnswerRole] | set[AnswerRole]) -> str:
+def chords_hint(available: frozenset[AnswerRole] | set[AnswerRole], *, short: bool = False) -> str:
     """The quiet line a card shows for the chords that work now ("Ctrl+Alt+↵ approve ·
-    Ctrl+Alt+Esc decline"); "" when none does (no global keys on this platform)."""
-    return " · ".join(f"{c.keys} {c.role}" for c in ANSWER_CHORDS if c.role in available)
+    Ctrl+Alt+Esc decline"; `short`, for a crowded header: "Ctrl+Alt+↵ / Esc"); "" when
+    none does (no global keys on this platform)."""
+    chords = [c for c in ANSWER_CHORDS if c.role in available]
+    if short and len(chords) == len(ANSWER_CHORDS):
+        return f"{APPROVE_CHORD.keys} / {DECLINE_CHORD.keys.removeprefix('Ctrl+Alt+')}"
+    if short:
+        return " · ".join(c.keys for c in chords)
+    return " · ".join(f"{c.keys} {c.role}" for c in chords)
