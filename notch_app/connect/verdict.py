@@ -181,6 +181,9 @@ def decide(
     seconds the unanswered ones are withdrawn (their cards go) and do not run.
     Raises NotchNotRunning / NotchConnectionLost / NotchUntrusted: then nothing runs."""
     asked = _routed(route_of(tools), calls)
+    if len(asked) == 1 and asked[0].verdict is None:
+        _confirm_one(client, asked[0], timeout, context)  # one round trip
+        return [_done(asked[0])]
     open_: list[_Asked] = []
     for item in asked:
         if item.verdict is not None:
@@ -211,6 +214,23 @@ def decide(
     return [_done(item) for item in asked]
 
 
+def _confirm_one(
+    client: NotchClient, item: _Asked, timeout: float | None, context: Mapping[str, Any] | None
+) -> None:
+    call = item.call
+    try:
+        try:
+            decision = client.confirm(
+                item.integration, item.tool, call.arguments,
+                call_id=call.call_id, context=context, timeout=timeout,
+            )  # fmt: skip
+        except TimeoutError:
+            decision = client.withdraw(call.call_id)
+        item.verdict = verdict_of(call, decision)
+    except (NotchRequestError, NotchDecisionRefused) as exc:
+        item.verdict = refused(call, _notch_said(exc))
+
+
 async def decide_async(
     client: AsyncNotchClient,
     tools: Routing,
@@ -223,19 +243,19 @@ async def decide_async(
     asked = _routed(route_of(tools), calls)
 
     async def one(item: _Asked) -> None:
+        # confirm() is one round trip; the calls of a turn go out together on one connection.
+        call = item.call
         try:
-            call_id, decision = await client.submit(
-                item.integration, item.tool, item.call.arguments,
-                call_id=item.call.call_id, context=context,
-            )  # fmt: skip
-            if decision is None:
-                try:
-                    decision = await client.await_decision(call_id, timeout=timeout)
-                except TimeoutError:
-                    decision = await client.withdraw(call_id)
-            item.verdict = verdict_of(item.call, decision)
+            try:
+                decision = await client.confirm(
+                    item.integration, item.tool, call.arguments,
+                    call_id=call.call_id, context=context, timeout=timeout,
+                )  # fmt: skip
+            except TimeoutError:
+                decision = await client.withdraw(call.call_id)
+            item.verdict = verdict_of(call, decision)
         except (NotchRequestError, NotchDecisionRefused) as exc:
-            item.verdict = refused(item.call, _notch_said(exc))
+            item.verdict = refused(call, _notch_said(exc))
 
     await asyncio.gather(*(one(item) for item in asked if item.verdict is None))
     return [_done(item) for item in asked]
