@@ -15,6 +15,9 @@ returns the decision again (`decision.already_decided`).
 Both clients check whom they talk to and what they are told: a server that is not this
 user's own Notch raises `NotchUntrusted` before anything is sent, and a decision that
 says "run" without the digest of its arguments raises `NotchDecisionRefused`.
+
+Every error either client raises is a `NotchError` (see `notch_app.ipc.client`).
+`confirm_many([...])` asks about the several tool calls of one model turn at once.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from __future__ import annotations
 from notch_app.ipc.blocking import NotchClient
 from notch_app.ipc.client import (
     AsyncNotchClient,
+    BatchCall,
     ConfirmationEvent,
     EventHandler,
     NotchConnectionLost,
@@ -29,12 +33,15 @@ from notch_app.ipc.client import (
     NotchError,
     NotchNotRunning,
     NotchRequestError,
+    NotchTimeout,
     NotchUntrusted,
+    NotchUsageError,
 )
 from notch_app.runtime.decision import Decision, arguments_digest
 
 __all__ = [
     "AsyncNotchClient",
+    "BatchCall",
     "ConfirmationEvent",
     "Decision",
     "EventHandler",
@@ -44,6 +51,8 @@ __all__ = [
     "NotchError",
     "NotchNotRunning",
     "NotchRequestError",
+    "NotchTimeout",
     "NotchUntrusted",
+    "NotchUsageError",
     "arguments_digest",
 ]

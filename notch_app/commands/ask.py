@@ -12,6 +12,12 @@ fresh one unless `NOTCH_TOKEN` holds yours: a script that may crash mid-wait kee
 secret (22+ visible ASCII characters) with its state and sets it for every run, so
 running `notch ask --call-id X` again after its crash picks up X's card or its decision
 (with a fresh token that is refused: exit 2, naming NOTCH_TOKEN).
+
+The callId comes from `--call-id`, else `NOTCH_CALL_ID`, else a fresh UUID. Give it the
+model's tool-call id: a retry of the same call (a crashed script run again, an agent
+replaying its turn) then finds the same request or its stored decision, so one call is
+never asked twice nor run twice. With `--timeout`, a wait that runs out withdraws the
+request (its card goes away) and prints the withdrawn decision (exit 1).
 """
 
 from __future__ import annotations
@@ -30,6 +36,8 @@ EXIT_ERROR = 2
 _MAX_ARGS_FILE = 1024 * 1024
 TOKEN_ENV = "NOTCH_TOKEN"
 """The environment variable holding the token a run's request is made with."""
+CALL_ID_ENV = "NOTCH_CALL_ID"
+"""The environment variable holding the callId when `--call-id` is not given."""
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -44,8 +52,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--call-id",
         metavar="ID",
-        help=f"your tool-call id (default: a new UUID); to pick it up again in a later run, "
-        f"set {TOKEN_ENV} to the same secret for both",
+        help=f"your tool-call id (default: ${CALL_ID_ENV}, else a new UUID); a stable id "
+        f"means a retry never asks or runs twice. To pick it up again in a later run, set "
+        f"{TOKEN_ENV} to the same secret for both",
     )
     parser.add_argument("--supersedes", metavar="ID", help="replace the open card with this callId")
     parser.add_argument(
@@ -88,7 +97,7 @@ def _load_arguments(text: str) -> dict[str, Any]:
 
 
 async def _ask(args: argparse.Namespace, arguments: dict[str, Any], token: str | None) -> int:
-    from notch_app.ipc.client import AsyncNotchClient
+    from notch_app.ipc.client import AsyncNotchClient, NotchTimeout
 
     async with AsyncNotchClient(args.socket, token=token) as client:
         call_id = args.call_id
@@ -103,11 +112,11 @@ async def _ask(args: argparse.Namespace, arguments: dict[str, Any], token: str |
                 context={"agent": args.agent} if args.agent else None,
                 timeout=args.timeout,
             )
-        except TimeoutError:
-            if call_id is None:
-                print("notch ask: no decision in time", file=sys.stderr)
+        except NotchTimeout as exc:
+            if exc.decision is None:  # the withdraw itself could not be confirmed
+                print(f"notch ask: {exc}", file=sys.stderr)
                 return EXIT_ERROR
-            decision = await client.withdraw(call_id)
+            decision = exc.decision
         print(json.dumps(decision.to_wire(), ensure_ascii=False, indent=2))
         return EXIT_RUNS if decision.runs else EXIT_DOES_NOT_RUN
 
@@ -129,6 +138,8 @@ def run(args: argparse.Namespace) -> int:
     if problem is not None:
         print(f"notch ask: {TOKEN_ENV}: a token {problem}", file=sys.stderr)
         return EXIT_ERROR
+    if args.call_id is None:
+        args.call_id = os.environ.get(CALL_ID_ENV) or None
     if args.timeout is not None and args.call_id is None:
         args.call_id = uuid.uuid4().hex  # needed to withdraw it when the wait ends
     try:

@@ -1,4 +1,7 @@
-"""`notch log`: past decisions from the data dir, newest last, password values redacted."""
+"""`notch log`: past decisions from the data dir, newest last, password values redacted.
+
+Each row says which scope approved a call that ran (once, session, always) and, with
+`--json`, the sentence the model was given (`forModel`)."""
 
 from __future__ import annotations
 
@@ -37,12 +40,13 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps([e.to_json() for e in entries], ensure_ascii=False, indent=2))
         return 0
-    rows = [("TIME", "INTEGRATION", "TOOL", "OUTCOME", "DECIDED BY", "EDITED", "CALL ID")]
+    rows = [("TIME", "INTEGRATION", "TOOL", "OUTCOME", "DECIDED BY", "SCOPE", "EDITED", "CALL ID")]
     for e in entries:
         when = datetime.fromtimestamp(e.decided_at).strftime("%Y-%m-%d %H:%M:%S")
         edited = ", ".join(e.edited_paths) or "-"
+        scope = e.scope or "-"
         rows.append(
-            (when, e.integration_id, e.tool_name, e.outcome, e.decided_by, edited, e.call_id)
+            (when, e.integration_id, e.tool_name, e.outcome, e.decided_by, scope, edited, e.call_id)
         )
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]) - 1)]
     for r in rows:

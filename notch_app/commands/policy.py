@@ -5,6 +5,7 @@
     notch policy set INTEGRATION TOOL --block
     notch policy reset INTEGRATION [TOOL]
     notch policy guard INTEGRATION TOOL --over ARG N | --not-one-of ARG V1,V2 | --clear
+    notch policy asker-grace [SECONDS]
 
 Every subcommand takes `--data-dir DIR` (default: $NOTCH_DATA_DIR, else the user data
 dir) and `--manifests DIR` (repeatable; the bundled integrations and the person's
@@ -87,6 +88,19 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     which.add_argument("--clear", action="store_true", help="remove this action's guards")
 
+    p = sub.add_parser(
+        "asker-grace",
+        parents=[common],
+        help="how long an agent's cards wait for it after its connection closes",
+    )
+    p.add_argument(
+        "seconds",
+        metavar="SECONDS",
+        type=float,
+        nargs="?",
+        help="1 to 3600 (default 10); without it, print the current value",
+    )
+
 
 def run(args: argparse.Namespace) -> int:
     from notch_app.runtime.policy_book import PolicyBook, PolicyRefused, PolicyWriteError
@@ -97,6 +111,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         catalog = _load_catalog(args.manifests)
         command = args.policy_command
+        if command == "asker-grace":
+            return _asker_grace(book, args.seconds)
         if command == "list":
             return _list(book, catalog, as_json=args.json)
         if command == "reset":
@@ -263,6 +279,17 @@ def _list(book: PolicyBook, catalog: Catalog, *, as_json: bool) -> int:
     else:
         print("\n".join(lines) if lines else "No integrations are loaded.")
         print(f"(settings: {book.path})", file=sys.stderr)
+    return 0
+
+
+def _asker_grace(book: PolicyBook, seconds: float | None) -> int:
+    if seconds is not None:
+        book.set_asker_grace(seconds)
+    grace = book.agents.asker_grace_seconds
+    print(
+        f"An agent's open cards wait {grace:g} s for it after its last connection closes, "
+        "then are withdrawn."
+    )
     return 0
 
 

@@ -20,7 +20,7 @@ import os
 import socket
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final
 
@@ -28,15 +28,20 @@ from notch_app.ipc import protocol as rpc
 from notch_app.ipc.address import default_socket_path
 from notch_app.ipc.client import (
     REPLY_LIMIT,
+    WITHDRAW_WAIT_S,
     Backoff,
+    BatchCall,
     CallListeners,
     ConfirmationEvent,
     Dropped,
     EventHandler,
     NotchError,
     NotchNotRunning,
+    NotchTimeout,
     NotchUntrusted,
     bare_status,
+    batch_params,
+    batch_results,
     checked_token,
     decision_or_none,
     encode_call,
@@ -125,15 +130,44 @@ class NotchClient:
         on_event: EventHandler | None = None,
     ) -> Decision:
         """Ask the person (unless no card is needed) and return the decision.
-        See `AsyncNotchClient.confirm`: same arguments, same errors (TimeoutError after
-        `timeout` seconds leaves the request open)."""
+        See `AsyncNotchClient.confirm`: same arguments, same errors (NotchTimeout after
+        `timeout` seconds, once the request is withdrawn)."""
         params = request_params(
             integration, tool, arguments, call_id, supersedes, expires_in, context, self.token
         )
-        if on_event is None:  # the common case, without the listener's scope
-            return verified_decision(self.call("confirm.request", params, timeout=timeout))
-        with self._listeners.listening(params["callId"], on_event):
-            return verified_decision(self.call("confirm.request", params, timeout=timeout))
+        try:
+            if on_event is None:  # the common case, without the listener's scope
+                return verified_decision(self.call("confirm.request", params, timeout=timeout))
+            with self._listeners.listening(params["callId"], on_event):
+                return verified_decision(self.call("confirm.request", params, timeout=timeout))
+        except NotchTimeout:
+            return self._gave_up(params["callId"], timeout)
+
+    def confirm_many(
+        self,
+        calls: Sequence[BatchCall | Mapping[str, Any]],
+        *,
+        context: Mapping[str, Any] | None = None,
+        expires_in: float | None = None,
+        timeout: float | None = None,
+    ) -> list[Decision | NotchError]:
+        """Ask about the tool calls of one model turn at once; one Decision or NotchError
+        per call, in order. See `AsyncNotchClient.confirm_many`."""
+        params = batch_params(calls, self.token, context, expires_in)
+        try:
+            result = self.call("confirm.batch", params, timeout=timeout)
+        except NotchTimeout:
+            for call in params["calls"]:
+                with contextlib.suppress(NotchError):
+                    self.call(
+                        "confirm.withdraw",
+                        {"callId": call["callId"], "token": self.token},
+                        timeout=WITHDRAW_WAIT_S,
+                    )
+            raise NotchTimeout(
+                f"no decisions within {timeout:g} s; the open calls were withdrawn"
+            ) from None
+        return batch_results(result, len(params["calls"]))
 
     def submit(
         self,
@@ -156,9 +190,9 @@ class NotchClient:
     def await_decision(
         self, call_id: str, *, timeout: float | None = None, on_event: EventHandler | None = None
     ) -> Decision:
-        """Wait for the decision on `call_id`. Raises TimeoutError after `timeout` seconds,
-        NotchRequestError(-32001) for a callId Notch never saw, (-32008) for one made
-        with another token."""
+        """Wait for the decision on `call_id`. Raises NotchTimeout after `timeout` seconds
+        (the request stays open), NotchRequestError(-32001) for a callId Notch never saw,
+        (-32008) for one made with another token."""
         params = {"callId": call_id, "token": self.token}
         with self._listeners.listening(call_id, on_event):
             while True:
@@ -199,7 +233,7 @@ class NotchClient:
     def call(self, method: str, params: dict[str, Any], *, timeout: float | None = None) -> Any:
         """Call any method and return its result; retries on a new connection if the old
         one drops. Raises NotchRequestError, NotchNotRunning, NotchConnectionLost, or
-        TimeoutError after `timeout` seconds."""
+        NotchTimeout after `timeout` seconds."""
         deadline = None if timeout is None else time.monotonic() + timeout
         backoff: Backoff | None = None
         while True:
@@ -213,10 +247,32 @@ class NotchClient:
                 now = time.monotonic()
                 pause = backoff.pause_after(exc, now)
                 if deadline is not None and now + pause >= deadline:
-                    raise TimeoutError(f"no answer from Notch within {timeout:g} s") from None
+                    raise NotchTimeout(f"no answer from Notch within {timeout:g} s") from None
                 time.sleep(pause)
 
     # --- internals -------------------------------------------------------------------
+
+    def _gave_up(self, call_id: str, timeout: float | None) -> Decision:
+        """`confirm()` ran out of time: withdraw, then raise NotchTimeout (or return the
+        decision the person made just before the withdraw arrived)."""
+        try:
+            ended = verified_decision(
+                self.call(
+                    "confirm.withdraw",
+                    {"callId": call_id, "token": self.token},
+                    timeout=WITHDRAW_WAIT_S,
+                )
+            )
+        except NotchError as exc:
+            raise NotchTimeout(
+                f"no decision within {timeout:g} s, and withdrawing {call_id!r} failed "
+                f"({exc}); withdraw it yourself"
+            ) from None
+        if ended.outcome != "withdrawn":
+            return ended
+        raise NotchTimeout(
+            f"no decision within {timeout:g} s; the request {call_id!r} was withdrawn", ended
+        )
 
     def _call_once(self, method: str, params: dict[str, Any], deadline: float | None) -> Any:
         request_id = next(self._ids)
@@ -260,7 +316,7 @@ class NotchClient:
                         raise Dropped
                     left = None if deadline is None else deadline - time.monotonic()
                     if left is not None and left <= 0:
-                        raise TimeoutError("no decision yet; the request stays open")
+                        raise NotchTimeout("no decision yet; the request stays open")
                     if not self._reading:
                         self._reading = True
                         sock = self._sock

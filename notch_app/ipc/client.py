@@ -9,7 +9,14 @@ Every request the client makes carries its `token` (a fresh secret per client, o
 `token=`), which Notch requires to await, withdraw, supersede, repeat or read a request:
 pass the same token to a new client after a restart of your own to carry on with
 requests made before it. Keep it secret; Notch stores only its hash.
-Timeouts are the caller's: pass `timeout=` (seconds) or wrap calls in `asyncio.timeout`.
+Timeouts are the caller's: pass `timeout=` (seconds). A `confirm(timeout=…)` that runs
+out withdraws its request before it raises `NotchTimeout`, so no card is left that the
+person could approve with nothing waiting to run it.
+
+Every error the clients raise is a `NotchError`: `NotchNotRunning`, `NotchConnectionLost`,
+`NotchUntrusted`, `NotchRequestError` (Notch refused the call), `NotchDecisionRefused`
+(a decision that must not run), `NotchTimeout` (also a TimeoutError) and
+`NotchUsageError` (a wrong argument to the client itself; also a ValueError).
 """
 
 from __future__ import annotations
@@ -20,7 +27,7 @@ import itertools
 import os
 import threading
 import uuid
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
@@ -34,6 +41,8 @@ from notch_app.runtime.ownership import new_token, token_problem
 REPLY_LIMIT: Final = 4 * rpc.MAX_MESSAGE_BYTES
 """Longest line a client reads; nothing Notch sends is that long, so past it the peer
 is not Notch and the connection is dropped."""
+WITHDRAW_WAIT_S: Final = 5.0
+"""How long a timed-out `confirm()` waits for its withdraw to be answered."""
 FIRST_PAUSE_S: Final = 0.05
 LONGEST_PAUSE_S: Final = 1.0
 
@@ -48,6 +57,21 @@ class NotchNotRunning(NotchError):
 
 class NotchConnectionLost(NotchError):
     """The connection dropped and could not be re-established in time."""
+
+
+class NotchTimeout(NotchError, TimeoutError):
+    """No decision within the caller's `timeout`. For `confirm()`/`confirm_many()` the
+    request was withdrawn first (`decision` is the withdrawn decision); for
+    `await_decision()` it stays open."""
+
+    def __init__(self, message: str, decision: Decision | None = None) -> None:
+        super().__init__(message)
+        self.decision = decision
+
+
+class NotchUsageError(NotchError, ValueError):
+    """A wrong argument to the client itself (a token that cannot be one, a batch call
+    without an integration…); nothing was sent."""
 
 
 class NotchUntrusted(NotchError):
@@ -234,7 +258,10 @@ def request_error(error: Any) -> NotchRequestError:
 
 def encode_call(request_id: int, method: str, params: dict[str, Any]) -> bytes:
     """One request line. Raises NotchRequestError when it is over Notch's 1 MiB limit."""
-    data = rpc.encode({"jsonrpc": "2.0", "id": request_id, "method": method, "params": params})
+    try:
+        data = rpc.encode({"jsonrpc": "2.0", "id": request_id, "method": method, "params": params})
+    except ValueError as exc:  # NaN, a lone surrogate…: not JSON, never sent
+        raise NotchUsageError(f"{method}: the params cannot be sent as JSON ({exc})") from None
     if len(data) > rpc.MAX_MESSAGE_BYTES + 1:
         raise NotchRequestError(
             rpc.INVALID_REQUEST,
@@ -316,13 +343,13 @@ class _Link(asyncio.BufferedProtocol):
 
 
 def checked_token(token: str | None) -> str:
-    """`token`, or a fresh one when None. Raises ValueError naming `token` when it cannot
-    be one (see ownership.TOKEN_RULE)."""
+    """`token`, or a fresh one when None. Raises NotchUsageError (a ValueError) naming
+    `token` when it cannot be one (see ownership.TOKEN_RULE)."""
     if token is None:
         return new_token()
     problem = token_problem(token)
     if problem is not None:
-        raise ValueError(f"token {problem}")
+        raise NotchUsageError(f"token {problem}")
     return token
 
 
@@ -389,18 +416,52 @@ class AsyncNotchClient:
         finds the same request. `expires_in` (seconds) ends it `expired` if undecided.
         Raises NotchRequestError (unknown integration/tool, bad arguments: `.field`; a
         callId or `supersedes` made with another token: code -32008), NotchNotRunning,
-        NotchConnectionLost, or TimeoutError after `timeout` seconds (the request stays
-        open: `withdraw()` it if you give up).
+        NotchConnectionLost, or NotchTimeout (a TimeoutError) after `timeout` seconds,
+        once the request is withdrawn (if the person decided just before the withdraw
+        arrived, that decision is returned instead).
         """
         params = request_params(
             integration, tool, arguments, call_id, supersedes, expires_in, context, self.token
         )
         if timeout is None and on_event is None:  # the common case, without the extras
             return verified_decision(await self.call("confirm.request", params))
-        async with asyncio.timeout(timeout):
-            with self._listeners.listening(params["callId"], on_event):
-                result = await self.call("confirm.request", params)
+        try:
+            async with asyncio.timeout(timeout):
+                with self._listeners.listening(params["callId"], on_event):
+                    result = await self.call("confirm.request", params)
+        except TimeoutError:
+            return await self._gave_up(params["callId"], timeout)
         return verified_decision(result)
+
+    async def confirm_many(
+        self,
+        calls: Sequence[BatchCall | Mapping[str, Any]],
+        *,
+        context: Mapping[str, Any] | None = None,
+        expires_in: float | None = None,
+        timeout: float | None = None,
+    ) -> list[Decision | NotchError]:
+        """Ask about the tool calls of one model turn at once (`confirm.batch`): the
+        person sees them as "1 of N" with Approve all / Decline all. Returns one entry
+        per call, in order: its Decision, or the NotchError that kept it from being asked
+        (a NotchRequestError with `.field` such as `calls.2.arguments.to`) or from being
+        run (NotchDecisionRefused); one bad call never loses the others. A call is a
+        BatchCall or a mapping {integration, tool, arguments, callId?}.
+        Raises NotchUsageError for a call without integration or tool, NotchTimeout after
+        `timeout` seconds (every call still open is withdrawn first), and the errors
+        of `confirm()` for the batch as a whole."""
+        params = batch_params(calls, self.token, context, expires_in)
+        try:
+            async with asyncio.timeout(timeout):
+                result = await self.call("confirm.batch", params)
+        except TimeoutError:
+            for call in params["calls"]:
+                with contextlib.suppress(NotchError):
+                    await self.withdraw(call["callId"])
+            raise NotchTimeout(
+                f"no decisions within {timeout:g} s; the open calls were withdrawn"
+            ) from None
+        return batch_results(result, len(params["calls"]))
 
     async def submit(
         self,
@@ -425,17 +486,22 @@ class AsyncNotchClient:
     async def await_decision(
         self, call_id: str, *, timeout: float | None = None, on_event: EventHandler | None = None
     ) -> Decision:
-        """Wait for the decision on `call_id`. Raises TimeoutError after `timeout` seconds,
-        NotchRequestError(-32001) for a callId Notch never saw, (-32008) for one made
-        with another token."""
+        """Wait for the decision on `call_id`. Raises NotchTimeout after `timeout` seconds
+        (the request stays open), NotchRequestError(-32001) for a callId Notch never saw,
+        (-32008) for one made with another token."""
         params = {"callId": call_id, "token": self.token}
-        async with asyncio.timeout(timeout):
-            with self._listeners.listening(call_id, on_event):
-                while True:
-                    result = await self.call("confirm.await", params)
-                    decision = decision_or_none(result)
-                    if decision is not None:
-                        return decision
+        try:
+            async with asyncio.timeout(timeout):
+                with self._listeners.listening(call_id, on_event):
+                    while True:
+                        result = await self.call("confirm.await", params)
+                        decision = decision_or_none(result)
+                        if decision is not None:
+                            return decision
+        except TimeoutError:
+            raise NotchTimeout(
+                f"no decision on {call_id!r} within {timeout:g} s; it stays open"
+            ) from None
 
     async def get(self, call_id: str) -> Decision | None:
         """The decision on `call_id`, or None while it is pending. Raises
@@ -490,6 +556,23 @@ class AsyncNotchClient:
                 await asyncio.sleep(backoff.pause_after(exc, loop.time()))
 
     # --- internals -------------------------------------------------------------------
+
+    async def _gave_up(self, call_id: str, timeout: float | None) -> Decision:
+        """`confirm()` ran out of time: withdraw the request, then raise NotchTimeout —
+        unless the person decided just before the withdraw arrived: that decision is
+        the answer then."""
+        try:
+            ended = await asyncio.wait_for(self.withdraw(call_id), WITHDRAW_WAIT_S)
+        except (NotchError, TimeoutError) as exc:
+            raise NotchTimeout(
+                f"no decision within {timeout:g} s, and withdrawing {call_id!r} failed "
+                f"({exc}); withdraw it yourself"
+            ) from None
+        if ended.outcome != "withdrawn":
+            return ended
+        raise NotchTimeout(
+            f"no decision within {timeout:g} s; the request {call_id!r} was withdrawn", ended
+        )
 
     def _dispatch(self, event: ConfirmationEvent) -> None:
         self._listeners.dispatch(event, self.on_event)
@@ -589,3 +672,77 @@ def request_params(
     if context:
         params["context"] = dict(context)
     return params
+
+
+@dataclass(frozen=True, slots=True)
+class BatchCall:
+    """One tool call of a `confirm_many` batch; `call_id` defaults to a fresh UUID (pass
+    the model's tool-call id, so a retried turn never asks or runs twice)."""
+
+    integration: str
+    tool: str
+    arguments: Mapping[str, Any] = field(default_factory=dict)
+    call_id: str | None = None
+
+
+def batch_params(
+    calls: Sequence[BatchCall | Mapping[str, Any]],
+    token: str,
+    context: Mapping[str, Any] | None,
+    expires_in: float | None,
+) -> dict[str, Any]:
+    """The params of `confirm.batch`. Raises NotchUsageError for an empty batch or a call
+    without integration or tool (nothing is sent)."""
+    if not calls:
+        raise NotchUsageError("confirm_many needs at least one call")
+    wire: list[dict[str, Any]] = []
+    for index, call in enumerate(calls):
+        integration: Any
+        tool: Any
+        arguments: Any
+        call_id: Any
+        if isinstance(call, BatchCall):
+            integration, tool, arguments, call_id = (
+                call.integration, call.tool, call.arguments, call.call_id
+            )  # fmt: skip
+        else:
+            integration, tool = call.get("integration"), call.get("tool")
+            arguments = call.get("arguments", {})
+            call_id = call.get("callId", call.get("call_id"))
+        if not isinstance(integration, str) or not isinstance(tool, str):
+            raise NotchUsageError(f"calls[{index}] needs an integration and a tool (text)")
+        if not isinstance(arguments, Mapping):
+            raise NotchUsageError(f"calls[{index}].arguments must be a mapping")
+        wire.append({
+            "callId": call_id if isinstance(call_id, str) and call_id else uuid.uuid4().hex,
+            "integration": integration,
+            "tool": tool,
+            "arguments": dict(arguments),
+        })  # fmt: skip
+    params: dict[str, Any] = {"calls": wire, "token": token}
+    if context:
+        params["context"] = dict(context)
+    if expires_in is not None:
+        params["expiresInMs"] = max(1, round(expires_in * 1000))
+    return params
+
+
+def batch_results(result: Any, count: int) -> list[Decision | NotchError]:
+    """The entries of a `confirm.batch` reply: a checked Decision, or the NotchError for
+    that call. Raises NotchRequestError when the reply is not a batch result."""
+    entries = result.get("results") if isinstance(result, dict) else None
+    if not isinstance(entries, list) or len(entries) != count:
+        raise NotchRequestError(rpc.INTERNAL_ERROR, "Notch sent a reply that is not a batch result")
+    out: list[Decision | NotchError] = []
+    for entry in entries:
+        if isinstance(entry, dict) and "error" in entry:
+            error = entry["error"]
+            data = {"field": error.get("field")} if isinstance(error, dict) else None
+            refused = request_error(error)
+            out.append(NotchRequestError(refused.code, refused.message, data))
+            continue
+        try:
+            out.append(verified_decision(entry))
+        except NotchError as exc:
+            out.append(exc)
+    return out

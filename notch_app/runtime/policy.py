@@ -40,6 +40,15 @@ class Policy(Protocol):
         ...
 
 
+class RemembersAllowances(Protocol):
+    """A policy that can keep the person's "Always allow" from a card (the service uses it
+    when the policy has it; `PersonPolicy` does)."""
+
+    def allow_always(self, integration: Manifest, tool: Tool) -> None:
+        """Turn the action's Asks first off, as Settings does. Raises when it cannot."""
+        ...
+
+
 class AlwaysAsk:
     """Every acting tool shows its card: the default before the person changes anything."""
 

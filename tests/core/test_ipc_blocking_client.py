@@ -20,6 +20,7 @@ from notch_app.client import (
     NotchError,
     NotchNotRunning,
     NotchRequestError,
+    NotchTimeout,
 )
 from notch_app.headless import start
 from notch_app.runtime.catalog import Catalog
@@ -83,30 +84,42 @@ async def test_threads_sharing_one_client_each_get_their_own_decision(
 
 
 @pytest.mark.asyncio
-async def test_events_reach_the_handler_and_a_timeout_leaves_the_request_open(
+async def test_events_reach_the_handler_and_a_timeout_withdraws_the_request(
     base: Path, running_notch: Any, reached: Any
 ) -> None:
     async with running_notch(base) as (notch, cards):
         heard: list[ConfirmationEvent] = []
         with NotchClient(notch.server.path) as client:
-            with pytest.raises(TimeoutError):
+            # confirm(timeout=…) gives up: the card is withdrawn before it raises, so
+            # nothing is left on screen that the person could approve for no one.
+            with pytest.raises(NotchTimeout) as gave_up:
                 await asyncio.to_thread(
                     client.confirm, MAIL, "send_email", {"to": "a@example.com"},
                     call_id="slow", timeout=0.3, on_event=heard.append,
                 )  # fmt: skip
-            assert [c.call_id for c in await cards.wait_for_cards(1)] == ["slow"]
-            assert await asyncio.to_thread(client.get, "slow") is None  # still pending
+            assert isinstance(gave_up.value, TimeoutError)
+            assert gave_up.value.decision is not None
+            assert gave_up.value.decision.outcome == "withdrawn"
+            assert ("slow", "withdrawn") in cards.dismissed and "slow" not in cards.cards
             assert "confirmationRequired" in [e.event for e in heard]
 
-            awaited = reached(notch.service, "wait", "slow")
-            later = asyncio.to_thread(client.await_decision, "slow", on_event=heard.append)
+            # await_decision(timeout=…) only stops waiting: the request stays open.
+            await asyncio.to_thread(client.submit, MAIL, "send_email", {"to": "b@example.com"},
+                                    call_id="slower")  # fmt: skip
+            await cards.wait_for(lambda: "slower" in cards.cards)
+            with pytest.raises(NotchTimeout):
+                await asyncio.to_thread(client.await_decision, "slower", timeout=0.2)
+            assert await asyncio.to_thread(client.get, "slower") is None  # still pending
+
+            awaited = reached(notch.service, "wait", "slower")
+            later = asyncio.to_thread(client.await_decision, "slower", on_event=heard.append)
             waiting = asyncio.ensure_future(later)
             await asyncio.wait_for(awaited.wait(), 5)  # Notch holds the await: decide now
-            cards.approve("slow")
+            cards.approve("slower")
             decision = await waiting
             assert decision.outcome == "approved"
             assert heard[-1].event == "decided" and heard[-1].data["outcome"] == "approved"
-            again = await asyncio.to_thread(client.withdraw, "slow")
+            again = await asyncio.to_thread(client.withdraw, "slower")
             assert (again.outcome, again.already_decided) == ("approved", True)
 
 

@@ -22,10 +22,13 @@ from pydantic import ValidationError
 
 from notch_app.manifest.model import Manifest, Tool, tool_kind
 from notch_app.runtime.policy_book.document import (
+    ASKER_GRACE_MAX_S,
+    ASKER_GRACE_MIN_S,
     GLANCE_SECONDS_CHOICES,
     PARK_AFTER_MAX_S,
     PARK_AFTER_MIN_S,
     ActionPolicy,
+    AgentPreferences,
     Guard,
     IdleLook,
     IntegrationValues,
@@ -313,6 +316,35 @@ class PolicyBook:
         if isinstance(seconds, float) and seconds.is_integer():
             seconds = int(seconds)  # the file reads `60`, not `60.0`
         self._change_overlay(park_after_seconds=seconds)
+
+    @property
+    def agents(self) -> AgentPreferences:
+        """How agents that ask are treated (the grace period of a closed connection)."""
+        return self._document.agents
+
+    def set_asker_grace(self, seconds: float) -> None:
+        """How long an agent's open cards wait for it after its last connection closes.
+
+        Raises PolicyRefused outside ASKER_GRACE_MIN_S..ASKER_GRACE_MAX_S seconds,
+        PolicyWriteError on write failure."""
+        if (
+            isinstance(seconds, bool)
+            or not isinstance(seconds, int | float)
+            or not math.isfinite(seconds)
+            or not ASKER_GRACE_MIN_S <= seconds <= ASKER_GRACE_MAX_S
+        ):
+            raise PolicyRefused(
+                f"the asker grace period is {ASKER_GRACE_MIN_S} to {ASKER_GRACE_MAX_S} "
+                f"seconds, not {seconds!r}"
+            )
+        if isinstance(seconds, float) and seconds.is_integer():
+            seconds = int(seconds)  # the file reads `10`, not `10.0`
+        kept = seconds
+        self._mutate(
+            lambda document: document.model_copy(
+                update={"agents": document.agents.model_copy(update={"asker_grace_seconds": kept})}
+            )
+        )
 
     def set_glance_seconds(self, seconds: int) -> None:
         """Keep a tool result's glance this many seconds (one of 2, 4, 6, 10, 20).

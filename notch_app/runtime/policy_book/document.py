@@ -44,6 +44,9 @@ GLANCE_SECONDS_CHOICES = (2, 4, 6, 10, 20)
 DEFAULT_GLANCE_SECONDS: Literal[2, 4, 6, 10, 20] = 4
 """Shorter than this, a card would park while the person is still reading it."""
 PARK_AFTER_MAX_S = 3600
+DEFAULT_ASKER_GRACE_S = 10
+ASKER_GRACE_MIN_S = 1
+ASKER_GRACE_MAX_S = 3600
 
 
 class _Closed(BaseModel):
@@ -149,6 +152,31 @@ class OverlayPreferences(_Closed):
         return value
 
 
+class AgentPreferences(_Closed):
+    """How Notch treats the agents that ask (the person's choice, never the agent's)."""
+
+    asker_grace_seconds: int | float = Field(
+        default=DEFAULT_ASKER_GRACE_S,
+        description="When an agent's last connection closes, its open cards wait this many "
+        "seconds for it to come back (a reconnect, a restart) before they are withdrawn "
+        f'("the asking agent went away"); {ASKER_GRACE_MIN_S} to {ASKER_GRACE_MAX_S}.',
+    )
+
+    @field_validator("asker_grace_seconds", mode="before")
+    @classmethod
+    def _grace_is_a_number(cls, value: object) -> object:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise ValueError("must be a number of seconds")
+        return value
+
+    @field_validator("asker_grace_seconds")
+    @classmethod
+    def _grace_in_range(cls, value: int | float) -> int | float:
+        if not math.isfinite(value) or not ASKER_GRACE_MIN_S <= value <= ASKER_GRACE_MAX_S:
+            raise ValueError(f"must be {ASKER_GRACE_MIN_S} to {ASKER_GRACE_MAX_S} seconds")
+        return value
+
+
 FieldName = Annotated[str, StringConstraints(min_length=1, max_length=limits.MAX_NAME_CHARS)]
 PreferenceValue = (
     Annotated[str, StringConstraints(max_length=limits.MAX_TEXT_CHARS)] | bool | int | float
@@ -192,6 +220,10 @@ class SettingsDocument(_Closed):
         default_factory=dict, max_length=MAX_INTEGRATIONS
     )
     overlay: OverlayPreferences = Field(default_factory=OverlayPreferences)
+    agents: AgentPreferences = Field(
+        default_factory=AgentPreferences,
+        description="How agents that ask are treated (absent from older files).",
+    )
     integrations: dict[IntegrationId, IntegrationValues] = Field(
         default_factory=dict,
         max_length=MAX_INTEGRATIONS,

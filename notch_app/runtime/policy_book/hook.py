@@ -31,6 +31,16 @@ class PersonPolicy:
         """Whether an action that runs without a card shows a brief glance (a setting)."""
         return self.book.overlay.glance
 
+    @property
+    def asker_grace_seconds(self) -> float:
+        """How long an agent's open cards wait for it to reconnect (a setting)."""
+        return float(self.book.agents.asker_grace_seconds)
+
+    def allow_always(self, integration: Manifest, tool: Tool) -> None:
+        """The person chose "Always allow" on a card: Asks first off, exactly as in
+        Settings. Raises PolicyRefused / PolicyWriteError as `set_asks_first` does."""
+        self.book.set_asks_first(integration, tool, False)
+
     def verdict(
         self, integration: Manifest, tool: Tool, arguments: Mapping[str, Any]
     ) -> PolicyVerdict:
