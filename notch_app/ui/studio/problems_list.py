@@ -111,6 +111,8 @@ class ProblemsList(QWidget):
 
     def show_problems(self, problems: Sequence[Problem]) -> None:
         """List `problems` (errors first as validate sorts them: by file, line, column)."""
+        if list(problems) == self._problems and self.rows.count() == len(problems):
+            return  # the same findings: keep the picked row and its lines
         self._problems = list(problems)
         self.rows.blockSignals(True)
         self.rows.clear()

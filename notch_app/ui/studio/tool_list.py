@@ -26,12 +26,17 @@ class ToolList(QListWidget):
         self.setWordWrap(True)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self._names: list[str] = []
+        self._shown: list[tuple[str, str, str]] = []
         self.currentRowChanged.connect(self._row_changed)
 
     def show_tools(self, tools: Sequence[ToolEntry], keep: str | None) -> None:
         """List `tools`; keep `keep` picked when it is still there, else the first tool
         with a card. Emits `picked` only when the picked tool changes."""
         before = self.current_name()
+        shown = [(t.name, t.kind, t.tool.display_title) for t in tools]
+        if shown == self._shown and keep in self._names:
+            return  # a save that changed no tool's name, title or kind: nothing to redraw
+        self._shown = shown
         self.blockSignals(True)
         self.clear()
         self._names = [t.name for t in tools]

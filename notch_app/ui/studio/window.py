@@ -260,10 +260,11 @@ class StudioWindow(QMainWindow):
         keep = self._choice_label if same_tool else None
         self._choices = fixture_choices(reading, name)
         labels = [c.label for c in self._choices]
-        self.fixture.blockSignals(True)
-        self.fixture.clear()
-        self.fixture.addItems(labels)
         index = labels.index(keep) if keep in labels else 0
+        self.fixture.blockSignals(True)
+        if labels != [self.fixture.itemText(i) for i in range(self.fixture.count())]:
+            self.fixture.clear()
+            self.fixture.addItems(labels)
         self.fixture.setCurrentIndex(index)
         self.fixture.blockSignals(False)
         if not same_tool:
