@@ -45,10 +45,12 @@ from PySide6.QtWidgets import (
 from notch_app.card.also_sends import AlsoSent, also_sends
 from notch_app.card.display_text import lookalike_warnings, mark_invisible
 from notch_app.card.interpolate import display_value
+from notch_app.card.read_back import card_read_back
 from notch_app.card.staged_args import WidgetCardState, card_state_for
 from notch_app.card.state import REQUIRED_MESSAGE, CardState
 from notch_app.manifest.model import Tool
 from notch_app.manifest.view import CardBlock, WidgetBlock
+from notch_app.reply import classify_reply
 from notch_app.ui.blocks import CardContext, build_block
 from notch_app.ui.blocks.inputs import InputEditor
 from notch_app.ui.blocks.layout import add_card_header
@@ -61,6 +63,7 @@ from notch_app.ui.widgets.guard_notice import GuardNotice
 from notch_app.ui.widgets.label_text import shown
 from notch_app.ui.widgets.link_prompt import LinkPrompt
 from notch_app.ui.widgets.markdown_view import link_allowed
+from notch_app.ui.widgets.reply_field import ReplyField
 from notch_app.ui.widgets.save_failure_notice import SaveFailureNotice
 from notch_app.ui.widgets.scope_choices import Scope, ScopeChoices
 from notch_app.ui.widgets.shapes import GlassFrame, ThinScrollBar
@@ -225,6 +228,9 @@ class CardView(QWidget):
     """
 
     decided = Signal(bool, dict, list)
+    revised = Signal(str)
+    """The person declined with words for the agent ("make it shorter"): the overlay
+    turns it into a decline with reason "revise" and the words as feedback."""
     changedByPage = Signal()
     """A widget view's page changed the card (staged edits): the overlay holds confirm."""
 
@@ -252,6 +258,9 @@ class CardView(QWidget):
         self._decision: bool | None = None
         self.approval_scope: Scope = "once"
         """How far the person's yes reaches: this call, this agent's session, or always."""
+        self.reply_words: str | None = None
+        """The typed (or spoken) reply that decided the card, for the log; None for a
+        click or a key."""
         self._armed = True  # see set_armed: the overlay holds confirm on a card just shown
         self.setObjectName("NotchCardView")
         self.setAttribute(Qt.WidgetAttribute.WA_TranslucentBackground, True)
@@ -339,10 +348,16 @@ class CardView(QWidget):
         self.scope_choices: ScopeChoices | None = None
         if scopes and self._ctx.confirm_buttons:
             # Under confirm, never in its place; gated and held with it.
-            choices = ScopeChoices(self._ctx.look, self.allow, glass)
+            choices = ScopeChoices(self._ctx.look, self._allow_from_choices, glass)
             footer.addWidget(choices)
             self._ctx.confirm_buttons.extend(choices.buttons.values())
             self.scope_choices = choices
+        # Decline with words: a quiet line under the footer, opened only when clicked.
+        self.reply_field = ReplyField(self._ctx.look, glass)
+        self.reply_field.submitted.connect(self.reply)
+        self.reply_field.closed.connect(lambda: self.setFocus(Qt.FocusReason.OtherFocusReason))
+        frame.addWidget(self.reply_field)
+        self._ctx.focus_chain.append(self.reply_field.invitation)
         self._show_also_sends(also)
         self._show_check_notes()
         # Polished now (as showing would), so the sizes asked from here on are final: the
@@ -386,6 +401,52 @@ class CardView(QWidget):
         Confirm does nothing while it is gated. Returns True when it decided the card."""
         return self._pressed(role, None)
 
+    def reply(self, text: str) -> bool:
+        """Answer the card in words, as typed under the footer: "yes" / "ok" / "send it"
+        approves (only while confirm is open and armed, else a short note says why not),
+        "no" / "cancel" declines, anything else with a word in it declines with the words
+        for the agent (`revised`). Returns True when it decided the card."""
+        field = self.reply_field
+        if self._decision is not None:
+            return False
+        said = classify_reply(text)
+        if said.verdict == "yes":
+            if not self._state.confirm_enabled:
+                why = _listed(tuple(self._state.blockers())) or "confirm is not available"
+                field.show_note(f"Not yet: {why}.")
+                return False
+            if not self._armed:
+                field.show_note("Not yet: look the card over for a moment, then say yes again.")
+                return False
+            self.reply_words = said.text
+            if self._pressed("confirm", None):
+                field.collapse()
+                return True
+            self.reply_words = None
+            return False
+        if said.verdict == "no":
+            self.reply_words = said.text
+            field.collapse()
+            return self._pressed("cancel", None)
+        if not said.words.strip():
+            field.show_note("Say what it should do instead, or yes or no.")
+            return False
+        self._decision = False
+        self.reply_words = said.text
+        field.collapse()
+        self.revised.emit(said.text)
+        return True
+
+    def show_heard(self, text: str | None) -> None:
+        """Show what Notch heard the person say ("Heard: “yes, send it”") as a quiet line
+        on the card, before anything is decided; None hides it."""
+        self.reply_field.show_heard(text)
+
+    def read_back(self) -> str:
+        """The one-sentence question for this card, from its current final arguments
+        (see `notch_app.card.read_back`)."""
+        return card_read_back(self._state)
+
     def allow(self, scope: Scope) -> bool:
         """Approve as confirm does, for `scope` ("session": this agent's session;
         "always": Asks first off for the action). Does nothing while confirm is gated or
@@ -394,6 +455,9 @@ class CardView(QWidget):
             return False
         self.approval_scope = scope
         return self._pressed("confirm", None)
+
+    def _allow_from_choices(self, scope: Scope) -> None:
+        self.allow(scope)  # the buttons need no answer: a held or gated one does nothing
 
     @property
     def armed(self) -> bool:
@@ -485,6 +549,7 @@ class CardView(QWidget):
         else:
             self._save_failure.show_text(text)
         self._decision = None
+        self.reply_words = None
 
     @property
     def save_failure(self) -> str:

@@ -135,7 +135,9 @@ def watch() -> Callable[[CardView], Decisions]:
 
 @dataclass
 class RecordingSink:
-    """Records every call the overlay makes on the service, in order."""
+    """Records every call the overlay makes on the service, in order: a decision with a
+    scope, a revision (reason, feedback) or the person's words adds an entry of its own
+    after it (`of("scope")`, `of("revise")`, `of("words")`)."""
 
     calls: list[tuple[Any, ...]] = field(default_factory=list)
 
@@ -147,10 +149,18 @@ class RecordingSink:
         edited_paths: list[str],
         decided_by: DecidedBy,
         scope: str = "once",
+        *,
+        reason: str | None = None,
+        feedback: str | None = None,
+        words: str | None = None,
     ) -> None:
         self.calls.append(("decide", call_id, approved, final_arguments, edited_paths, decided_by))
         if scope != "once":
             self.calls.append(("scope", call_id, scope))
+        if reason is not None or feedback is not None:
+            self.calls.append(("revise", call_id, reason, feedback))
+        if words is not None:
+            self.calls.append(("words", call_id, words))
 
     def parked(self, call_id: str) -> None:
         self.calls.append(("parked", call_id))

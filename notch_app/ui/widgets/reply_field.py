@@ -1,0 +1,232 @@
+"""The quiet "Tell it what to change…" line under a card's footer, and what Notch heard.
+
+Collapsed it is one line of quiet link-like text; a click (or Tab and Enter / Space) opens
+a one-line field where the person types a reply: Enter hands it to the card (which
+classifies it: yes, no, or words for the agent), Esc clears and closes it. The field
+exists, enabled, only while open: a card without inputs must never take keyboard focus
+because of it (`notch_window.card_has_inputs` counts enabled line edits).
+
+Untrusted text never leaves this widget unbounded: at most `MAX_REPLY_CHARS`, one line,
+control and direction-changing characters refused with a note.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+from PySide6.QtCore import QPoint, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import QFocusEvent, QKeyEvent, QPainter, QPaintEvent
+from PySide6.QtWidgets import QAbstractButton, QLabel, QLineEdit, QVBoxLayout, QWidget
+
+from notch_app.ui.theme import Look, style_text
+from notch_app.ui.widgets.fields import field_text_margins
+from notch_app.ui.widgets.label_text import shown
+from notch_app.ui.widgets.shapes import paint_round
+
+MAX_REPLY_CHARS = 500
+"""A reply is a sentence or two for the agent; longer text is not typed here."""
+
+MAX_HEARD_CHARS = 160
+"""What Notch heard, as the card shows it (one line)."""
+
+INVITATION = "Tell it what to change…"
+PLACEHOLDER = "What should it do instead? (or yes / no) — Enter sends, Esc closes"
+
+# Characters that change how text reads without being seen: refused, not silently dropped.
+_DIRECTION = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f")
+
+
+def refusal(text: str) -> str | None:
+    """Why `text` cannot be sent as a reply ("" is fine: nothing to send), else None."""
+    if len(text) > MAX_REPLY_CHARS:
+        return f"Keep it under {MAX_REPLY_CHARS} characters."
+    for ch in text:
+        if ch in _DIRECTION or (unicodedata.category(ch) == "Cc"):
+            return "The reply holds control characters; type it again."
+    return None
+
+
+class _Invitation(QAbstractButton):
+    """The collapsed line: quiet text that reads as a link, underlined on hover or focus."""
+
+    def __init__(self, look: Look, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._look = look
+        self.setText(INVITATION)
+        self.setAccessibleName(INVITATION)
+        self.setAccessibleDescription("Opens a field to tell the agent what to do instead")
+        self.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.setFocusPolicy(Qt.FocusPolicy.TabFocus)  # a click opens the field, not this
+        self.setAttribute(Qt.WidgetAttribute.WA_Hover, True)
+        self.setFont(look.font("caption"))
+
+    def sizeHint(self) -> QSize:
+        fm = self._look.font_metrics("caption")
+        return QSize(fm.horizontalAdvance(INVITATION) + 4, fm.height() + 2)
+
+    def minimumSizeHint(self) -> QSize:
+        return self.sizeHint()
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        p = QPainter(self)
+        font = self._look.font("caption")
+        font.setUnderline(self.underMouse() or self.hasFocus())
+        p.setFont(font)
+        p.setPen(self._look.color("text_quiet"))
+        fm = self._look.font_metrics("caption")
+        p.drawText(QPoint(2, 1 + fm.ascent()), INVITATION)
+        p.end()
+
+
+class _ReplyLine(QLineEdit):
+    """The open field: Enter and Esc are its own, never the card's (the card would take
+    Enter as confirm and Esc as cancel)."""
+
+    submitted = Signal()
+    closed = Signal()
+
+    def __init__(self, look: Look, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._look = look
+        self.setFrame(False)
+        px, py = field_text_margins(look)
+        self.setTextMargins(px, py, px, py)
+        self.setMaxLength(MAX_REPLY_CHARS)
+        self.setPlaceholderText(PLACEHOLDER)
+        self.setAccessibleName("Reply to the agent")
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        key = event.key()
+        if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            event.accept()
+            if not event.isAutoRepeat():
+                self.submitted.emit()
+            return
+        if key == Qt.Key.Key_Escape:
+            event.accept()
+            self.closed.emit()
+            return
+        super().keyPressEvent(event)
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        look = self._look
+        p = QPainter(self)
+        focus = self.hasFocus()
+        paint_round(
+            p,
+            QRectF(self.rect()).adjusted(0.5, 0.5, -0.5, -0.5),
+            look.radius["field"],
+            look.color("field_fill_focus" if focus else "field_fill"),
+            look.color("field_border_focus" if focus else "field_border"),
+        )
+        p.end()
+        super().paintEvent(event)
+
+    def focusOutEvent(self, event: QFocusEvent) -> None:
+        super().focusOutEvent(event)
+        self.update()
+
+
+class ReplyField(QWidget):
+    """`submitted(text)` when the person presses Enter on a reply that is not empty, one
+    line, bounded and free of control characters (`refusal` says why otherwise, on the
+    line). `show_note` says a short thing under the field; `show_heard` shows what Notch
+    heard ("Heard: “yes, send it”"), None hides it."""
+
+    submitted = Signal(str)
+    closed = Signal()
+    """The open field was closed while it had the keyboard (Esc)."""
+
+    def __init__(self, look: Look, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("ReplyField")
+        self._look = look
+        column = QVBoxLayout(self)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(4)
+        self.heard = QLabel(self)
+        self.heard.setObjectName("ReplyHeard")
+        self.heard.setTextFormat(Qt.TextFormat.PlainText)
+        style_text(self.heard, "caption", look)
+        self.heard.hide()
+        column.addWidget(self.heard)
+        self.invitation = _Invitation(look, self)
+        self.invitation.clicked.connect(self.open)
+        column.addWidget(self.invitation, 0, Qt.AlignmentFlag.AlignLeft)
+        self.line = _ReplyLine(look, self)
+        self.line.submitted.connect(self._submit)
+        self.line.closed.connect(self.collapse)
+        self.line.textEdited.connect(lambda _t: self.show_note(None))
+        column.addWidget(self.line)
+        self.note = QLabel(self)
+        self.note.setObjectName("ReplyNote")
+        self.note.setTextFormat(Qt.TextFormat.PlainText)
+        self.note.setWordWrap(True)
+        style_text(self.note, "FieldHelp", look)
+        column.addWidget(self.note)
+        self.collapse()
+
+    @property
+    def is_open(self) -> bool:
+        """True while the field is open for typing."""
+        return not self.line.isHidden()
+
+    def open(self) -> None:
+        """Open the field and put the cursor in it. The notch takes keyboard focus only for
+        cards with inputs; opening this is the person asking to type, so it lets it."""
+        self.invitation.hide()
+        self.line.setEnabled(True)
+        self.line.show()
+        window = self.window()
+        accept_focus = getattr(window, "set_accepts_focus", None)
+        if callable(accept_focus):
+            accept_focus(True)
+        window.activateWindow()
+        self.line.setFocus(Qt.FocusReason.MouseFocusReason)
+
+    def collapse(self) -> None:
+        """Clear the field and fold it back to the quiet line (Esc; after a reply)."""
+        had_focus = self.line.hasFocus()
+        self.line.clear()
+        self.line.hide()
+        self.line.setEnabled(False)  # a closed field is not an input (focus rules)
+        self.show_note(None)
+        self.invitation.show()
+        if had_focus:
+            self.closed.emit()  # the card takes focus back: Enter and Esc work on it again
+
+    def set_enabled(self, enabled: bool) -> None:
+        """Allow replies (True) or not (a decided card)."""
+        self.invitation.setEnabled(enabled)
+        if not enabled and self.is_open:
+            self.line.setEnabled(False)
+
+    def show_note(self, text: str | None) -> None:
+        """A short line under the field ("Not yet: fill in To first."); None hides it."""
+        self.note.setText(shown(text, 200) if text else "")
+        self.note.setVisible(bool(text))
+
+    def show_heard(self, text: str | None) -> None:
+        """`Heard: “text”` above the line, bounded to one line; None hides it."""
+        if text is None or not text.strip():
+            self.heard.hide()
+            self.heard.clear()
+            return
+        one_line = " ".join("".join(" " if not c.isprintable() else c for c in text).split())
+        self.heard.setText(f"Heard: \u201c{shown(one_line, MAX_HEARD_CHARS)}\u201d")
+        self.heard.show()
+
+    @property
+    def heard_text(self) -> str:
+        """The "Heard: …" line as shown ("" when hidden)."""
+        return self.heard.text() if not self.heard.isHidden() else ""
+
+    def _submit(self) -> None:
+        text = self.line.text()
+        why = refusal(text)
+        if why is not None:
+            self.show_note(why)
+            return
+        text = " ".join(text.split())
+        if text:
+            self.submitted.emit(text)
