@@ -257,7 +257,11 @@ async def decide_async(
         except (NotchRequestError, NotchDecisionRefused) as exc:
             item.verdict = refused(call, _notch_said(exc))
 
-    await asyncio.gather(*(one(item) for item in asked if item.verdict is None))
+    waiting = [item for item in asked if item.verdict is None]
+    if len(waiting) == 1:
+        await one(waiting[0])  # no task to make for a lone call
+    else:
+        await asyncio.gather(*(one(item) for item in waiting))
     return [_done(item) for item in asked]
 
 
