@@ -33,7 +33,7 @@ class ToolList(QListWidget):
         """List `tools`; keep `keep` picked when it is still there, else the first tool
         with a card. Emits `picked` only when the picked tool changes."""
         before = self.current_name()
-        shown = [(t.name, t.kind, t.tool.display_title) for t in tools]
+        shown: list[tuple[str, str, str]] = [(t.name, t.kind, t.tool.display_title) for t in tools]
         if shown == self._shown and keep in self._names:
             return  # a save that changed no tool's name, title or kind: nothing to redraw
         self._shown = shown
