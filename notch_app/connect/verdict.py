@@ -9,18 +9,18 @@ still asked about.
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
-import time
 import uuid
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Final, Protocol
 
 from notch_app.connect.tools import ToolNames, UnknownToolName
 from notch_app.ipc.blocking import NotchClient
 from notch_app.ipc.client import (
     AsyncNotchClient,
+    BatchCall,
     NotchDecisionRefused,
     NotchError,
     NotchRequestError,
@@ -177,40 +177,21 @@ def decide(
     context: Mapping[str, Any] | None = None,
 ) -> list[Verdict]:
     """Ask the person about `calls` (one model turn) and return a verdict per call, in
-    order. Every card is queued before the first answer is awaited. After `timeout`
+    order. Two or more go as one batch (`confirm_many`: "1 of N" on the card, Approve
+    all / Decline all), every card queued before any answer. After `timeout`
     seconds the unanswered ones are withdrawn (their cards go) and do not run.
     Raises NotchNotRunning / NotchConnectionLost / NotchUntrusted: then nothing runs."""
     asked = _routed(route_of(tools), calls)
     if len(asked) == 1 and asked[0].verdict is None:
         _confirm_one(client, asked[0], timeout, context)  # one round trip
         return [_done(asked[0])]
-    open_: list[_Asked] = []
-    for item in asked:
-        if item.verdict is not None:
-            continue
+    waiting = [item for item in asked if item.verdict is None]
+    if waiting:
         try:
-            _, decision = client.submit(
-                item.integration, item.tool, item.call.arguments,
-                call_id=item.call.call_id, context=context,
-            )  # fmt: skip
-        except (NotchRequestError, NotchDecisionRefused) as exc:
-            item.verdict = refused(item.call, _notch_said(exc))
-            continue
-        if decision is not None:
-            item.verdict = verdict_of(item.call, decision)
-        else:
-            open_.append(item)
-    deadline = None if timeout is None else time.monotonic() + timeout
-    for item in open_:
-        left = None if deadline is None else max(0.0, deadline - time.monotonic())
-        try:
-            item.verdict = verdict_of(
-                item.call, client.await_decision(item.call.call_id, timeout=left)
-            )
-        except TimeoutError:
-            item.verdict = verdict_of(item.call, client.withdraw(item.call.call_id))
-        except (NotchRequestError, NotchDecisionRefused) as exc:
-            item.verdict = refused(item.call, _notch_said(exc))
+            results = client.confirm_many(_batch(waiting), context=context, timeout=timeout)
+        except TimeoutError:  # every open call was withdrawn; read how each ended
+            results = [_ended(partial(client.withdraw, item.call.call_id)) for item in waiting]
+        _give(waiting, results)
     return [_done(item) for item in asked]
 
 
@@ -259,10 +240,40 @@ async def decide_async(
 
     waiting = [item for item in asked if item.verdict is None]
     if len(waiting) == 1:
-        await one(waiting[0])  # no task to make for a lone call
-    else:
-        await asyncio.gather(*(one(item) for item in waiting))
+        await one(waiting[0])  # one confirm round trip, no batch to show
+    elif waiting:
+        try:
+            results = await client.confirm_many(_batch(waiting), context=context, timeout=timeout)
+        except TimeoutError:  # every open call was withdrawn; read how each ended
+            results = []
+            for item in waiting:
+                try:
+                    results.append(await client.withdraw(item.call.call_id))
+                except NotchError as exc:
+                    results.append(exc)
+        _give(waiting, results)
     return [_done(item) for item in asked]
+
+
+def _batch(items: Sequence[_Asked]) -> list[BatchCall]:
+    """The calls of one turn for `confirm_many`: the person sees "1 of N", Approve all."""
+    return [BatchCall(i.integration, i.tool, i.call.arguments, i.call.call_id) for i in items]
+
+
+def _ended(withdraw: Callable[[], Decision]) -> Decision | NotchError:
+    try:
+        return withdraw()
+    except NotchError as exc:
+        return exc
+
+
+def _give(items: Sequence[_Asked], results: Sequence[Decision | NotchError]) -> None:
+    """Each call its verdict from `confirm_many`'s entry: a decision, or why it was not asked."""
+    for item, result in zip(items, results, strict=True):
+        if isinstance(result, Decision):
+            item.verdict = verdict_of(item.call, result)
+        else:
+            item.verdict = refused(item.call, _notch_said(result))
 
 
 def _done(item: _Asked) -> Verdict:

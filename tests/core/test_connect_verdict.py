@@ -34,7 +34,7 @@ async def test_an_unanswered_card_is_withdrawn_at_the_timeout_and_does_not_run(
 
 
 @pytest.mark.asyncio
-async def test_a_blocking_batch_queues_every_card_before_waiting_and_keeps_order(
+async def test_a_blocking_batch_shows_as_one_turn_and_keeps_order(
     base: Path, notch_and_client: Callable[..., Any]
 ) -> None:
     async with notch_and_client(base) as (notch, cards, _client):
@@ -50,6 +50,7 @@ async def test_a_blocking_batch_queues_every_card_before_waiting_and_keeps_order
             asking = asyncio.create_task(asyncio.to_thread(decide, blocking, MAIL, calls))
             shown = await cards.wait_for_cards(2)
             assert [c.arguments["to"] for c in shown] == ["a@example.com", "d@example.com"]
+            assert [(c.batch_index, c.batch_size) for c in shown] == [(0, 2), (1, 2)]  # "1 of 2"
             cards.decline(shown[0].call_id)
             cards.approve(shown[1].call_id)
             verdicts = await asyncio.wait_for(asking, 10)
