@@ -41,6 +41,7 @@ def mail_folder(tmp_path: Path) -> Path:
     shutil.copytree(BUNDLED_MANIFESTS / "mail", folder)
     preview = json.loads((folder / "preview.json").read_text())
     preview["tools"]["send_email"]["result"] = SENT_GLANCE
+    preview["tools"]["search_mail"]["result"] = SENT_GLANCE
     (folder / "preview.json").write_text(json.dumps(preview, indent=2))
     manifest = json.loads((folder / "manifest.json").read_text())
     manifest["tools"].append(
@@ -223,3 +224,16 @@ def test_the_fixtures_sample_result_shows_its_glance_under_the_card(
     assert window.stage.glance.isVisible()
     window.fixture.setCurrentIndex(1)  # a scenario: no sample result, no glance
     assert window.stage.glance is None
+    window.tools.pick("search_mail")  # a read tool: no card, its result's glance
+    assert window.stage.card is None
+    assert window.stage.glance is not None and window.stage.glance.isVisible()
+    assert "its sample result's glance" in window.stage.message.text()
+
+
+def test_a_folder_without_problems_says_validate_passes(
+    open_studio: Callable[..., StudioWindow], tmp_path: Path
+) -> None:
+    folder = tmp_path / "files"
+    shutil.copytree(BUNDLED_MANIFESTS / "files", folder)
+    window = open_studio(folder)
+    assert window.problems.heading.text() == "Problems: none (notch validate passes)"

@@ -56,13 +56,13 @@ class CardStage(QScrollArea):
         self._holder_layout = QVBoxLayout(self._holder)
         self._holder_layout.setContentsMargins(0, 0, 0, 0)
         self._holder_layout.setSpacing(14)
-        column.addWidget(self._holder, 0, Qt.AlignmentFlag.AlignHCenter)
         self.message = QLabel()
         self.message.setObjectName("StudioCardMessage")
         self.message.setWordWrap(True)
         self.message.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.message.hide()
         column.addWidget(self.message)
+        column.addWidget(self._holder, 0, Qt.AlignmentFlag.AlignHCenter)
         column.addStretch(1)
         self.setWidget(self._page)
         self.card: CardView | None = None
@@ -98,9 +98,10 @@ class CardStage(QScrollArea):
             self._holder_layout.addWidget(glance, 0, Qt.AlignmentFlag.AlignHCenter)
             glance.show()
 
-    def say(self, text: str) -> None:
-        """A line in place of the card (a read tool, a tool without arguments yet)."""
-        self.show_card(None)
+    def say(self, text: str, glance: QWidget | None = None) -> None:
+        """A line in place of the card (a read tool, a manifest with errors), and the
+        glance of a read tool's sample result under it."""
+        self.show_card(None, glance)
         self.message.setText(text)
         self.message.show()
 

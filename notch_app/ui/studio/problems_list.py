@@ -74,7 +74,7 @@ class ProblemsList(QWidget):
         super().__init__(parent)
         self._folder = folder
         self._opener = opener
-        self._problems: list[Problem] = []
+        self._problems: list[Problem] | None = None  # None: nothing shown yet
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         self.heading = QLabel("Problems")
@@ -111,7 +111,7 @@ class ProblemsList(QWidget):
 
     def show_problems(self, problems: Sequence[Problem]) -> None:
         """List `problems` (errors first as validate sorts them: by file, line, column)."""
-        if list(problems) == self._problems and self.rows.count() == len(problems):
+        if self._problems is not None and list(problems) == self._problems:
             return  # the same findings: keep the picked row and its lines
         self._problems = list(problems)
         self.rows.blockSignals(True)
@@ -145,7 +145,8 @@ class ProblemsList(QWidget):
 
     def current(self) -> Problem | None:
         row = self.rows.currentRow()
-        return self._problems[row] if 0 <= row < len(self._problems) else None
+        problems = self._problems or []
+        return problems[row] if 0 <= row < len(problems) else None
 
     def _path(self, problem: Problem) -> Path:
         path = Path(problem.file)

@@ -330,7 +330,13 @@ class StudioWindow(QMainWindow):
         if reading is None or reading.manifest is None or entry is None:
             return
         if entry.kind == "never asks":
-            self.stage.say(f"{entry.name} never asks: it is a read tool, so it runs without a card")
+            choice = self._current_choice()
+            glance = self._glance(choice)
+            shown = "; its sample result's glance:" if glance is not None else ""
+            self.stage.say(
+                f"{entry.name} never asks: it is a read tool, so it runs without a card{shown}",
+                glance,
+            )
             self.live.clear("A read tool: no card, nothing to confirm")
             return
         choice = self._current_choice()
