@@ -19,7 +19,8 @@ from collections.abc import Callable
 from typing import Final
 
 DEFAULT_GRACE_S: Final = 10.0
-MIN_GRACE_S: Final = 1.0
+MIN_GRACE_S: Final = 0.05
+"""A floor against a zero or negative setting (the person's book allows 1 s or more)."""
 MAX_GRACE_S: Final = 3600.0
 
 

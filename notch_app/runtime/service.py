@@ -13,6 +13,13 @@ A request belongs to its asker (see ownership.py): a repeated request, `wait`, `
 `withdraw` and a `supersedes` naming it are refused (ServiceError `notYours`) unless they
 come with its token, checked before anything else about the request is compared or
 changed. `status` is the bare state anyone may read: pending (parked or not) or decided.
+An asker whose connections all closed and did not come back within the grace period
+(askers.py) has its open requests withdrawn and its session's allowances forgotten.
+
+Every decision carries its sentence for the model (model_sentence.py) and, when it runs,
+its scope: "once", "session" (the person's "Allow for this session": later calls to the
+same action from the same asker run without a card, unless a Block or a guard says
+otherwise) or "always" (Asks first off). Only `decide()` (the person) sets a scope.
 """
 
 from __future__ import annotations
@@ -169,7 +176,9 @@ class ConfirmationService:
         """Every presenter call goes through this: a presenter bug never breaks the service."""
         self._loop: asyncio.AbstractEventLoop | None = None
         self._writes = WriteBehind(store)
-        self._asker_grace = asker_grace
+        self.asker_grace = asker_grace
+        """Seconds an asker's cards wait for it after its last connection closes; None:
+        the person's setting (`policy.asker_grace_seconds`), else DEFAULT_GRACE_S."""
         self.askers = Askers(self._grace_seconds, self._asker_gone)
         """Which askers have a connection open (the socket server tells it)."""
         self._allowed: dict[str, set[tuple[str, str]]] = {}
@@ -259,10 +268,10 @@ class ConfirmationService:
         """Check and queue the tool calls of one model turn at once; one entry per call,
         in order: its future, or the ServiceError that refused it (as `submit` raises
         them). A bad call never keeps the others from being asked. A callId repeated in
-        the batch, and every call past MAX_BATCH, is refused (invalidParams, field
-        `calls.N`). When two or more calls show cards, their requests carry the batch's
-        id, their index and the count (the notch offers "Approve all"). All are queued in
-        this loop turn, so their rows are written in one transaction."""
+        the batch (field `callId`) and every call past MAX_BATCH (field `calls`) is
+        refused (invalidParams). When two or more calls show cards, their requests carry
+        the batch's id, their index and the count (the notch offers "Approve all"). All
+        are queued in this loop turn, so their rows are written in one transaction."""
         out: list[asyncio.Future[Decision] | ServiceError] = []
         plans: list[tuple[int, _Planned]] = []
         seen: set[str] = set()
@@ -272,7 +281,7 @@ class ConfirmationService:
                     "invalidParams",
                     f"a batch holds at most {MAX_BATCH} calls; this one was not asked: send "
                     "it in another batch",
-                    f"calls.{index}",
+                    "calls",
                 ))  # fmt: skip
                 continue
             if call.call_id in seen:
@@ -280,7 +289,7 @@ class ConfirmationService:
                     "invalidParams",
                     f"callId {str(call.call_id)[:MAX_CALL_ID_CHARS]!r} appears twice in this "
                     "batch; the first one was asked, give each call its own callId",
-                    f"calls.{index}.callId",
+                    "callId",
                 ))  # fmt: skip
                 continue
             seen.add(call.call_id)
@@ -724,8 +733,8 @@ class ConfirmationService:
         self.askers.left(holder)
 
     def _grace_seconds(self) -> float:
-        if self._asker_grace is not None:
-            return self._asker_grace
+        if self.asker_grace is not None:
+            return self.asker_grace
         grace = getattr(self.policy, "asker_grace_seconds", DEFAULT_GRACE_S)
         return float(grace) if isinstance(grace, int | float) else DEFAULT_GRACE_S
 
