@@ -316,6 +316,19 @@ def _score(evidence: float, phrases: int, lex: _Words, hints: str) -> float:
     return evidence + phrases + (1.0 if any(c in hints for c in letters) else 0.0)
 
 
+def _denied_elsewhere(tokens: list[str], chosen: _Words) -> bool:
+    """Whether another supported language reads a negation, a contrast or a change
+    request in `tokens` (only asked of a detected yes, so it costs nothing otherwise)."""
+    for code in SUPPORTED_LANGUAGES:
+        other = _COMPILED[code]
+        if other is chosen:
+            continue
+        cues, _ = _cues_of(_words_of(tokens, other)[0], other)
+        if {"neg", "but", "change"} & set(cues):
+            return True
+    return False
+
+
 def _shown(text: str) -> str:
     """The reply as received, safe to print on one line and bounded."""
     bounded = text[:MAX_REPLY_CHARS]
@@ -369,6 +382,10 @@ def classify_reply(text: str, language: str | None = None) -> Reply:
             words, _ = _words_of(tokens, lex)
             cues, _ = _cues_of(words, lex)
     verdict = _decide(cues, question)
+    if verdict == "yes" and language is None and _denied_elsewhere(tokens, lex):
+        # Told apart from the words alone, a yes must not deny in any language: "n' super"
+        # reads "ein super" in German but "ne … super" in French.
+        verdict = "unclear"
     if cut and verdict == "yes":
         verdict = "revise"  # there is more after what was read: it cannot be a plain yes
     said = " ".join(w for w in words if w != _BREAK)

@@ -260,3 +260,9 @@ def test_any_text_gets_a_verdict_the_same_every_time(text: str, language: str | 
     assert first.verdict in ("yes", "no", "revise", "unclear")
     assert first == classify_reply(text, language)
     assert first.text.isprintable()
+
+
+@pytest.mark.parametrize("reply", ["n' super", "super n'", "n' d'accord", "d'accord n'"])
+def test_a_yes_that_denies_in_another_language_is_never_yes_when_detected(reply: str) -> None:
+    # Found by the property test above: detected as German, "n'" read as "ein".
+    assert classify_reply(reply).verdict != "yes"
