@@ -48,6 +48,7 @@ class X11AnswerKeys(AnswerKeys):
         # A held key repeats as release + press with the same server time (or, with
         # detectable auto-repeat, as presses without a release): neither is a new press.
         self._last_release: tuple[int, int] | None = None
+        self._refused_said: set[AnswerRole] = set()  # said on stderr once, not per card
 
     @property
     def grabbed(self) -> frozenset[AnswerRole]:
@@ -88,50 +89,37 @@ class X11AnswerKeys(AnswerKeys):
         return self._conn
 
     def _grab(self, conn: XcbConnection) -> None:
-        # The layout is read at every grab: cheap (two round trips), and always current.
-        per, syms = conn.keyboard_mapping()
-        codes: dict[int, list[int]] = {}
-        for i in range(len(syms) // max(per, 1)):
-            for sym in syms[i * per : (i + 1) * per]:
-                if sym:
-                    codes.setdefault(sym, []).append(conn.min_keycode + i)
-        per_mod, mods = conn.modifier_mapping()
-
-        def mask_of(*keysyms: int) -> int:
-            wanted = {code for sym in keysyms for code in codes.get(sym, [])}
-            for n, mask in enumerate(MOD_MASKS, start=3):
-                if wanted & set(mods[n * per_mod : (n + 1) * per_mod]):
-                    return mask
-            return 0
-
-        alt = mask_of(XK_ALT_L, XK_ALT_R) or mask_of(XK_META_L) or MOD_MASKS[0]
-        locks = sorted({m for m in (LOCK_MASK, mask_of(XK_NUM_LOCK), mask_of(XK_SCROLL_LOCK)) if m})
-        variants = sorted({_combine(subset) for subset in _subsets(locks)})
-        plain = CONTROL_MASK | alt
-        asked: list[tuple[AnswerRole, int, int]] = [
-            (chord.role, keycode, plain | extra)
-            for chord in ANSWER_CHORDS
-            for keycode in sorted({c for sym in chord.keysyms for c in codes.get(sym, [])})
-            for extra in variants
-        ]
-        errors = conn.grab_keys([(keycode, mods_) for _, keycode, mods_ in asked])
+        """Grab the chords as the keyboard is laid out now. Grabs already held that still
+        fit are kept, never let go and taken again: no chord slips through to another
+        application while the layout is read again (MappingNotify)."""
+        asked, plain = _chord_grabs(conn)
+        held = set(self._grabs)
+        new = [(keycode, mods) for _, keycode, mods in asked if (keycode, mods) not in held]
+        errors = iter(conn.grab_keys(new))
+        grabs: list[tuple[int, int, AnswerRole]] = []
         refused: set[AnswerRole] = set()
-        for (role, keycode, modifiers), error in zip(asked, errors, strict=True):
-            if error:
+        for role, keycode, modifiers in asked:
+            if (keycode, modifiers) not in held and (error := next(errors)):
                 if modifiers == plain and error == BAD_ACCESS:
                     refused.add(role)  # another program holds the chord itself
                 continue
-            self._grabs.append((keycode, modifiers))
-            self._roles[keycode] = role
-        if refused:
+            grabs.append((keycode, modifiers, role))
+        # A chord another program holds is left to it whole, CapsLock and NumLock too.
+        kept = [(k, m) for k, m, role in grabs if role not in refused]
+        stale = [g for g in held | {(k, m) for k, m, _ in grabs} if g not in kept]
+        if stale:
+            conn.ungrab_keys(stale)
+        self._grabs = kept
+        self._roles = {k: role for k, _, role in grabs if role not in refused}
+        self._taken = frozenset(self._roles.values())
+        if refused and refused != self._refused_said:
             print(
                 "notch: another program holds the "
                 + " and ".join(sorted(refused))
                 + " chord; cards do not offer it",
                 file=sys.stderr,
             )
-        self._taken = frozenset(self._roles.values()) - refused
-        self._roles = {k: r for k, r in self._roles.items() if r in self._taken}
+        self._refused_said = refused
         self._read_events()  # events xcb read while it waited for the replies
 
     # ---- reading -------------------------------------------------------------------
@@ -147,10 +135,9 @@ class X11AnswerKeys(AnswerKeys):
             self._give_up(f"lost the X connection for the answer keys ({exc})")
 
     def _on_event(self, event: XEvent) -> None:
-        if event.kind == MAPPING_NOTIFY and self._grabs:
+        if event.kind == MAPPING_NOTIFY and self._grabs and self._conn is not None:
             # The keyboard layout changed: the chords' keys may be other keycodes now.
-            self.release()
-            self.grab()
+            self._grab(self._conn)
             return
         if event.kind == KEY_RELEASE:
             self._down.discard(event.detail)
@@ -187,6 +174,37 @@ class X11AnswerKeys(AnswerKeys):
         conn, self._conn = self._conn, None
         if conn is not None:
             conn.close()
+
+
+def _chord_grabs(conn: XcbConnection) -> tuple[list[tuple[AnswerRole, int, int]], int]:
+    """Every (chord, keycode, modifiers) to grab for the keyboard's layout now — each
+    chord's keys with Ctrl+Alt and every mix of the lock modifiers — and Ctrl+Alt's mask."""
+    per, syms = conn.keyboard_mapping()
+    codes: dict[int, list[int]] = {}
+    for i in range(len(syms) // max(per, 1)):
+        for sym in syms[i * per : (i + 1) * per]:
+            if sym:
+                codes.setdefault(sym, []).append(conn.min_keycode + i)
+    per_mod, mods = conn.modifier_mapping()
+
+    def mask_of(*keysyms: int) -> int:
+        wanted = {code for sym in keysyms for code in codes.get(sym, [])}
+        for n, mask in enumerate(MOD_MASKS, start=3):
+            if wanted & set(mods[n * per_mod : (n + 1) * per_mod]):
+                return mask
+        return 0
+
+    alt = mask_of(XK_ALT_L, XK_ALT_R) or mask_of(XK_META_L) or MOD_MASKS[0]
+    locks = sorted({m for m in (LOCK_MASK, mask_of(XK_NUM_LOCK), mask_of(XK_SCROLL_LOCK)) if m})
+    variants = sorted({_combine(subset) for subset in _subsets(locks)})
+    plain = CONTROL_MASK | alt
+    asked: list[tuple[AnswerRole, int, int]] = [
+        (chord.role, keycode, plain | extra)
+        for chord in ANSWER_CHORDS
+        for keycode in sorted({c for sym in chord.keysyms for c in codes.get(sym, [])})
+        for extra in variants
+    ]
+    return asked, plain
 
 
 def _subsets(masks: list[int]) -> list[list[int]]:
