@@ -103,11 +103,19 @@ class Keyboard:
         return code
 
     def press(self, *names: str) -> None:
-        codes = [self._code(n) for n in names]
-        for code in codes:
-            self._xtst.XTestFakeKeyEvent(self._display, code, 1, 0)
-        for code in reversed(codes):
-            self._xtst.XTestFakeKeyEvent(self._display, code, 0, 0)
+        self.hold(*names)
+        self.let_go(*names)
+
+    def hold(self, *names: str) -> None:
+        """Press each key and keep it down (the X server repeats the last one)."""
+        for name in names:
+            self._xtst.XTestFakeKeyEvent(self._display, self._code(name), 1, 0)
+        self._x11.XSync(self._display, 0)
+
+    def let_go(self, *names: str) -> None:
+        """Release keys held with `hold`, in reverse order."""
+        for name in reversed(names):
+            self._xtst.XTestFakeKeyEvent(self._display, self._code(name), 0, 0)
         self._x11.XSync(self._display, 0)
 
     def close(self) -> None:
@@ -174,6 +182,7 @@ class Asking:
     """One `confirm` from an agent in a thread: the events it heard and its decision."""
 
     def __init__(self, socket: Path, args: dict[str, Any]) -> None:
+        self.asked = threading.Event()
         self.shown = threading.Event()
         self.decision: Decision | None = None
         self.error: BaseException | None = None
@@ -183,6 +192,7 @@ class Asking:
 
     def _heard(self, event: ConfirmationEvent) -> None:
         self.call_id = event.call_id
+        self.asked.set()
         if event.event == "shown":
             self.shown.set()
 
@@ -331,3 +341,31 @@ def test_a_chord_another_program_holds_is_left_to_it_and_the_other_still_works(
         assert asking.result().outcome == "approved"
     finally:
         other.close()
+
+
+def test_a_held_chord_approves_one_card_never_the_next(
+    xserver: Any,
+    notch: Any,
+    pad: TypingPad,
+    keyboard: Keyboard,
+    wait_for: Any,
+) -> None:
+    first = _ask(notch, wait_for)
+    card = xserver.settled_card()
+    wait_for(lambda: xserver.confirm_armed(card), 20, "the first card's Delete to show armed")
+    one_file = {**DELETE_ARGS, "paths": ["/home/maya/thesis.tex"], "count": 1}
+    second = Asking(notch.socket, one_file)
+    wait_for(second.asked.is_set, 30, "the second card to wait behind the first")
+    chord = ("ctrl", "alt", "Return")
+    keyboard.hold(*chord)  # and keeps holding: Enter repeats while the next card arrives
+    try:
+        assert first.result().outcome == "approved"
+        wait_for(second.shown.is_set, 30, "the second card on screen")
+        nxt = xserver.settled_card()
+        wait_for(lambda: xserver.confirm_armed(nxt), 20, "the second card's Delete armed")
+        assert second.undecided(), "a held chord ran on into the next card"
+    finally:
+        keyboard.let_go(*chord)
+    keyboard.press("ctrl", "alt", "Escape")
+    assert second.result().outcome == "declined"
+    assert pad.has_focus()
