@@ -72,6 +72,7 @@ def overlay_settings_from(config: NotchConfig, preferences: OverlayPreferences) 
         idle_mode=idle,
         park_after_s=float(preferences.park_after_seconds if park is None else park),
         glance_ms=preferences.glance_seconds * 1000,
+        answer_by_voice=preferences.answer_by_voice,
     )
 
 

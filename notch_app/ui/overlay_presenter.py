@@ -38,7 +38,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import QEvent, QObject, QTimer, Signal
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
+from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QWidget
 
 from notch_app.runtime.presenter import (
@@ -89,6 +90,9 @@ another is held whatever the person did."""
 GlanceFactory = Callable[[ResultGlance, QWidget], BuiltCard]
 """Builds the view of a result glance (display only) as a child of the given widget; its
 `title` heads the notch, its `icon` is the installed integration's."""
+
+PUSH_TO_TALK = "Ctrl+Shift+Space"
+"""While a card is shown and "Answer by voice" is on: stop the read-back and listen now."""
 
 MAX_WAITING_GLANCES = 8
 """Result glances kept waiting for the notch; older ones are dropped (a flood of results
@@ -186,6 +190,16 @@ class OverlayPresenter(QObject):
         self._batch_note: str | None = None  # the done note of a batch decided at once
         self.window.hoverChanged.connect(self._on_hover_changed)
         self.side_notch.restoreRequested.connect(self.restore)
+        # "Answer by voice" (off by default): nothing of it exists until a card is voiced.
+        self._voice: Any = None  # notch_app.ui.voice.answer_round.VoiceChannel
+        self._voice_round: tuple[str, Any] | None = None  # (callId, AnswerRound)
+        self._voiced_call_id: str | None = None  # one spoken round per card
+        self.armedChanged.connect(lambda _cid, _armed: self._follow_voice())
+        self.window.lookChanged.connect(lambda _look: self._follow_voice())
+        self.window.cardMoved.connect(self._follow_voice)
+        self._push_to_talk = QShortcut(QKeySequence(PUSH_TO_TALK), self.window)
+        self._push_to_talk.setContext(Qt.ShortcutContext.ApplicationShortcut)
+        self._push_to_talk.activated.connect(self.push_to_talk)
         if self._settings.idle_mode == "pill":
             self.window.show_idle()
         self._follow_notch()
@@ -218,6 +232,7 @@ class OverlayPresenter(QObject):
         if settings.park_after_s != before.park_after_s and self.window.look == "card":
             self._park_timer.stop()
             self._restart_park_timer()
+        self._follow_voice()
 
     @property
     def park_timer_ms(self) -> int | None:
@@ -391,6 +406,117 @@ class OverlayPresenter(QObject):
     def card_for(self, call_id: str) -> QWidget | None:
         entry = self._find(call_id)
         return entry.card.widget if entry and entry.card else None
+
+    # ---- answer by voice ---------------------------------------------------------
+
+    def push_to_talk(self) -> None:
+        """Listen now for the card on screen (Ctrl+Shift+Space): the read-back stops, or
+        Notch listens again after it gave up. Only while "Answer by voice" is on."""
+        front = self._front()
+        if front is None or not self._settings.answer_by_voice:
+            return
+        if self._voice_round is None or self._voice_round[0] != front.call_id:
+            self._start_voice_round(front)
+        elif not self._voice_round[1].listening:
+            self._voice_round[1].stop()
+            self._start_voice_round(front)
+        if self._voice_round is not None:
+            self._voice_round[1].listen_now()
+
+    def _follow_voice(self) -> None:
+        """The voice round follows the card on screen: it starts once the card is armed
+        (fully in view), stops when the card leaves; the channel (speaker, input, hearing
+        thread) closes when the setting goes off. Audio modules load on first use only."""
+        front = self._front()
+        on = self._settings.answer_by_voice
+        if self._voice_round is not None and (
+            not on or front is None or self._voice_round[0] != front.call_id
+        ):
+            (_cid, old), self._voice_round = self._voice_round, None
+            old.stop()
+        if not on:
+            if self._voice is not None:
+                channel, self._voice = self._voice, None
+                channel.close()
+            return
+        if (
+            front is not None
+            and self._voice_round is None
+            and self.armed
+            and front.call_id != self._voiced_call_id
+        ):
+            self._start_voice_round(front)
+
+    def _start_voice_round(self, entry: _Entry) -> None:
+        read_back = getattr(entry.card.widget, "read_back", None) if entry.card else None
+        if not callable(read_back):
+            return
+        try:
+            from notch_app.ui.voice.answer_round import AnswerRound, VoiceChannel
+            from notch_app.ui.voice.input_choice import VoiceSetupError, voice_input_choice
+        except ImportError as exc:  # the voice extra or the system's audio is missing
+            print(f"notch: answer by voice is not available: {exc}", file=sys.stderr)
+            return
+
+        self._voiced_call_id = entry.call_id
+        if self._voice is None:
+            try:
+                self._voice = VoiceChannel(voice_input_choice(), self)
+            except VoiceSetupError as exc:
+                print(f"notch: answer by voice: {exc}", file=sys.stderr)
+                return
+        spoken = AnswerRound(self._voice, str(read_back()))
+        show_heard = getattr(entry.card.widget, "show_heard", None) if entry.card else None
+        if callable(show_heard):
+            spoken.heard.connect(show_heard)
+        call_id = entry.call_id
+        spoken.answered.connect(
+            lambda verdict, words, at: self._on_voice_answer(call_id, verdict, words, at)
+        )
+        self._voice_round = (call_id, spoken)
+        spoken.start()
+
+    def _on_voice_answer(self, call_id: str, verdict: str, words: str, found_at: float) -> None:
+        """A spoken yes / no / revision for the card on screen, decided as a click would
+        be: a yes only while its confirm gate is open and the card is armed."""
+        entry = self._front()
+        spoken = self._voice_round[1] if self._voice_round else None
+        if entry is None or entry.call_id != call_id or entry.saving or entry.card is None:
+            return
+        final: dict[str, Any] | None = None
+        edited: list[str] = []
+        if verdict == "yes":
+            state = getattr(entry.card.widget, "state", None)
+            gate = state() if callable(state) else None
+            if gate is not None and not gate.confirm_enabled:
+                why = "; ".join(gate.blockers()) or "confirm is not available"
+                if spoken is not None:
+                    spoken.refused(f"Not yet: {why}.")
+                return
+            if not self.armed:
+                if spoken is not None:
+                    spoken.refused("Not yet: look the card over for a moment.")
+                return
+            final, edited = self._final_of(entry)
+        self.voice_answer_found_at = found_at  # benchmarks: end of utterance → decision shown
+        entry.saving = True
+        try:
+            if verdict == "revise":
+                saving = self._sink.decide(
+                    call_id, False, None, [], "voice", reason="revise", feedback=words, words=words
+                )
+            else:
+                saving = self._sink.decide(
+                    call_id, verdict == "yes", final, edited, "voice", words=words
+                )
+        except Exception as exc:  # not committed: the request stays open, so does its card
+            entry.saving = False
+            print(f"notch: the decision for callId {call_id} was not saved: {exc}", file=sys.stderr)
+            return
+        if saving is True:
+            self._park_timer.stop()
+            return
+        self._decision_done(entry, "approved" if verdict == "yes" else "declined")
 
     # ---- internals -------------------------------------------------------------
 

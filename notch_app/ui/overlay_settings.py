@@ -28,6 +28,8 @@ class OverlaySettings:
     glance_ms: int = 4000
     """How long a tool result's glance stays (paused while the pointer is on it; a pinned
     glance stays until dismissed)."""
+    answer_by_voice: bool = False
+    """Say each card's read-back and listen for a spoken yes / no / revision (opt-in)."""
     theme: Literal["dark", "light"] = "dark"
     card_width: int = 440
     top_margin: int = 6

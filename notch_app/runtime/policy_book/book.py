@@ -289,6 +289,10 @@ class PolicyBook:
         Raises PolicyWriteError when the file cannot be written."""
         self._change_overlay(glance=bool(on))
 
+    def set_answer_by_voice(self, on: bool) -> None:
+        """Turn "Answer by voice" on or off. Raises PolicyWriteError."""
+        self._change_overlay(answer_by_voice=bool(on))
+
     def set_idle(self, idle: IdleLook) -> None:
         """What the notch shows while nothing is waiting: "pill" or "hidden".
 

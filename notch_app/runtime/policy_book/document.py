@@ -121,6 +121,11 @@ class OverlayPreferences(_Closed):
         description="How long a tool result's glance stays in the notch, in seconds "
         "(paused while the pointer is on it; a pinned glance stays until dismissed).",
     )
+    answer_by_voice: bool = Field(
+        default=False,
+        description="Say each card's read-back aloud and listen for a spoken yes, no or "
+        "revision (offline; the microphone is open only while a card is answered).",
+    )
     idle: IdleLook = Field(
         default="pill",
         description='While nothing is waiting: "pill" keeps a small pill at the top of the '

@@ -81,6 +81,15 @@ class InTheNotch:
         self.glance_switch.setFixedWidth(36)
         self.glance_switch.toggled.connect(self._glance_toggled)
 
+        self.voice_switch = QCheckBox()
+        self.voice_switch.setObjectName("Switch")
+        self.voice_switch.setAccessibleName("Answer by voice")
+        self.voice_switch.setChecked(preferences.answer_by_voice)
+        self.voice_switch.setFixedWidth(36)
+        self.voice_switch.toggled.connect(
+            lambda on: self._write(lambda: self.book.set_answer_by_voice(on))
+        )
+
         segments = QFrame()
         segments.setObjectName("Segments")
         segments.setAccessibleName("While nothing is waiting")
@@ -150,6 +159,12 @@ class InTheNotch:
                 "Park an untouched card after",
                 "A card you leave alone moves to a side notch; click it there to bring it back.",
                 self.park_after,
+            ),
+            _preference_row(
+                "Answer by voice",
+                "Notch reads each card aloud and listens for yes, no or what to change; "
+                "all on this computer. Ctrl+Shift+Space listens at once.",
+                self.voice_switch,
             ),
         ]
 

@@ -1,0 +1,175 @@
+"""One card's question and answer by voice, and the voice channel the rounds share.
+
+A round: say the read-back; discard what the input captures while it plays (Notch never
+hears its own voice); then listen. Speech already going on when the question ended began
+before it: that attempt is dropped and the question is said again, once. Unclear words or
+silence ask once more, then the round gives up and the card waits for a click. A yes, no
+or revision goes to the overlay (`answered`), which decides by the same rules as a click.
+"""
+
+from __future__ import annotations
+
+import time
+
+from PySide6.QtCore import QObject, QTimer, Signal
+
+from notch_app.ui.voice.hearing import Hearing
+from notch_app.ui.voice.input_choice import VoiceInputChoice
+from notch_app.ui.voice.microphone import Microphone
+from notch_app.ui.voice.speaker import ReadBackSpeaker
+from notch_app.ui.voice.wav_input import WavFileInput
+
+BARGE_IN_S = 0.15
+"""Speech found this soon after the question ended was already going on before it."""
+LISTEN_MS = 6000
+"""Silence this long after the question counts as an unclear answer."""
+MAX_ASKS = 2
+"""The question is said at most twice: once, and once more after an unclear answer."""
+
+
+class VoiceChannel(QObject):
+    """What every round uses while "Answer by voice" is on: the speaker, the input (the
+    microphone or a WAV file) and the hearing thread. Made on the first voiced card,
+    closed when the setting goes off."""
+
+    def __init__(self, choice: VoiceInputChoice, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.speaker = ReadBackSpeaker(self)
+        self.input: Microphone | WavFileInput = (
+            WavFileInput(choice.wav_file, self) if choice.wav_file else Microphone(self)
+        )
+        self.hearing = Hearing(choice.whisper_model, self)
+
+    def close(self) -> None:
+        """Stop speaking and listening, close the input, end the hearing thread."""
+        self.speaker.stop()
+        self.input.stop()
+        self.hearing.close()
+
+
+class AnswerRound(QObject):
+    """Asks one card's question and hears the answer; `start()` once, `stop()` when the
+    card leaves the screen."""
+
+    heard = Signal(str)
+    """Words as Notch understood them (or why it cannot listen), for the card to show."""
+    answered = Signal(str, str, float)
+    """(verdict "yes" | "no" | "revise", the words, monotonic time the utterance's end was
+    found). The overlay calls `refused()` when it cannot take a yes now."""
+    ended = Signal()
+    """The round stopped listening for good (answered, gave up, or cannot listen)."""
+
+    def __init__(self, channel: VoiceChannel, read_back: str) -> None:
+        super().__init__(channel)
+        self._channel = channel
+        self._read_back = read_back
+        self._asks = 0
+        self._listening = False
+        self._done = False
+        self._listen_timer = QTimer(self)
+        self._listen_timer.setSingleShot(True)
+        self._listen_timer.timeout.connect(self._ask_again)
+        self.question_ended_at: float | None = None
+        """time.monotonic() when the last read-back finished playing."""
+
+    def start(self) -> None:
+        """Open the input and say the question."""
+        ch = self._channel
+        ch.speaker.finished.connect(self._on_question_ended)
+        ch.speaker.failed.connect(self._cannot)
+        ch.input.audio.connect(self._on_audio)
+        ch.input.failed.connect(self._cannot)
+        ch.hearing.failed.connect(self._cannot)
+        ch.hearing.speechStarted.connect(self._on_speech_started)
+        ch.hearing.heard.connect(self._on_heard)
+        ch.input.start()
+        self._ask()
+
+    def stop(self) -> None:
+        """Stop speaking and listening now (the card was decided, replaced or parked)."""
+        if self._done:
+            return
+        self._done = True
+        self._listening = False
+        self._listen_timer.stop()
+        ch = self._channel
+        for signal, slot in (
+            (ch.speaker.finished, self._on_question_ended),
+            (ch.speaker.failed, self._cannot),
+            (ch.input.audio, self._on_audio),
+            (ch.input.failed, self._cannot),
+            (ch.hearing.failed, self._cannot),
+            (ch.hearing.speechStarted, self._on_speech_started),
+            (ch.hearing.heard, self._on_heard),
+        ):
+            signal.disconnect(slot)
+        ch.speaker.stop()
+        ch.hearing.pause()
+        ch.input.stop()
+        self.ended.emit()
+
+    def listen_now(self) -> None:
+        """Push-to-talk: stop the read-back and listen at once (also after a round gave up)."""
+        if self._done:
+            return
+        self._channel.speaker.stop()
+        self._on_question_ended()
+
+    def refused(self, why: str) -> None:
+        """The overlay could not take the answer (a yes while confirm is gated or held):
+        say why on the card and ask once more."""
+        self.heard.emit(why)
+        self._ask_again()
+
+    @property
+    def listening(self) -> bool:
+        return self._listening
+
+    def _ask(self) -> None:
+        self._asks += 1
+        self._listening = False
+        self._listen_timer.stop()
+        self._channel.hearing.pause()
+        self._channel.speaker.say(self._read_back)
+
+    def _ask_again(self) -> None:
+        if self._done:
+            return
+        if self._asks < MAX_ASKS:
+            self._ask()
+        else:
+            self.stop()  # the card waits for a click
+
+    def _on_question_ended(self) -> None:
+        if self._done:
+            return
+        self.question_ended_at = time.monotonic()
+        self._listening = True
+        self._channel.hearing.listen()
+        self._listen_timer.start(LISTEN_MS)
+
+    def _on_audio(self, pcm: bytes) -> None:
+        # Captured while the read-back plays: discarded, never heard as an answer.
+        if self._listening:
+            self._channel.hearing.feed(pcm)
+
+    def _on_speech_started(self, start_s: float) -> None:
+        if not self._listening:
+            return
+        self._listen_timer.stop()
+        if start_s < BARGE_IN_S:
+            self._ask_again()  # they spoke before the question ended: not asked yet
+
+    def _on_heard(self, words: str, verdict: str, _heard_by: str, found_at: float) -> None:
+        if not self._listening:
+            return
+        self._listening = False
+        self.heard.emit(words)
+        if verdict in ("yes", "no", "revise"):
+            self.answered.emit(verdict, words, found_at)
+        else:
+            self._ask_again()
+
+    def _cannot(self, why: str) -> None:
+        self.heard.emit(f"Can't answer by voice: {why}")
+        self.stop()
