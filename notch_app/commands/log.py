@@ -1,7 +1,9 @@
 """`notch log`: past decisions from the data dir, newest last, password values redacted.
 
-Each row says which scope approved a call that ran (once, session, always) and, with
-`--json`, the sentence the model was given (`forModel`)."""
+Each row says how the decision was given (click, key, voice, policy, …), which scope
+approved a call that ran (once, session, always), and the person's words: what they typed
+or said to decide, or the change they asked for (a revision), under the row. With
+`--json`: every field, and the sentence the model was given (`forModel`)."""
 
 from __future__ import annotations
 
@@ -41,14 +43,26 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps([e.to_json() for e in entries], ensure_ascii=False, indent=2))
         return 0
     rows = [("TIME", "INTEGRATION", "TOOL", "OUTCOME", "DECIDED BY", "SCOPE", "EDITED", "CALL ID")]
+    said: list[str | None] = []
     for e in entries:
         when = datetime.fromtimestamp(e.decided_at).strftime("%Y-%m-%d %H:%M:%S")
         edited = ", ".join(e.edited_paths) or "-"
         scope = e.scope or "-"
+        outcome = "revise" if e.reason == "revise" else e.outcome
         rows.append(
-            (when, e.integration_id, e.tool_name, e.outcome, e.decided_by, scope, edited, e.call_id)
+            (when, e.integration_id, e.tool_name, outcome, e.decided_by, scope, edited, e.call_id)
         )
+        said.append(_said(e.words, e.feedback if e.reason == "revise" else None))
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]) - 1)]
-    for r in rows:
+    for r, words in zip(rows, [None, *said], strict=True):
         print("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=False)) + "  " + r[-1])
+        if words:
+            print(f"    {words}")
     return 0
+
+
+def _said(words: str | None, change: str | None) -> str | None:
+    """The line under a decision given in words: “yes, send it” / asked: “make it shorter”."""
+    if change:
+        return f"asked: “{change}”"
+    return f"said: “{words}”" if words else None

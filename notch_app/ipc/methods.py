@@ -253,6 +253,16 @@ class DecisionResult(_Wire):
     feedback: str | None = Field(
         default=None, description="The person's own words with a decline, when they said some."
     )
+    reason: Literal["revise"] | None = Field(
+        default=None,
+        description='"revise": the person declined in words, asking for a change '
+        "(`feedback` holds them); send a new request with `supersedes`.",
+    )
+    words: str | None = Field(
+        default=None,
+        description='The words the person typed or said to decide ("yes, send it"), as '
+        "heard; decidedBy says how.",
+    )
 
 
 class PendingResult(_Wire):
@@ -448,6 +458,12 @@ class ConfirmEvent(_Wire):
 
     call_id: str
     event: Literal["confirmationRequired", "shown", "parked", "restored", "decided"]
+    read_back: str | None = Field(
+        default=None,
+        description="With confirmationRequired: one sentence saying what will run, built "
+        "only from the validated arguments (phone numbers, IBANs, amounts and recipients "
+        "always in it), for a voice agent to say aloud.",
+    )
 
 
 # --- the method table ------------------------------------------------------------------

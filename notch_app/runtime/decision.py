@@ -10,7 +10,7 @@ import hashlib
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any, Final, get_args
+from typing import Any, Final, Literal, get_args
 
 import orjson
 import rfc8785
@@ -26,6 +26,9 @@ SCOPES: Final = frozenset(get_args(Scope))
 MAX_FOR_MODEL_CHARS: Final = 600
 """The longest `for_model` sentence (values in it are cut with … well before that)."""
 MAX_FEEDBACK_CHARS: Final = 500
+Reason = Literal["revise"]
+"""Why a decline carries words: the person asked the agent for a change."""
+REASONS: Final = frozenset(get_args(Reason))
 
 
 class NotDigestible(ValueError):
@@ -193,6 +196,12 @@ class Decision:
     model's words or context), secret values never quoted, at most MAX_FOR_MODEL_CHARS."""
     feedback: str | None = None
     """The person's own words with a decline ("make it shorter"), when they gave some."""
+    reason: Reason | None = None
+    """Why a decline: "revise" when the person asked for a change in words (the agent is
+    expected to send a new request with `supersedes`), else None."""
+    words: str | None = None
+    """The words that gave the decision, when it was said or typed ("yes, send it"), as
+    heard: for the log, so the person can see how each decision was given."""
 
     @property
     def runs(self) -> bool:
@@ -258,6 +267,10 @@ class Decision:
         out["forModel"] = self.for_model
         if self.feedback is not None:
             out["feedback"] = self.feedback
+        if self.reason is not None:
+            out["reason"] = self.reason
+        if self.words is not None:
+            out["words"] = self.words
         return out
 
     @classmethod
@@ -283,6 +296,12 @@ class Decision:
             feedback = get("feedback")
             if not isinstance(for_model, str) or not isinstance(feedback, str | None):
                 raise ValueError("forModel and feedback must be text")
+            reason = get("reason")
+            if reason is not None and reason not in REASONS:
+                raise ValueError(f"unknown reason {reason!r}")
+            words = get("words")
+            if not isinstance(words, str | None):
+                raise ValueError("words must be text")
             return cls(
                 str(data["callId"]),
                 outcome,
@@ -299,6 +318,8 @@ class Decision:
                 scope,
                 for_model[:MAX_FOR_MODEL_CHARS],
                 None if feedback is None else feedback[:MAX_FEEDBACK_CHARS],
+                reason,
+                None if words is None else words[:MAX_FEEDBACK_CHARS],
             )
         except KeyError as exc:
             raise ValueError(f"a decision needs {exc.args[0]!r}") from None

@@ -47,7 +47,13 @@ def sentence_for_model(
         text = f"{name} needs no approval (it only reads); it ran as you sent it."
     elif outcome == "declined":
         words = (decision.feedback or "").strip()
-        if words:
+        if words and decision.reason == "revise":
+            said = _cut(" ".join(words.split()), MAX_FEEDBACK_QUOTED)
+            text = (
+                f'The person wants a change to {name} and said: "{said}". Nothing ran; '
+                "send a new request with their change (supersedes this callId)."
+            )
+        elif words:
             said = _cut(" ".join(words.split()), MAX_FEEDBACK_QUOTED)
             text = f'The person declined {name} and said: "{said}". Nothing ran.'
         else:

@@ -209,11 +209,17 @@ class DecisionSink(Protocol):
         edited_paths: list[str],
         decided_by: DecidedBy,
         scope: Scope = "once",
+        *,
+        reason: Literal["revise"] | None = None,
+        feedback: str | None = None,
+        words: str | None = None,
     ) -> bool | None:
         """The person approved (with the final, possibly edited arguments) or declined.
         `scope` (approvals only): "session" also lets later calls to this action from the
         same asker session run without a card; "always" turns the action's Asks first off.
-        Blocks and guards still win over either.
+        Blocks and guards still win over either. A decline with `reason` "revise" carries
+        the person's `feedback` (what to change); `words` are what they typed or said to
+        decide, for the log.
 
         Returns True when the decision is being stored: the presenter keeps the card until
         it hears `decision_saved` (stored and sent) or `decision_not_saved` (not stored,

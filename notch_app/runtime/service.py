@@ -33,14 +33,17 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Final, Literal
 
+from notch_app.card.read_back import read_back
 from notch_app.manifest.argument_fast_path import surely_valid
 from notch_app.manifest.arguments import argument_problems
 from notch_app.manifest.model import Manifest, Tool
 from notch_app.runtime.askers import DEFAULT_GRACE_S, Askers
 from notch_app.runtime.catalog import Catalog
 from notch_app.runtime.decision import (
+    MAX_FEEDBACK_CHARS,
     Decision,
     NotDigestible,
+    Reason,
     arguments_digest,
     canonical_json,
     changed_paths,
@@ -545,6 +548,8 @@ class ConfirmationService:
                     "integration": request.integration_id,
                     "tool": request.tool_name,
                     "reason": request.reason,
+                    # What a voice agent says aloud: built from the validated arguments only.
+                    "readBack": _read_back(item.tool, request.arguments),
                 },
             )
             for event, data in held or ():
@@ -651,8 +656,14 @@ class ConfirmationService:
         edited_paths: list[str],
         decided_by: DecidedBy,
         scope: Scope = "once",
+        *,
+        reason: Reason | None = None,
+        feedback: str | None = None,
+        words: str | None = None,
     ) -> bool:
-        """The person approved or declined `call_id`. With an approval, `scope` "session"
+        """The person approved or declined `call_id`. A decline with `reason` "revise"
+        carries the person's `feedback` (their words: what to change); `words` are what
+        the person typed or said to decide (kept for the log). With an approval, `scope` "session"
         also lets later calls to this action from the same asker session run without a
         card (autoApproved, scope "session") until that session ends; "always" turns the
         action's Asks first off as Settings does. A Block or a guard that trips still wins
@@ -668,8 +679,19 @@ class ConfirmationService:
         if item is None or item.ending is not None:
             log.info("decision for %s ignored: it is no longer open", call_id)
             return False
+        heard = _bounded_words(words)
         if not approved:
-            self._finish(item, "declined", decided_by, message="the person declined", person=True)
+            wants = _bounded_words(feedback) if reason == "revise" else None
+            self._finish(
+                item,
+                "declined",
+                decided_by,
+                message="the person asked for a change" if wants else "the person declined",
+                person=True,
+                reason="revise" if wants else None,
+                feedback=wants,
+                words=heard,
+            )
             return True
         final = dict(item.request.arguments if final_arguments is None else final_arguments)
         problems = [] if surely_valid(item.tool, final) else argument_problems(item.tool, final)
@@ -697,6 +719,7 @@ class ConfirmationService:
             person=True,
             scope=kept,
             saved=remembered,
+            words=heard,
         )
         return True
 
@@ -881,6 +904,9 @@ class ConfirmationService:
         person: bool = False,
         scope: Scope | None = None,
         saved: Callable[[], None] | None = None,
+        reason: Reason | None = None,
+        feedback: str | None = None,
+        words: str | None = None,
     ) -> Decision:
         """End `item` with this decision; waiters hear it once it is on disk. A `person`'s
         decision (from `decide`) is answered to the presenter either way: saved, or not
@@ -888,6 +914,12 @@ class ConfirmationService:
         if item.ending is not None:
             return item.ending
         decision = self._ended(item, outcome, by, message, arguments, edited, scope)
+        if reason is not None or feedback is not None or words is not None:
+            decision = self._told(
+                replace(decision, reason=reason, feedback=feedback, words=words),
+                item.tool,
+                item.request.arguments,
+            )
         item.ending = decision
         if item.timer is not None:
             item.timer.cancel()
@@ -997,6 +1029,22 @@ def _same_call(
             "replace an open card",
             "callId",
         )
+
+
+def _read_back(tool: Tool, arguments: Mapping[str, Any]) -> str:
+    try:
+        return read_back(tool, arguments)
+    except Exception:  # a read-back must never stop a card: the card says it all
+        log.exception("no read-back for %s", tool.name)
+        return ""
+
+
+def _bounded_words(text: str | None) -> str | None:
+    """The person's words on one line, bounded (None when there are none)."""
+    if text is None:
+        return None
+    flat = " ".join("".join(c if c.isprintable() else " " for c in text).split())
+    return flat[:MAX_FEEDBACK_CHARS] or None
 
 
 def _check_holds(call_id: str, asker: Asker, owner: str | None) -> None:

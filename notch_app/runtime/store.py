@@ -38,15 +38,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final, cast
 
-from notch_app.runtime.decision import Decision, arguments_digest
+from notch_app.runtime.decision import Decision, Reason, arguments_digest
 from notch_app.runtime.folders import FolderError, make_data_dir
 from notch_app.runtime.folders import default_data_dir as default_data_dir
 from notch_app.runtime.presenter import ConfirmationRequest, DecidedBy, Outcome, Scope
 from notch_app.runtime.redaction import present_paths, redact, without
 
-SCHEMA_VERSION: Final = 4
+SCHEMA_VERSION: Final = 5
 """2 added `withheld` (secret values never stored); 3 added `owner` (the asker's token
-hash); 4 added the decision's `scope`, its sentence for the model and the person's words."""
+hash); 4 added the decision's `scope`, its sentence for the model and the person's words;
+5 added the decline's `reason` and the `words` a decision was given with."""
 DB_NAME: Final = "notch.sqlite3"
 ASIDE_SUFFIX: Final = ".broken-"
 """`--reset-store` moves a store that cannot be opened to `notch.sqlite3.broken-<time>`."""
@@ -82,7 +83,9 @@ CREATE TABLE IF NOT EXISTS decisions (
     context TEXT NOT NULL,
     scope TEXT,
     for_model TEXT,
-    feedback TEXT
+    feedback TEXT,
+    reason TEXT,
+    words TEXT
 );
 CREATE INDEX IF NOT EXISTS decisions_time ON decisions(decided_at);
 """
@@ -135,6 +138,11 @@ class LogEntry:
     scope: Scope | None = None
     """Which scope approved it: once, session or always (None when nothing ran)."""
     for_model: str = ""
+    feedback: str | None = None
+    """The person's words with a decline (a revision: "make it shorter")."""
+    reason: Reason | None = None
+    words: str | None = None
+    """The words the decision was given with (typed or said), as heard."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -150,6 +158,9 @@ class LogEntry:
             "context": self.context,
             "scope": self.scope,
             "forModel": self.for_model,
+            "feedback": self.feedback,
+            "reason": self.reason,
+            "words": self.words,
         }
 
 
@@ -219,7 +230,7 @@ class NewDecision:
         db.execute(
             "INSERT INTO decisions (call_id, integration, tool, outcome, logged_arguments,"
             " digest, edited_paths, decided_by, decided_at, message, context, scope,"
-            " for_model, feedback) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            " for_model, feedback, reason, words) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             (
                 d.call_id,
                 d.integration_id,
@@ -237,6 +248,8 @@ class NewDecision:
                 d.scope,
                 d.for_model,
                 d.feedback,
+                d.reason,
+                d.words,
             ),
         )
 
@@ -356,7 +369,7 @@ class DecisionStore:
                 # Requests stored before tokens have no owner: only the app can act on them.
                 db.execute("ALTER TABLE requests ADD COLUMN owner TEXT")
             decided = {row[1] for row in db.execute("PRAGMA table_info(decisions)")}
-            for added in ("scope", "for_model", "feedback"):
+            for added in ("scope", "for_model", "feedback", "reason", "words"):
                 if added not in decided:
                     # Decisions stored before scopes: read back with none, and a sentence
                     # for the model made again from the decision.
@@ -538,7 +551,7 @@ class DecisionStore:
         rows = self._rows(
             "SELECT d.outcome, d.integration, d.tool, r.final_arguments, d.edited_paths,"
             " d.digest, d.decided_by, d.decided_at, d.message, r.withheld, d.scope,"
-            " d.for_model, d.feedback FROM decisions d"
+            " d.for_model, d.feedback, d.reason, d.words FROM decisions d"
             " LEFT JOIN requests r ON r.call_id = d.call_id WHERE d.call_id = ?",
             (call_id,),
         )
@@ -561,6 +574,8 @@ class DecisionStore:
                 scope=cast("Scope | None", row[10]),
                 for_model=row[11] or "",
                 feedback=row[12],
+                reason=cast("Reason | None", row[13]),
+                words=row[14],
             )
 
     def request_digest(self, call_id: str) -> tuple[str, str, str] | None:
@@ -581,7 +596,8 @@ class DecisionStore:
         """The newest `limit` decisions, oldest first, secrets redacted. Raises StoreError."""
         rows = self._rows(
             "SELECT call_id, integration, tool, outcome, logged_arguments, edited_paths,"
-            " decided_by, decided_at, message, context, scope, for_model FROM decisions"
+            " decided_by, decided_at, message, context, scope, for_model, feedback, reason,"
+            " words FROM decisions"
             " ORDER BY decided_at DESC, rowid DESC LIMIT ?",
             (max(0, limit),),
         )
@@ -600,6 +616,9 @@ class DecisionStore:
                     context=json.loads(r[9]),
                     scope=cast("Scope | None", r[10]),
                     for_model=r[11] or "",
+                    feedback=r[12],
+                    reason=cast("Reason | None", r[13]),
+                    words=r[14],
                 )
                 for r in reversed(rows)
             ]
