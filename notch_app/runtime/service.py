@@ -441,8 +441,10 @@ class ConfirmationService:
         return integration, tool
 
     def _to_supersede(self, call: ToolCall, queued: int = 0) -> _Open | None:
-        """The open request `call.supersedes` names (None if it names none), once there is
-        room for one more. Raises ServiceError(notOpen, overloaded)."""
+        """The open request `call.supersedes` names (None if it names none, or names a
+        request of the same asker the person sent back for a change: the revision is the
+        new card), once there is room for one more. Raises ServiceError(notOpen,
+        overloaded, notYours)."""
         old: _Open | None = None
         if call.supersedes is not None:
             _check_call_id(call.supersedes, "supersedes")
@@ -457,7 +459,8 @@ class ConfirmationService:
                     "can (send that token as this request's `token`)",
                     "supersedes",
                 )
-            if old is None:
+            revised = before is not None and before.reason == "revise"
+            if old is None and not revised:
                 raise ServiceError(
                     "notOpen",
                     f"callId {call.supersedes!r} was already decided ({before.outcome}); "

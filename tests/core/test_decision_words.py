@@ -196,3 +196,44 @@ def test_a_version_4_store_gains_reason_and_words(base: Path) -> None:
         assert store.log() == []
     finally:
         store.close()
+
+
+@pytest.mark.asyncio
+async def test_the_agent_sends_the_revision_superseding_the_request_sent_back(
+    base: Path, notch_and_client: Any
+) -> None:
+    async with notch_and_client(base, token="asker-token-0123456789abcdefghij") as (
+        notch,
+        cards,
+        client,
+    ):
+        first = asyncio.ensure_future(
+            client.confirm(MAIL, "send_email", {"to": "marc@example.com"}, call_id="s1")
+        )
+        await cards.wait_for_cards(1)
+        assert cards.sink is not None
+        cards.sink.decide("s1", False, None, [], "key", reason="revise", feedback="to Sam")
+        cards.cards.pop("s1", None)
+        assert (await first).reason == "revise"
+        second = asyncio.ensure_future(
+            client.confirm(
+                MAIL, "send_email", {"to": "sam@example.com"}, call_id="s2", supersedes="s1"
+            )
+        )
+        (card,) = await cards.wait_for_cards(1)
+        assert card.arguments == {"to": "sam@example.com"}
+        cards.approve("s2")
+        assert (await second).outcome == "approved"
+        # A plainly declined request stays closed: nothing can supersede it.
+        third = asyncio.ensure_future(
+            client.confirm(MAIL, "send_email", {"to": "kim@example.com"}, call_id="s3")
+        )
+        await cards.wait_for_cards(1)
+        cards.decline("s3")
+        await third
+        with pytest.raises(NotchRequestError) as closed:
+            await client.confirm(
+                MAIL, "send_email", {"to": "x@example.com"}, call_id="s4", supersedes="s3"
+            )
+        assert closed.value.code == rpc.NOT_OPEN
+        assert notch.service.open_requests == []
