@@ -33,7 +33,7 @@ if [ ! -x .venv/bin/python ]; then
   "$PYTHON" -m venv .venv
 fi
 .venv/bin/python -m pip install -q --upgrade pip 2>&1 | grep -v "^WARNING: Location" || true
-.venv/bin/python -m pip install -q -e ".[test,bench,web,langchain,openai-agents]" 2>&1 | grep -v "^WARNING: Location" || true
+.venv/bin/python -m pip install -q -e ".[test,bench,web,langchain,openai-agents,voice]" 2>&1 | grep -v "^WARNING: Location" || true
 .venv/bin/python -c "import notch_app, PySide6, pydantic, jsonschema, qasync" \
   || { echo "setup: the virtualenv is incomplete; see the pip output above" >&2; exit 1; }
 echo "setup: ready (.venv)"

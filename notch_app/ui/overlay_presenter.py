@@ -197,6 +197,7 @@ class OverlayPresenter(QObject):
         self.armedChanged.connect(lambda _cid, _armed: self._follow_voice())
         self.window.lookChanged.connect(lambda _look: self._follow_voice())
         self.window.cardMoved.connect(self._follow_voice)
+        self.window.destroyed.connect(lambda: self._close_voice())
         self._push_to_talk = QShortcut(QKeySequence(PUSH_TO_TALK), self.window)
         self._push_to_talk.setContext(Qt.ShortcutContext.ApplicationShortcut)
         self._push_to_talk.activated.connect(self.push_to_talk)
@@ -435,9 +436,7 @@ class OverlayPresenter(QObject):
             (_cid, old), self._voice_round = self._voice_round, None
             old.stop()
         if not on:
-            if self._voice is not None:
-                channel, self._voice = self._voice, None
-                channel.close()
+            self._close_voice()
             return
         if (
             front is not None
@@ -446,6 +445,15 @@ class OverlayPresenter(QObject):
             and front.call_id != self._voiced_call_id
         ):
             self._start_voice_round(front)
+
+    def _close_voice(self) -> None:
+        """Stop the round and close the channel (its hearing thread ends)."""
+        if self._voice_round is not None:
+            (_cid, spoken), self._voice_round = self._voice_round, None
+            spoken.stop()
+        if self._voice is not None:
+            channel, self._voice = self._voice, None
+            channel.close()
 
     def _start_voice_round(self, entry: _Entry) -> None:
         read_back = getattr(entry.card.widget, "read_back", None) if entry.card else None
@@ -466,15 +474,21 @@ class OverlayPresenter(QObject):
                 print(f"notch: answer by voice: {exc}", file=sys.stderr)
                 return
         spoken = AnswerRound(self._voice, str(read_back()))
+        call_id = entry.call_id
         show_heard = getattr(entry.card.widget, "show_heard", None) if entry.card else None
         if callable(show_heard):
-            spoken.heard.connect(show_heard)
-        call_id = entry.call_id
+            spoken.heard.connect(lambda words: self._show_heard(call_id, show_heard, words))
         spoken.answered.connect(
             lambda verdict, words, at: self._on_voice_answer(call_id, verdict, words, at)
         )
         self._voice_round = (call_id, spoken)
         spoken.start()
+
+    def _show_heard(self, call_id: str, show: Callable[[str], None], words: str) -> None:
+        # The person's own words growing the card are their input, not a swap: confirm
+        # stays armed (as for typing in it).
+        self._person_input = (call_id, time.monotonic())
+        show(words)
 
     def _on_voice_answer(self, call_id: str, verdict: str, words: str, found_at: float) -> None:
         """A spoken yes / no / revision for the card on screen, decided as a click would

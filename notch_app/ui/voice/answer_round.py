@@ -75,6 +75,7 @@ class AnswerRound(QObject):
     def start(self) -> None:
         """Open the input and say the question."""
         ch = self._channel
+        ch.speaker.started.connect(ch.input.start)
         ch.speaker.finished.connect(self._on_question_ended)
         ch.speaker.failed.connect(self._cannot)
         ch.input.audio.connect(self._on_audio)
@@ -82,8 +83,7 @@ class AnswerRound(QObject):
         ch.hearing.failed.connect(self._cannot)
         ch.hearing.speechStarted.connect(self._on_speech_started)
         ch.hearing.heard.connect(self._on_heard)
-        ch.input.start()
-        self._ask()
+        self._ask()  # the input opens as the question starts to play
 
     def stop(self) -> None:
         """Stop speaking and listening now (the card was decided, replaced or parked)."""
@@ -93,6 +93,7 @@ class AnswerRound(QObject):
         self._listening = False
         self._listen_timer.stop()
         ch = self._channel
+        ch.speaker.started.disconnect(ch.input.start)
         for signal, slot in (
             (ch.speaker.finished, self._on_question_ended),
             (ch.speaker.failed, self._cannot),
@@ -113,6 +114,7 @@ class AnswerRound(QObject):
         if self._done:
             return
         self._channel.speaker.stop()
+        self._channel.input.start()
         self._on_question_ended()
 
     def refused(self, why: str) -> None:

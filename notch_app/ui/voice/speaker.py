@@ -25,6 +25,8 @@ class ReadBackSpeaker(QObject):
     """Says one text at a time; `finished` once it has played to its end, `failed(why)`
     when it cannot be said (espeak-ng missing or broken)."""
 
+    started = Signal()
+    """The read-back began to play (rendering is done)."""
     finished = Signal()
     failed = Signal(str)
 
@@ -88,6 +90,7 @@ class ReadBackSpeaker(QObject):
         device = QMediaDevices.defaultAudioOutput()
         if device.isNull():
             self._clock.start(max(1, round(self.last_duration_s * 1000)))
+            self.started.emit()
             return
         fmt = QAudioFormat()
         fmt.setSampleRate(rate)
@@ -100,6 +103,7 @@ class ReadBackSpeaker(QObject):
         sink.stateChanged.connect(self._on_sink_state)
         self._buffer, self._sink = buffer, sink
         sink.start(buffer)
+        self.started.emit()
 
     def _on_sink_state(self, state: QAudio.State) -> None:
         # Idle: every byte played; Stopped while still ours: the device went away.

@@ -1,7 +1,8 @@
 """A WAV file heard in place of the microphone: the test seam for the real recognizer.
 
-It "plays" in real time from `start()`, as a person in the room would speak: what it holds
-in its first seconds arrives while the read-back is said (and is discarded, as a
+It "plays" in real time from `start()` (when the read-back starts playing), as a person
+in the room would speak: what it holds in its first seconds arrives while the read-back is
+said (and is discarded, as a
 microphone's would be). After its end it gives silence, like a quiet room.
 """
 
@@ -44,7 +45,9 @@ class WavFileInput(QObject):
         return self._timer.isActive()
 
     def start(self) -> None:
-        """Start "playing" the file from its beginning."""
+        """Start "playing" the file from its beginning (again only after `stop`)."""
+        if self._timer.isActive():
+            return
         try:
             self._pcm = read_wav_16k_mono(self._path)
         except (OSError, wave.Error, EOFError, ValueError) as exc:
