@@ -194,10 +194,11 @@ class OverlayPresenter(QObject):
         self._voice: Any = None  # notch_app.ui.voice.answer_round.VoiceChannel
         self._voice_round: tuple[str, Any] | None = None  # (callId, AnswerRound)
         self._voiced_call_id: str | None = None  # one spoken round per card
-        self.armedChanged.connect(lambda _cid, _armed: self._follow_voice())
+        # A bound method, never a lambda, on this object's own signal: that cycle would
+        # keep a dropped presenter (and its timers) alive.
+        self.armedChanged.connect(self._on_armed_for_voice)
         self.window.lookChanged.connect(lambda _look: self._follow_voice())
         self.window.cardMoved.connect(self._follow_voice)
-        self.window.destroyed.connect(lambda: self._close_voice())
         self._push_to_talk = QShortcut(QKeySequence(PUSH_TO_TALK), self.window)
         self._push_to_talk.setContext(Qt.ShortcutContext.ApplicationShortcut)
         self._push_to_talk.activated.connect(self.push_to_talk)
@@ -423,6 +424,9 @@ class OverlayPresenter(QObject):
             self._start_voice_round(front)
         if self._voice_round is not None:
             self._voice_round[1].listen_now()
+
+    def _on_armed_for_voice(self, _call_id: str, _armed: bool) -> None:
+        self._follow_voice()
 
     def _follow_voice(self) -> None:
         """The voice round follows the card on screen: it starts once the card is armed

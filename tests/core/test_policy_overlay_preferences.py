@@ -37,6 +37,7 @@ def test_idle_and_park_after_survive_a_restart_next_to_the_glance(tmp_path: Path
     first.set_glance(False)
     first.set_glance_seconds(10)
     assert overlay_in_file(tmp_path) == {
+        "answerByVoice": False,
         "glance": False,
         "glanceSeconds": 10,
         "idle": "hidden",
@@ -210,6 +211,7 @@ def test_flags_override_the_settings_file_for_that_run_only(tmp_path: Path) -> N
     assert (settings.idle_mode, settings.park_after_s) == ("hidden", 2.5)
     # The flags never write the file.
     assert overlay_in_file(tmp_path) == {
+        "answerByVoice": False,
         "glance": True,
         "glanceSeconds": 4,
         "idle": "hidden",

@@ -42,6 +42,7 @@ def test_the_file_is_plain_versioned_json(tmp_path: Path, pay_manifest: Any, pay
     assert entry["blocked"] is True
     assert entry["card"].startswith("sha256:")
     assert data["overlay"] == {
+        "answerByVoice": False,
         "glance": True,
         "glanceSeconds": 4,
         "idle": "pill",

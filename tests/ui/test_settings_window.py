@@ -335,7 +335,10 @@ def test_the_notch_controls_write_the_file_at_once(
     qtbot.mouseClick(window.glance_switch, Qt.MouseButton.LeftButton)
     assert window.glance_seconds.currentText() == "4 s"
     window.glance_seconds.setCurrentIndex(window.glance_seconds.findText("10 s"))
+    assert not window.in_the_notch.voice_switch.isChecked()  # off by default
+    qtbot.mouseClick(window.in_the_notch.voice_switch, Qt.MouseButton.LeftButton)
     assert overlay_file(book) == {
+        "answerByVoice": True,
         "glance": False,
         "glanceSeconds": 10,
         "idle": "hidden",
