@@ -43,6 +43,7 @@ from notch_app.ipc.client import (
     batch_params,
     batch_results,
     checked_token,
+    decided_or_timed_out,
     decision_or_none,
     encode_call,
     glance_params,
@@ -51,6 +52,7 @@ from notch_app.ipc.client import (
     request_params,
     routed,
     verified_decision,
+    withdraw_failed,
 )
 from notch_app.ipc.peer import UntrustedServer, verify_server
 from notch_app.runtime.decision import Decision
@@ -264,15 +266,8 @@ class NotchClient:
                 )
             )
         except NotchError as exc:
-            raise NotchTimeout(
-                f"no decision within {timeout:g} s, and withdrawing {call_id!r} failed "
-                f"({exc}); withdraw it yourself"
-            ) from None
-        if ended.outcome != "withdrawn":
-            return ended
-        raise NotchTimeout(
-            f"no decision within {timeout:g} s; the request {call_id!r} was withdrawn", ended
-        )
+            raise withdraw_failed(call_id, timeout, exc) from None
+        return decided_or_timed_out(call_id, timeout, ended)
 
     def _call_once(self, method: str, params: dict[str, Any], deadline: float | None) -> Any:
         request_id = next(self._ids)

@@ -564,15 +564,8 @@ class AsyncNotchClient:
         try:
             ended = await asyncio.wait_for(self.withdraw(call_id), WITHDRAW_WAIT_S)
         except (NotchError, TimeoutError) as exc:
-            raise NotchTimeout(
-                f"no decision within {timeout:g} s, and withdrawing {call_id!r} failed "
-                f"({exc}); withdraw it yourself"
-            ) from None
-        if ended.outcome != "withdrawn":
-            return ended
-        raise NotchTimeout(
-            f"no decision within {timeout:g} s; the request {call_id!r} was withdrawn", ended
-        )
+            raise withdraw_failed(call_id, timeout, exc) from None
+        return decided_or_timed_out(call_id, timeout, ended)
 
     def _dispatch(self, event: ConfirmationEvent) -> None:
         self._listeners.dispatch(event, self.on_event)
@@ -634,6 +627,24 @@ def verified_decision(result: Any) -> Decision:
     except DecisionNotVerified as exc:
         raise NotchDecisionRefused(str(exc), decision) from exc
     return decision
+
+
+def withdraw_failed(call_id: str, timeout: float | None, exc: Exception) -> NotchTimeout:
+    """What `confirm(timeout=…)` raises when its request could not be withdrawn."""
+    return NotchTimeout(
+        f"no decision within {timeout:g} s, and withdrawing {call_id!r} failed "
+        f"({exc}); withdraw it yourself"
+    )
+
+
+def decided_or_timed_out(call_id: str, timeout: float | None, ended: Decision) -> Decision:
+    """After `confirm(timeout=…)` withdrew its request: the person's decision if it came
+    first; else raises NotchTimeout carrying the withdrawn one."""
+    if ended.outcome != "withdrawn":
+        return ended
+    raise NotchTimeout(
+        f"no decision within {timeout:g} s; the request {call_id!r} was withdrawn", ended
+    )
 
 
 def glance_params(

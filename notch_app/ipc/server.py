@@ -776,13 +776,7 @@ class NotchServer:
 
     def _glance_show(self, conn: _Connection, params: dict[str, Any]) -> Result:
         asked = parse_params(GlanceShowParams, params)
-        if asked.call_id is not None and asked.token is None:
-            raise rpc.RpcError(
-                rpc.INVALID_PARAMS,
-                "invalid params: token is required with callId: send the token the request "
-                "was made with; only its asker can show its result",
-                {"field": "token"},
-            )
+        _token_with(asked.call_id, asked.token)
         reading = self.glances.show(
             asked.integration,
             asked.tool,
@@ -794,13 +788,7 @@ class NotchServer:
 
     def _work_begin(self, conn: _Connection, params: dict[str, Any]) -> Result:
         asked = parse_params(WorkBeginParams, params)
-        if asked.call_id is not None and asked.token is None:
-            raise rpc.RpcError(
-                rpc.INVALID_PARAMS,
-                "invalid params: token is required with callId: send the token the request "
-                "was made with",
-                {"field": "token"},
-            )
+        _token_with(asked.call_id, asked.token)
         work = self.glances.begin(
             asked.integration,
             asked.tool,
@@ -826,6 +814,18 @@ class NotchServer:
             "methods": list(rpc.METHODS),
             "maxMessageBytes": rpc.MAX_MESSAGE_BYTES,
         }
+
+
+def _token_with(call_id: str | None, token: str | None) -> None:
+    """A callId names another request: its token must come with it (refused before
+    anything is looked up, so a client without it learns nothing)."""
+    if call_id is not None and token is None:
+        raise rpc.RpcError(
+            rpc.INVALID_PARAMS,
+            "invalid params: token is required with callId: send the token the request "
+            "was made with; only its asker can tie anything to it",
+            {"field": "token"},
+        )
 
 
 def _shown(reading: GlanceReading | None) -> dict[str, Any]:
