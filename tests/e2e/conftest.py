@@ -32,15 +32,16 @@ ARTIFACTS = REPO / "artifacts" / "e2e"
 NOTCH = [sys.executable, "-m", "notch_app"]
 POLL_S = 0.05
 """How often a wait looks again: the poll interval, never a wait of its own."""
-FOOTER_PX = 110
+FOOTER_PX = 150
 """The bottom of a card where its confirm pill sits (the footer's action row)."""
 PILL_RUN_PX = 30
 """A confirm pill is 70 px wide or more; no stroke of 13 px text runs this far in one colour."""
 
 
-def _confirm_fills() -> list[tuple[int, int, int]]:
-    """The colours of an armed confirm pill on the dark notch, one per tone, as drawn over
-    the card's glass. A held confirm is the same pill at 40 % opacity: it matches none."""
+def _confirm_fills(strength: float = 1.0) -> list[tuple[int, int, int]]:
+    """The colours of a confirm pill on the dark notch, one per tone, as drawn over the
+    card's glass: armed at full strength; a held confirm is the same pill at 40 % opacity
+    (`strength=0.4`), which matches none of the armed ones."""
     from notch_app.ui.theme import palette, parse_color
 
     colours = palette("dark")
@@ -48,7 +49,7 @@ def _confirm_fills() -> list[tuple[int, int, int]]:
     fills = []
     for token in ("primary_fill", "accent_fill", "danger_fill", "success_fill", "warning_fill"):
         fill = parse_color(colours[token])
-        a = fill.alphaF()
+        a = fill.alphaF() * strength
         fills.append(
             tuple(
                 round(a * f + (1 - a) * g)
@@ -204,6 +205,45 @@ class XServer:
             if solid_rows >= 4:  # 8 px of the pill's height above and below its label
                 return True
         return False
+
+    def confirm_center(self, card: dict[str, int]) -> tuple[int, int] | None:
+        """Where `card`'s confirm pill is on screen (its centre), armed or held: found by
+        its colour in the footer, so a click lands on it wherever the layout puts it."""
+        image = self.screen()
+        area = QRect(
+            card["X"], card["Y"] + card["HEIGHT"] - FOOTER_PX, card["WIDTH"], FOOTER_PX
+        ).intersected(image.rect())
+        fills = _confirm_fills() + _confirm_fills(0.4)
+        hits: list[tuple[int, int, int]] = []  # (y, first x, last x) of long runs
+        for y in range(area.top(), area.bottom() + 1):
+            run, start = 0, area.left()
+            for x in range(area.left(), area.right() + 1):
+                rgb = image.pixelColor(x, y).getRgb()[:3]
+                if any(all(abs(a - b) <= 24 for a, b in zip(rgb, f, strict=True)) for f in fills):
+                    start = x if run == 0 else start
+                    run += 1
+                    if run == PILL_RUN_PX:
+                        hits.append((y, start, x))
+                    elif run > PILL_RUN_PX:
+                        hits[-1] = (y, start, x)
+                else:
+                    run = 0
+        hits = [h for h in hits if h[2] - h[1] <= 220]  # a pill, not an edge of the glass
+        # Rows of one shape share their span: the pill is the span with the most rows
+        # (a pill is ~30 px tall; a stray line of the same colour is a row or two).
+        spans: dict[tuple[int, int], list[int]] = {}
+        for y, first, last in hits:
+            key = next(
+                (k for k in spans if abs(k[0] - first) <= 12 and abs(k[1] - last) <= 12),
+                (first, last),
+            )
+            spans.setdefault(key, []).append(y)
+        if not spans:
+            return None
+        (first, last), ys = max(spans.items(), key=lambda kv: (len(kv[1]), kv[0][1]))
+        if len(ys) < 8:
+            return None
+        return (first + last) // 2, (min(ys) + max(ys)) // 2
 
     def confirm_with_keys(self, card: dict[str, int], timeout: float = 20) -> None:
         """Once `card` (focused) shows its confirm armed, press Ctrl+Enter and wait until

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from notch_app.client import NotchClient
+from notch_app.client import NotchClient, NotchTimeout
 
 pytestmark = pytest.mark.e2e
 
@@ -56,16 +56,12 @@ def _page(on_init: str) -> str:
     )
 
 
-SEND_FROM_RIGHT = 63
-SEND_FROM_BOTTOM = 40
-"""Where the footer's Send pill sits, from the notch's bottom right corner (a card with no
-field does not take the keyboard, so the person clicks)."""
-
-
 def click_send(xserver: Any, card: dict[str, int]) -> None:
-    x = card["X"] + card["WIDTH"] - SEND_FROM_RIGHT
-    y = card["Y"] + card["HEIGHT"] - SEND_FROM_BOTTOM
-    xserver.xdotool("mousemove", str(x), str(y), "click", "1")
+    """Click the footer's Send pill where it is drawn (a card with no field does not take
+    the keyboard, so the person clicks); fails when no pill is on screen."""
+    where = xserver.confirm_center(card)
+    assert where is not None, "no Send pill in the card's footer"
+    xserver.xdotool("mousemove", str(where[0]), str(where[1]), "click", "1")
 
 
 @pytest.fixture
@@ -130,10 +126,25 @@ def test_the_pages_staged_edit_is_what_runs(xserver: Any, notch: Path, wait_for:
         call, pending = agent.submit(INTEGRATION, "send_staged", ARGS, call_id="widget-staged")
         assert pending is None
         card = xserver.settled_card()
-        wait_for(lambda: xserver.confirm_armed(card), 20, "the card's Send to show armed")
-        xserver.screenshot("widget-staged-card")
-        click_send(xserver, card)
-        decision = agent.await_decision(call, timeout=20)
+        # The page stages once it has loaded (a cold engine takes a moment), and that change
+        # holds confirm again: a click that lands while it is held is dropped, by design.
+        # So the person looks for Send armed, clicks, and clicks again if it was held.
+        decision = None
+        for _ in range(6):
+            card = xserver.settled_card()
+            wait_for(
+                lambda shown=card: xserver.confirm_armed(shown),
+                20,
+                "the card's Send to show armed",
+            )
+            xserver.screenshot("widget-staged-card")
+            click_send(xserver, card)
+            try:
+                decision = agent.await_decision(call, timeout=3)
+                break
+            except NotchTimeout:
+                continue
+        assert decision is not None, "Send never took the click"
     assert decision.outcome == "approved"
     assert decision.arguments == {"to": "Sam", "body": "Running late"}
     assert list(decision.edited_paths) == ["to"]
@@ -157,6 +168,8 @@ def test_a_refused_staging_keeps_confirm_closed(xserver: Any, notch: Path, wait_
     with NotchClient(notch) as agent:
         call, _ = agent.submit(INTEGRATION, "send_unknown", ARGS, call_id="widget-unknown")
         card = xserver.settled_card()
+        send = xserver.confirm_center(card)  # before the page refuses: Send is drawn open
+        assert send is not None, "no Send pill in the card's footer"
         xserver.xdotool("mousemove", str(card["X"] + 120), str(card["Y"] + 100))
         # The refusal's reason appears under the footer: the card grows to say it.
         wait_for(
@@ -167,8 +180,9 @@ def test_a_refused_staging_keeps_confirm_closed(xserver: Any, notch: Path, wait_
         grown = xserver.settled_card()
         xserver.screenshot("widget-refused-staging")
         assert not xserver.confirm_armed(grown)
-        # The reason went in under the footer: Send is where it was before the card grew.
-        click_send(xserver, card)  # handled before the click on × below
+        # The reason went in under the footer, so Send is where it was: a click on it, now
+        # closed, does nothing (handled before the click on × below).
+        xserver.xdotool("mousemove", str(send[0]), str(send[1]), "click", "1")
         xserver.click_close(grown)
         decision = agent.await_decision(call, timeout=20)
     assert decision.outcome == "declined"
