@@ -29,34 +29,50 @@ def _label(text: str, role: str, look: Look, parent: QWidget) -> QLabel:
     return label
 
 
-class AlsoSendsSection(GlassFrame):
-    """The "Also sends" section at the end of the card's content."""
+def link_button(text: str, look: Look, parent: QWidget) -> QPushButton:
+    """A quiet flat button in the link colour ("Show 3 more", "Undo the widget's changes")."""
+    button = QPushButton(text, parent)
+    button.setFlat(True)
+    button.setAutoDefault(False)
+    button.setCursor(Qt.CursorShape.PointingHandCursor)
+    button.setFont(look.font("ListMore"))
+    button.setPalette(look.tinted_palette("ShowMore", QPalette.ColorRole.ButtonText, "link"))
+    return button
 
-    def __init__(self, look: Look, parent: QWidget | None = None) -> None:
+
+class ArgumentsSection(GlassFrame):
+    """Notch's own glass section listing arguments as label/value rows under a heading,
+    with a link under them: the card's "Also sends" and a widget card's "What will run"."""
+
+    def __init__(self, look: Look, heading: str, link: str, parent: QWidget | None) -> None:
         super().__init__(look, "section", parent)
-        self.setObjectName("AlsoSends")
         self._look = look
-        self.entries: tuple[AlsoSent, ...] = ()
-        self.expanded = False
-        column = QVBoxLayout(self)
-        column.setContentsMargins(12, 10, 12, 10)
-        column.setSpacing(6)
-        self.heading = _label("", "AlsoSendsTitle", look, self)
-        column.addWidget(self.heading)
+        self.column = QVBoxLayout(self)
+        self.column.setContentsMargins(12, 10, 12, 10)
+        self.column.setSpacing(6)
+        self.heading = _label(heading, "AlsoSendsTitle", look, self)
+        self.column.addWidget(self.heading)
         self._rows = QWidget(self)
         self._grid = QGridLayout(self._rows)
         self._grid.setContentsMargins(0, 0, 0, 0)
         self._grid.setHorizontalSpacing(14)
         self._grid.setVerticalSpacing(4)
         self._grid.setColumnStretch(1, 1)
-        column.addWidget(self._rows)
-        self.more = QPushButton(self)
-        self.more.setFlat(True)
-        self.more.setCursor(Qt.CursorShape.PointingHandCursor)
-        self.more.setFont(look.font("ListMore"))
-        self.more.setPalette(look.tinted_palette("ShowMore", QPalette.ColorRole.ButtonText, "link"))
+        self.column.addWidget(self._rows)
+        self.link = link_button(link, look, self)
+        self.column.addWidget(self.link, 0, Qt.AlignmentFlag.AlignLeft)
+
+
+class AlsoSendsSection(ArgumentsSection):
+    """The "Also sends" section at the end of the card's content."""
+
+    def __init__(self, look: Look, parent: QWidget | None = None) -> None:
+        super().__init__(look, "", "", parent)
+        self.setObjectName("AlsoSends")
+        self.entries: tuple[AlsoSent, ...] = ()
+        self.expanded = False
+        self.more = self.link
         self.more.clicked.connect(self._expand)
-        column.addWidget(self.more, 0, Qt.AlignmentFlag.AlignLeft)
 
     def show_entries(self, entries: list[AlsoSent]) -> None:
         """Show `entries` (redrawn only when they changed); hidden while there are none."""

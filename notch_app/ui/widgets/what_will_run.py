@@ -9,12 +9,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QPalette
-from PySide6.QtWidgets import QGridLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QWidget
 
 from notch_app.card.staged_args import RunLine
-from notch_app.ui.theme import Look, style_text
-from notch_app.ui.widgets.shapes import GlassFrame
+from notch_app.ui.theme import Look
+from notch_app.ui.widgets.also_sends import ArgumentsSection, _label
 
 ARROW = "\u2192"
 NOTHING = "(removed)"
@@ -28,50 +27,22 @@ def change_text(line: RunLine) -> str:
     return f"{line.before or '(empty)'} {ARROW} {line.text or NOTHING}"
 
 
-def _label(text: str, role: str, look: Look, parent: QWidget) -> QLabel:
-    label = QLabel(text, parent)
-    label.setTextFormat(Qt.TextFormat.PlainText)  # argument text is never markup
-    label.setWordWrap(True)
-    label.setObjectName(role)
-    style_text(label, role, look)
-    return label
-
-
-class WhatWillRun(GlassFrame):
+class WhatWillRun(ArgumentsSection):
     """The list itself; `show_lines` redraws it when what runs changed. `undo` (when
     given) is offered while the page changed something: it puts the agent's proposal back."""
 
     def __init__(
         self, look: Look, undo: Callable[[], None] | None = None, parent: QWidget | None = None
     ) -> None:
-        super().__init__(look, "section", parent)
+        super().__init__(look, "What will run", "Undo the widget's changes", parent)
         self.setObjectName("WhatWillRun")
         self.setAccessibleName("What will run")
-        self._look = look
         self.lines: tuple[RunLine, ...] = ()
-        column = QVBoxLayout(self)
-        column.setContentsMargins(12, 10, 12, 10)
-        column.setSpacing(6)
-        self.heading = _label("What will run", "AlsoSendsTitle", look, self)
-        column.addWidget(self.heading)
-        self._rows = QWidget(self)
-        self._grid = QGridLayout(self._rows)
-        self._grid.setContentsMargins(0, 0, 0, 0)
-        self._grid.setHorizontalSpacing(14)
-        self._grid.setVerticalSpacing(4)
-        self._grid.setColumnStretch(1, 1)
-        column.addWidget(self._rows)
-        self.undo = QPushButton("Undo the widget's changes", self)
-        self.undo.setFlat(True)
-        self.undo.setCursor(Qt.CursorShape.PointingHandCursor)
-        self.undo.setFont(look.font("ListMore"))
-        self.undo.setPalette(look.tinted_palette("ShowMore", QPalette.ColorRole.ButtonText, "link"))
-        self.undo.setAutoDefault(False)
+        self.undo = self.link
         self.undo.hide()
         self._can_undo = undo is not None
         if undo is not None:
             self.undo.clicked.connect(undo)
-        column.addWidget(self.undo, 0, Qt.AlignmentFlag.AlignLeft)
 
     def show_lines(self, lines: list[RunLine], *, changed: bool) -> None:
         """Show `lines`; `changed`: the page changed something (offer the undo)."""
