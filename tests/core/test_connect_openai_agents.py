@@ -114,7 +114,8 @@ async def test_approve_edit_and_decline_in_one_turn(
         result = await asyncio.wait_for(run, 10)
 
     assert result.final_output == "Done."
-    assert sent == [
+    # Approved calls of one turn may run concurrently: compare what was sent, not the order.
+    assert sorted(sent, key=lambda a: a["to"]) == [
         {"to": "marc@example.com", "subject": "Hi"},
         {"to": "sam@example.com", "subject": "Yo"},  # the person's edit, not the model's
     ]
