@@ -295,7 +295,9 @@ class NotchWindow(QWidget):
     pinToggled = Signal(bool)
     """The person pinned (True) or unpinned the glance on screen."""
     hoverChanged = Signal(bool)
-    """The pointer entered (True) or left the notch."""
+    """The person put the pointer on the notch (True) or took it off. A glance that
+    appears under a pointer resting where it was is not "hovered" until the pointer moves:
+    the person did not reach for it (and it would otherwise stay until they did)."""
 
     def __init__(
         self, settings: OverlaySettings | None = None, *, answer_keys: AnswerKeys | None = None
@@ -311,6 +313,8 @@ class NotchWindow(QWidget):
         self._card: QWidget | None = None
         self._parked_icon: InstalledIcon | None = None
         self._accepts_focus = False
+        self._rest_pos: QPoint | None = None  # the pointer when the glance on screen came
+        self._hover_told = False  # hoverChanged(True) was said since the glance came
         self.last_input_kind: InputKind = "click"
         self.setObjectName("notchWindow")
         self.setWindowTitle("Notch")
@@ -506,6 +510,8 @@ class NotchWindow(QWidget):
         self._pin.setChecked(False)
         self._pin.blockSignals(False)
         self._look = "glance"
+        self._rest_pos = QCursor.pos()
+        self._hover_told = False
         self._apply_look_children("glance")
         view.show()
         settle_layout(view)
@@ -797,6 +803,13 @@ class NotchWindow(QWidget):
             else:
                 self.refit()
             return False
+        if (
+            kind == QEvent.Type.MouseMove
+            and self._look == "glance"
+            and not self._hover_told
+            and QCursor.pos() != self._rest_pos
+        ):
+            self._say_hovered()  # the person moved the pointer on the glance
         if kind in _ACTIVITY_EVENTS:
             if kind == QEvent.Type.KeyPress:
                 self.last_input_kind = "key"
@@ -824,10 +837,17 @@ class NotchWindow(QWidget):
         super().keyPressEvent(event)
 
     def enterEvent(self, event: object) -> None:
-        self.hoverChanged.emit(True)
+        if self._look == "glance" and QCursor.pos() == self._rest_pos:
+            return  # it grew under a resting pointer: hovered once the pointer moves
+        self._say_hovered()
 
     def leaveEvent(self, event: object) -> None:
+        self._hover_told = False
         self.hoverChanged.emit(False)
+
+    def _say_hovered(self) -> None:
+        self._hover_told = True
+        self.hoverChanged.emit(True)
 
     def _on_approve_all(self) -> None:
         self.last_input_kind = "click"

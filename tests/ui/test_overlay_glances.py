@@ -9,8 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QEvent, QPointF, Qt, QTimer
-from PySide6.QtGui import QEnterEvent
+from PySide6.QtCore import QEvent, QPoint, QPointF, Qt, QTimer
+from PySide6.QtGui import QCursor, QEnterEvent, QMouseEvent
 from PySide6.QtWidgets import QApplication, QLabel, QVBoxLayout, QWidget
 
 from notch_app.manifest.glance import read_glance
@@ -86,9 +86,11 @@ def test_a_glance_never_takes_focus_and_offers_no_input(
 def test_hovering_pauses_a_glance_and_leaving_gives_it_time_to_finish(
     qtbot: Any, overlay: OverlayPresenter
 ) -> None:
+    QCursor.setPos(0, 500)  # the pointer elsewhere when the glance comes
     overlay.show_result(_result())
     _settled(qtbot, overlay, "glance")
     window = overlay.window
+    QCursor.setPos(window.geometry().center())  # the person reaches for it
     QApplication.sendEvent(window, QEnterEvent(QPointF(10, 10), QPointF(10, 10), QPointF(10, 10)))
     assert not overlay._glance_timer.isActive(), "paused while the pointer is on it"
     qtbot.wait(FAST.glance_ms + 200)  # longer than a glance stays: it must still be there
@@ -97,6 +99,53 @@ def test_hovering_pauses_a_glance_and_leaving_gives_it_time_to_finish(
     assert overlay._glance_timer.isActive()
     assert overlay._glance_timer.remainingTime() >= 900, "at least a second to finish reading"
     _settled(qtbot, overlay, "idle")
+
+
+def test_a_glance_under_a_resting_pointer_goes_by_itself_until_the_pointer_moves(
+    qtbot: Any, overlay: OverlayPresenter
+) -> None:
+    """The person left the pointer at the top of the screen: the glance grows under it.
+    That is not reaching for it — it goes after its time, unless the pointer moves on it."""
+    QCursor.setPos(overlay.window.geometry().center())
+    overlay.show_result(_result())
+    _settled(qtbot, overlay, "glance")
+    window = overlay.window
+    handle = window.windowHandle()
+    assert handle is not None
+    at = QPointF(window.geometry().center() - window.geometry().topLeft())
+    QApplication.sendEvent(window, QEnterEvent(at, at, QPointF(QCursor.pos())))
+    assert overlay._glance_timer.isActive(), "not paused: the pointer was already there"
+
+    QCursor.setPos(QCursor.pos() + QPoint(4, 2))  # now it moves, on the glance
+    moved = QPointF(at.x() + 4, at.y() + 2)
+    QApplication.sendEvent(
+        handle,
+        QMouseEvent(
+            QEvent.Type.MouseMove,
+            moved,
+            QPointF(QCursor.pos()),
+            Qt.MouseButton.NoButton,
+            Qt.MouseButton.NoButton,
+            Qt.KeyboardModifier.NoModifier,
+        ),
+    )
+    assert not overlay._glance_timer.isActive(), "paused once the person moves onto it"
+    QCursor.setPos(0, 500)  # and away
+    QApplication.sendEvent(window, QEvent(QEvent.Type.Leave))
+    _settled(qtbot, overlay, "idle")
+
+
+def test_a_glance_left_under_a_resting_pointer_ends_on_time(
+    qtbot: Any, overlay: OverlayPresenter
+) -> None:
+    QCursor.setPos(overlay.window.geometry().center())
+    overlay.show_result(_result())
+    _settled(qtbot, overlay, "glance")
+    window = overlay.window
+    at = QPointF(window.geometry().center() - window.geometry().topLeft())
+    QApplication.sendEvent(window, QEnterEvent(at, at, QPointF(QCursor.pos())))
+    _settled(qtbot, overlay, "idle")  # glance_ms, with the pointer resting on it
+    assert overlay.result_on_screen is None
 
 
 def test_a_pinned_glance_stays_until_dismissed(qtbot: Any, overlay: OverlayPresenter) -> None:
