@@ -8,12 +8,13 @@ from typing import Any
 
 from PySide6.QtCore import QEvent, QObject, QRect, QSize
 from PySide6.QtGui import QPaintEvent
+from PySide6.QtWidgets import QWidget
 
 from notch_app.app import BUNDLED_MANIFESTS
 from notch_app.runtime.catalog import Catalog
-from notch_app.runtime.presenter import ConfirmationRequest
+from notch_app.runtime.presenter import ConfirmationRequest, ResultGlance
 from notch_app.ui.overlay_cards import ManifestCardFactory
-from notch_app.ui.overlay_presenter import OverlayPresenter
+from notch_app.ui.overlay_presenter import BuiltCard, OverlayPresenter
 from notch_app.ui.overlay_settings import OverlaySettings
 
 # A slow expansion, so the frames in the middle of it can be looked at.
@@ -95,3 +96,24 @@ def test_warm_up_builds_and_discards_cards_off_screen(qtbot: Any, sink: Any) -> 
     assert presenter.window.look == look and presenter.window.card is None
     assert sink.calls == []  # nothing reported to the service
     assert _factory().warm_up(presenter.window.card_parent) >= 3
+
+
+def test_warm_up_also_builds_one_result_glance(qtbot: Any, monkeypatch: Any) -> None:
+    """The person's first result should not pay for the glance code's first use."""
+    factory = _factory()
+    parent = QWidget()
+    qtbot.addWidget(parent)
+    glances: list[str] = []
+    real = factory.glance
+
+    def counted(result: ResultGlance, where: QWidget | None = None) -> BuiltCard:
+        glances.append(result.integration_id)
+        return real(result, where)
+
+    monkeypatch.setattr(factory, "glance", counted)
+    built = factory.warm_up(parent, budget_s=30)
+    catalog = factory._catalog
+    entries = [e for e in (catalog.entry(i) for i in catalog.ids()) if e is not None]
+    acting = [t for e in entries for t in e.manifest.tools if t.confirmation is not None]
+    assert built == len(acting) + 1 and glances == [catalog.ids()[0]]
+    qtbot.waitUntil(lambda: not parent.findChildren(QObject), timeout=2000)  # nothing kept
