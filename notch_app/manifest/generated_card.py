@@ -61,6 +61,10 @@ _MULTILINE_NAMES: Final = frozenset(
     {"body", "text", "message", "content", "description", "task", "prompt", "comment",
      "note", "notes", "html", "markdown", "instructions", "question", "reply"}
 )  # fmt: skip
+_CODE_NAMES: Final = frozenset(
+    {"command", "cmd", "script", "code", "query", "sql", "shell", "patch", "diff", "snippet"}
+)
+"""Arguments shown in a fixed-width font: a command or code reads in columns."""
 # An acronym first ("PR", "SMS" before "Sms"), so `merge_PR` reads "Merge pr", not "p r".
 _WORDS_RE: Final = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]{2,}|[A-Za-z][a-z]*|[0-9]+")
 MAX_BOUND_NAME_CHARS: Final = 200
@@ -377,6 +381,8 @@ def _input_for(
                 isinstance(max_length, int) and max_length > 200
             ):
                 block["multiline"] = True
+            if name.lower() in _CODE_NAMES:
+                block["monospace"] = True
     else:
         return _read_only(label, bind), None
     if required:

@@ -65,8 +65,10 @@ class TextBlock(_Block):
 
     type: Literal["text"]
     text: LongText = Field(description="The text; `{{path}}` is replaced live.")
-    variant: Literal["body", "title", "caption", "muted"] = Field(
-        default="body", description="`title` is larger and bold; `caption`/`muted` are quiet."
+    variant: Literal["body", "title", "caption", "muted", "code"] = Field(
+        default="body",
+        description="`title` is larger and bold; `caption`/`muted` are quiet; `code` is "
+        "fixed-width on a faint panel (shell commands, diffs, code).",
     )
 
 
@@ -207,6 +209,10 @@ class TextFieldBlock(_Input):
     type: Literal["textField"]
     multiline: bool = Field(default=False, description="A growing text area (Ctrl+Enter confirms).")
     placeholder: ShortText | None = None
+    monospace: bool = Field(
+        default=False,
+        description="Show and edit the value in a fixed-width font (a shell command, code).",
+    )
 
 
 class PasswordFieldBlock(_Input):

@@ -37,6 +37,10 @@ ICON_DIR = RESOURCES / "icons"
 FONT_DIR = RESOURCES / "fonts"
 
 FONT_FAMILY = "DejaVu Sans"
+MONO_FAMILY = "DejaVu Sans Mono"
+"""The fixed-width family of text roles marked `mono` (code, shell commands); from the
+same Debian package as FONT_FAMILY (fonts-dejavu-core), with the system's monospace
+font as the fallback."""
 FONT_PIXEL_SIZE = 13
 
 _TOKEN = re.compile(r"\$\{([a-z_]+)\}")
@@ -134,6 +138,10 @@ class Look:
         if font is None:
             props = self._text.get(role, self._text["base"])
             font = card_font()
+            if props.get("mono"):
+                font.setFamilies([MONO_FAMILY, "monospace"])
+                font.setStyleHint(QFont.StyleHint.Monospace)
+                font.setFixedPitch(True)
             font.setPixelSize(int(props.get("size", FONT_PIXEL_SIZE)))
             font.setBold(bool(props.get("bold", False)))
             self._fonts[role] = font
@@ -143,9 +151,11 @@ class Look:
         """True when the role's font is the card's base font (nothing to set)."""
         props = self._text.get(role, self._text["base"])
         base = self._text["base"]
-        return int(props.get("size", FONT_PIXEL_SIZE)) == int(
-            base.get("size", FONT_PIXEL_SIZE)
-        ) and bool(props.get("bold", False)) == bool(base.get("bold", False))
+        return (
+            int(props.get("size", FONT_PIXEL_SIZE)) == int(base.get("size", FONT_PIXEL_SIZE))
+            and bool(props.get("bold", False)) == bool(base.get("bold", False))
+            and bool(props.get("mono", False)) == bool(base.get("mono", False))
+        )
 
     def font_metrics(self, role: str) -> QFontMetrics:
         fm = self._metrics.get(role)

@@ -379,6 +379,24 @@ def test_long_text_and_body_like_names_are_multiline() -> None:
     assert "multiline" not in _block_for(email, "subject")
 
 
+def test_commands_and_code_are_fixed_width_fields() -> None:
+    tool = {
+        "name": "run_query",
+        "inputSchema": {
+            "type": "object",
+            "properties": {
+                "sql": {"type": "string"},
+                "command": {"type": "string"},
+                "message": {"type": "string"},
+            },
+        },
+    }
+    view = generated_view(tool)
+    assert _block_for(view, "sql")["monospace"] is True
+    assert _block_for(view, "command")["monospace"] is True
+    assert "monospace" not in _block_for(view, "message")
+
+
 @pytest.mark.parametrize(
     ("name", "options"),
     [

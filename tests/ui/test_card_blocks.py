@@ -236,3 +236,40 @@ def test_a_chip_added_on_a_shown_card_appears(qtbot: Any, card: Any) -> None:
     qtbot.waitUntil(lambda: all(c.isVisible() for c in box.chips()))
     assert [c.value for c in box.chips()] == ["a", "b"]
     assert "b" in CardDriver(view).visible_text().splitlines()
+
+
+def test_code_text_and_monospace_fields_are_fixed_width(qtbot: Any, card: Any) -> None:
+    """A shell command or a diff lines up in columns; prose and other fields do not."""
+    from PySide6.QtGui import QFontInfo
+    from PySide6.QtWidgets import QLabel
+
+    view = card(
+        [
+            {"type": "text", "text": "Runs {{command}}"},
+            {"type": "text", "text": "{{command}}", "variant": "code"},
+            {"type": "textField", "bind": "{{command}}", "label": "Command", "monospace": True},
+            {"type": "textField", "bind": "{{note}}", "label": "Note"},
+            {
+                "type": "textField",
+                "bind": "{{script}}",
+                "label": "Script",
+                "multiline": True,
+                "monospace": True,
+            },
+        ],
+        {"command": {"type": "string"}, "note": {"type": "string"}, "script": {"type": "string"}},
+        {"command": "git push origin main", "note": "hi", "script": "set -e\nmake"},
+    )
+    qtbot.addWidget(view)
+    labels = {
+        label.text(): label for label in view.findChildren(QLabel) if "git push" in label.text()
+    }
+    assert QFontInfo(labels["git push origin main"].font()).fixedPitch(), "the code text"
+    assert not QFontInfo(labels["Runs git push origin main"].font()).fixedPitch(), "prose"
+    assert QFontInfo(view.input_widget("command").font()).fixedPitch()
+    assert QFontInfo(view.input_widget("script").font()).fixedPitch()
+    assert not QFontInfo(view.input_widget("note").font()).fixedPitch()
+    code = labels["git push origin main"]
+    CardDriver(view).set("command", "git push --force")
+    assert code.text() == "git push --force", "the code text follows the edit live"
+    assert view.state().final_arguments()["command"] == "git push --force"

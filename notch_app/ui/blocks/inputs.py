@@ -242,11 +242,13 @@ class TextEditor(InputEditor):
         value = ctx.state.value(_binding_path(block.bind))
         multiline = bool(getattr(block, "multiline", False))
         secret = isinstance(block, PasswordFieldBlock)
+        monospace = bool(getattr(block, "monospace", False))
         # The plain one-line field (most inputs) is one widget; a password (its reveal
-        # button), a text area or a help line need the frame.
+        # button), a text area, a help line or a fixed-width value need the frame.
         plain = (
             not secret
             and not multiline
+            and not monospace
             and not block.help
             and not (isinstance(value, str) and len(value) > LONG_VALUE_CHARS)
         )
@@ -289,6 +291,8 @@ class TextEditor(InputEditor):
         if not plain:
             assert isinstance(self.container, FieldFrame)
             self.container.box_for(field)
+        if monospace:
+            field.setFont(ctx.look.font("code"))  # the value only: its label keeps the card's
         if secret and not self.large:
             self.line.setEchoMode(QLineEdit.EchoMode.Password)
             self.reveal = QAction(theme.icon("eye"), "Show", self.line)
