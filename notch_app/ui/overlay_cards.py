@@ -121,18 +121,16 @@ class ManifestCardFactory:
         """Build and throw away a card for each acting tool (with its preview arguments),
         so the person's first cards do not pay for the process's first fonts, glyphs,
         pixmaps and code paths (a process's first card takes ~10× longer than later
-        ones), then one result glance (its modules are imported on first use: ~65 ms on
-        the person's first result otherwise). Stops after `budget_s`; never raises (a
-        tool that cannot be built is skipped). Returns how many views were built."""
-        deadline = time.monotonic() + budget_s
-        built = self._warm_cards(parent, deadline)
-        if time.monotonic() <= deadline and self._warm_glance(parent):
-            built += 1
-        return built
+        ones). Stops after `budget_s`; never raises (a tool that cannot be built is
+        skipped). Returns how many cards were built."""
+        return self._warm_cards(parent, time.monotonic() + budget_s)
 
-    def _warm_glance(self, parent: QWidget) -> bool:
-        """Build and paint off screen one glance of the first loaded integration, from
-        its preview fixture's sample result when it has one, else a header and a row."""
+    def warm_glance(self, parent: QWidget) -> bool:
+        """Build and paint off screen one glance of the first loaded integration (from
+        its preview fixture's sample result when it has one, else a header and a row), so
+        the person's first result does not pay for the glance code's first use (~65 ms).
+        Not part of `warm_up`: it costs the idle process ~5 MiB, so the overlay calls it
+        once a card is on screen. Never raises; False when nothing was built."""
         ids = self._catalog.ids()
         entry = self._catalog.entry(ids[0]) if ids else None
         if entry is None:

@@ -159,6 +159,7 @@ class OverlayPresenter(QObject):
         self._results: deque[ResultGlance] = deque(maxlen=MAX_WAITING_GLANCES)
         self._result_on_screen: tuple[ResultGlance, QWidget] | None = None
         self._glance_left_ms: int | None = None  # paused: what was left of its time
+        self._glance_warmed = False  # a glance was built off screen (warm_glance)
         self._glance_timer = QTimer(self)
         self._glance_timer.setSingleShot(True)
         self._glance_timer.timeout.connect(self._end_glance)
@@ -211,6 +212,16 @@ class OverlayPresenter(QObject):
         caches, first-use code paths), if the card factory can. Call once at startup:
         the person's first card then shows as fast as the later ones."""
         warm = getattr(self._factory, "warm_up", None)
+        if callable(warm):
+            warm(self.window.card_parent)
+
+    def _warm_glance_once(self) -> None:
+        """The first card is on screen and the person is reading it: build a glance off
+        screen now (once), so the result that may follow shows as fast as later ones."""
+        if self._glance_warmed:
+            return
+        self._glance_warmed = True
+        warm = getattr(self._factory, "warm_glance", None)
         if callable(warm):
             warm(self.window.card_parent)
 
@@ -763,6 +774,8 @@ class OverlayPresenter(QObject):
         ):
             return
         self._arming_timer.start(ARMING_DELAY_MS)
+        if not self._glance_warmed:
+            QTimer.singleShot(0, self._warm_glance_once)  # during the arming delay
 
     def _on_arming_elapsed(self) -> None:
         # Input already queued when the delay ends was aimed at the held card: it reaches

@@ -12,9 +12,9 @@ from PySide6.QtWidgets import QWidget
 
 from notch_app.app import BUNDLED_MANIFESTS
 from notch_app.runtime.catalog import Catalog
-from notch_app.runtime.presenter import ConfirmationRequest, ResultGlance
+from notch_app.runtime.presenter import ConfirmationRequest
 from notch_app.ui.overlay_cards import ManifestCardFactory
-from notch_app.ui.overlay_presenter import BuiltCard, OverlayPresenter
+from notch_app.ui.overlay_presenter import OverlayPresenter
 from notch_app.ui.overlay_settings import OverlaySettings
 
 # A slow expansion, so the frames in the middle of it can be looked at.
@@ -98,22 +98,29 @@ def test_warm_up_builds_and_discards_cards_off_screen(qtbot: Any, sink: Any) -> 
     assert _factory().warm_up(presenter.window.card_parent) >= 3
 
 
-def test_warm_up_also_builds_one_result_glance(qtbot: Any, monkeypatch: Any) -> None:
-    """The person's first result should not pay for the glance code's first use."""
+def test_the_first_card_on_screen_builds_one_glance_off_screen(qtbot: Any, sink: Any) -> None:
+    """The person's first result should not pay for the glance code's first use, and an
+    idle notch should not carry it: one glance is built while the first card is read."""
     factory = _factory()
-    parent = QWidget()
-    qtbot.addWidget(parent)
     glances: list[str] = []
-    real = factory.glance
+    real = factory.warm_glance
 
-    def counted(result: ResultGlance, where: QWidget | None = None) -> BuiltCard:
-        glances.append(result.integration_id)
-        return real(result, where)
+    def counted(parent: QWidget) -> bool:
+        built = real(parent)
+        glances.append("built" if built else "failed")
+        return built
 
-    monkeypatch.setattr(factory, "glance", counted)
-    built = factory.warm_up(parent, budget_s=30)
-    catalog = factory._catalog
-    entries = [e for e in (catalog.entry(i) for i in catalog.ids()) if e is not None]
-    acting = [t for e in entries for t in e.manifest.tools if t.confirmation is not None]
-    assert built == len(acting) + 1 and glances == [catalog.ids()[0]]
-    qtbot.waitUntil(lambda: not parent.findChildren(QObject), timeout=2000)  # nothing kept
+    factory.warm_glance = counted  # type: ignore[method-assign]
+    presenter = OverlayPresenter(sink, factory, SLOW)
+    qtbot.addWidget(presenter.window)
+    qtbot.addWidget(presenter.side_notch)
+    presenter.warm_up()
+    assert glances == [], "not at start: the idle process stays small"
+    presenter.present(_request("m", "mail", "dev.notch.examples.mail", "send_email"))
+    qtbot.waitUntil(lambda: glances == ["built"], timeout=3000)
+    qtbot.waitUntil(lambda: presenter.armed, timeout=3000)
+    presenter.present(_request("p", "payments", "dev.notch.examples.payments", "pay_invoice"))
+    presenter.dismiss("m", "withdrawn")
+    qtbot.waitUntil(lambda: ("shown", "p") in sink.calls, timeout=5000)
+    qtbot.waitUntil(lambda: presenter.armed, timeout=5000)
+    assert glances == ["built"], "once per process"
