@@ -27,10 +27,12 @@ METHOD: Final = "gateway.attach"
 
 def attach_handler(
     catalog_of: Callable[[], Catalog],
+    attached_hook: Callable[[], None] | None = None,
 ) -> Callable[[Any, dict[str, Any]], dict[str, Any]]:
     """The `gateway.attach` method for a server whose service's catalog is `catalog_of()`
     (asked on every call: Settings → Reload puts a new catalog in place, and a gateway
-    attaches again when Notch no longer knows its integration)."""
+    attaches again when Notch no longer knows its integration). `attached_hook` runs
+    after each attach that was taken (the overlay readies itself for result glances)."""
     attached: set[str] = set()
 
     def handle(conn: Any, params: dict[str, Any]) -> dict[str, Any]:
@@ -51,6 +53,8 @@ def attach_handler(
             raise rpc.RpcError(rpc.INVALID_PARAMS, str(exc)) from None
         loaded = catalog.integration(entry.manifest.id)
         assert loaded is not None
+        if attached_hook is not None:
+            attached_hook()
         return {
             "integration": loaded.id,
             "attached": how,

@@ -391,7 +391,9 @@ class NotchServer:
             "confirm.get": self._confirm_get,
             "confirm.withdraw": self._confirm_withdraw,
             "integrations.list": self._integrations_list,
-            "gateway.attach": attach_handler(lambda: self.service.catalog),
+            "gateway.attach": attach_handler(
+                lambda: self.service.catalog, lambda: self.service.presenter.results_may_follow()
+            ),
             "glance.show": self._glance_show,
             "work.begin": self._work_begin,
             "work.end": self._work_end,

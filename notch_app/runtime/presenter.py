@@ -130,6 +130,10 @@ class Presenter(Protocol):
     def work_changed(self, running: tuple[RunningWork, ...]) -> None:
         """The tools running in the background now (oldest first; empty: none)."""
 
+    def results_may_follow(self) -> None:
+        """A client that shows tool results attached (a `notch mcp` gateway): result
+        glances may follow, maybe before any card. The overlay gets ready to show one."""
+
     def decision_saved(self, call_id: str, outcome: Outcome) -> None:
         """The person's decision for `call_id` (one `DecisionSink.decide` answered True) is
         on disk and sent: its card may go. `outcome` is what was stored, which is what the
@@ -178,6 +182,11 @@ class ContainedPresenter:
         with _contained("work_changed"):
             if self.shown is not None:
                 self.shown.work_changed(running)
+
+    def results_may_follow(self) -> None:
+        with _contained("results_may_follow"):
+            if self.shown is not None:
+                self.shown.results_may_follow()
 
     def decision_saved(self, call_id: str, outcome: Outcome) -> None:
         with _contained("decision_saved"):

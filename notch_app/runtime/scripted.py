@@ -38,6 +38,8 @@ class ScriptedPresenter:
         self.glances: list[tuple[ConfirmationRequest, str]] = []
         self.results: list[ResultGlance] = []
         self.running: tuple[RunningWork, ...] = ()
+        self.results_announced = 0
+        """How many times a gateway said result glances may follow."""
         self.saved: list[tuple[str, Outcome]] = []
         self.not_saved: list[tuple[str, str]] = []
         self._deciding: dict[str, ConfirmationRequest] = {}  # decided here, not yet stored
@@ -76,6 +78,9 @@ class ScriptedPresenter:
     def work_changed(self, running: tuple[RunningWork, ...]) -> None:
         self.running = running
         self._poke()
+
+    def results_may_follow(self) -> None:
+        self.results_announced += 1
 
     def decision_saved(self, call_id: str, outcome: Outcome) -> None:
         self.saved.append((call_id, outcome))

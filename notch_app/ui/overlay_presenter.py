@@ -316,6 +316,12 @@ class OverlayPresenter(QObject):
         if self.window.look == "idle":
             self._after_done()
 
+    def results_may_follow(self) -> None:
+        """A gateway attached: its reads' glances may come before any card, so the glance
+        code is readied now (once), off screen."""
+        if not self._glance_warmed:
+            QTimer.singleShot(0, self._warm_glance_once)
+
     def work_changed(self, running: tuple[RunningWork, ...]) -> None:
         """List the tools running in the background in the side notch."""
         self.side_notch.set_running(running)

@@ -33,6 +33,7 @@ async def test_a_folder_attached_asks_with_its_own_card(base: Path, notch_and_cl
         answer = await client.call("gateway.attach", {"folder": str(NOTES)})
         assert answer["integration"] == "dev.notch.fixtures.notes"
         assert answer["attached"] == "added"
+        assert cards.results_announced == 1  # the overlay readies itself for its glances
         confirms = {t["name"]: t["confirms"] for t in answer["tools"]}
         assert confirms["send_message"] and confirms["cancel_agent"]  # own card, generated
         assert not confirms["get_status"]
@@ -101,13 +102,14 @@ async def test_an_attach_never_replaces_an_integration_notch_loaded(
 async def test_bad_attach_params_are_refused_naming_the_fix(
     base: Path, notch_and_client: Any, params: dict[str, Any], said: str
 ) -> None:
-    async with notch_and_client(base) as (notch, _cards, client):
+    async with notch_and_client(base) as (notch, cards, client):
         before = notch.service.catalog.ids()
         with pytest.raises(NotchRequestError) as refused:
             await client.call("gateway.attach", params)
         assert refused.value.code == rpc.INVALID_PARAMS
         assert said in refused.value.message
         assert notch.service.catalog.ids() == before
+        assert cards.results_announced == 0
 
 
 @pytest.mark.asyncio

@@ -124,3 +124,27 @@ def test_the_first_card_on_screen_builds_one_glance_off_screen(qtbot: Any, sink:
     qtbot.waitUntil(lambda: ("shown", "p") in sink.calls, timeout=5000)
     qtbot.waitUntil(lambda: presenter.armed, timeout=5000)
     assert glances == ["built"], "once per process"
+
+
+def test_a_gateway_attaching_readies_the_glance_before_any_card(qtbot: Any, sink: Any) -> None:
+    """Reads through `notch mcp` show glances with no card before them: the attach is the
+    sign, and the glance code is readied then, once."""
+    factory = _factory()
+    built: list[bool] = []
+    real = factory.warm_glance
+
+    def counted(parent: QWidget) -> bool:
+        built.append(real(parent))
+        return built[-1]
+
+    factory.warm_glance = counted  # type: ignore[method-assign]
+    presenter = OverlayPresenter(sink, factory, SLOW)
+    qtbot.addWidget(presenter.window)
+    qtbot.addWidget(presenter.side_notch)
+    presenter.results_may_follow()
+    qtbot.waitUntil(lambda: built == [True], timeout=3000)
+    presenter.results_may_follow()  # a second gateway
+    presenter.present(_request("m", "mail", "dev.notch.examples.mail", "send_email"))
+    qtbot.waitUntil(lambda: presenter.armed, timeout=5000)
+    assert built == [True], "once per process"
+    assert presenter.window.look == "card" and presenter.result_on_screen is None
