@@ -61,6 +61,50 @@ class ArgumentsSection(GlassFrame):
         self.column.addWidget(self._rows)
         self.link = link_button(link, look, self)
         self.column.addWidget(self.link, 0, Qt.AlignmentFlag.AlignLeft)
+        self._next_row = 0
+
+    def _clear_rows(self) -> None:
+        while self._grid.count():
+            item = self._grid.takeAt(0)
+            widget = item.widget() if item is not None else None
+            if widget is not None:
+                widget.hide()
+                widget.setParent(None)
+                widget.deleteLater()
+        self._next_row = 0
+
+    def _add_row(
+        self, label: str, value: str, warnings: tuple[str, ...] | list[str]
+    ) -> tuple[QLabel, QLabel]:
+        """One `label  value` row, then a line under the value for each warning; returns the
+        two labels (to add a tooltip or a weight)."""
+        look = self._look
+        key = _label(label, "KeyLabel", look, self._rows)
+        # As wide as its words up to 150 px: a grid squeezes a wrapping label to a word.
+        wide = look.font_metrics("KeyLabel").horizontalAdvance(label) + 2
+        key.setMinimumWidth(min(wide, 150))
+        key.setMaximumWidth(150)
+        shown = _label(value, "KeyValue", look, self._rows)
+        shown.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self._grid.addWidget(key, self._next_row, 0, Qt.AlignmentFlag.AlignTop)
+        self._grid.addWidget(shown, self._next_row, 1)
+        self._next_row += 1
+        for line in warnings:
+            self._grid.addWidget(
+                _label(line, "LookalikeWarning", look, self._rows), self._next_row, 1
+            )
+            self._next_row += 1
+        return key, shown
+
+    def _show_rows_now(self) -> None:
+        """Show the new rows at once, not at the next event loop turn (when on screen)."""
+        if not self.isVisible():
+            return
+        for i in range(self._grid.count()):
+            item = self._grid.itemAt(i)
+            widget = item.widget() if item is not None else None
+            if widget is not None:
+                widget.show()
 
 
 class AlsoSendsSection(ArgumentsSection):
@@ -87,43 +131,18 @@ class AlsoSendsSection(ArgumentsSection):
         self._redraw()
 
     def _redraw(self) -> None:
-        look = self._look
-        while self._grid.count():
-            item = self._grid.takeAt(0)
-            widget = item.widget() if item is not None else None
-            if widget is not None:
-                widget.hide()
-                widget.setParent(None)
-                widget.deleteLater()
+        self._clear_rows()
         entries = self.entries
         count = sum(1 for e in entries if e.path != "…")
         self.heading.setText(
             f"Also sends {count} more argument{'s' if count != 1 else ''}, not shown above"
         )
         shown = entries if self.expanded or len(entries) <= FOLD_AT else entries[:FOLD_AT]
-        row = 0
         for entry in shown:
-            key = _label(entry.label, "KeyLabel", look, self._rows)
-            # As wide as its words up to 150 px: a grid squeezes a wrapping label to a word.
-            wide = look.font_metrics("KeyLabel").horizontalAdvance(entry.label) + 2
-            key.setMinimumWidth(min(wide, 150))
-            key.setMaximumWidth(150)
+            key, _value = self._add_row(entry.label, entry.text, entry.warnings)
             if entry.hidden_input:
                 key.setToolTip("Its field is hidden now; this value is sent as proposed")
-            value = _label(entry.text, "KeyValue", look, self._rows)
-            value.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-            self._grid.addWidget(key, row, 0, Qt.AlignmentFlag.AlignTop)
-            self._grid.addWidget(value, row, 1)
-            row += 1
-            for line in entry.warnings:
-                self._grid.addWidget(_label(line, "LookalikeWarning", look, self._rows), row, 1)
-                row += 1
-        if self.isVisible():
-            for i in range(self._grid.count()):
-                item = self._grid.itemAt(i)
-                widget = item.widget() if item is not None else None
-                if widget is not None:
-                    widget.show()  # at once, not at the next event loop turn
+        self._show_rows_now()
         folded = len(entries) - len(shown)
         self.more.setText(f"Show {folded} more" if folded else "")
         self.more.setVisible(folded > 0)

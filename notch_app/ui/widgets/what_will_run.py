@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QWidget
 
 from notch_app.card.staged_args import RunLine
@@ -59,38 +58,15 @@ class WhatWillRun(ArgumentsSection):
 
     def _redraw(self) -> None:
         look = self._look
-        while self._grid.count():
-            item = self._grid.takeAt(0)
-            widget = item.widget() if item is not None else None
-            if widget is not None:
-                widget.hide()
-                widget.setParent(None)
-                widget.deleteLater()
+        self._clear_rows()
         if not self.lines:
             self._grid.addWidget(_label("No arguments", "KeyLabel", look, self._rows), 0, 0)
-        row = 0
         for line in self.lines:
-            key = _label(line.label, "KeyLabel", look, self._rows)
-            wide = look.font_metrics("KeyLabel").horizontalAdvance(line.label) + 2
-            key.setMinimumWidth(min(wide, 150))
-            key.setMaximumWidth(150)
-            value = _label(change_text(line), "KeyValue", look, self._rows)
-            value.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+            key, value = self._add_row(line.label, change_text(line), line.warnings)
             if line.changed:
                 value.setFont(look.font("PrimaryButton"))  # bold: the change is the news
                 value.setAccessibleDescription("Changed by the widget")
                 key.setToolTip(
                     "Changed by the widget; the agent proposed the value before the arrow"
                 )
-            self._grid.addWidget(key, row, 0, Qt.AlignmentFlag.AlignTop)
-            self._grid.addWidget(value, row, 1)
-            row += 1
-            for warning in line.warnings:
-                self._grid.addWidget(_label(warning, "LookalikeWarning", look, self._rows), row, 1)
-                row += 1
-        if self.isVisible():
-            for i in range(self._grid.count()):
-                item = self._grid.itemAt(i)
-                widget = item.widget() if item is not None else None
-                if widget is not None:
-                    widget.show()  # at once, not at the next event loop turn
+        self._show_rows_now()
