@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Literal
+from typing import Final, Literal
 
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QWidget
@@ -39,6 +39,17 @@ def _paint_off_screen(view: QWidget) -> None:
     image = QImage(view.size(), QImage.Format.Format_ARGB32_Premultiplied)
     image.fill(0)
     view.render(image)
+
+
+_WARM_GLANCE: Final = read_glance(
+    {
+        "blocks": [
+            {"type": "header", "icon": "check", "title": "Done", "trailing": "1"},
+            {"type": "keyValue", "pairs": [["Status", "ok"]]},
+        ]
+    }
+).blocks
+"""The glance `warm_glance` builds: display blocks only (no web widget)."""
 
 
 def _one_line(text: str, limit: int) -> str:
@@ -126,32 +137,17 @@ class ManifestCardFactory:
         return self._warm_cards(parent, time.monotonic() + budget_s)
 
     def warm_glance(self, parent: QWidget) -> bool:
-        """Build and paint off screen one glance of the first loaded integration (from
-        its preview fixture's sample result when it has one, else a header and a row), so
-        the person's first result does not pay for the glance code's first use (~65 ms).
-        Not part of `warm_up`: it costs the idle process ~5 MiB, so the overlay calls it
-        once a card is on screen. Never raises; False when nothing was built."""
+        """Build and paint off screen one small glance (a header and a row) with the first
+        loaded integration's icon, so the person's first result does not pay for the
+        glance code's first use (~65 ms). Never a fixture's own sample: one holding a
+        `widget` would start the web engine. Not part of `warm_up`: it costs the idle
+        process ~5 MiB, so the overlay calls it once a card is on screen or a gateway
+        attaches. Never raises; False when nothing was built."""
         ids = self._catalog.ids()
-        entry = self._catalog.entry(ids[0]) if ids else None
-        if entry is None:
-            return False
-        sample: object = {
-            "blocks": [
-                {"type": "header", "icon": "check", "title": "Done", "trailing": "1"},
-                {"type": "keyValue", "pairs": [["Status", "ok"]]},
-            ]
-        }
-        fixtures = entry.fixtures
-        for fixture in fixtures.tools.values() if fixtures is not None else ():
-            result = fixture.result if isinstance(fixture.result, dict) else None
-            if result is not None and isinstance(result.get("_voiceos_glance"), dict):
-                sample = result["_voiceos_glance"]
-                break
-        blocks = read_glance(sample).blocks
-        if not blocks:
+        if not ids:
             return False
         try:
-            made = self.glance(ResultGlance(entry.manifest.id, "", "", blocks), parent)
+            made = self.glance(ResultGlance(ids[0], "", "", _WARM_GLANCE), parent)
             _paint_off_screen(made.widget)
         except Exception:  # a cache warm-up: a real result reports its own errors
             return False
