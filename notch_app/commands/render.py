@@ -181,6 +181,9 @@ def run(args: argparse.Namespace) -> int:
     from notch_app.ui.headless import headless_app
 
     headless_app()
+    from PySide6.QtCore import QCoreApplication, QEvent
+
+    from notch_app.manifest.view import WidgetBlock
     from notch_app.ui.card_view import CardView
     from notch_app.ui.snapshot import save_card_png
     from notch_app.ui.widgets.asker_strip import asker_for
@@ -204,7 +207,17 @@ def run(args: argparse.Namespace) -> int:
     finally:
         card.close()  # an in-process caller keeps its screen free of a stray card
         card.deleteLater()
+        # Deleted now, not at exit: a widget card's web page must go before the web
+        # engine's profile does, or the process crashes on the way out.
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
     print(f"wrote {args.output} ({size}, {args.theme})")
+    if isinstance(tool.confirmation.root, WidgetBlock):
+        print(
+            "notch render: the widget's own page runs in the web sandbox and is not drawn "
+            "in a PNG (its place is left empty); see it live with `notch preview` or in the "
+            "notch",
+            file=sys.stderr,
+        )
     return 0
 
 

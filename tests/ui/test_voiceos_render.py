@@ -53,3 +53,24 @@ def test_render_draws_the_card(
     assert code == 0, said
     image = QImage(str(out))
     assert image.width() == 440 and image.height() > 120
+
+
+def test_render_of_a_widget_card_exits_cleanly_and_says_the_page_is_not_drawn(
+    tmp_path: Path,
+) -> None:
+    """As a fresh process, the way an author runs it: the web page goes before the web
+    engine's profile (it crashed on the way out), and the empty page area is explained."""
+    import os
+    import subprocess
+    import sys
+
+    out = tmp_path / "widget.png"
+    done = subprocess.run(
+        [sys.executable, "-m", "notch_app", "render", str(FOLDERS / "chat-widget"),
+         "--tool", "send_message", "--fixture", "-o", str(out)],
+        env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert QImage(str(out)).height() > 120
+    assert "is not drawn in a PNG" in done.stderr and "notch preview" in done.stderr
