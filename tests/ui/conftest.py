@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Callable
+import shutil
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -362,3 +363,38 @@ def differing_share() -> Callable[[QImage, QImage], float]:
     """`differing_share(a, b)`: the share of pixels with a channel off by more than 24
     (1.0 when the sizes differ); a golden fails past 0.5 % (the card goldens' method)."""
     return _differing_share
+
+
+# ---- the studio (notch preview) ---------------------------------------------------------
+
+
+@pytest.fixture
+def mail_folder(tmp_path: Path) -> Path:
+    """A copy of the bundled mail integration, for a test that edits its files."""
+    folder = tmp_path / "mail"
+    shutil.copytree(BUNDLED_MANIFESTS / "mail", folder)
+    return folder
+
+
+@pytest.fixture
+def open_studio(qtbot: Any) -> Iterator[Callable[..., Any]]:
+    """`open_studio(folder, **options)`: a shown StudioWindow (`notch preview`'s window),
+    closed after the test."""
+    import shiboken6
+
+    from notch_app.ui.studio import StudioWindow
+
+    opened: list[StudioWindow] = []
+
+    def make(folder: Path, **options: Any) -> StudioWindow:
+        window = StudioWindow(folder, **options)
+        qtbot.addWidget(window)
+        window.show()
+        qtbot.waitUntil(lambda: window.stage.card is None or window.stage.card.isVisible())
+        opened.append(window)
+        return window
+
+    yield make
+    for window in opened:
+        if shiboken6.isValid(window):  # qtbot may have closed it first
+            window.close()

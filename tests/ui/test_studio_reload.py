@@ -6,16 +6,12 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
-import shiboken6
 from pytestqt.qtbot import QtBot
 
-from notch_app.app import BUNDLED_MANIFESTS
 from notch_app.ui.studio import StudioWindow
 from notch_app.ui.studio.card_stage import LAST_VALID
 from notch_app.ui.studio.editor_launch import (
@@ -28,31 +24,6 @@ from notch_app.ui.studio.editor_launch import (
 RELOAD_MS = 3000
 """How long a test waits for a refresh (the budget is 300 ms; a loaded 2-core CI runner
 is slower, and the benchmark holds the budget)."""
-
-
-@pytest.fixture
-def mail_folder(tmp_path: Path) -> Path:
-    folder = tmp_path / "mail"
-    shutil.copytree(BUNDLED_MANIFESTS / "mail", folder)
-    return folder
-
-
-@pytest.fixture
-def opened(qtbot: QtBot) -> Iterator[Callable[..., StudioWindow]]:
-    """`opened(folder, **options)`: a shown StudioWindow, closed after the test."""
-    windows: list[StudioWindow] = []
-
-    def make(folder: Path, **options: Any) -> StudioWindow:
-        window = StudioWindow(folder, **options)
-        qtbot.addWidget(window)
-        window.show()
-        windows.append(window)
-        return window
-
-    yield make
-    for window in windows:
-        if shiboken6.isValid(window):  # qtbot may have closed it first
-            window.close()
 
 
 def _retitle(folder: Path, title: str) -> str:
@@ -71,9 +42,9 @@ def _title(window: StudioWindow) -> str:
 
 
 def test_a_save_refreshes_the_card(
-    opened: Callable[..., StudioWindow], mail_folder: Path, qtbot: QtBot
+    open_studio: Callable[..., StudioWindow], mail_folder: Path, qtbot: QtBot
 ) -> None:
-    window = opened(mail_folder)
+    window = open_studio(mail_folder)
     count = window.reload_count
     (mail_folder / "manifest.json").write_text(_retitle(mail_folder, "Send it now"))
     qtbot.waitUntil(lambda: _title(window) == "Send it now", timeout=RELOAD_MS)
@@ -82,9 +53,9 @@ def test_a_save_refreshes_the_card(
 
 
 def test_a_save_by_rename_refreshes_and_the_next_one_too(
-    opened: Callable[..., StudioWindow], mail_folder: Path, qtbot: QtBot
+    open_studio: Callable[..., StudioWindow], mail_folder: Path, qtbot: QtBot
 ) -> None:
-    window = opened(mail_folder)
+    window = open_studio(mail_folder)
     for title in ("Renamed once", "Renamed twice"):
         temporary = mail_folder / ".manifest.json.swp"
         temporary.write_text(_retitle(mail_folder, title))
@@ -93,9 +64,9 @@ def test_a_save_by_rename_refreshes_and_the_next_one_too(
 
 
 def test_an_editor_writing_twice_refreshes_once(
-    opened: Callable[..., StudioWindow], mail_folder: Path, qtbot: QtBot
+    open_studio: Callable[..., StudioWindow], mail_folder: Path, qtbot: QtBot
 ) -> None:
-    window = opened(mail_folder)
+    window = open_studio(mail_folder)
     count = window.reload_count
     path = mail_folder / "manifest.json"
     twice, changed = _retitle(mail_folder, "Written twice"), _retitle(mail_folder, "Then changed")
@@ -111,9 +82,9 @@ def test_an_editor_writing_twice_refreshes_once(
 
 
 def test_a_broken_manifest_keeps_the_last_valid_card_dimmed_and_lists_the_problem(
-    opened: Callable[..., StudioWindow], mail_folder: Path, qtbot: QtBot
+    open_studio: Callable[..., StudioWindow], mail_folder: Path, qtbot: QtBot
 ) -> None:
-    window = opened(mail_folder)
+    window = open_studio(mail_folder)
     card = window.stage.card
     fixed = _retitle(mail_folder, "Fixed")
     broken = _retitle(mail_folder, "Send email").replace("{{subject}}", "{{subjcet}}", 1)
@@ -136,9 +107,9 @@ def test_a_broken_manifest_keeps_the_last_valid_card_dimmed_and_lists_the_proble
 
 
 def test_a_file_that_is_not_json_at_all_never_crashes_the_window(
-    opened: Callable[..., StudioWindow], mail_folder: Path, qtbot: QtBot
+    open_studio: Callable[..., StudioWindow], mail_folder: Path, qtbot: QtBot
 ) -> None:
-    window = opened(mail_folder)
+    window = open_studio(mail_folder)
     (mail_folder / "manifest.json").write_bytes(b"\xff\xfe\x00garbage{{{" * 1000)
     qtbot.waitUntil(lambda: window.stage.stale, timeout=RELOAD_MS)
     assert window.problems.texts()
@@ -151,19 +122,19 @@ def test_a_file_that_is_not_json_at_all_never_crashes_the_window(
 
 
 def test_a_studio_opened_on_a_broken_folder_says_so_in_place_of_the_card(
-    opened: Callable[..., StudioWindow], mail_folder: Path
+    open_studio: Callable[..., StudioWindow], mail_folder: Path
 ) -> None:
     (mail_folder / "manifest.json").write_text('{"schemaVersion": 1,')
-    window = opened(mail_folder)
+    window = open_studio(mail_folder)
     assert window.stage.card is None
     assert "the manifest has errors" in window.stage.message.text()
     assert "json-syntax" in "\n".join(window.problems.texts())
 
 
 def test_a_fixture_or_scenario_save_refreshes_too(
-    opened: Callable[..., StudioWindow], mail_folder: Path, qtbot: QtBot
+    open_studio: Callable[..., StudioWindow], mail_folder: Path, qtbot: QtBot
 ) -> None:
-    window = opened(mail_folder)
+    window = open_studio(mail_folder)
     preview = json.loads((mail_folder / "preview.json").read_text())
     preview["tools"]["send_email"]["args"]["subject"] = "From the fixture"
     (mail_folder / "preview.json").write_text(json.dumps(preview))
@@ -187,7 +158,7 @@ def test_a_fixture_or_scenario_save_refreshes_too(
 
 
 def test_clicking_a_problem_shows_its_lines_with_the_column_marked_and_opens_the_editor(
-    opened: Callable[..., StudioWindow], mail_folder: Path
+    open_studio: Callable[..., StudioWindow], mail_folder: Path
 ) -> None:
     broken = _retitle(mail_folder, "Send email").replace("{{subject}}", "{{subjcet}}", 1)
     (mail_folder / "manifest.json").write_text(broken)
@@ -197,7 +168,7 @@ def test_clicking_a_problem_shows_its_lines_with_the_column_marked_and_opens_the
         asked.append((path, line))
         return ["/usr/bin/fake-editor", f"+{line}", str(path)]
 
-    window = opened(mail_folder, opener=opener)
+    window = open_studio(mail_folder, opener=opener)
     problem = window.problems.texts()[0]
     line, column = (int(n) for n in problem.split(":")[1:3])
     window.problems.lines_of(0)
@@ -214,12 +185,12 @@ def test_clicking_a_problem_shows_its_lines_with_the_column_marked_and_opens_the
 
 
 def test_no_editor_set_is_a_clear_line_not_a_crash(
-    opened: Callable[..., StudioWindow], mail_folder: Path, monkeypatch: pytest.MonkeyPatch
+    open_studio: Callable[..., StudioWindow], mail_folder: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     (mail_folder / "manifest.json").write_text('{"schemaVersion": 1,')
     monkeypatch.delenv("VISUAL", raising=False)
     monkeypatch.delenv("EDITOR", raising=False)
-    window = opened(mail_folder)
+    window = open_studio(mail_folder)
     window.problems.lines_of(0)
     window.problems.open_button.click()
     assert window.problems.note.text() == NO_EDITOR

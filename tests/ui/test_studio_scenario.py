@@ -5,18 +5,17 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import json
 import shutil
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-import shiboken6
 from pytestqt.qtbot import QtBot
 
-from notch_app.app import BUNDLED_MANIFESTS
 from notch_app.commands import test as notch_test
 from notch_app.headless import start
 from notch_app.manifest.integration import load_integration
@@ -28,28 +27,9 @@ from notch_app.ui.studio import StudioWindow
 
 
 @pytest.fixture
-def mail_folder(tmp_path: Path) -> Path:
-    folder = tmp_path / "mail"
-    shutil.copytree(BUNDLED_MANIFESTS / "mail", folder)
-    return folder
-
-
-@pytest.fixture
-def opened(qtbot: QtBot) -> Iterator[Callable[..., StudioWindow]]:
-    """`opened(folder, **options)`: a shown StudioWindow, closed after the test."""
-    windows: list[StudioWindow] = []
-
-    def make(folder: Path, **options: Any) -> StudioWindow:
-        window = StudioWindow(folder, watch=False, **options)
-        qtbot.addWidget(window)
-        window.show()
-        windows.append(window)
-        return window
-
-    yield make
-    for window in windows:
-        if shiboken6.isValid(window):  # qtbot may have closed it first
-            window.close()
+def opened(open_studio: Callable[..., StudioWindow]) -> Callable[..., StudioWindow]:
+    """The studio without its folder watcher: these tests write the files themselves."""
+    return functools.partial(open_studio, watch=False)
 
 
 def _driver(window: StudioWindow) -> CardDriver:

@@ -5,12 +5,10 @@ from __future__ import annotations
 
 import json
 import shutil
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
-import shiboken6
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QPalette
 from pytestqt.qtbot import QtBot
@@ -34,11 +32,10 @@ SENT_GLANCE = {
 
 
 @pytest.fixture
-def mail_folder(tmp_path: Path) -> Path:
-    """A copy of the bundled mail integration, with a sample result (a glance) for
+def mail_folder(mail_folder: Path) -> Path:
+    """The copy of the bundled mail integration, with a sample result (a glance) for
     send_email and a `cancel_draft` tool that asks without declaring a card."""
-    folder = tmp_path / "mail"
-    shutil.copytree(BUNDLED_MANIFESTS / "mail", folder)
+    folder = mail_folder
     preview = json.loads((folder / "preview.json").read_text())
     preview["tools"]["send_email"]["result"] = SENT_GLANCE
     preview["tools"]["search_mail"]["result"] = SENT_GLANCE
@@ -58,25 +55,6 @@ def mail_folder(tmp_path: Path) -> Path:
     )
     (folder / "manifest.json").write_text(json.dumps(manifest, indent=2))
     return folder
-
-
-@pytest.fixture
-def open_studio(qtbot: QtBot) -> Iterator[Callable[..., StudioWindow]]:
-    """`open_studio(folder, **options)`: a shown StudioWindow, closed after the test."""
-    opened: list[StudioWindow] = []
-
-    def make(folder: Path, **options: Any) -> StudioWindow:
-        window = StudioWindow(folder, **options)
-        qtbot.addWidget(window)
-        window.show()
-        qtbot.waitUntil(lambda: window.stage.card is None or window.stage.card.isVisible())
-        opened.append(window)
-        return window
-
-    yield make
-    for window in opened:
-        if shiboken6.isValid(window):  # qtbot may have closed it first
-            window.close()
 
 
 def _card(window: StudioWindow) -> CardView:
