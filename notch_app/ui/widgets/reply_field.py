@@ -195,12 +195,6 @@ class ReplyField(QWidget):
         if had_focus:
             self.closed.emit()  # the card takes focus back: Enter and Esc work on it again
 
-    def set_enabled(self, enabled: bool) -> None:
-        """Allow replies (True) or not (a decided card)."""
-        self.invitation.setEnabled(enabled)
-        if not enabled and self.is_open:
-            self.line.setEnabled(False)
-
     def show_note(self, text: str | None) -> None:
         """A short line under the field ("Not yet: fill in To first."); None hides it."""
         self.note.setText(shown(text, 200) if text else "")
