@@ -198,6 +198,9 @@ def run(args: argparse.Namespace) -> int:
         # Outside the person's places, the strip names the folder drawn from.
         asker=asker_for(manifest, integration.folder, f"From “{integration.folder.name}”"),
         scopes=True,  # as the notch shows it
+        # A PNG cannot hold a live page: a widget view's page is drawn as a still panel,
+        # and the web engine (Chromium, ~100 MB) is never started for a picture.
+        live_pages=False,
     )
     try:
         save_card_png(card, args.output, whole=not args.screen)
@@ -207,15 +210,12 @@ def run(args: argparse.Namespace) -> int:
     finally:
         card.close()  # an in-process caller keeps its screen free of a stray card
         card.deleteLater()
-        # Deleted now, not at exit: a widget card's web page must go before the web
-        # engine's profile does, or the process crashes on the way out.
         QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
     print(f"wrote {args.output} ({size}, {args.theme})")
     if isinstance(tool.confirmation.root, WidgetBlock):
         print(
-            "notch render: the widget's own page runs in the web sandbox and is not drawn "
-            "in a PNG (its place is left empty); see it live with `notch preview` or in the "
-            "notch",
+            "notch render: the widget's HTML page is drawn as a still panel (a PNG cannot "
+            "hold a live page); see it run with `notch preview` or in the notch",
             file=sys.stderr,
         )
     return 0

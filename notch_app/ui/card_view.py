@@ -221,7 +221,9 @@ class CardView(QWidget):
     `show_save_failure`): on confirm (only while CardState allows it) with the edited
     arguments, on cancel with `(False, {}, [])`.
     `asker` (from `asker_for`) is who asks: drawn by the card itself in a strip above
-    the title that no block can reach. `notice` is why the card shows although the person turned Asks first off (the
+    the title that no block can reach. With `live_pages` False a widget view's HTML page
+    is not started (no web engine): a still panel holds its place, as `notch render`
+    draws it. `notice` is why the card shows although the person turned Asks first off (the
     request's `reason`, e.g. "Asks anyway: amount is over 500"): shown as a quiet line
     at the top of the card and given as the card's accessible description.
     Raises ValueError (from CardState) when the tool has no usable confirmation view.
@@ -246,6 +248,7 @@ class CardView(QWidget):
         notice: str | None = None,
         asker: Asker | None = None,
         scopes: bool = False,
+        live_pages: bool = True,
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
@@ -273,6 +276,7 @@ class CardView(QWidget):
             press=self._pressed,
             open_link=self.open_link,
             build_block=build_block,
+            live_pages=live_pages,
         )
         # The theme reaches every widget through inheritance: a palette and a font set
         # here, before any child exists, cost nothing per widget (a style sheet would).

@@ -55,22 +55,51 @@ def test_render_draws_the_card(
     assert image.width() == 440 and image.height() > 120
 
 
-def test_render_of_a_widget_card_exits_cleanly_and_says_the_page_is_not_drawn(
+def test_render_of_a_widget_card_draws_a_still_panel_without_the_web_engine(
     tmp_path: Path,
 ) -> None:
-    """As a fresh process, the way an author runs it: the web page goes before the web
-    engine's profile (it crashed on the way out), and the empty page area is explained."""
+    """As a fresh process, the way an author runs it: the PNG holds a still panel naming
+    the page (a picture cannot hold a live page), the web engine is never started for a
+    picture, the process exits cleanly, and the author is told where the page runs."""
     import os
     import subprocess
     import sys
 
     out = tmp_path / "widget.png"
+    program = (
+        "import sys\n"
+        "from notch_app.cli import main\n"
+        "code = main(sys.argv[1:])\n"
+        "print('engine started' if 'PySide6.QtWebEngineCore' in sys.modules else 'no engine')\n"
+        "sys.exit(code)\n"
+    )
     done = subprocess.run(
-        [sys.executable, "-m", "notch_app", "render", str(FOLDERS / "chat-widget"),
+        [sys.executable, "-c", program, "render", str(FOLDERS / "chat-widget"),
          "--tool", "send_message", "--fixture", "-o", str(out)],
         env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
         capture_output=True, text=True, timeout=120, check=False,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr[-2000:]
+    assert "no engine" in done.stdout
     assert QImage(str(out)).height() > 120
-    assert "is not drawn in a PNG" in done.stderr and "notch preview" in done.stderr
+    assert "still panel" in done.stderr and "notch preview" in done.stderr
+
+
+def test_a_card_drawn_without_live_pages_names_the_page_in_its_place(qtbot: Any) -> None:
+    from PySide6.QtWidgets import QLabel
+
+    from notch_app.ui.blocks.widget import STILL_TEXT, StillPage
+    from notch_app.ui.card_view import CardView
+
+    catalog = Catalog.load([FOLDERS / "chat-widget"])[0]
+    entry = catalog.entry(catalog.ids()[0])
+    assert entry is not None and entry.fixtures is not None
+    tool = next(t for t in entry.manifest.tools if t.name == "send_message")
+    view = CardView(tool, entry.fixtures.tools["send_message"].args, live_pages=False)
+    qtbot.addWidget(view)
+    view.show()
+    still = view.findChild(StillPage)
+    assert still is not None and still.isVisible() and still.height() >= 56
+    texts = [label.text() for label in still.findChildren(QLabel)]
+    assert texts[1] == STILL_TEXT and texts[0]  # the page's label, then where it runs
+    assert view.findChild(QLabel, "WidgetNote") is None

@@ -73,6 +73,9 @@ class CardContext:
     """Called with a URL the person clicked: shown first, opened only on a second click."""
     build_block: BuildBlock
     """The block registry's builder, for blocks that hold other blocks."""
+    live_pages: bool = True
+    """Widget views run their HTML page; False draws a still panel in its place (a PNG
+    cannot show a live page, and a one-shot render must not start the web engine)."""
     live_texts: list[LiveText] = field(default_factory=list)
     watched: list[WatchedValue] = field(default_factory=list)
     conditional: list[tuple[Any, QWidget]] = field(default_factory=list)

@@ -11,20 +11,24 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+from PySide6.QtCore import QRectF, Qt
+from PySide6.QtGui import QPainter, QPaintEvent
+from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from notch_app.card.staged_args import WidgetCardState
 from notch_app.manifest.model import Tool
 from notch_app.manifest.view import ActionItem, ActionsBlock, WidgetBlock
 from notch_app.ui.blocks._context import CardContext
-from notch_app.ui.theme import style_text
+from notch_app.ui.theme import Look, style_text
+from notch_app.ui.widgets.shapes import paint_round
 from notch_app.ui.widgets.what_will_run import WhatWillRun
 
 NO_ENGINE_TEXT = (
     "This page cannot be shown here (the web engine is not installed); "
     "what will run is listed below."
 )
+STILL_TEXT = "HTML page · runs live in the notch"
+"""The second line of the still panel that holds a page's place in a drawn card."""
 
 
 def notch_footer(block: WidgetBlock, tool: Tool) -> list[ActionsBlock]:
@@ -72,6 +76,8 @@ def _page(block: WidgetBlock, state: WidgetCardState, ctx: CardContext, parent: 
     from notch_app.ui.web import WidgetDataError, make_html_widget, web_engine_available
 
     label = block.label or state.tool.title or state.tool.name
+    if not ctx.live_pages:
+        return StillPage(label, block.height, ctx.look, parent)
     if web_engine_available():
         try:
             page = make_html_widget(
@@ -92,6 +98,44 @@ def _page(block: WidgetBlock, state: WidgetCardState, ctx: CardContext, parent: 
     return _note(NO_ENGINE_TEXT, label, ctx, parent)
 
 
+class StillPage(QWidget):
+    """The page's place in a card drawn to a file: a faint panel of the page's height
+    naming it, since a PNG cannot show a live page (and a one-shot render must not start
+    the web engine for it)."""
+
+    def __init__(self, label: str, height: int, look: Look, parent: QWidget | None) -> None:
+        from notch_app.ui.web.protocol import clamp_height
+
+        super().__init__(parent)
+        self.setObjectName("WidgetStill")
+        self.setAccessibleName(label)
+        self._fill = look.color("section_fill")
+        self._border = look.color("section_border")
+        self._radius = look.radius["field"]
+        self.setFixedHeight(max(clamp_height(height), 56))
+        column = QVBoxLayout(self)
+        column.setContentsMargins(16, 8, 16, 8)
+        column.setSpacing(2)
+        column.addStretch(1)
+        for text, variant in ((label, "body"), (STILL_TEXT, "caption")):
+            shown_text = look.font_metrics(variant).elidedText(
+                text, Qt.TextElideMode.ElideRight, 360
+            )
+            line = QLabel(shown_text, self)
+            # The card's width decides; a long label never widens it.
+            line.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+            line.setTextFormat(Qt.TextFormat.PlainText)
+            line.setAlignment(Qt.AlignmentFlag.AlignCenter)
+            style_text(line, variant, look)
+            column.addWidget(line)
+        column.addStretch(1)
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        painter = QPainter(self)
+        paint_round(painter, QRectF(self.rect()), self._radius, self._fill, self._border)
+        painter.end()
+
+
 def _staged(state: WidgetCardState, arguments: Any) -> None:
     # Refused or not, the state says why on the card and holds confirm (on_page_change).
     state.stage(arguments)
@@ -107,4 +151,4 @@ def _note(text: str, label: str, ctx: CardContext, parent: QWidget) -> QLabel:
     return note
 
 
-__all__ = ["NO_ENGINE_TEXT", "WidgetBuilder", "notch_footer"]
+__all__ = ["NO_ENGINE_TEXT", "STILL_TEXT", "StillPage", "WidgetBuilder", "notch_footer"]

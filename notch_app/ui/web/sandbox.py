@@ -15,7 +15,7 @@ import re
 import secrets
 from typing import Any
 
-from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QObject, QUrl
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QObject, QTimer, QUrl
 from PySide6.QtWebEngineCore import (
     QWebEngineDownloadRequest,
     QWebEngineFileSystemAccessRequest,
@@ -36,6 +36,8 @@ from PySide6.QtWidgets import QApplication
 from notch_app.ui.web.engine_flags import apply_chromium_flags
 
 SCHEME = "notch-widget"
+BODY_GRACE_MS = 2000
+"""How long a served document's body is kept after its request job ends."""
 
 CONTENT_SECURITY_POLICY = (
     "default-src 'none'; script-src 'unsafe-inline' 'unsafe-eval'; "
@@ -103,6 +105,11 @@ class WidgetDocuments(QWebEngineUrlSchemeHandler):
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._pending: dict[str, bytes] = {}
+        self._serving: set[QBuffer] = set()
+        """The bodies being handed out. Chromium reads a body on its IO thread and lets go
+        of it only after the job object is gone on this one, so a body is dropped a while
+        after its job's end, never with it (a body parented to the job could be freed
+        under a read when a page closes mid-load)."""
 
     def add(self, html: str, mode: str) -> QUrl:
         """Keep `html` for one load, with the CSP and the theme's colour scheme declared
@@ -129,10 +136,20 @@ class WidgetDocuments(QWebEngineUrlSchemeHandler):
         if html is None or bytes(job.requestMethod().data()) != b"GET":
             job.fail(QWebEngineUrlRequestJob.Error.RequestDenied)
             return
-        body = QBuffer(job)  # lives as long as the job reads it
+        body = QBuffer()
         body.setData(QByteArray(html))
         body.open(QIODevice.OpenModeFlag.ReadOnly)
+        self._serving.add(body)
+        job.destroyed.connect(lambda *_: self._release_later(body))
         job.reply(QByteArray(b"text/html;charset=utf-8"), body)
+
+    def _release_later(self, body: QBuffer) -> None:
+        QTimer.singleShot(BODY_GRACE_MS, self, lambda: self._serving.discard(body))
+
+    @property
+    def serving(self) -> int:
+        """How many bodies are still held (a diagnostic for tests)."""
+        return len(self._serving)
 
 
 class RefuseAllButTheDocument(QWebEngineUrlRequestInterceptor):
