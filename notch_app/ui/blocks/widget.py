@@ -11,8 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QPainter, QPaintEvent
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from notch_app.card.staged_args import WidgetCardState
@@ -20,7 +19,7 @@ from notch_app.manifest.model import Tool
 from notch_app.manifest.view import ActionItem, ActionsBlock, WidgetBlock
 from notch_app.ui.blocks._context import CardContext
 from notch_app.ui.theme import Look, style_text
-from notch_app.ui.widgets.shapes import paint_round
+from notch_app.ui.widgets.shapes import GlassFrame
 from notch_app.ui.widgets.what_will_run import WhatWillRun
 
 NO_ENGINE_TEXT = (
@@ -98,7 +97,7 @@ def _page(block: WidgetBlock, state: WidgetCardState, ctx: CardContext, parent: 
     return _note(NO_ENGINE_TEXT, label, ctx, parent)
 
 
-class StillPage(QWidget):
+class StillPage(GlassFrame):
     """The page's place in a card drawn to a file: a faint panel of the page's height
     naming it, since a PNG cannot show a live page (and a one-shot render must not start
     the web engine for it)."""
@@ -106,12 +105,9 @@ class StillPage(QWidget):
     def __init__(self, label: str, height: int, look: Look, parent: QWidget | None) -> None:
         from notch_app.ui.web.protocol import clamp_height
 
-        super().__init__(parent)
+        super().__init__(look, "section", parent)
         self.setObjectName("WidgetStill")
         self.setAccessibleName(label)
-        self._fill = look.color("section_fill")
-        self._border = look.color("section_border")
-        self._radius = look.radius["field"]
         self.setFixedHeight(max(clamp_height(height), 56))
         column = QVBoxLayout(self)
         column.setContentsMargins(16, 8, 16, 8)
@@ -129,11 +125,6 @@ class StillPage(QWidget):
             style_text(line, variant, look)
             column.addWidget(line)
         column.addStretch(1)
-
-    def paintEvent(self, event: QPaintEvent) -> None:
-        painter = QPainter(self)
-        paint_round(painter, QRectF(self.rect()), self._radius, self._fill, self._border)
-        painter.end()
 
 
 def _staged(state: WidgetCardState, arguments: Any) -> None:
