@@ -199,7 +199,7 @@ def run(args: argparse.Namespace) -> int:
         asker=asker_for(manifest, integration.folder, f"From “{integration.folder.name}”"),
         scopes=True,  # as the notch shows it
         # A PNG cannot hold a live page: a widget view's page is drawn as a still panel,
-        # and the web engine (Chromium, ~100 MB) is never started for a picture.
+        # and the web engine (Chromium, ~180 MiB) is never started for a picture.
         live_pages=False,
     )
     try:
@@ -210,6 +210,7 @@ def run(args: argparse.Namespace) -> int:
     finally:
         card.close()  # an in-process caller keeps its screen free of a stray card
         card.deleteLater()
+        # Freed now: an in-process caller (a test, a script) does not pile up cards.
         QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
     print(f"wrote {args.output} ({size}, {args.theme})")
     if isinstance(tool.confirmation.root, WidgetBlock):

@@ -221,11 +221,11 @@ class CardView(QWidget):
     `show_save_failure`): on confirm (only while CardState allows it) with the edited
     arguments, on cancel with `(False, {}, [])`.
     `asker` (from `asker_for`) is who asks: drawn by the card itself in a strip above
-    the title that no block can reach. With `live_pages` False a widget view's HTML page
-    is not started (no web engine): a still panel holds its place, as `notch render`
-    draws it. `notice` is why the card shows although the person turned Asks first off (the
-    request's `reason`, e.g. "Asks anyway: amount is over 500"): shown as a quiet line
-    at the top of the card and given as the card's accessible description.
+    the title that no block can reach. `notice` is why the card shows although the
+    person turned Asks first off (the request's `reason`, e.g. "Asks anyway: amount is
+    over 500"): shown as a quiet line at the top of the card and given as the card's
+    accessible description. With `live_pages` False a widget view's HTML page is not
+    started (no web engine): a still panel holds its place, as `notch render` draws it.
     Raises ValueError (from CardState) when the tool has no usable confirmation view.
     """
 

@@ -35,8 +35,10 @@ def _delete_now(widget: Any) -> None:
 
 def test_pages_closed_at_every_point_of_their_load_leave_nothing_behind(qtbot: Any) -> None:
     documents = sandbox_engine().documents
-    for _ in range(6):
+    for _ in range(3):
         _delete_now(_page())  # before its document was asked for
+        # Once the bodies of earlier pages are let go, a held body is this page's own.
+        qtbot.waitUntil(lambda: documents.serving == 0, timeout=20_000)
         widget = _page()
         qtbot.waitUntil(lambda: documents.serving > 0, timeout=20_000)
         _delete_now(widget)  # while its document is being served
