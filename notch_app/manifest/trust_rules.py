@@ -75,8 +75,8 @@ def icon_problems(doc: SourceDocument, data: dict[str, Any]) -> Iterator[Problem
 @dataclass(frozen=True, slots=True)
 class _Claim:
     pattern: re.Pattern[str]
-    owner: str | None
-    """The vendor who may say it (matched against the publisher), None: nobody."""
+    who: str
+    """Whom the words claim to be, as the person reads it: "Apple", "the system"."""
 
 
 def _words(text: str, *, case: bool = False) -> re.Pattern[str]:
@@ -84,75 +84,183 @@ def _words(text: str, *, case: bool = False) -> re.Pattern[str]:
 
 
 CLAIMS: Final = (
-    _Claim(_words("Apple", case=True), "apple"),
-    _Claim(_words(r"mac\s?OS|OS\s?X|iOS|iCloud|iPhone|iPad"), "apple"),
-    _Claim(_words(r"Software\s+Update"), "apple"),
+    _Claim(_words("Apple", case=True), "Apple"),
+    _Claim(_words(r"mac\s?OS|OS\s?X|iOS|iPadOS|iCloud|iPhone|iPad"), "Apple"),
+    _Claim(_words(r"Software\s+Update"), "the system"),
     _Claim(
-        _words(r"Microsoft|Windows\s+Update|Windows\s+Security|Windows\s+Defender"), "microsoft"
+        _words(r"Microsoft|Windows\s+Update|Windows\s+Security|Windows\s+Defender"), "Microsoft"
     ),
-    _Claim(_words("Windows", case=True), "microsoft"),
-    _Claim(_words(r"Google|Android|Gmail|Chrome\s?OS"), "google"),
-    _Claim(_words(r"System\s+(?:Update|Settings|Preferences|Alert|Message|Notification)"), None),
-    _Claim(_words(r"Security\s+(?:Update|Alert)|Operating\s+System"), None),
-    _Claim(_words(r"Verified\s+by|Notch\s+(?:verified|approved)"), None),
+    _Claim(_words("Windows", case=True), "Microsoft"),
+    _Claim(_words(r"Google|Android|Gmail|Chrome\s?OS"), "Google"),
+    _Claim(_words("System", case=True), "the system"),
+    _Claim(_words(r"Security\s+(?:Update|Alert|Check)|Operating\s+System"), "the system"),
+    _Claim(_words(r"Verified\s+by|Verified\s+publisher|Official\s+verification"), "a verifier"),
+    # Notch in running text ("than Notch knows") is no claim; a text that opens with it,
+    # or says Notch vouches, speaks as Notch.
+    _Claim(
+        re.compile(
+            r"^\W*Notch(?![\w])|(?<![\w])Notch\s+(?:verified|approved|official|security|"
+            r"update|system|alert|says|asks|confirms?)(?![\w])",
+            re.IGNORECASE,
+        ),
+        "Notch itself",
+    ),
 )
-"""Words that claim to be the operating system or a vendor. Short on purpose: it catches
-the usual disguises, and a real vendor's publisher may still use its own name."""
+"""Words that claim to be the operating system, a platform vendor, Notch itself or a
+verifier. No publisher silences them: `publisher` is what the manifest says about
+itself, and nothing checks it (issue 18: a self-declared "Apple Inc." made "macOS
+Software Update" pass)."""
 
 _SCREEN: Final = (
     "apple", "mac", "os x", "ios", "icloud", "iphone", "ipad", "update", "microsoft",
     "windows", "google", "android", "gmail", "chrome", "system", "security", "verified",
-    "approved",
+    "verification", "notch",
 )  # fmt: skip
-"""A word every claim holds (lower case): text with none of them claims nothing, and is
-passed over without running the patterns."""
-
-
-def _may_claim(text: str) -> bool:
-    lowered = text.lower()
-    return any(word in lowered for word in _SCREEN)
-
+"""A word every claim holds (lower case, in the text's plain-letter reading): text with
+none of them claims nothing, and is passed over without running the patterns."""
 
 _BINDING_RE: Final = re.compile(r"\{\{.*?\}\}|<<.*?>>", re.DOTALL)
 _TEXT_KEYS: Final = ("title", "subtitle", "text", "label")
+_INVISIBLE: Final = frozenset({"Cf", "Mn", "Me", "Cc"})
+"""Zero-width joiners and spaces, combining marks, controls: dropped before reading."""
+_JOINERS_RE: Final = re.compile(r"(?<=[^\W_])[._\-·•*'’`~|/\\]+(?=[^\W_])")
+"""Punctuation between two letters (`Ap.ple`, `mac-OS`): dropped before reading."""
+_SPACED_RE: Final = re.compile(r"(?<![^\W_])[^\W_](?:[ \t\u00a0._\-·•*]{1,2}[^\W_]){2,}(?![^\W_])")
+"""Three or more single letters each set apart (`V e r i f i e d`, `A.p.p.l.e`)."""
+_SEPARATOR_RE: Final = re.compile(r"[ \t\u00a0._\-·•*]")
+_DIGITS_AS_LETTERS: Final = str.maketrans({"0": "o", "1": "l", "|": "l"})
 
 
-def claim_in(text: str, publisher: str) -> str | None:
-    """The first phrase of `text` that claims to be someone `publisher` (its name and id,
-    lower case) is not, else None. Bindings are skipped: their values are the agent's."""
-    if not _may_claim(text):
-        return None
+@dataclass(frozen=True, slots=True)
+class FoundClaim:
+    """A phrase that claims to be someone, as Notch read it."""
+
+    phrase: str
+    """The words as read (after look-alike letters and spacing were undone)."""
+    who: str
+    """Whom it claims to be: "Apple", "Microsoft", "Google", "the system", "Notch itself",
+    "a verifier"."""
+    disguised: bool
+    """Only found once look-alike letters, spacing or invisible characters were undone."""
+
+
+def _plain_letters(text: str) -> str:
+    """`text` with every character that looks like a Latin letter or digit written as
+    one (Unicode's confusables data, via `confusable-homoglyphs`), compatibility forms
+    folded (NFKC: full-width, mathematical bold) and invisible characters dropped."""
+    folded = unicodedata.normalize("NFKC", text)
+    kept = "".join(ch for ch in folded if unicodedata.category(ch) not in _INVISIBLE)
+    if kept.isascii():
+        return kept
+    from confusable_homoglyphs.confusables import confusables_data  # 0.1 s: only when needed
+
+    out: list[str] = []
+    for ch in kept:
+        if ch.isascii():
+            out.append(ch)
+            continue
+        latin = next(
+            (
+                h["c"]
+                for h in confusables_data.get(ch, ())
+                if len(h["c"]) == 1 and h["c"].isascii() and h["c"].isalnum()
+            ),
+            None,
+        )
+        if latin is None:  # an accented letter reads as its base letter: Ápple → Apple
+            base = unicodedata.normalize("NFKD", ch)[:1]
+            latin = base if base.isascii() and base.isalpha() else ch
+        out.append(latin)
+    return "".join(out)
+
+
+def _readings(text: str) -> Iterator[tuple[str, bool]]:
+    """The ways a person may read `text`, each with whether it differs from the letters
+    as written: as written; with look-alike letters and invisible characters undone; with
+    punctuation between letters and spaced-out letters joined."""
     literal = _BINDING_RE.sub(" ", text)
-    for claim in CLAIMS:
-        found = claim.pattern.search(literal)
-        if found is not None and (claim.owner is None or claim.owner not in publisher):
-            return found.group(0)
+    yield literal, False
+    plain = _plain_letters(literal)
+    if plain != literal:
+        yield plain, True
+    joined = _JOINERS_RE.sub("", plain)
+    if joined != plain:
+        yield joined, True
+    spaced = _SPACED_RE.findall(plain)
+    if spaced:
+        # Each spaced-out run read as a word; a wider gap between runs stays a space.
+        squashed = _SPACED_RE.sub(lambda m: _SEPARATOR_RE.sub("", m.group(0)), plain)
+        yield squashed, True
+        for run in spaced:  # "VerifiedbyApple": the claim's words with no space between
+            yield " ".join(re.findall(r"[A-Z][a-z]*|[a-z]+|\d+", _SEPARATOR_RE.sub("", run))), True
+    digits = plain.translate(_DIGITS_AS_LETTERS)
+    if digits != plain:  # G00gle, App1e
+        yield digits, True
+
+
+def find_claim(text: str) -> FoundClaim | None:
+    """The first phrase of `text` that claims to be the operating system, a platform
+    vendor, Notch itself or a verifier, also when spelled with look-alike letters, spaced
+    out or with invisible characters; None when it claims nothing. Bindings are skipped:
+    their values are the agent's. Bounded: text past 2,000 characters is not read."""
+    text = text[:2000]
+    for reading, disguised in _readings(text):
+        lowered = reading.lower()
+        if not any(word in lowered for word in _SCREEN):
+            continue
+        for claim in CLAIMS:
+            found = claim.pattern.search(reading)
+            if found is not None:
+                return FoundClaim(" ".join(found.group(0).split()), claim.who, disguised)
     return None
 
 
+def claim_in(text: str, publisher: str = "") -> str | None:
+    """The first phrase of `text` that claims to be someone (see `find_claim`), else
+    None. `publisher` is accepted for older callers and ignored: a publisher is what a
+    manifest says about itself, so it never makes a claim true."""
+    found = find_claim(text)
+    return found.phrase if found is not None else None
+
+
+def _claim_message(found: FoundClaim, what: str, publisher: str) -> str:
+    how = " (written with look-alike letters, spacing or invisible characters)" * found.disguised
+    return (
+        f"{quote(found.phrase)}{how} claims to be {found.who}, but {what} is only what this "
+        f"manifest says about itself (publisher: {publisher}); Notch shows who is really "
+        "asking in the card's header and marks this name as unverified — describe what the "
+        "integration does in its own words"
+    )
+
+
 def impersonation_problems(doc: SourceDocument, data: dict[str, Any]) -> Iterator[Problem]:
-    """Warnings (`impersonation`) for a manifest name, tool title or card text that
-    claims to be the operating system or a vendor other than the publisher."""
-    if not _may_claim(doc.text):
-        return  # one pass over the file: most manifests claim nothing anywhere
+    """Warnings (`impersonation`) for a manifest name, summary, publisher, tool title or
+    card text that claims to be the operating system, a platform vendor, Notch itself
+    or a verifier, also when spelled with look-alike letters or spaced out. The publisher
+    never silences them: it is self-declared."""
     raw_publisher = data.get("publisher")
-    publisher = ""
-    if isinstance(raw_publisher, dict):
-        publisher = " ".join(
-            str(raw_publisher.get(k, ""))
-            for k in ("id", "name")
-            if isinstance(raw_publisher.get(k), str)
-        ).lower()
     shown = f"{raw_publisher.get('name')!r}" if isinstance(raw_publisher, dict) else "not declared"
+    if isinstance(raw_publisher, dict):
+        for key in ("name", "id"):
+            value = raw_publisher.get(key)
+            found = find_claim(value) if isinstance(value, str) else None
+            # Notch's own integrations say "Notch"; the strip's "Bundled with Notch",
+            # which no manifest can write, is what tells them apart.
+            if found is not None and found.who != "Notch itself":
+                yield doc.problem(
+                    f"/publisher/{key}",
+                    "impersonation",
+                    _claim_message(found, "the publisher", shown),
+                    severity="warning",
+                )
+                break
     for pointer, text in _texts(data):
-        phrase = claim_in(text, publisher)
-        if phrase is not None:
+        found = find_claim(text)
+        if found is not None:
             yield doc.problem(
                 pointer,
                 "impersonation",
-                f"{quote(phrase)} claims to be the operating system or a vendor, but this "
-                f"integration's publisher is {shown}; Notch shows who is really asking in "
-                "the card's header — describe what the integration does in its own words",
+                _claim_message(found, "its publisher", shown),
                 severity="warning",
             )
 
@@ -186,4 +294,11 @@ def _texts(data: dict[str, Any]) -> Iterator[tuple[str, str]]:
                         yield join_pointer(visit.pointer, "items", i, key), item[key]
 
 
-__all__ = ["CLAIMS", "claim_in", "icon_problems", "impersonation_problems"]
+__all__ = [
+    "CLAIMS",
+    "FoundClaim",
+    "claim_in",
+    "find_claim",
+    "icon_problems",
+    "impersonation_problems",
+]

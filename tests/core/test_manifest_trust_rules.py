@@ -113,23 +113,59 @@ def test_the_spoof_card_from_issue_9_is_warned_about(tmp_path: Path) -> None:
     assert "'Example'" in title.message  # names the real publisher
 
 
-def test_a_vendor_may_use_its_own_name(tmp_path: Path) -> None:
-    apple = {"id": "com.apple.music", "name": "Apple"}
-    assert _check(tmp_path, _spoof("Add to Apple Music on your iPhone", publisher=apple)) == []
+def test_a_self_declared_vendor_publisher_never_silences_the_warning(tmp_path: Path) -> None:
+    # Issue 18: "Apple Inc." as publisher made "macOS Software Update" pass. A publisher
+    # is what the manifest says about itself; it is warned about too.
+    apple = {"id": "com.apple.update", "name": "Apple Inc."}
+    problems = _check(tmp_path, _spoof("macOS Software Update", publisher=apple))
+    assert _rules(problems) == ["impersonation", "impersonation"]
+    assert {p.pointer for p in problems} == {"/publisher/name", "/tools/0/confirmation/root/title"}
+    assert all("only what this manifest says about itself" in p.message for p in problems)
     google = {"id": "com.google.calendar", "name": "Google"}
-    assert _rules(_check(tmp_path, _spoof("Windows Update", publisher=google))) == ["impersonation"]
+    assert _rules(_check(tmp_path, _spoof("Windows Update", publisher=google))) == [
+        "impersonation",
+        "impersonation",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "phrase"),
+    [
+        ("mac\u041eS S\u043eftware Update", "macOS"),  # Cyrillic O and o
+        ("V e r i f i e d  b y  A p p l e", "Apple"),
+        ("A.p.p.l.e Pay", "Apple"),
+        ("Ap\u200bple ID", "Apple"),  # a zero-width space
+        ("G00gle Drive", "Google"),
+        ("\uff2d\uff49\uff43\uff52\uff4f\uff53\uff4f\uff46\uff54", "Microsoft"),  # full width
+        ("Android Security Check", "Android"),
+        ("System", "System"),
+        ("Notch Security Center", "Notch"),
+    ],
+)
+def test_look_alike_letters_spacing_and_invisible_characters_still_claim(
+    tmp_path: Path, text: str, phrase: str
+) -> None:
+    problems = _check(tmp_path, _spoof(text))
+    assert _rules(problems) == ["impersonation"], problems
+    assert f"'{phrase}'" in problems[0].message
 
 
 def test_claims_nobody_may_make_are_warned_even_for_a_vendor(tmp_path: Path) -> None:
     apple = {"id": "com.apple", "name": "Apple"}
-    assert _rules(_check(tmp_path, _spoof("Send", "Verified by Notch", apple))) == ["impersonation"]
-    assert _rules(_check(tmp_path, _spoof("System Settings", publisher=apple))) == ["impersonation"]
+    assert _rules(_check(tmp_path, _spoof("Send", "Verified by Notch", apple))) == [
+        "impersonation",
+        "impersonation",
+    ]
+    plain = {"id": "com.example", "name": "Example"}
+    assert _rules(_check(tmp_path, _spoof("System Settings", publisher=plain))) == ["impersonation"]
 
 
 def test_ordinary_words_and_agent_values_are_not_claims(tmp_path: Path) -> None:
     # "windows" in lower case, "apple" the fruit, and a value the agent fills in.
     data = _spoof("Close all windows and buy an apple for {{user.name}}", "Sent by {{text}}")
     assert _check(tmp_path, data) == []
+    # Notch named in running text is no claim; the file system is not "System".
+    assert _check(tmp_path, _spoof("Clean the file system as Notch suggests")) == []
 
 
 def test_the_manifest_name_is_checked_too(tmp_path: Path) -> None:
@@ -235,3 +271,40 @@ def test_walk_blocks_does_not_enter_a_pruned_block() -> None:
         if visit.block["type"] == "stack":
             pruned.add(id(visit.block))
     assert seen == ["card", "stack"]
+
+
+# --- through the real program ---------------------------------------------------------------
+
+IMPERSONATING_NAMES = {
+    "plain": "macOS Software Update",
+    "cyrillic": "mac\u041eS S\u043eftware Update",
+    "spaced": "V e r i f i e d  b y  A p p l e",
+    "zero-width": "Win\u200bdows Defender",
+    "digits": "G00gle Account",
+    "notch": "Notch Security",
+    "system": "System",
+    "bank": "Verified by Visa",
+}
+
+
+def test_notch_validate_warns_about_every_impersonating_name(tmp_path: Path) -> None:
+    """`notch validate` (the real command, in its own process) on one folder per name;
+    the publisher claims to be Apple in every one, which silences nothing."""
+    import subprocess
+    import sys
+
+    for key, name in IMPERSONATING_NAMES.items():
+        folder = tmp_path / key
+        folder.mkdir()
+        data = {**_base(), "name": name, "publisher": {"id": "com.apple", "name": "Apple Inc."}}
+        (folder / "manifest.json").write_text(json.dumps(data, indent=2), encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "notch_app", "validate", str(tmp_path)],
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr  # warnings, not errors
+    lines = (done.stdout + done.stderr).splitlines()
+    for key in IMPERSONATING_NAMES:
+        mine = [line for line in lines if f"/{key}/manifest.json" in line]
+        assert any("warning[impersonation]" in line and ":5:" in line for line in mine), (key, mine)
+        assert any("publisher" in line and "Apple" in line for line in mine), (key, mine)
