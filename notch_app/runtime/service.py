@@ -460,6 +460,15 @@ class ConfirmationService:
                     "supersedes",
                 )
             revised = before is not None and before.reason == "revise"
+            if old is not None and old.ending is not None:
+                # Already being decided (an approve whose write is under way): superseding
+                # it now would race its stored decision; it is decided, as below.
+                raise ServiceError(
+                    "notOpen",
+                    f"callId {call.supersedes!r} was already decided ({old.ending.outcome}); "
+                    "nothing to supersede",
+                    "supersedes",
+                )
             if old is None and not revised:
                 raise ServiceError(
                     "notOpen",
@@ -510,7 +519,7 @@ class ConfirmationService:
         def decided(error: StoreError | None) -> None:
             if error is not None:
                 self._open.pop(call_id, None)
-                item.future.set_exception(ServiceError("storage", str(error)))
+                _fail(item.future, ServiceError("storage", str(error)))
                 return
             self._settle(item, decision)
             # The glance is the person's setting (Settings → "Show a glance"), read live.
@@ -835,7 +844,7 @@ class ConfirmationService:
             item.timer = None
         item.held = None
         if not item.future.done():
-            item.future.set_exception(ServiceError("storage", str(error)))
+            _fail(item.future, ServiceError("storage", str(error)))
         item.listeners.clear()
         # "withdrawn": the service ended it and nothing ran (as for a removed integration).
         self._cards.dismiss(call_id, "withdrawn")
@@ -1018,6 +1027,14 @@ def _done(loop: asyncio.AbstractEventLoop, decision: Decision) -> asyncio.Future
     done: asyncio.Future[Decision] = loop.create_future()
     done.set_result(decision)
     return done
+
+
+def _fail(future: asyncio.Future[Decision], error: ServiceError) -> None:
+    """End `future` with `error`, marked as seen: a request asked with `wait: false`, or
+    whose client went away, has nobody awaiting it, and asyncio would log "Future exception
+    was never retrieved" for it. Anyone awaiting it still gets the error."""
+    future.set_exception(error)
+    future.exception()
 
 
 def _same_call(
