@@ -8,7 +8,9 @@ them), and event handlers run on that reading thread.
 
 Like the async client it reconnects for up to `reconnect_for` seconds when the
 connection drops mid-call and sends the call again (`confirm.request` is keyed by
-callId, so that never makes a second card). Timeouts are the caller's (`timeout=`).
+callId, so that never makes a second card). How long a person may take is the caller's
+(`timeout=`); every other wait (connect, send, a method Notch answers at once, the
+withdraw after a timeout) is bounded as the async client's are (`notch_app.ipc.client`).
 Its requests carry its `token`, as the async client's do.
 """
 
@@ -17,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import os
+import select
 import socket
 import threading
 import time
@@ -27,6 +30,8 @@ from typing import Any, Final
 from notch_app.ipc import protocol as rpc
 from notch_app.ipc.address import default_socket_path
 from notch_app.ipc.client import (
+    ANSWER_WAIT_S,
+    CONNECT_WAIT_S,
     REPLY_LIMIT,
     WITHDRAW_WAIT_S,
     Backoff,
@@ -39,15 +44,18 @@ from notch_app.ipc.client import (
     NotchNotRunning,
     NotchTimeout,
     NotchUntrusted,
+    answer_limit,
     bare_status,
     batch_params,
     batch_results,
+    batch_timed_out,
     checked_token,
+    connect_failed,
     decided_or_timed_out,
     decision_or_none,
     encode_call,
     glance_params,
-    not_running,
+    no_answer,
     request_error,
     request_params,
     routed,
@@ -58,6 +66,8 @@ from notch_app.ipc.peer import UntrustedServer, verify_server
 from notch_app.runtime.decision import Decision
 
 _RECV_BYTES: Final = 64 * 1024
+_LEAST_WAIT_S: Final = 0.01
+"""A deadline already past still gets one short try (a connect, a send)."""
 
 
 class NotchClient:
@@ -83,6 +93,9 @@ class NotchClient:
         self._sleepers = 0
         self._send_lock = threading.Lock()
         self._sock: socket.socket | None = None
+        self._sender: socket.socket | None = None
+        """The connection again (a dup), for sending: its own timeout stays None, so a
+        send never waits inside Python on the reader's timeout (see `_send`)."""
         self._generation = 0
         """Bumped whenever the connection is dropped: a waiter on an older one resends."""
         self._sock_timeout: float | None = None
@@ -159,16 +172,19 @@ class NotchClient:
         try:
             result = self.call("confirm.batch", params, timeout=timeout)
         except NotchTimeout:
+            # Every withdraw within one budget: a Notch that answers none holds this
+            # WITHDRAW_WAIT_S in all, not that much per call.
+            until = time.monotonic() + WITHDRAW_WAIT_S
+            ended: list[Decision | NotchError] = []
             for call in params["calls"]:
-                with contextlib.suppress(NotchError):
-                    self.call(
-                        "confirm.withdraw",
-                        {"callId": call["callId"], "token": self.token},
-                        timeout=WITHDRAW_WAIT_S,
-                    )
-            raise NotchTimeout(
-                f"no decisions within {timeout:g} s; the open calls were withdrawn"
-            ) from None
+                try:
+                    left = until - time.monotonic()
+                    if left <= 0:
+                        raise no_answer("confirm.withdraw", WITHDRAW_WAIT_S)
+                    ended.append(self.withdraw(call["callId"], timeout=left))
+                except NotchError as exc:
+                    ended.append(exc)
+            raise batch_timed_out(timeout, ended) from None
         return batch_results(result, len(params["calls"]))
 
     def submit(
@@ -213,11 +229,12 @@ class NotchClient:
         """The bare status of any request, whoever made it: "pending" or "decided"."""
         return bare_status(self.call("confirm.get", {"callId": call_id}))
 
-    def withdraw(self, call_id: str) -> Decision:
+    def withdraw(self, call_id: str, *, timeout: float | None = None) -> Decision:
         """Withdraw `call_id`; returns `withdrawn`, or the decision if it came first.
-        Raises NotchRequestError(-32008) for a callId made with another token."""
+        Raises NotchRequestError(-32008) for a callId made with another token,
+        NotchTimeout without an answer within `timeout` (default ANSWER_WAIT_S)."""
         params = {"callId": call_id, "token": self.token}
-        return verified_decision(self.call("confirm.withdraw", params))
+        return verified_decision(self.call("confirm.withdraw", params, timeout=timeout))
 
     def integrations(self) -> list[dict[str, Any]]:
         """The integrations Notch has loaded, each with its tools."""
@@ -235,12 +252,17 @@ class NotchClient:
     def call(self, method: str, params: dict[str, Any], *, timeout: float | None = None) -> Any:
         """Call any method and return its result; retries on a new connection if the old
         one drops. Raises NotchRequestError, NotchNotRunning, NotchConnectionLost, or
-        NotchTimeout after `timeout` seconds."""
-        deadline = None if timeout is None else time.monotonic() + timeout
+        NotchTimeout without an answer within `timeout` seconds (for a method Notch
+        answers at once, within ANSWER_WAIT_S when no `timeout` is given)."""
+        limit = answer_limit(method, params, timeout)
+        deadline = None if limit is None else time.monotonic() + limit
         backoff: Backoff | None = None
         while True:
             try:
                 return self._call_once(method, params, deadline)
+            except NotchTimeout:
+                assert limit is not None  # only a call with a deadline times out
+                raise no_answer(method, limit) from None
             except (Dropped, NotchNotRunning) as exc:
                 if self._closed:
                     raise NotchError("this NotchClient is closed") from None
@@ -248,8 +270,8 @@ class NotchClient:
                     backoff = Backoff(self.socket_path, self.reconnect_for)
                 now = time.monotonic()
                 pause = backoff.pause_after(exc, now)
-                if deadline is not None and now + pause >= deadline:
-                    raise NotchTimeout(f"no answer from Notch within {timeout:g} s") from None
+                if limit is not None and deadline is not None and now + pause >= deadline:
+                    raise no_answer(method, limit) from None
                 time.sleep(pause)
 
     # --- internals -------------------------------------------------------------------
@@ -258,13 +280,7 @@ class NotchClient:
         """`confirm()` ran out of time: withdraw, then raise NotchTimeout (or return the
         decision the person made just before the withdraw arrived)."""
         try:
-            ended = verified_decision(
-                self.call(
-                    "confirm.withdraw",
-                    {"callId": call_id, "token": self.token},
-                    timeout=WITHDRAW_WAIT_S,
-                )
-            )
+            ended = self.withdraw(call_id, timeout=WITHDRAW_WAIT_S)
         except NotchError as exc:
             raise withdraw_failed(call_id, timeout, exc) from None
         return decided_or_timed_out(call_id, timeout, ended)
@@ -275,16 +291,20 @@ class NotchClient:
         with self._lock:
             if self._closed:
                 raise NotchError("this NotchClient is closed")
-            sock = self._connected()
+            self._connected(deadline)
+            sender = self._sender
+            assert sender is not None  # made with the connection
             generation = self._generation
             self._expected.add(request_id)
         try:
             try:
                 with self._send_lock:
-                    sock.sendall(data)
-            except OSError:
-                with self._lock:
+                    _send(sender, data, deadline)
+            except (OSError, NotchTimeout) as exc:
+                with self._lock:  # part of a request may be on it: never use it again
                     self._drop(generation)
+                if isinstance(exc, NotchTimeout):
+                    raise
                 raise Dropped from None
             message = self._reply(request_id, generation, deadline)
         except BaseException:
@@ -330,6 +350,14 @@ class NotchClient:
                 events, replies = routed(self._receive(sock, left))
             except Dropped:
                 lost = True
+            except BaseException:
+                # A signal's exception mid-read (the hook's SIGTERM): hand the reading on,
+                # or every other caller of this client would sleep for ever.
+                with self._lock:
+                    self._reading = False
+                    if self._sleepers:
+                        state.notify_all()
+                raise
             mine: dict[str, Any] | None = None
             with self._lock:
                 self._reading = False
@@ -364,23 +392,35 @@ class NotchClient:
             raise Dropped
         return self._splitter.feed(bytes(self._inbox[:got]))
 
-    def _connected(self) -> socket.socket:
-        """The open socket, connecting first if needed. Call with `_lock` held."""
+    def _connected(self, deadline: float | None = None) -> socket.socket:
+        """The open socket, connecting first if needed (within CONNECT_WAIT_S, and by
+        `deadline`). Call with `_lock` held."""
         if self._sock is not None:
             return self._sock
         sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        wait = CONNECT_WAIT_S
+        if deadline is not None:
+            wait = max(_LEAST_WAIT_S, min(wait, deadline - time.monotonic()))
+        sock.settimeout(wait)  # a full accept queue fails at once (EAGAIN), never blocks
         try:
             sock.connect(os.fspath(self.socket_path))
         except OSError as exc:
             sock.close()
-            raise not_running(self.socket_path, exc) from None
+            raise connect_failed(self.socket_path, exc) from None
         try:  # before anything is sent on it
             verify_server(sock, self.socket_path)
         except UntrustedServer as exc:
             sock.close()
             raise NotchUntrusted(str(exc)) from None
-        self._sock = sock
-        self._sock_timeout = None
+        try:
+            sender = socket.socket(sock.family, sock.type, sock.proto, os.dup(sock.fileno()))
+        except OSError as exc:
+            sock.close()
+            raise connect_failed(self.socket_path, exc) from None
+        if sender.gettimeout() is not None:  # only under socket.setdefaulttimeout()
+            sender.settimeout(None)
+        self._sock, self._sender = sock, sender
+        self._sock_timeout = wait
         self._splitter.clear()
         return sock
 
@@ -393,6 +433,9 @@ class NotchClient:
         if self._sleepers:
             self._state.notify_all()
         sock, self._sock = self._sock, None
+        if self._sender is not None:
+            self._sender.close()
+            self._sender = None
         self._splitter.clear()
         if sock is not None:
             with contextlib.suppress(OSError):
@@ -401,3 +444,34 @@ class NotchClient:
 
     def _dispatch(self, event: ConfirmationEvent) -> None:
         self._listeners.dispatch(event, self.on_event)
+
+
+def _send(sock: socket.socket, data: bytes, deadline: float | None) -> None:
+    """Send all of `data` by `deadline`, and within ANSWER_WAIT_S in any case: a Notch
+    that stopped reading (its buffer full) never holds the sender. Never blocks in a
+    send (MSG_DONTWAIT, whatever the socket's own timeout, which the reading thread
+    owns). Raises NotchTimeout when the time runs out, OSError when the socket fails."""
+    until = time.monotonic() + ANSWER_WAIT_S
+    if deadline is not None:
+        until = min(until, deadline)
+    view = memoryview(data)
+    while view:
+        try:
+            view = view[sock.send(view, socket.MSG_DONTWAIT) :]
+            continue
+        except (BlockingIOError, TimeoutError):
+            pass
+        left = until - time.monotonic()
+        if left <= 0:
+            raise NotchTimeout("Notch stopped reading what was sent to it")
+        _writable(sock, left)
+
+
+def _writable(sock: socket.socket, within: float) -> None:
+    """Wait until `sock` can take more bytes, at most `within` seconds."""
+    if hasattr(select, "poll"):
+        poller = select.poll()
+        poller.register(sock, select.POLLOUT)
+        poller.poll(max(1, round(within * 1000)))
+    else:  # pragma: no cover - every POSIX Notch runs on has poll
+        select.select([], [sock], [], within)

@@ -9,9 +9,14 @@ Every request the client makes carries its `token` (a fresh secret per client, o
 `token=`), which Notch requires to await, withdraw, supersede, repeat or read a request:
 pass the same token to a new client after a restart of your own to carry on with
 requests made before it. Keep it secret; Notch stores only its hash.
-Timeouts are the caller's: pass `timeout=` (seconds). A `confirm(timeout=…)` that runs
-out withdraws its request before it raises `NotchTimeout`, so no card is left that the
-person could approve with nothing waiting to run it.
+How long a person may take is the caller's: pass `timeout=` (seconds). A
+`confirm(timeout=…)` that runs out withdraws its request before it raises
+`NotchTimeout`, so no card is left that the person could approve with nothing waiting
+to run it. Every other wait is bounded by the client itself, so a Notch that accepts and
+never answers (frozen, or not Notch at all) holds no caller: a connect gives up after
+`CONNECT_WAIT_S`, a method Notch answers at once (everything but a person's decision)
+after `ANSWER_WAIT_S`, and the withdraw after a timeout after `WITHDRAW_WAIT_S`, so a
+`confirm(timeout=T)` returns or raises by T + `WITHDRAW_WAIT_S`.
 
 Every error the clients raise is a `NotchError`: `NotchNotRunning`, `NotchConnectionLost`,
 `NotchUntrusted`, `NotchRequestError` (Notch refused the call), `NotchDecisionRefused`
@@ -41,8 +46,17 @@ from notch_app.runtime.ownership import new_token, token_problem
 REPLY_LIMIT: Final = 4 * rpc.MAX_MESSAGE_BYTES
 """Longest line a client reads; nothing Notch sends is that long, so past it the peer
 is not Notch and the connection is dropped."""
-WITHDRAW_WAIT_S: Final = 5.0
-"""How long a timed-out `confirm()` waits for its withdraw to be answered."""
+WITHDRAW_WAIT_S: Final = 1.0
+"""How long a timed-out `confirm()` waits for its withdraw to be answered (all the
+withdraws of a timed-out batch together): short and fixed, so a frozen Notch keeps a
+caller at most this long past its own timeout. A healthy Notch answers in milliseconds."""
+ANSWER_WAIT_S: Final = 10.0
+"""How long a client waits for a method Notch answers at once (a read, a withdraw, a
+glance, a request with `wait: false`) when the caller gave no `timeout`."""
+CONNECT_WAIT_S: Final = 5.0
+"""How long one connect may take (a Notch whose accept queue is full never accepts)."""
+PERSON_WAITS: Final = frozenset({"confirm.request", "confirm.batch", "confirm.await"})
+"""The methods whose answer waits for the person: bounded only by the caller's timeout."""
 FIRST_PAUSE_S: Final = 0.05
 LONGEST_PAUSE_S: Final = 1.0
 
@@ -60,13 +74,22 @@ class NotchConnectionLost(NotchError):
 
 
 class NotchTimeout(NotchError, TimeoutError):
-    """No decision within the caller's `timeout`. For `confirm()`/`confirm_many()` the
-    request was withdrawn first (`decision` is the withdrawn decision); for
-    `await_decision()` it stays open."""
+    """No answer in time: no decision within the caller's `timeout`, or no answer at all
+    from a Notch that does not answer (see ANSWER_WAIT_S). For `confirm()` the request
+    was withdrawn first (`decision` is the withdrawn decision, None when the withdraw
+    itself got no answer); for `confirm_many()`, `ended` holds how each call ended (its
+    withdrawn decision, or the NotchError of its withdraw), in order; for
+    `await_decision()` the request stays open."""
 
-    def __init__(self, message: str, decision: Decision | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        decision: Decision | None = None,
+        ended: Sequence[Decision | NotchError] = (),
+    ) -> None:
         super().__init__(message)
         self.decision = decision
+        self.ended = tuple(ended)
 
 
 class NotchUsageError(NotchError, ValueError):
@@ -254,6 +277,37 @@ def request_error(error: Any) -> NotchRequestError:
         str(error.get("message", "error")),
         error.get("data"),
     )
+
+
+def answer_limit(method: str, params: Mapping[str, Any], timeout: float | None) -> float | None:
+    """How long one call may wait for its answer: the caller's `timeout`; else none for
+    a person's decision (PERSON_WAITS, unless `wait` is false), ANSWER_WAIT_S for
+    anything Notch answers at once."""
+    if timeout is not None:
+        return timeout
+    if method in PERSON_WAITS and params.get("wait") is not False:
+        return None
+    return ANSWER_WAIT_S
+
+
+def no_answer(method: str, limit: float) -> NotchTimeout:
+    """The error for a call whose answer did not come within `limit` seconds."""
+    if method in PERSON_WAITS:
+        return NotchTimeout(f"no decision within {limit:g} s")
+    return NotchTimeout(
+        f"Notch did not answer {method} within {limit:g} s; it may be busy or frozen "
+        "(restart notch run if it stays so)"
+    )
+
+
+def connect_failed(socket_path: Path, error: OSError) -> NotchNotRunning:
+    """The error for a connect that failed or did not finish within CONNECT_WAIT_S."""
+    if isinstance(error, TimeoutError | BlockingIOError):
+        return NotchNotRunning(
+            f"Notch at {socket_path} does not accept connections (within "
+            f"{CONNECT_WAIT_S:g} s); it may be frozen: restart notch run"
+        )
+    return not_running(socket_path, error)
 
 
 def encode_call(request_id: int, method: str, params: dict[str, Any]) -> bytes:
@@ -455,12 +509,8 @@ class AsyncNotchClient:
             async with asyncio.timeout(timeout):
                 result = await self.call("confirm.batch", params)
         except TimeoutError:
-            for call in params["calls"]:
-                with contextlib.suppress(NotchError):
-                    await self.withdraw(call["callId"])
-            raise NotchTimeout(
-                f"no decisions within {timeout:g} s; the open calls were withdrawn"
-            ) from None
+            ended = await self._withdraw_all([call["callId"] for call in params["calls"]])
+            raise batch_timed_out(timeout, ended) from None
         return batch_results(result, len(params["calls"]))
 
     async def submit(
@@ -515,11 +565,12 @@ class AsyncNotchClient:
         Raises NotchRequestError(-32001) for a callId Notch never saw."""
         return bare_status(await self.call("confirm.get", {"callId": call_id}))
 
-    async def withdraw(self, call_id: str) -> Decision:
+    async def withdraw(self, call_id: str, *, timeout: float | None = None) -> Decision:
         """Withdraw `call_id`; returns `withdrawn`, or the decision if it came first.
-        Raises NotchRequestError(-32008) for a callId made with another token."""
+        Raises NotchRequestError(-32008) for a callId made with another token,
+        NotchTimeout without an answer within `timeout` (default ANSWER_WAIT_S)."""
         params = {"callId": call_id, "token": self.token}
-        return verified_decision(await self.call("confirm.withdraw", params))
+        return verified_decision(await self.call("confirm.withdraw", params, timeout=timeout))
 
     async def integrations(self) -> list[dict[str, Any]]:
         """The integrations Notch has loaded, each with its tools."""
@@ -535,8 +586,26 @@ class AsyncNotchClient:
         params = glance_params(integration, tool, blocks, call_id, self.token)
         return dict(await self.call("glance.show", params))
 
-    async def call(self, method: str, params: dict[str, Any]) -> Any:
-        """Call any method; retries on a new connection if the old one drops."""
+    async def call(
+        self, method: str, params: dict[str, Any], *, timeout: float | None = None
+    ) -> Any:
+        """Call any method; retries on a new connection if the old one drops. Raises
+        NotchTimeout without an answer within `timeout` seconds, or, for a method Notch
+        answers at once, within ANSWER_WAIT_S (see `answer_limit`)."""
+        limit = answer_limit(method, params, timeout)
+        if limit is None:  # a person's decision: the caller bounds it (confirm's timeout)
+            return await self._call(method, params)
+        try:
+            async with asyncio.timeout(limit):
+                return await self._call(method, params)
+        except TimeoutError as exc:
+            if isinstance(exc, NotchTimeout):
+                raise
+            raise no_answer(method, limit) from None
+
+    # --- internals -------------------------------------------------------------------
+
+    async def _call(self, method: str, params: dict[str, Any]) -> Any:
         link = self._link
         dropped = False
         if link is not None and link.alive:  # fast path: already connected
@@ -555,17 +624,36 @@ class AsyncNotchClient:
             except (Dropped, NotchNotRunning) as exc:
                 await asyncio.sleep(backoff.pause_after(exc, loop.time()))
 
-    # --- internals -------------------------------------------------------------------
-
     async def _gave_up(self, call_id: str, timeout: float | None) -> Decision:
-        """`confirm()` ran out of time: withdraw the request, then raise NotchTimeout —
-        unless the person decided just before the withdraw arrived: that decision is
-        the answer then."""
+        """`confirm()` ran out of time: withdraw the request (within WITHDRAW_WAIT_S),
+        then raise NotchTimeout — unless the person decided just before the withdraw
+        arrived: that decision is the answer then."""
         try:
-            ended = await asyncio.wait_for(self.withdraw(call_id), WITHDRAW_WAIT_S)
-        except (NotchError, TimeoutError) as exc:
+            ended = await self.withdraw(call_id, timeout=WITHDRAW_WAIT_S)
+        except NotchError as exc:
             raise withdraw_failed(call_id, timeout, exc) from None
         return decided_or_timed_out(call_id, timeout, ended)
+
+    async def _withdraw_all(self, call_ids: Sequence[str]) -> list[Decision | NotchError]:
+        """Withdraw every one of `call_ids` at once, all within WITHDRAW_WAIT_S: each
+        one's answer (its withdrawn decision, or the one that came first), or the
+        NotchError that kept it from one."""
+
+        async def one(call_id: str) -> Decision | NotchError:
+            try:
+                return await self.withdraw(call_id, timeout=WITHDRAW_WAIT_S)
+            except NotchError as exc:
+                return exc
+
+        tasks = [asyncio.ensure_future(one(call_id)) for call_id in call_ids]
+        done, late = await asyncio.wait(tasks, timeout=WITHDRAW_WAIT_S)
+        for task in late:
+            task.cancel()
+        await asyncio.gather(*late, return_exceptions=True)
+        return [
+            task.result() if task in done else no_answer("confirm.withdraw", WITHDRAW_WAIT_S)
+            for task in tasks
+        ]
 
     def _dispatch(self, event: ConfirmationEvent) -> None:
         self._listeners.dispatch(event, self.on_event)
@@ -580,11 +668,12 @@ class AsyncNotchClient:
                 return self._link
             loop = asyncio.get_running_loop()
             try:
-                transport, link = await loop.create_unix_connection(
-                    lambda: _Link(self._dispatch), os.fspath(self.socket_path)
-                )
-            except OSError as exc:
-                raise not_running(self.socket_path, exc) from None
+                async with asyncio.timeout(CONNECT_WAIT_S):
+                    transport, link = await loop.create_unix_connection(
+                        lambda: _Link(self._dispatch), os.fspath(self.socket_path)
+                    )
+            except OSError as exc:  # TimeoutError too: a Notch that never accepts
+                raise connect_failed(self.socket_path, exc) from None
             try:  # before anything is sent on it
                 verify_server(transport.get_extra_info("socket"), self.socket_path)
             except UntrustedServer as exc:
@@ -634,6 +723,15 @@ def withdraw_failed(call_id: str, timeout: float | None, exc: Exception) -> Notc
     return NotchTimeout(
         f"no decision within {timeout:g} s, and withdrawing {call_id!r} failed "
         f"({exc}); withdraw it yourself"
+    )
+
+
+def batch_timed_out(
+    timeout: float | None, ended: Sequence[Decision | NotchError]
+) -> NotchTimeout:
+    """What `confirm_many(timeout=…)` raises once its open calls were withdrawn."""
+    return NotchTimeout(
+        f"no decisions within {timeout:g} s; the open calls were withdrawn", ended=ended
     )
 
 

@@ -38,6 +38,7 @@ from notch_app.manifest.argument_fast_path import surely_valid
 from notch_app.manifest.arguments import argument_problems
 from notch_app.manifest.model import Manifest, Tool
 from notch_app.runtime.askers import DEFAULT_GRACE_S, Askers
+from notch_app.runtime.call_ids import MAX_CALL_ID_CHARS
 from notch_app.runtime.catalog import Catalog
 from notch_app.runtime.decision import (
     MAX_FEEDBACK_CHARS,
@@ -65,7 +66,6 @@ from notch_app.runtime.write_behind import WriteBehind, why_not_stored
 
 log = logging.getLogger("notch.service")
 
-MAX_CALL_ID_CHARS: Final = 128
 MAX_CONTEXT_CHARS: Final = 4096
 MAX_EXPIRES_IN_MS: Final = 30 * 24 * 3600 * 1000
 MAX_PENDING: Final = 10_000
