@@ -414,9 +414,15 @@ class NotchServer:
         """Claim the socket and listen. Raises SocketError if another Notch owns it."""
         claim_socket_path(self.path)
         loop = self.loop = asyncio.get_running_loop()
-        self._server = await loop.create_unix_server(
-            lambda: _Connection(self), path=os.fspath(self.path), backlog=LISTEN_BACKLOG
-        )
+        # bind() makes the socket file 0777 minus the umask: with umask 000 it would be
+        # 0777 until the chmod below. Any file made meanwhile only comes out narrower.
+        umask = os.umask(0o077)
+        try:
+            self._server = await loop.create_unix_server(
+                lambda: _Connection(self), path=os.fspath(self.path), backlog=LISTEN_BACKLOG
+            )
+        finally:
+            os.umask(umask)
         os.chmod(self.path, 0o600)
         self._inode = self.path.stat().st_ino
 

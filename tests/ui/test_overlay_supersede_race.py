@@ -112,7 +112,9 @@ async def test_a_supersede_racing_a_chord_approve_is_refused_and_nothing_is_left
         qtbot.addWidget(presenter.side_notch)
         return presenter
 
-    notch = await start(base / "s" / "notch.sock", base / "data", presenter=overlay, catalog=catalog)
+    notch = await start(
+        base / "s" / "notch.sock", base / "data", presenter=overlay, catalog=catalog
+    )
     presenter = notch.presenter
     assert isinstance(presenter, OverlayPresenter)
     reader, writer = await asyncio.open_unix_connection(str(notch.server.path))

@@ -12,6 +12,7 @@ import contextlib
 import json
 import logging
 import os
+import stat
 import tempfile
 import time
 from collections.abc import Iterator
@@ -185,10 +186,27 @@ def settings_lock(path: Path) -> Iterator[None]:
         yield
         return
     make_data_dir(path.parent)  # 0700 like every data dir (issue 9 finding 10)
-    lock_path = path.with_name(path.name + ".lock")
-    with open(lock_path, "a+b") as fh:
-        fcntl.flock(fh.fileno(), fcntl.LOCK_EX)
+    fd = _open_private(path.with_name(path.name + ".lock"))
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
         try:
             yield
         finally:
-            fcntl.flock(fh.fileno(), fcntl.LOCK_UN)
+            fcntl.flock(fd, fcntl.LOCK_UN)
+    finally:
+        os.close(fd)
+
+
+def _open_private(path: Path) -> int:
+    """Open (creating) the file `path` as 0600 whatever the umask, never through a
+    symlink; a file of ours left wider by an older Notch (the lock was 0666 under umask
+    000) is narrowed. Raises OSError."""
+    flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    fd = os.open(path, flags, 0o600)
+    try:
+        if hasattr(os, "fchmod") and stat.S_IMODE(os.fstat(fd).st_mode) != 0o600:
+            os.fchmod(fd, 0o600)
+    except OSError:
+        os.close(fd)
+        raise
+    return fd

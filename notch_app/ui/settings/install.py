@@ -16,6 +16,7 @@ from pathlib import Path
 
 from notch_app.manifest.integration import load_integration
 from notch_app.manifest.model import Manifest
+from notch_app.runtime.folders import make_private_folder
 
 MAX_INSTALL_BYTES = 50 * 1024 * 1024
 MAX_INSTALL_FILES = 2000
@@ -85,7 +86,8 @@ def install(check: InstallCheck) -> Path:
     """
     install_dir = check.destination.parent
     try:
-        install_dir.mkdir(parents=True, exist_ok=True)
+        # 0700 whatever the umask: what is in it becomes cards (nobody else may add to it).
+        make_private_folder(install_dir)
         staging = Path(tempfile.mkdtemp(prefix=".installing-", dir=install_dir))
     except OSError as exc:
         raise InstallError(f"cannot write to {install_dir}: {exc.strerror or exc}") from exc
