@@ -9,13 +9,17 @@ not marked `readOnlyHint: true` asks (with a card Notch generates).
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 import mcp_types as types
 
+from notch_app.manifest.generated_card import must_ask, read_only_contradicted
 from notch_app.manifest.model import Manifest, Tool, tool_kind
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,11 +82,18 @@ def from_manifest(manifest: Manifest) -> dict[str, GatewayTool]:
 
 def from_server(tools: Iterable[types.Tool]) -> dict[str, GatewayTool]:
     """A bare server's tools, by name: read-only only when it says `readOnlyHint: true`
-    (and not `destructiveHint: true`); every other tool asks."""
+    (and not `destructiveHint: true`), and its name or description does not say it
+    deletes, sends, pays or writes (`must_ask`, as Notch decides for the same tools);
+    every other tool asks. A hint not believed is logged with why."""
     out: dict[str, GatewayTool] = {}
     for tool in tools:
-        hints = tool.annotations
-        reads = hints is not None and hints.read_only_hint is True and not hints.destructive_hint
+        document = tool_document(tool)
+        reads = not must_ask(document, has_card=False, bare_server=True)
+        why = read_only_contradicted(document)
+        if why is not None:
+            log.warning(
+                "notch mcp: %s says readOnlyHint: true, but %s; it asks first", tool.name, why
+            )
         out[tool.name] = GatewayTool(tool, reads, not reads)
     return out
 

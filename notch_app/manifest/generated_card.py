@@ -90,6 +90,64 @@ def acting_looking(tool_name: str) -> bool:
     return any(w in ACTING_VERBS for w in words)
 
 
+_CONTRADICTING_VERBS: Final = {
+    "deletes": ("delete", "remove", "erase", "wipe", "trash", "destroy", "purge", "unlink",
+                "rm"),
+    "sends": ("send", "email", "forward", "reply", "publish", "tweet"),
+    "pays": ("pay", "charge", "transfer", "purchase", "buy", "refund"),
+    "writes": ("write", "overwrite", "upload", "create", "update", "modify", "edit", "move",
+               "rename", "insert", "replace", "execute", "kill", "revoke", "grant", "deploy",
+               "install", "uninstall"),
+}  # fmt: skip
+"""What a tool named or described with these verbs does, whatever its hints say."""
+_CONTRADICTING: Final = {
+    verb: what for what, verbs in _CONTRADICTING_VERBS.items() for verb in verbs
+}
+_NEGATIONS: Final = frozenset({"never", "not", "without", "no", "nor", "doesn't", "won't"})
+_ENDINGS: Final = (("ies", "y"), ("es", ""), ("s", ""), ("ing", ""), ("ing", "e"))
+"""What it does now ("deletes", "sending"); "was last updated" says nothing of the tool."""
+
+
+def _verb_of(word: str, *, base: bool) -> str | None:
+    """The contradicting verb `word` is a form of (deletes, deleting → delete). A name's
+    words count only bare (`base`: `delete_all`, never `last_updated`); a description's
+    also as "deletes", "deleting", and bare as its first word ("Delete every file")."""
+    word = word.lower()
+    if word in _CONTRADICTING:
+        return word
+    for ending, back in () if base else _ENDINGS:
+        stem = word[: -len(ending)] + back
+        if word.endswith(ending) and stem in _CONTRADICTING:
+            return stem
+    return None
+
+
+def read_only_contradicted(tool: Mapping[str, Any] | Tool) -> str | None:
+    """Why `tool`'s `readOnlyHint: true` is not believed, or None: its name, or the first
+    sentence of its description, says it deletes, sends, pays or writes ("its name says
+    it deletes (delete_all)"). A verb after "never", "not", "without" does not count.
+    Never raises; bounded (a description's first 300 characters)."""
+    name, annotations = _name_and_annotations(tool)
+    if annotations.get("readOnlyHint") is not True:
+        return None
+    for word in name_words(name)[:12]:
+        verb = _verb_of(word, base=True)
+        if verb is not None:
+            return f"its name says it {_CONTRADICTING[verb]} ({name})"
+    description = tool.description if isinstance(tool, Tool) else tool.get("description")
+    if not isinstance(description, str):
+        return None
+    first = re.split(r"(?<=[.!?;])\s", description[:300], maxsplit=1)[0]
+    words = re.findall(r"[A-Za-z']+", first)
+    for index, word in enumerate(words):
+        verb = _verb_of(word, base=False)
+        if verb is not None and word.lower() == verb and index > 0:
+            continue  # a bare verb mid-sentence is a noun as often as not ("an update")
+        if verb is not None and (index == 0 or words[index - 1].lower() not in _NEGATIONS):
+            return f"its description says it {_CONTRADICTING[verb]} ({word!r})"
+    return None
+
+
 def must_ask(tool: Mapping[str, Any] | Tool, *, has_card: bool, bare_server: bool = False) -> bool:
     """Whether a call of `tool` must be confirmed by the person before it runs.
 
@@ -98,7 +156,9 @@ def must_ask(tool: Mapping[str, Any] | Tool, *, has_card: bool, bare_server: boo
     `destructiveHint`; else when it is destructive (`destructiveHint`), says
     `readOnlyHint: false`, or its name reads like an action (`acting_looking`). For a
     tool of a bare MCP server (`bare_server`), every tool not marked `readOnlyHint: true`
-    asks. Never raises.
+    asks, and so does one marked so whose name or description says it deletes, sends,
+    pays or writes (`read_only_contradicted`: a bare server's hint is its own word, so a
+    contradicted one fails closed). Never raises.
     """
     name, annotations = _name_and_annotations(tool)
     destructive = annotations.get("destructiveHint") is True
@@ -106,7 +166,7 @@ def must_ask(tool: Mapping[str, Any] | Tool, *, has_card: bool, bare_server: boo
     if destructive:
         return True
     if read_only is True:
-        return False
+        return bare_server and read_only_contradicted(tool) is not None
     if has_card or bare_server or read_only is False:
         return True
     return acting_looking(name)

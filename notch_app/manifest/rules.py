@@ -38,7 +38,11 @@ from notch_app.manifest.structure import (
     pre_pass_views,
     structure_problems,
 )
-from notch_app.manifest.trust_rules import icon_problems, impersonation_problems
+from notch_app.manifest.trust_rules import (
+    icon_problems,
+    impersonation_problems,
+    read_only_hint_problems,
+)
 from notch_app.manifest.view_rules import (
     DESTRUCTIVE_VERBS,
     VAGUE_CONFIRM_LABELS,
@@ -99,6 +103,8 @@ RULES: dict[str, str] = {
     "icon-missing": "the manifest's icon names a file in the integration's folder",
     "icon-outside-folder": "the manifest's icon stays inside the integration's folder",
     "impersonation": "(warning) texts do not claim to be the system or another vendor",
+    "read-only-hint-contradicted": "(warning) a tool marked readOnlyHint: true is not named "
+    "or described as deleting, sending, paying or writing",
     "argument-not-shown": "(warning) the card shows every argument the tool takes",
     "read-back-incomplete": "a confirmation's readBack names every phone number, IBAN, "
     "amount and recipient the tool sends, and says more than free text the model fills",
@@ -213,6 +219,7 @@ def _check_data(doc: SourceDocument, data: dict[str, Any]) -> ManifestCheck:
     result.problems.extend(_unknown_keys(doc, data))
     result.problems.extend(icon_problems(doc, data))
     result.problems.extend(impersonation_problems(doc, data))
+    result.problems.extend(read_only_hint_problems(doc, data))
     seen: set[str] = set()
     for index, tool in tools:
         base = join_pointer("/tools", index)

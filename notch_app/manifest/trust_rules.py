@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import PureWindowsPath
 from typing import Any, Final
 
+from notch_app.manifest.generated_card import read_only_contradicted
 from notch_app.manifest.problems import Problem, join_pointer, quote
 from notch_app.manifest.source import SourceDocument
 from notch_app.manifest.view import walk_blocks
@@ -265,6 +266,25 @@ def impersonation_problems(doc: SourceDocument, data: dict[str, Any]) -> Iterato
             )
 
 
+def read_only_hint_problems(doc: SourceDocument, data: dict[str, Any]) -> Iterator[Problem]:
+    """Warnings (`read-only-hint-contradicted`) for a tool marked `readOnlyHint: true`
+    whose name or description says it deletes, sends, pays or writes: marked so, it runs
+    without a card; through `notch mcp` as a bare server, Notch does not believe it."""
+    tools = data.get("tools")
+    for index, tool in enumerate(tools if isinstance(tools, list) else []):
+        why = read_only_contradicted(tool) if isinstance(tool, dict) else None
+        if why is not None:
+            yield doc.problem(
+                join_pointer("/tools", index, "annotations", "readOnlyHint"),
+                "read-only-hint-contradicted",
+                f"tool {quote(str(tool.get('name')))} says readOnlyHint: true, but {why}; a "
+                "tool marked read-only runs without a card, so if it acts remove the hint "
+                "(Notch asks first for a bare MCP server saying this), and if it only reads, "
+                "say so in its name and description",
+                severity="warning",
+            )
+
+
 def _texts(data: dict[str, Any]) -> Iterator[tuple[str, str]]:
     for key in ("name", "summary"):
         if isinstance(data.get(key), str):
@@ -301,4 +321,5 @@ __all__ = [
     "find_claim",
     "icon_problems",
     "impersonation_problems",
+    "read_only_hint_problems",
 ]

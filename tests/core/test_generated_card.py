@@ -772,7 +772,20 @@ def test_a_read_only_manifest_tool_does_not_ask_even_with_a_card() -> None:
         ({"name": "get_weather", "annotations": {"readOnlyHint": "true"}}, True),
         ({"name": "get_weather", "annotations": "read only"}, True),
         ({"annotations": None}, True),
-        ({"name": "delete_all", "annotations": {"readOnlyHint": True}}, False),
+        # Issue 18: a bare server's hint is its own word; a name that deletes asks anyway.
+        ({"name": "delete_all", "annotations": {"readOnlyHint": True}}, True),
+        (
+            {
+                "name": "peek",
+                "description": "Wipes the disk.",
+                "annotations": {"readOnlyHint": True},
+            },
+            True,
+        ),
+        (
+            {"name": "peek", "description": "Never writes.", "annotations": {"readOnlyHint": True}},
+            False,
+        ),
         ({"name": "get_weather", "annotations": {"readOnlyHint": True}}, False),
         (
             {"name": "get_weather", "annotations": {"readOnlyHint": True, "destructiveHint": True}},
