@@ -6,7 +6,10 @@ Claude Code reads PreToolUse's decision on exit 0 from stdout
 "deny" | "ask", "permissionDecisionReason": "...", "updatedInput": {...},
 "additionalContext": "..."}}`. The reason of an allow or ask is shown to the person, a
 deny's to Claude; `updatedInput` replaces the whole input; exit 0 with no output leaves
-the call to Claude Code's own permission rules (how reads pass).
+the call to Claude Code's own permission rules (how reads pass). Notch's allow always
+carries `updatedInput`, holding exactly the input the card showed (see `hooks/calls.py`):
+an allow without it would run the agent's original input, keys the card never showed
+included, so `claude_code_reply` turns such an allow into "ask".
 
 Codex reads PermissionRequest's decision on exit 0 (https://developers.openai.com/codex/hooks;
 `permission-request.command.output.schema.json`): `{"hookSpecificOutput": {"hookEventName":
@@ -57,12 +60,17 @@ def claude_code_reply(verdict: Verdict) -> HookReply:
     note = f"notch hook: {_bounded(verdict.reason)}\n" if verdict.reason else ""
     if verdict.kind == "none":
         return HookReply("")  # no opinion: quiet, as a read should be
+    if verdict.kind == "allow" and verdict.updated_input is None:
+        # Never an allow of the agent's own input: only of the input the card showed.
+        return claude_code_reply(
+            Verdict("ask", "Notch approved, but has no shown input to send back; asking you")
+        )
     out: dict[str, Any] = {
         "hookEventName": "PreToolUse",
         "permissionDecision": verdict.kind,
         "permissionDecisionReason": _bounded(verdict.reason or "Decided in Notch"),
     }
-    if verdict.kind == "allow" and verdict.updated_input is not None:
+    if verdict.kind == "allow":
         out["updatedInput"] = verdict.updated_input
     if verdict.kind == "allow" and verdict.for_model:
         out["additionalContext"] = _bounded(verdict.for_model)

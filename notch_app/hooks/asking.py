@@ -126,15 +126,18 @@ def verdict_for(agent: Agent, call: calls.NotchCall, payload: HookPayload, d: De
     said = d.for_model or d.message or ""
     if d.outcome in ("approved", "autoApproved"):
         how = "Approved in Notch" if d.outcome == "approved" else "Asks first is off in Notch"
-        if not d.edited_paths:
-            return Verdict("allow", how)
-        if not agent.takes_edits or call.back == "none" or d.arguments is None:
+        edited = bool(d.edited_paths)
+        if edited and (not agent.takes_edits or call.back == "none" or d.arguments is None):
             return Verdict(
                 "deny",
                 f"The person changed {', '.join(d.edited_paths)} before approving in Notch, "
                 f"and {agent.name} cannot run an edited call from a hook, so nothing ran. {said}",
             )
-        updated = call.updated_input(d.arguments, payload.tool_input)
+        # Always the input the card showed (never the payload's own): see calls.py.
+        shown = call.updated_input(d.arguments if d.arguments is not None else call.arguments)
+        updated = shown if agent.takes_edits else None
+        if not edited:
+            return Verdict("allow", how, updated)
         return Verdict("allow", f"{how}, with the person's edits", updated, said)
     if d.outcome == "notRequired":
         return Verdict("none", "Notch has no card for this tool (it only reads)")

@@ -7,6 +7,15 @@ a diff, a web fetch with its site. An MCP tool (`mcp__server__tool`) goes throug
 manifest's card when that integration is installed (found with `integrations.list`),
 else through the `Other` card, which shows the call's input as JSON. The agent's reads
 and its conversation tools get no card: Notch never nags on reads.
+
+Every key of `tool_input` reaches the card. The keys a card knows are shown by it under
+their own names (Bash's `command`, `timeout`, `dangerouslyDisableSandbox`...) or in the
+form it shows them in (an edit's strings as the diff they make); every other key is sent
+to Notch as it came, under its own name, and the card lists it under "Also sends" (its
+inputSchema allows more properties). What the hook answers on an approval is rebuilt
+from the approved arguments alone (`NotchCall.updated_input`): exactly the input the
+card showed, never the agent's original payload, so nothing the card did not show can
+ride along.
 """
 
 from __future__ import annotations
@@ -37,41 +46,53 @@ NO_CARD: Final = frozenset(
 """Claude Code tools that only read, or talk with the person in the agent's own UI."""
 
 MAX_COMMAND_CHARS: Final = 100_000
-"""A longer command is not sent: the agent's own prompt shows it instead."""
-MAX_LABEL_COMMAND_CHARS: Final = 3500
-"""A command shown in a label (Codex's read-only card) must fit whole under its bound."""
+"""A longer command is not sent: the agent's own prompt shows it instead (the card's
+code panel scrolls through it whole up to here)."""
 MAX_URL_CHARS: Final = 3000
-MAX_AGENT_WORDS: Final = 500
-"""The agent's own description of a command is cut here (it is its claim, not the call)."""
+MAX_AGENT_WORDS: Final = 2000
+"""The agent's own words about a call (a command's description, a fetch's prompt) are
+shown whole and sent back as they are; longer ones leave the call to the agent's prompt."""
+MAX_OTHER_INPUT_CHARS: Final = 8000
+"""Keys a card does not know are listed whole under "Also sends"; past this much JSON
+they would not read as a list, and the agent's own prompt asks instead."""
 
-Back = Literal["none", "bash", "same"]
-"""How an approved card's arguments become the tool's input again: not at all (the card
-only shows), Bash's command and options, or the arguments as they are (an MCP tool's)."""
+Back = Literal["none", "edits", "same"]
+"""What the card's inputs may change: nothing (the card only shows; Codex, file changes),
+the tool-input keys it shows under their own names (Claude Code's Bash), or everything
+(the arguments are the tool's input: an installed MCP integration's own card)."""
+
+BASH_KEYS: Final = ("command", "description", "timeout", "run_in_background",
+                    "dangerouslyDisableSandbox")  # fmt: skip
+"""Claude Code's BashInput (Agent SDK "Tool Input Types"): the keys its card knows."""
+CODEX_BASH_KEYS: Final = ("command", "description")
+"""Codex's PermissionRequest `tool_input` for Bash (shell, exec and network approvals)."""
+DEFAULT_TIMEOUT_MS: Final = 120_000
+"""Claude Code's own time limit for a command when `timeout` is not given (2 minutes)."""
 
 
 @dataclass(frozen=True, slots=True)
 class NotchCall:
-    """The Notch request for a hook call."""
+    """The Notch request for a hook call, and how its approved arguments become the
+    tool's input again."""
 
     integration: str
     tool: str
     arguments: dict[str, Any]
     back: Back = "none"
+    own: frozenset[str] = frozenset()
+    """Arguments Notch computed for the card to show (the working directory, a diff):
+    never part of the tool's input."""
+    kept: Mapping[str, Any] = field(default_factory=dict)
+    """Tool-input keys the card shows in another form (the diff of an edit, the JSON of
+    an unknown tool's input): sent back exactly as they came."""
 
-    def updated_input(
-        self, final: Mapping[str, Any], tool_input: Mapping[str, Any]
-    ) -> dict[str, Any]:
-        """The tool's whole input with the person's edits (the hooks replace the input
-        whole, so unchanged fields are kept)."""
-        if self.back == "same":
-            return dict(final)
-        out = dict(tool_input)
-        if self.back == "bash":
-            out["command"] = final["command"]
-            if "run_in_background" in final:
-                out["run_in_background"] = final["run_in_background"]
-            if "timeout_ms" in final:
-                out["timeout"] = final["timeout_ms"]
+    def updated_input(self, final: Mapping[str, Any]) -> dict[str, Any]:
+        """The tool's whole input as the card showed it when approved (`final`: the
+        approved arguments, with the person's edits): the kept keys, then every other
+        argument but Notch's own, known keys and "Also sends" ones alike. Nothing from
+        the agent's payload that the card did not hold."""
+        out: dict[str, Any] = dict(self.kept)
+        out.update((key, value) for key, value in final.items() if key not in self.own)
         return out
 
 
@@ -131,13 +152,14 @@ def claude_code_call(payload: HookPayload, installed: Installed) -> Mapped:
         if name in NO_CARD:
             return NoCard(f"{name} only reads or talks with you; Notch does not ask about it")
         if name == "Bash":
-            return _bash(CLAUDE_CODE, payload, editable=True)
+            return _bash(CLAUDE_CODE, payload, BASH_KEYS, editable=True)
         if name in ("Edit", "MultiEdit"):
             change = file_change.edit_change(given, payload.cwd)
-            return NotchCall(CLAUDE_CODE, "Edit", change.arguments())
+            known = ("file_path", "edits") if "edits" in given else _EDIT_KEYS
+            return _file_call(CLAUDE_CODE, "Edit", change, given, known)
         if name == "Write":
             change = file_change.write_change(given, payload.cwd)
-            return NotchCall(CLAUDE_CODE, "Write", change.arguments())
+            return _file_call(CLAUDE_CODE, "Write", change, given, ("file_path", "content"))
         if name == "WebFetch":
             return _web_fetch(given)
         return _mcp_or_other(CLAUDE_CODE, payload, installed)
@@ -146,18 +168,23 @@ def claude_code_call(payload: HookPayload, installed: Installed) -> Mapped:
 
 
 def codex_call(payload: HookPayload, installed: Installed) -> Mapped:
-    """The Notch request for a Codex PermissionRequest payload. Codex cannot take an
-    edited input back from this hook, so its cards show the call and never edit it."""
+    """The Notch request for a Codex PermissionRequest payload.
+
+    Codex cannot take an edited input back from this hook (its PermissionRequest output
+    fails closed on `updatedInput`), so its cards show the call and never edit it. An
+    allow answers this one pending approval, which Codex runs as it described it to the
+    hook: the card showed every key of that `tool_input` (known ones in their place, the
+    rest under "Also sends"), and the callId is bound to the whole payload."""
     name, given = payload.tool_name, payload.tool_input
     try:
         if name == "Bash":
-            return _bash(CODEX, payload, editable=False)
+            return _bash(CODEX, payload, CODEX_BASH_KEYS, editable=False)
         if name == "apply_patch":
             patch = given.get("command")
             if not isinstance(patch, str):
                 raise ValueError("command (the patch) is missing or not text")
             change = file_change.patch_change(patch, payload.cwd)
-            return NotchCall(CODEX, "apply_patch", change.arguments())
+            return _file_call(CODEX, "apply_patch", change, given, ("command",))
         found = _mcp_or_other(CODEX, payload, installed)
         if isinstance(found, NotchCall) and found.back == "same":
             return NotchCall(found.integration, found.tool, found.arguments, "none")
@@ -166,29 +193,123 @@ def codex_call(payload: HookPayload, installed: Installed) -> Mapped:
         return AgentAsks(f"{name}'s input is not as Codex documents it: {exc}")
 
 
-def _bash(integration: str, payload: HookPayload, *, editable: bool) -> Mapped:
+_EDIT_KEYS: Final = ("file_path", "old_string", "new_string", "replace_all")
+"""Claude Code's FileEditInput; MultiEdit's is `file_path` and `edits`."""
+
+
+_BASH_OWN: Final = frozenset({"cwd", "long_run"})
+_FILE_OWN: Final = frozenset({"file_path", "written_as", "change", "diff", "notes"})
+_WEB_FETCH_OWN: Final = frozenset({"site", "notes"})
+"""The names each card shows Notch's own findings under: an agent's key may never take
+one (it would read as Notch's words), present in this call or not."""
+
+
+def _with_unknown(
+    arguments: dict[str, Any],
+    given: Mapping[str, Any],
+    known: tuple[str, ...],
+    own: frozenset[str],
+) -> frozenset[str]:
+    """Add the keys of `given` the card does not know to `arguments`, exactly as sent
+    (the card lists them under "Also sends"); return `own`, the names of the card's own
+    findings. Raises ValueError when an unknown key takes one of those names, or the
+    unknown keys are too large to list whole."""
+    unknown = {key: value for key, value in given.items() if key not in known}
+    if not unknown:
+        return own
+    taken = sorted(own & frozenset(unknown))
+    if taken:
+        raise ValueError(f"it holds {taken[0]!r}, a name Notch's card uses for what it shows")
+    size = len(json.dumps(unknown, ensure_ascii=False, default=str))
+    if size > MAX_OTHER_INPUT_CHARS:
+        raise ValueError(
+            f"it carries {size:,} characters under keys Notch's card does not know "
+            f"({', '.join(sorted(unknown)[:5])}), more than the card lists whole"
+        )
+    arguments.update(unknown)
+    return own
+
+
+def _agent_words(given: Mapping[str, Any], key: str) -> str | None:
+    """The agent's own text under `key` (None when absent). Raises ValueError when it is
+    not text or too long to show whole."""
+    value = given.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise ValueError(f"{key} is not text")
+    if len(value) > MAX_AGENT_WORDS:
+        raise ValueError(f"{key} is {len(value):,} characters, more than Notch shows whole")
+    return value
+
+
+def _flag(given: Mapping[str, Any], key: str) -> bool:
+    value = given.get(key)
+    if not isinstance(value, bool):
+        raise ValueError(f"{key} is not true or false")
+    return value
+
+
+def _bash(
+    integration: str, payload: HookPayload, known: tuple[str, ...], *, editable: bool
+) -> Mapped:
     given = payload.tool_input
     command = given.get("command")
     if not isinstance(command, str) or not command.strip():
         raise ValueError("command is missing or empty")
-    limit = MAX_COMMAND_CHARS if editable else MAX_LABEL_COMMAND_CHARS
-    if len(command) > limit:
+    if len(command) > MAX_COMMAND_CHARS:
         return AgentAsks(
             f"the command is {len(command):,} characters, more than Notch shows whole "
-            f"({limit:,}); it was not sent to Notch"
+            f"({MAX_COMMAND_CHARS:,}); it was not sent to Notch"
         )
     arguments: dict[str, Any] = {"command": command, "cwd": payload.cwd or "(not given)"}
-    description = given.get("description")
-    if isinstance(description, str) and description.strip():
-        arguments["description"] = description[:MAX_AGENT_WORDS]
-    if editable:
-        timeout = given.get("timeout")
-        if isinstance(timeout, int) and not isinstance(timeout, bool) and timeout >= 0:
-            arguments["timeout_ms"] = timeout
-        background = given.get("run_in_background")
-        if isinstance(background, bool):
-            arguments["run_in_background"] = background
-    return NotchCall(integration, "Bash", arguments, "bash" if editable else "none")
+    description = _agent_words(given, "description")
+    if description is not None:
+        arguments["description"] = description
+    if "timeout" in known and "timeout" in given:
+        timeout = given["timeout"]
+        if (
+            isinstance(timeout, bool)
+            or not isinstance(timeout, int | float)
+            or not timeout >= 0
+            or timeout != timeout  # NaN
+        ):
+            raise ValueError("timeout is not a number of milliseconds")
+        arguments["timeout"] = timeout
+        if timeout > DEFAULT_TIMEOUT_MS:
+            arguments["long_run"] = _duration(timeout)
+    for key in ("run_in_background", "dangerouslyDisableSandbox"):
+        if key in known and key in given:
+            arguments[key] = _flag(given, key)
+    own = _with_unknown(arguments, given, known, _BASH_OWN)
+    return NotchCall(integration, "Bash", arguments, "edits" if editable else "none", own)
+
+
+def _duration(ms: float) -> str:
+    """A time limit in words ("10 minutes", "90 seconds")."""
+    seconds = ms / 1000
+    if seconds >= 120 and seconds % 60 == 0:
+        return f"{int(seconds // 60)} minutes"
+    return f"{seconds:g} seconds"
+
+
+def _file_call(
+    integration: str,
+    tool: str,
+    change: file_change.FileChange,
+    given: Mapping[str, Any],
+    known: tuple[str, ...],
+) -> Mapped:
+    if change.partial:
+        return AgentAsks(
+            f"the change is longer than Notch shows whole ({file_change.MAX_DIFF_LINES:,} "
+            f"lines or {file_change.MAX_DIFF_CHARS:,} characters)"
+        )
+    kept = {key: given[key] for key in known if key in given}
+    arguments = change.arguments()
+    # The card's `file_path` is the resolved path: the one the agent wrote is kept.
+    own = _with_unknown(arguments, given, known, _FILE_OWN)
+    return NotchCall(integration, tool, arguments, "none", own, kept)
 
 
 def _web_fetch(given: Mapping[str, Any]) -> Mapped:
@@ -202,10 +323,11 @@ def _web_fetch(given: Mapping[str, Any]) -> Mapped:
     except ValueError:
         site = "(not a web address)"
     arguments: dict[str, Any] = {"url": url, "site": site}
-    prompt = given.get("prompt")
-    if isinstance(prompt, str) and prompt.strip():
-        arguments["prompt"] = prompt[:MAX_AGENT_WORDS]
-    return NotchCall(CLAUDE_CODE, "WebFetch", arguments)
+    prompt = _agent_words(given, "prompt")
+    if prompt is not None:
+        arguments["prompt"] = prompt
+    own = _with_unknown(arguments, given, ("url", "prompt"), _WEB_FETCH_OWN)
+    return NotchCall(CLAUDE_CODE, "WebFetch", arguments, "none", own)
 
 
 def _mcp_or_other(integration: str, payload: HookPayload, installed: Installed) -> Mapped:
@@ -214,12 +336,17 @@ def _mcp_or_other(integration: str, payload: HookPayload, installed: Installed) 
         found = installed.find(*mcp)
         if found is not None:
             return NotchCall(found, mcp[1], dict(payload.tool_input), "same")
-    text, partial = file_change.bounded(
-        json.dumps(payload.tool_input, indent=2, ensure_ascii=False, sort_keys=True).splitlines()
-    )
+    lines = json.dumps(
+        payload.tool_input, indent=2, ensure_ascii=False, sort_keys=True
+    ).splitlines()
+    text, partial = file_change.bounded(lines)
+    if partial:
+        return AgentAsks(
+            f"its input is {len(lines):,} lines of JSON, more than Notch shows whole"
+        )
     arguments: dict[str, Any] = {"tool_name": mcp[1] if mcp else payload.tool_name, "input": text}
     if mcp is not None:
         arguments["server"] = mcp[0]
-    if partial:
-        arguments["notes"] = "Part of the input is not shown"
-    return NotchCall(integration, "Other", arguments)
+    return NotchCall(
+        integration, "Other", arguments, "none", frozenset(arguments), dict(payload.tool_input)
+    )

@@ -3,8 +3,10 @@
 The hook computes it (difflib) from the tool's input and the file on disk, so the card
 shows what the file will become, not what the agent says it does. Everything here is
 bounded: the file read (a regular file of at most MAX_READ_BYTES, never a FIFO or a
-device), each line shown, and the whole diff; what is left out is counted on the diff's
-last line and named in the card's notes, never dropped silently.
+device), each line shown, and the whole diff. A change past those bounds is `partial`
+(what is left out is counted on the diff's last line): the hook then leaves the call to
+the agent's own prompt, since a yes must never cover lines the card could not show. The
+card's code panel scrolls, so the bounds are what a person can read, not what a label holds.
 """
 
 from __future__ import annotations
@@ -18,10 +20,11 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 MAX_READ_BYTES: Final = 2 * 1024 * 1024
-MAX_DIFF_CHARS: Final = 3500
-"""Below the card's own label bound (4000), so nothing past it is cut without a count."""
-MAX_DIFF_LINES: Final = 150
-MAX_LINE_CHARS: Final = 300
+MAX_DIFF_CHARS: Final = 120_000
+"""Within what the card's scrolling code panel shows whole (`ui/widgets/code_view.py`)."""
+MAX_DIFF_LINES: Final = 3000
+"""Lines a person can scroll through on a card; a longer change is left to the agent."""
+MAX_LINE_CHARS: Final = 2000
 MAX_TEXT_CHARS: Final = 5 * 1024 * 1024
 """Old and new text longer than this are not diffed (the diff would take too long)."""
 
@@ -36,6 +39,8 @@ class FileChange:
     change: str
     written_as: str = ""
     notes: tuple[str, ...] = field(default=())
+    partial: bool = False
+    """Part of the change is past the bounds: the card could not show all of it."""
 
     def arguments(self) -> dict[str, Any]:
         out: dict[str, Any] = {"file_path": self.file_path, "diff": self.diff}
@@ -144,7 +149,7 @@ def _finish(place: _Place, diff_lines: list[str], what: str, notes: list[str]) -
     if partial:
         notes.append("Part of the change is not shown")
     change = f"{what} · {_lines_said(added, removed)}" if what else _lines_said(added, removed)
-    return FileChange(place.path, text, change, place.written_as, tuple(notes))
+    return FileChange(place.path, text, change, place.written_as, tuple(notes), partial)
 
 
 def _too_long(*texts: str) -> bool:
@@ -160,8 +165,7 @@ def write_change(tool_input: Mapping[str, Any], cwd: str) -> FileChange:
     notes = [note] if note else []
     name = os.path.basename(place.path)
     if _too_long(before or "", content):
-        lines = content.splitlines()
-        return _finish(place, ["+" + line for line in lines[: MAX_DIFF_LINES * 2]], "", notes)
+        return _finish(place, ["+" + line for line in content.splitlines()], "", notes)
     what = "New file" if before is None and not note else "Replaces the whole file"
     return _finish(place, _diff(before or "", content, name, before is None), what, notes)
 
@@ -198,8 +202,8 @@ def edit_change(tool_input: Mapping[str, Any], cwd: str) -> FileChange:
     lines: list[str] = [f"--- a/{name} (the replaced text)", f"+++ b/{name} (the new text)"]
     for old, new, _ in pairs:
         lines.append("@@ replace @@")
-        lines.extend("-" + line for line in old.splitlines()[:MAX_DIFF_LINES])
-        lines.extend("+" + line for line in new.splitlines()[:MAX_DIFF_LINES])
+        lines.extend("-" + line for line in old.splitlines())
+        lines.extend("+" + line for line in new.splitlines())
     return _finish(place, lines, what, notes)
 
 

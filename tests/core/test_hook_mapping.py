@@ -45,9 +45,63 @@ def test_a_bash_call_is_the_command_in_full_with_its_folder_and_the_agents_words
         "command": "npm test",
         "cwd": "/home/user/my-project",
         "description": "Run test suite",
-        "timeout_ms": 120000,
+        "timeout": 120000,
         "run_in_background": False,
     }
+
+
+HIDDEN = {"command": "ls", "dangerouslyDisableSandbox": True, "description": "List files"}
+
+
+def test_a_hidden_flag_and_unknown_keys_reach_the_card_under_their_own_names() -> None:
+    # The attack: Bash's sandbox flag (and a key no card knows) beside a harmless command.
+    data = payload("claude-code/bash")
+    data["tool_input"] = {**HIDDEN, "retry": {"times": 3}}
+    call = mapped(data)
+    assert isinstance(call, calls.NotchCall)
+    assert call.arguments["dangerouslyDisableSandbox"] is True
+    assert call.arguments["retry"] == {"times": 3}  # listed under "Also sends"
+    assert call.updated_input(call.arguments) == data["tool_input"]
+
+
+def test_the_approved_input_is_rebuilt_from_the_card_never_from_the_payload() -> None:
+    data = payload("claude-code/bash")
+    data["tool_input"] = {**HIDDEN, "retry": 3}
+    call = mapped(data)
+    assert isinstance(call, calls.NotchCall)
+    shown = {**call.arguments, "command": "ls -la"}
+    del shown["retry"]  # what the card held, had a key gone missing on the way
+    assert call.updated_input(shown) == {
+        "command": "ls -la",
+        "dangerouslyDisableSandbox": True,
+        "description": "List files",
+    }
+
+
+@pytest.mark.parametrize("key", ["cwd", "long_run"])
+def test_an_unknown_key_never_takes_a_name_the_card_uses_for_its_own_words(key: str) -> None:
+    data = payload("claude-code/bash")
+    data["tool_input"][key] = "(checked by Notch)"
+    call = mapped(data)
+    assert isinstance(call, calls.AgentAsks) and repr(key) in call.reason
+
+
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [("timeout", "soon"), ("timeout", -1), ("run_in_background", "yes"),
+     ("dangerouslyDisableSandbox", 1), ("description", {"x": 1})],
+)  # fmt: skip
+def test_a_known_key_of_another_type_leaves_the_call_to_the_agents_prompt(
+    key: str, value: Any
+) -> None:
+    call = mapped(payload("claude-code/bash", **{key: value}))
+    assert isinstance(call, calls.AgentAsks) and key in call.reason
+
+
+def test_a_long_time_limit_is_said_in_words() -> None:
+    call = mapped(payload("claude-code/bash", timeout=600000))
+    assert isinstance(call, calls.NotchCall) and call.arguments["long_run"] == "10 minutes"
+    assert "long_run" not in call.updated_input(call.arguments)
 
 
 def test_an_edit_is_shown_as_the_diff_it_makes_to_the_file_on_disk(tmp_path: Path) -> None:
@@ -105,15 +159,24 @@ def test_a_path_that_climbs_out_of_the_project_is_shown_resolved_and_flagged(
     assert call.arguments["notes"].startswith("Outside the working directory")
 
 
-def test_a_huge_write_is_bounded_and_says_what_it_left_out(tmp_path: Path) -> None:
-    content = "".join(f"line {n} {'x' * 40}\n" for n in range(5000))
+def test_a_write_too_long_to_show_whole_is_left_to_the_agents_prompt(tmp_path: Path) -> None:
+    # Never a card whose yes would cover lines it could not show.
+    content = "".join(f"line {n} {'x' * 40}\n" for n in range(file_change.MAX_DIFF_LINES + 10))
+    call = mapped(payload("claude-code/write", tmp_path, content=content))
+    assert isinstance(call, calls.AgentAsks) and "longer than Notch shows whole" in call.reason
+    change = file_change.write_change({"file_path": "x", "content": content}, str(tmp_path))
+    assert change.partial and "more lines not shown" in change.diff.splitlines()[-1]
+
+
+def test_a_long_write_the_card_can_scroll_through_is_shown_whole(tmp_path: Path) -> None:
+    content = "".join(f"line {n}\n" for n in range(1000))
     call = mapped(payload("claude-code/write", tmp_path, content=content))
     assert isinstance(call, calls.NotchCall)
-    diff = call.arguments["diff"]
-    assert len(diff) <= file_change.MAX_DIFF_CHARS + 100
-    assert diff.splitlines()[-1].startswith("… ") and "more lines not shown" in diff
-    assert "Part of the change is not shown" in call.arguments["notes"]
-    assert call.arguments["change"] == "New file · 5,000 lines added, 0 removed"
+    assert call.arguments["diff"].splitlines()[-1] == "+line 999"
+    assert call.updated_input(call.arguments) == {
+        "file_path": str(tmp_path / "NOTES.md"),
+        "content": content,
+    }
 
 
 def test_a_fifo_as_file_path_never_blocks_the_hook(tmp_path: Path) -> None:
@@ -178,6 +241,7 @@ def test_an_mcp_tool_without_a_manifest_gets_a_generated_card_of_its_input() -> 
         "labels": ["bug"],
         "title": "Cart totals ignore quantity",
     }
+    assert call.updated_input(call.arguments) == payload("claude-code/mcp-unknown")["tool_input"]
 
 
 def test_a_codex_command_is_shown_and_never_editable() -> None:
@@ -185,6 +249,9 @@ def test_a_codex_command_is_shown_and_never_editable() -> None:
     assert isinstance(call, calls.NotchCall)
     assert (call.integration, call.tool, call.back) == ("dev.notch.agents.codex", "Bash", "none")
     assert call.arguments["command"] == "git push origin main"
+    sneaky = mapped(payload("codex/bash", sandbox_permissions="require_escalated"))
+    assert isinstance(sneaky, calls.NotchCall)
+    assert sneaky.arguments["sandbox_permissions"] == "require_escalated"  # "Also sends"
 
 
 def test_a_codex_patch_names_its_files() -> None:
@@ -216,9 +283,11 @@ def test_a_retried_hook_has_the_same_call_id_and_another_call_a_different_one() 
     again = read_payload((FIXTURES / "claude-code/bash.json").read_bytes())
     other = read_payload((FIXTURES / "claude-code/edit.json").read_bytes())
     assert call_id_for(agent, first) == call_id_for(agent, again) != call_id_for(agent, other)
-    codex = read_payload((FIXTURES / "codex/bash.json").read_bytes())
-    assert call_id_for(AGENTS["codex"], codex).startswith("codex-")
     assert len(call_id_for(agent, first)) <= 128
+    # No id of its own (Codex): the same payload again is a new call, never the old one.
+    codex = read_payload((FIXTURES / "codex/bash.json").read_bytes())
+    assert call_id_for(AGENTS["codex"], codex) != call_id_for(AGENTS["codex"], codex)
+    assert call_id_for(AGENTS["codex"], codex).startswith("codex:")
 
 
 def _decision(outcome: str, **kw: Any) -> Decision:
@@ -243,7 +312,13 @@ def test_claude_codes_answers_are_its_documented_json() -> None:
         "run_in_background": False,
     }
     plain = verdict_for(agent, call, parsed, _decision("approved", arguments=call.arguments))
-    assert "updatedInput" not in json.loads(claude_code_reply(plain).stdout)["hookSpecificOutput"]
+    out = json.loads(claude_code_reply(plain).stdout)["hookSpecificOutput"]
+    assert out["updatedInput"] == parsed.tool_input  # always: exactly what the card showed
+    auto = verdict_for(agent, call, parsed, _decision("autoApproved"))
+    out = json.loads(claude_code_reply(auto).stdout)["hookSpecificOutput"]
+    assert out["updatedInput"] == parsed.tool_input
+    bare = json.loads(claude_code_reply(Verdict("allow", "ok")).stdout)["hookSpecificOutput"]
+    assert bare["permissionDecision"] == "ask"  # never an allow of the agent's own input
     for outcome in ("declined", "blocked"):
         denied = json.loads(
             claude_code_reply(verdict_for(agent, call, parsed, _decision(outcome))).stdout
