@@ -1,15 +1,19 @@
 """One hook call, start to end: read the payload, map it to a Notch request, ask the
 running Notch (a client of its socket, like `notch mcp`), and answer in the agent's format.
 
-callId: the agent's own id of the call (Claude Code's session + `tool_use_id`; Codex's
-session + turn + the call's digest), hashed, so a retried hook finds the same card or
-its stored decision instead of a second card. Token: `NOTCH_TOKEN` when set (as for
-`notch ask`), else derived from the callId with a key only this user can read
-(`hook.key` in Notch's data dir), so a retried hook process is the same asker.
+callId: from the agent's own id of the call (Claude Code's session + `tool_use_id`,
+through `runtime.call_ids.call_id_of`), so a retried hook joins the same card or gets
+its stored decision instead of a second card, and the same id with another input is
+refused; a payload with no id of its own (Codex) is a new call with a new callId, never
+an earlier call's answer. Token: `NOTCH_TOKEN` when set (as for `notch ask`), else
+derived from the callId with a key only this user can read (`hook.key` in Notch's data
+dir), so a retried hook process is the same asker.
 
 Never a silent allow: an approval is the only way to "allow"; anything that keeps Notch
 from answering (not running, a refused request, a timeout, an unreadable payload, an
-unexpected error) answers "ask", and the agent's own prompt takes over.
+unexpected error, a signal that stops the hook) answers "ask", and the agent's own
+prompt takes over. Every wait is bounded: `timeout` for the whole call (a Notch that
+accepts and never answers included), then WITHDRAW_WAIT_S for the withdraw.
 """
 
 from __future__ import annotations
@@ -17,11 +21,11 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import hmac
-import json
 import logging
 import os
 import secrets
 import stat
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,7 +35,14 @@ from notch_app.hooks import answers, calls
 from notch_app.hooks.answers import HookReply, Verdict
 from notch_app.hooks.payload import HookPayload, PayloadError, read_payload
 from notch_app.ipc.blocking import NotchClient
-from notch_app.ipc.client import NotchError, NotchNotRunning, NotchRequestError
+from notch_app.ipc.client import (
+    WITHDRAW_WAIT_S,
+    NotchError,
+    NotchNotRunning,
+    NotchRequestError,
+    NotchTimeout,
+)
+from notch_app.runtime.call_ids import call_id_of, fresh_call_id
 from notch_app.runtime.decision import Decision
 from notch_app.runtime.folders import default_data_dir, make_data_dir
 from notch_app.runtime.ownership import new_token, token_problem
@@ -43,6 +54,7 @@ KEY_FILE: Final = "hook.key"
 DEFAULT_TIMEOUT_S: Final = 590.0
 """Just under the agents' own hook time limit (600 s by default), so the card is
 withdrawn and the agent's prompt asked before the agent kills the hook."""
+_LAST_TRY_S: Final = 0.05
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,13 +83,14 @@ AGENTS: Final = {
 
 
 def call_id_for(agent: Agent, payload: HookPayload) -> str:
-    """The callId of `payload`'s call: the same for a retried hook, short and printable
-    whatever the agent sent."""
+    """The callId of `payload`'s call. With the agent's own id of it (Claude Code's
+    `tool_use_id`, within its `session_id`), always the same one: a retried hook joins
+    the open card or gets the stored decision. Without one (Codex), a new callId every
+    time: the same command asked again later is a new call with a new card, never the
+    earlier call's answer."""
     if payload.tool_use_id:
-        seed = "\0".join((agent.key, payload.session_id, payload.tool_use_id))
-    else:
-        seed = agent.key + "\0" + json.dumps(payload.raw, sort_keys=True, ensure_ascii=True)
-    return f"{agent.key}-{hashlib.sha256(seed.encode('utf-8')).hexdigest()[:40]}"
+        return call_id_of(agent.key, payload.session_id, payload.tool_use_id)
+    return fresh_call_id(agent.key)
 
 
 def token_for(call_id: str, data_dir: Path | None = None) -> str:
@@ -149,81 +162,118 @@ def verdict_for(agent: Agent, call: calls.NotchCall, payload: HookPayload, d: De
     return Verdict("ask", f"Notch ended the request {d.outcome}: {said or 'no decision'}")
 
 
-def answer(
-    agent_key: str,
-    data: bytes,
-    *,
-    socket_path: Path | None = None,
-    timeout: float = DEFAULT_TIMEOUT_S,
-    data_dir: Path | None = None,
-) -> HookReply:
-    """The reply to one hook call whose stdin was `data`. Never raises."""
-    agent = AGENTS[agent_key]
-    try:
-        return agent.reply(_verdict(agent, data, socket_path, timeout, data_dir))
-    except Exception as exc:  # a hook that crashes lets the agent's prompt decide anyway
-        log.exception("notch hook failed")
-        return agent.reply(Verdict("ask", f"Notch's hook failed ({type(exc).__name__}: {exc})"))
+class HookRun:
+    """One hook call whose stdin was `data`: `answer()` asks Notch and gives the reply;
+    when a signal stops it midway, `stopped()` is the reply at once (the safe "ask") and
+    `withdraw()` takes back the card it may have opened.
 
+    `timeout` bounds the whole wait (connect, the look-up of installed integrations,
+    the person's decision); the withdraw after it has WITHDRAW_WAIT_S more, so a Notch
+    that accepts and never answers keeps the agent at most `timeout` + ~1 s."""
 
-def _verdict(
-    agent: Agent, data: bytes, socket_path: Path | None, timeout: float, data_dir: Path | None
-) -> Verdict:
-    try:
-        payload = read_payload(data)
-    except PayloadError as exc:
-        return Verdict("ask", f"Notch could not read the hook's input: {exc}")
-    if payload.hook_event_name and payload.hook_event_name != agent.event:
-        return Verdict(
-            "ask",
-            f"notch hook {agent.key} answers {agent.event} hooks, not "
-            f"{payload.hook_event_name}; configure it under {agent.event}",
+    def __init__(
+        self,
+        agent_key: str,
+        data: bytes,
+        *,
+        socket_path: Path | None = None,
+        timeout: float = DEFAULT_TIMEOUT_S,
+        data_dir: Path | None = None,
+    ) -> None:
+        self.agent = AGENTS[agent_key]
+        self.data = data
+        self.socket_path = socket_path
+        self.timeout = timeout
+        self.data_dir = data_dir
+        self.asked: tuple[str, str] | None = None
+        """(callId, token) once a request may be open in Notch."""
+
+    def answer(self) -> HookReply:
+        """The reply to the call. Never raises an Exception (a signal's BaseException
+        passes: the caller answers with `stopped()`)."""
+        try:
+            return self.agent.reply(self._verdict())
+        except Exception as exc:  # a hook that crashes lets the agent's prompt decide anyway
+            log.exception("notch hook failed")
+            return self.agent.reply(
+                Verdict("ask", f"Notch's hook failed ({type(exc).__name__}: {exc})")
+            )
+
+    def stopped(self) -> HookReply:
+        """The reply when the hook is stopped before Notch answered: "ask", so the
+        agent's own prompt decides (never a silent allow)."""
+        return stopped_reply(self.agent.key)
+
+    def withdraw(self, within: float = WITHDRAW_WAIT_S) -> None:
+        """Withdraw the card this call may have opened, giving up after `within` seconds
+        (on a new connection: the old one may be mid-read). Quiet when nothing was asked,
+        Notch is gone, or it does not answer."""
+        if self.asked is None:
+            return
+        call_id, token = self.asked
+        with (
+            contextlib.suppress(NotchError, OSError),
+            NotchClient(self.socket_path, reconnect_for=0.0, token=token) as client,
+        ):
+            client.withdraw(call_id, timeout=within)
+
+    def _verdict(self) -> Verdict:
+        agent, timeout = self.agent, self.timeout
+        until = time.monotonic() + timeout
+        try:
+            payload = read_payload(self.data)
+        except PayloadError as exc:
+            return Verdict("ask", f"Notch could not read the hook's input: {exc}")
+        if payload.hook_event_name and payload.hook_event_name != agent.event:
+            return Verdict(
+                "ask",
+                f"notch hook {agent.key} answers {agent.event} hooks, not "
+                f"{payload.hook_event_name}; configure it under {agent.event}",
+            )
+        call_id = call_id_for(agent, payload)
+        token = token_for(call_id, self.data_dir)
+        no_answer = Verdict(
+            "ask", f"no answer in Notch within {timeout:g} s, so {agent.name} asks you"
         )
-    call_id = call_id_for(agent, payload)
-    token = token_for(call_id, data_dir)
-    not_running = f"Notch is not running (start it with `notch run`), so {agent.name} asks you"
-    try:
-        # The client connects on its first call: a read never opens a connection.
-        with NotchClient(socket_path, reconnect_for=2.0, token=token) as client:
-            installed = calls.Installed()
-            if payload.server_and_tool is not None:
-                installed = calls.Installed(client.integrations())
-            mapped = agent.mapped(payload, installed)
-            if isinstance(mapped, calls.NoCard):
-                return Verdict("none", mapped.reason)
-            if isinstance(mapped, calls.AgentAsks):
-                return Verdict("ask", f"{mapped.reason}, so {agent.name} asks you")
-            try:
+        try:
+            # The client connects on its first call: a read never opens a connection.
+            with NotchClient(self.socket_path, reconnect_for=2.0, token=token) as client:
+                installed = calls.Installed()
+                if payload.server_and_tool is not None:
+                    installed = calls.Installed(client.integrations(timeout=_left(until)))
+                mapped = agent.mapped(payload, installed)
+                if isinstance(mapped, calls.NoCard):
+                    return Verdict("none", mapped.reason)
+                if isinstance(mapped, calls.AgentAsks):
+                    return Verdict("ask", f"{mapped.reason}, so {agent.name} asks you")
+                self.asked = (call_id, token)
+                # A timeout withdraws the card (within WITHDRAW_WAIT_S) before it raises;
+                # if the person decided first, that decision comes back instead.
                 decision = client.confirm(
                     mapped.integration, mapped.tool, mapped.arguments,
-                    call_id=call_id, context={"agent": agent.name}, timeout=timeout,
+                    call_id=call_id, context={"agent": agent.name}, timeout=_left(until),
                 )  # fmt: skip
-            except TimeoutError:
-                _withdraw(socket_path, token, call_id)
-                return Verdict(
-                    "ask", f"no answer in Notch within {timeout:g} s, so {agent.name} asks you"
-                )
-            return verdict_for(agent, mapped, payload, decision)
-    except NotchNotRunning:
-        return Verdict("ask", not_running)
-    except NotchRequestError as exc:
-        return Verdict("ask", f"Notch refused the request: {exc.message}")
-    except NotchError as exc:
-        return Verdict("ask", f"{exc}; {agent.name} asks you")
+                return verdict_for(agent, mapped, payload, decision)
+        except NotchNotRunning:
+            return Verdict(
+                "ask", f"Notch is not running (start it with `notch run`), so {agent.name} asks you"
+            )
+        except NotchTimeout:
+            return no_answer
+        except NotchRequestError as exc:
+            return Verdict("ask", f"Notch refused the request: {exc.message}")
+        except NotchError as exc:
+            return Verdict("ask", f"{exc}; {agent.name} asks you")
 
 
-def _withdraw(socket_path: Path | None, token: str, call_id: str) -> None:
-    """Withdraw `call_id`'s card (a new connection: the old one may be mid-read)."""
-    with (
-        contextlib.suppress(NotchError, OSError),
-        NotchClient(socket_path, reconnect_for=1.0, token=token) as client,
-    ):
-        client.withdraw(call_id)
+def stopped_reply(agent_key: str) -> HookReply:
+    """What a hook stopped by a signal answers: "ask" in `agent_key`'s format."""
+    agent = AGENTS[agent_key]
+    return agent.reply(
+        Verdict("ask", f"notch hook was stopped before Notch answered, so {agent.name} asks you")
+    )
 
 
-def withdraw_on_exit(agent_key: str, data: bytes, socket_path: Path | None) -> None:
-    """Withdraw the card of the call in `data` (the agent stopped waiting: a signal)."""
-    with contextlib.suppress(PayloadError):
-        agent = AGENTS[agent_key]
-        call_id = call_id_for(agent, read_payload(data))
-        _withdraw(socket_path, token_for(call_id), call_id)
+def _left(until: float) -> float:
+    """Seconds left until `until`; a little even when none is (one last short try)."""
+    return max(_LAST_TRY_S, until - time.monotonic())

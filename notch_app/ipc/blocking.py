@@ -236,9 +236,10 @@ class NotchClient:
         params = {"callId": call_id, "token": self.token}
         return verified_decision(self.call("confirm.withdraw", params, timeout=timeout))
 
-    def integrations(self) -> list[dict[str, Any]]:
-        """The integrations Notch has loaded, each with its tools."""
-        return list(self.call("integrations.list", {})["integrations"])
+    def integrations(self, *, timeout: float | None = None) -> list[dict[str, Any]]:
+        """The integrations Notch has loaded, each with its tools. Raises NotchTimeout
+        without an answer within `timeout` (default ANSWER_WAIT_S)."""
+        return list(self.call("integrations.list", {}, timeout=timeout)["integrations"])
 
     def show_glance(
         self, integration: str, tool: str, blocks: list[Any], *, call_id: str | None = None

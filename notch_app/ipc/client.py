@@ -572,9 +572,10 @@ class AsyncNotchClient:
         params = {"callId": call_id, "token": self.token}
         return verified_decision(await self.call("confirm.withdraw", params, timeout=timeout))
 
-    async def integrations(self) -> list[dict[str, Any]]:
-        """The integrations Notch has loaded, each with its tools."""
-        result = await self.call("integrations.list", {})
+    async def integrations(self, *, timeout: float | None = None) -> list[dict[str, Any]]:
+        """The integrations Notch has loaded, each with its tools. Raises NotchTimeout
+        without an answer within `timeout` (default ANSWER_WAIT_S)."""
+        result = await self.call("integrations.list", {}, timeout=timeout)
         return list(result["integrations"])
 
     async def show_glance(
