@@ -218,7 +218,21 @@ class DecisionResult(_Wire):
     tool: str
     edited_paths: list[str] = Field(description="Dotted paths the person changed.")
     digest: str | None = Field(
-        description="`sha256:<hex>` of the canonical JSON of `arguments`, when it runs."
+        description="`sha256:<hex>` of the canonical JSON (RFC 8785) of `arguments`, when it "
+        "runs; with `digestKeyedPaths`, of `arguments` with the value at each of those paths "
+        "replaced by `hmac-sha256:` + hex HMAC-SHA256(key: digestSalt's bytes, message: the "
+        "value's canonical JSON)."
+    )
+    digest_keyed_paths: list[str] | None = Field(
+        default=None,
+        description="Dotted paths of secret values (a PIN, a password) that `digest` covers "
+        "keyed with `digestSalt`, so a stored copy of the digest cannot be brute-forced back "
+        "into the secret. Only in the live decision.",
+    )
+    digest_salt: str | None = Field(
+        default=None,
+        description="Hex key for `digestKeyedPaths` (256 bits, one per request); never "
+        "stored, so a decision read back later carries none.",
     )
     decided_by: DecidedBy
     decided_at: float = Field(description="Unix time of the decision.")
@@ -237,7 +251,8 @@ class DecisionResult(_Wire):
         default=None,
         description="Argument paths whose secret values were never stored, so this replayed "
         "decision carries a mask there: the approval stands, but ask the person for those "
-        "values again (the digest is still of the real values).",
+        "values again (its digest is the live decision's, secrets keyed with a salt that "
+        "was never stored).",
     )
     scope: Scope | None = Field(
         default=None,

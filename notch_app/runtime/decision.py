@@ -7,8 +7,10 @@ is returned by `notch_app.client` and printed by `notch ask`.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import math
-from collections.abc import Mapping
+import secrets
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Final, Literal, get_args
 
@@ -89,13 +91,64 @@ def _plain(value: Any) -> bool:
     return True
 
 
-def arguments_digest(arguments: Mapping[str, Any]) -> str:
+def arguments_digest(
+    arguments: Mapping[str, Any], keyed: Sequence[str] = (), salt: bytes | None = None
+) -> str:
     """`sha256:<hex>` of the canonical JSON (RFC 8785) of `arguments`.
 
     An executor recomputes it over what it is about to run and compares: approval is
-    bound to exactly these arguments. Raises NotDigestible (see `canonical_json`).
+    bound to exactly these arguments. With `keyed` (dotted paths of secret values: a PIN,
+    a password), the value at each is first replaced by `keyed_value(salt, value)`, so a
+    copy of the digest beside the masked arguments (the store, `confirm.get`) cannot be
+    turned back into the secret by trying every PIN: the salt travels only with the live
+    decision. Raises NotDigestible (see `canonical_json`; also for a keyed path that holds
+    no value), ValueError for `keyed` without a salt.
     """
+    if keyed:
+        if salt is None:
+            raise ValueError("a digest over secret values needs the salt they are keyed with")
+        arguments = _with_keyed_values(arguments, keyed, salt)
     return "sha256:" + hashlib.sha256(canonical_json(dict(arguments)).encode("utf-8")).hexdigest()
+
+
+KEYED_PREFIX: Final = "hmac-sha256:"
+DIGEST_SALT_BYTES: Final = 32
+"""A fresh 256-bit salt per request whose decision holds secret values (hex on the wire)."""
+
+
+def new_digest_salt() -> bytes:
+    """A fresh salt for keying the secret values of one request's decision."""
+    return secrets.token_bytes(DIGEST_SALT_BYTES)
+
+
+def keyed_value(salt: bytes, value: Any, where: str = "arguments") -> str:
+    """What a secret value is replaced by in the digest: `hmac-sha256:` + the hex
+    HMAC-SHA256, keyed by `salt`, of the value's canonical JSON (a PIN "4711" is the six
+    bytes `"4711"`, quotes included). Raises NotDigestible, naming `where`."""
+    mac = hmac.new(salt, canonical_json(value, where).encode("utf-8"), hashlib.sha256)
+    return KEYED_PREFIX + mac.hexdigest()
+
+
+def _with_keyed_values(
+    arguments: Mapping[str, Any], keyed: Sequence[str], salt: bytes
+) -> dict[str, Any]:
+    """A copy of `arguments` with the value at each dotted path of `keyed` replaced by its
+    keyed hash. Only the objects along those paths are copied; `arguments` is unchanged."""
+    out = dict(arguments)
+    for path in keyed:
+        node = out
+        parts = path.split(".")
+        for part in parts[:-1]:
+            child = node.get(part)
+            if not isinstance(child, Mapping):
+                raise NotDigestible(f"arguments.{path}", "is keyed but holds no value")
+            node[part] = child = dict(child)
+            node = child
+        last = parts[-1]
+        if last not in node:
+            raise NotDigestible(f"arguments.{path}", "is keyed but holds no value")
+        node[last] = keyed_value(salt, node[last], f"arguments.{path}")
+    return out
 
 
 def _first_problem(value: Any, path: str) -> tuple[str, str]:
@@ -202,6 +255,12 @@ class Decision:
     words: str | None = None
     """The words that gave the decision, when it was said or typed ("yes, send it"), as
     heard: for the log, so the person can see how each decision was given."""
+    digest_keyed: tuple[str, ...] = ()
+    """Argument paths of secret values that `digest` covers keyed (`keyed_value`) with
+    `digest_salt`, not as they are: empty when the arguments hold no secret value."""
+    digest_salt: str | None = field(default=None, repr=False)
+    """The salt (hex) of `digest_keyed`, only ever in the live decision sent to the asker:
+    never stored, so a stored digest cannot be brute-forced back into a short secret."""
 
     @property
     def runs(self) -> bool:
@@ -230,8 +289,19 @@ class Decision:
             )
         if not self.digest:
             raise DecisionNotVerified(f"{where} carries no digest; do not run it")
+        salt: bytes | None = None
+        if self.digest_keyed:
+            try:
+                salt = bytes.fromhex(self.digest_salt or "")
+            except ValueError:
+                salt = b""
+            if not salt:
+                raise DecisionNotVerified(
+                    f"{where}: its digest keys {', '.join(self.digest_keyed)} but it carries "
+                    "no digestSalt to key them with; do not run it"
+                )
         try:
-            recomputed = arguments_digest(self.arguments)
+            recomputed = arguments_digest(self.arguments, self.digest_keyed, salt)
         except NotDigestible as exc:
             raise DecisionNotVerified(f"{where}: {exc}; do not run it") from None
         if recomputed != self.digest:
@@ -271,6 +341,9 @@ class Decision:
             out["reason"] = self.reason
         if self.words is not None:
             out["words"] = self.words
+        if self.digest_keyed:
+            out["digestKeyedPaths"] = list(self.digest_keyed)
+            out["digestSalt"] = self.digest_salt
         return out
 
     @classmethod
@@ -302,6 +375,12 @@ class Decision:
             words = get("words")
             if not isinstance(words, str | None):
                 raise ValueError("words must be text")
+            keyed = get("digestKeyedPaths") or []
+            salt = get("digestSalt")
+            if not isinstance(keyed, list) or not all(isinstance(p, str) for p in keyed):
+                raise ValueError("digestKeyedPaths must be a list of argument paths")
+            if not isinstance(salt, str | None):
+                raise ValueError("digestSalt must be hex text")
             return cls(
                 str(data["callId"]),
                 outcome,
@@ -320,6 +399,8 @@ class Decision:
                 None if feedback is None else feedback[:MAX_FEEDBACK_CHARS],
                 reason,
                 None if words is None else words[:MAX_FEEDBACK_CHARS],
+                tuple(keyed),
+                salt,
             )
         except KeyError as exc:
             raise ValueError(f"a decision needs {exc.args[0]!r}") from None

@@ -48,6 +48,7 @@ from notch_app.runtime.decision import (
     arguments_digest,
     canonical_json,
     changed_paths,
+    new_digest_salt,
 )
 from notch_app.runtime.model_sentence import sentence_for_model
 from notch_app.runtime.ownership import IN_PROCESS, Asker, holds, owner_of
@@ -60,7 +61,7 @@ from notch_app.runtime.presenter import (
     Presenter,
     Scope,
 )
-from notch_app.runtime.redaction import redact, secret_paths
+from notch_app.runtime.redaction import present_paths, redact, secret_paths
 from notch_app.runtime.store import DecisionStore, NewDecision, NewRequest, StoreError
 from notch_app.runtime.write_behind import WriteBehind, why_not_stored
 
@@ -138,6 +139,9 @@ class _Open:
     """Events from the card before the request was stored, sent after confirmationRequired."""
     owner: str | None = None
     """The hash of its asker's token; None when the app itself asked."""
+    salt: bytes | None = None
+    """Keys the secret values in its decision's digest (made once, at its first decision
+    holding one: a retried write of the same decision has the same digest)."""
 
 
 @dataclass(slots=True)
@@ -340,6 +344,9 @@ class ConfirmationService:
         except NotDigestible as exc:
             raise ServiceError("invalidParams", str(exc), exc.path) from None
         known_tool = self.catalog.tool(call.integration_id, call.tool_name)
+        keyed = _keyed_paths(known_tool, args)
+        if keyed:  # a repeat is told by what the store keeps: its secret values masked
+            digest = arguments_digest(redact(args, frozenset(keyed)))
         earlier = self._earlier(call, digest, known_tool, listener)
         if earlier is not None:
             return earlier
@@ -349,7 +356,7 @@ class ConfirmationService:
             # Read-only: answered at once and not logged (no card, nothing to decide).
             free = Decision(call.call_id, "notRequired", call.integration_id, call.tool_name,
                             args, (), digest, "service", now)  # fmt: skip
-            return _done(loop, self._told(free, tool, args))
+            return _done(loop, self._told(_sealed(free, tool), tool, args))
         old = self._to_supersede(call, queued)
         verdict = self._verdict(integration, tool, args)
         owner = owner_of(call.token)
@@ -512,7 +519,7 @@ class ConfirmationService:
             verdict.reason or (None if runs else "the person blocked this action"),
             scope=scope if runs else None,
         )
-        decision = self._told(decision, item.tool, request.arguments)
+        decision = self._told(_sealed(decision, item.tool, item), item.tool, request.arguments)
         item.ending = decision
         self._open[call_id] = item  # a repeat while it is written joins this one
 
@@ -882,7 +889,7 @@ class ConfirmationService:
             message=message,
             scope=scope if runs else None,
         )
-        return self._told(ended, item.tool, item.request.arguments)
+        return self._told(_sealed(ended, item.tool, item), item.tool, item.request.arguments)
 
     def _told(self, decision: Decision, tool: Tool, asked: Mapping[str, Any]) -> Decision:
         """`decision` with its sentence for the model (see model_sentence.py)."""
@@ -1027,6 +1034,33 @@ def _done(loop: asyncio.AbstractEventLoop, decision: Decision) -> asyncio.Future
     done: asyncio.Future[Decision] = loop.create_future()
     done.set_result(decision)
     return done
+
+
+def _keyed_paths(tool: Tool | None, arguments: Mapping[str, Any]) -> tuple[str, ...]:
+    """The paths in `arguments` holding a secret value of `tool` (`secret_paths`)."""
+    secrets = secret_paths(tool) if tool is not None and tool is not _GONE_TOOL else frozenset()
+    return present_paths(arguments, secrets) if secrets else ()
+
+
+def _sealed(decision: Decision, tool: Tool, item: _Open | None = None) -> Decision:
+    """`decision` with the digest its executor checks: the plain digest of its arguments,
+    unless they hold secret values; then keyed (decision.py: `arguments_digest`) with the
+    request's salt, which only this live decision carries. Nothing else changes."""
+    arguments = decision.arguments
+    if not decision.runs or arguments is None:
+        return decision
+    keyed = _keyed_paths(tool, arguments)
+    if not keyed:
+        return decision
+    salt = new_digest_salt() if item is None else item.salt or new_digest_salt()
+    if item is not None:
+        item.salt = salt
+    return replace(
+        decision,
+        digest=arguments_digest(arguments, keyed, salt),
+        digest_keyed=keyed,
+        digest_salt=salt.hex(),
+    )
 
 
 def _fail(future: asyncio.Future[Decision], error: ServiceError) -> None:

@@ -17,10 +17,12 @@ stored only together with or after that row (the decision op refuses a callId wi
 undecided stored request), so a request whose write failed can never be decided.
 
 Secret values (passwordField, `format: password`, `writeOnly`) never reach the file: both
-tables hold `REDACTED` in their place, with the digest of the real arguments; the paths
-withheld are kept, so a decision read back says its secrets must be asked for again.
-Digests are RFC 8785 (see decision.py); the stored JSON is plain JSON that reads back to
-the same Python values.
+tables hold `REDACTED` in their place; the paths withheld are kept, so a decision read
+back says its secrets must be asked for again. Nor can they be found again from a digest
+(a PIN's million values are tried in a second): a request's digest is of its arguments as
+stored (secrets masked), and a decision's covers each secret keyed with a salt that only
+the live decision carried (decision.py). Digests are RFC 8785; the stored JSON is plain
+JSON that reads back to the same Python values.
 
 Each request row keeps the SHA-256 of its asker's token (`owner`, see ownership.py),
 never the token: after a restart only the asker can still await, read or withdraw it.
@@ -42,12 +44,13 @@ from notch_app.runtime.decision import Decision, Reason, arguments_digest
 from notch_app.runtime.folders import FolderError, make_data_dir
 from notch_app.runtime.folders import default_data_dir as default_data_dir
 from notch_app.runtime.presenter import ConfirmationRequest, DecidedBy, Outcome, Scope
-from notch_app.runtime.redaction import present_paths, redact, without
+from notch_app.runtime.redaction import REDACTED, present_paths, redact, without
 
-SCHEMA_VERSION: Final = 5
+SCHEMA_VERSION: Final = 6
 """2 added `withheld` (secret values never stored); 3 added `owner` (the asker's token
 hash); 4 added the decision's `scope`, its sentence for the model and the person's words;
-5 added the decline's `reason` and the `words` a decision was given with."""
+5 added the decline's `reason` and the `words` a decision was given with; 6 keeps no
+digest over a secret value that could be brute-forced (older ones are masked at open)."""
 DB_NAME: Final = "notch.sqlite3"
 ASIDE_SUFFIX: Final = ".broken-"
 """`--reset-store` moves a store that cannot be opened to `notch.sqlite3.broken-<time>`."""
@@ -166,9 +169,16 @@ class LogEntry:
 
 def _kept(arguments: dict[str, Any], secrets: frozenset[str]) -> tuple[str, str]:
     """(JSON of `arguments` with secret values REDACTED, JSON list of the paths withheld)."""
-    withheld = present_paths(arguments, secrets) if secrets else ()
-    shown = redact(arguments, frozenset(withheld)) if withheld else arguments
+    shown, withheld = _masked(arguments, secrets)
     return _to_json(shown), _to_json(list(withheld))
+
+
+def _masked(
+    arguments: dict[str, Any], secrets: frozenset[str]
+) -> tuple[dict[str, Any], tuple[str, ...]]:
+    """(`arguments` with secret values REDACTED, the paths withheld)."""
+    withheld = present_paths(arguments, secrets) if secrets else ()
+    return (redact(arguments, frozenset(withheld)) if withheld else arguments), withheld
 
 
 def _insert_request(
@@ -177,7 +187,7 @@ def _insert_request(
     secrets: frozenset[str],
     owner: str | None,
 ) -> None:
-    arguments, withheld = _kept(request.arguments, secrets)
+    shown, hidden = _masked(request.arguments, secrets)
     db.execute(
         "INSERT INTO requests (call_id, integration, tool, arguments, args_digest,"
         " context, created_at, expires_at, reason, withheld, owner)"
@@ -186,13 +196,15 @@ def _insert_request(
             request.call_id,
             request.integration_id,
             request.tool_name,
-            arguments,
-            arguments_digest(request.arguments),  # of the real arguments, secrets and all
+            _to_json(shown),
+            # Of what is stored: how a repeated callId is told apart, never a way back to
+            # a secret (the service compares repeats the same way: secrets masked).
+            arguments_digest(shown),
             _to_json(request.context),
             request.created_at,
             request.expires_at,
             request.reason,
-            withheld,
+            _to_json(list(hidden)),
             owner,
         ),
     )
@@ -379,25 +391,52 @@ class DecisionStore:
                 " WHERE withheld IS NULL"
             )
             scrubbed = self._forget_secrets() if scrub else 0
+            if version < 6:
+                self._mask_digests()  # every row an older Notch wrote
             db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
             db.execute("COMMIT")
         except BaseException:
             with contextlib.suppress(sqlite3.Error):
                 db.execute("ROLLBACK")
             raise
-        if scrubbed:  # copy the scrubbed pages over the old ones now, and empty the WAL
+        if scrubbed or version < 6:  # scrubbed or masked pages over the old ones, WAL empty
             db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+    def _mask_digests(self, call_ids: Sequence[str] | None = None) -> None:
+        """Digests an older Notch kept of real secret values (SHA-256 of the arguments, PIN
+        and all: its few digits could be found again by hashing every value beside the
+        masked arguments) are replaced: a request's by the digest of what is stored of it,
+        a decision's by none (its replay asks for the secrets again anyway). Only rows whose
+        stored arguments hold REDACTED (of `call_ids`, when given). Inside `_open`'s
+        transaction."""
+        marked = f"%{REDACTED}%"
+        rows = self._db.execute(
+            "SELECT call_id, arguments, args_digest, final_arguments FROM requests"
+            " WHERE arguments LIKE ? OR final_arguments LIKE ?",
+            (marked, marked),
+        ).fetchall()
+        wanted = None if call_ids is None else set(call_ids)
+        for call_id, arguments, had, final in rows:
+            if wanted is not None and call_id not in wanted:
+                continue
+            masked = arguments_digest(json.loads(arguments))
+            if masked != had:
+                self._db.execute(
+                    "UPDATE requests SET args_digest = ? WHERE call_id = ?", (masked, call_id)
+                )
+            if final is not None and REDACTED in final:
+                self._db.execute("UPDATE decisions SET digest = NULL WHERE call_id = ?", (call_id,))
 
     def _forget_secrets(self) -> int:
         """Replace every secret value an older Notch stored in clear with REDACTED, as
         `secrets_of` knows the tools now; rows of tools not installed wait for a later
         start. Returns how many rows changed. Inside `_open`'s transaction."""
         rows = self._db.execute(
-            "SELECT rowid, integration, tool, arguments, final_arguments, decided FROM requests"
-            " WHERE withheld IS NULL"
+            "SELECT rowid, integration, tool, arguments, final_arguments, decided, call_id"
+            " FROM requests WHERE withheld IS NULL"
         ).fetchall()
-        changed = 0
-        for rowid, integration, tool, arguments, final, decided in rows:
+        changed: list[str] = []
+        for rowid, integration, tool, arguments, final, decided, call_id in rows:
             secrets = self.secrets_of(integration, tool)
             if secrets is None:
                 continue  # not installed now: scrubbed by a start that knows it
@@ -411,8 +450,10 @@ class DecisionStore:
                 " WHERE rowid = ?",
                 (kept_arguments, kept_final, withheld, rowid),
             )
-            changed += 1
-        return changed
+            changed.append(call_id)
+        if changed:
+            self._mask_digests(changed)
+        return len(changed)
 
     def _close_quietly(self) -> None:
         for name in ("_db", "_read"):
@@ -546,7 +587,8 @@ class DecisionStore:
 
     def decision(self, call_id: str) -> Decision | None:
         """The stored decision for `call_id`, or None. Its arguments hold REDACTED where
-        a secret was (listed in `secrets_withheld`); the digest is of the real ones.
+        a secret was (listed in `secrets_withheld`); its digest is the one the live
+        decision carried, secrets keyed with a salt that was never stored.
         Raises StoreError."""
         rows = self._rows(
             "SELECT d.outcome, d.integration, d.tool, r.final_arguments, d.edited_paths,"
@@ -579,8 +621,8 @@ class DecisionStore:
             )
 
     def request_digest(self, call_id: str) -> tuple[str, str, str] | None:
-        """(integration, tool, digest of the real arguments) of a stored request, or
-        None. Raises StoreError."""
+        """(integration, tool, digest of its arguments as stored: secret values masked)
+        of a stored request, or None. Raises StoreError."""
         rows = self._rows(
             "SELECT integration, tool, args_digest FROM requests WHERE call_id = ?", (call_id,)
         )

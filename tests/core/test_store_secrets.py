@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -78,7 +79,10 @@ async def test_a_pin_never_reaches_the_file_and_a_replay_says_it_was_withheld(
         assert isinstance(replay, Decision) and replay.outcome == "approved"
         assert replay.arguments == {"user": {"name": "ann", "password": REDACTED}}
         assert replay.secrets_withheld == ("user.password",)
-        assert replay.digest == arguments_digest({"user": {"name": "ann", "password": TYPED}})
+        # The digest the live decision carried: the secret keyed with a salt never stored
+        # (the plain digest of the real arguments could be brute-forced back to the PIN).
+        assert replay.digest == live.digest and live.digest_keyed == ("user.password",)
+        assert replay.digest != arguments_digest({"user": {"name": "ann", "password": TYPED}})
         wire = replay.to_wire()
         assert wire["secretsWithheld"] == ["user.password"] and TYPED not in str(wire)
         assert Decision.from_wire(wire).secrets_withheld == ("user.password",)
@@ -95,7 +99,7 @@ async def test_a_pin_never_reaches_the_file_and_a_replay_says_it_was_withheld(
         assert [r.call_id for r in parked] == ["open"]
         assert parked[0].arguments == {"user": {"name": "bo"}}
         # Its agent, asking again with the same callId and arguments, joins that card
-        # (the restored request keeps the digest of what was sent, secret and all).
+        # (a repeat is told by its arguments with secret values masked, as stored).
         async with AsyncNotchClient(notch.server.path, token=AGENT) as client:
             _, pending = await client.submit(
                 MAIL,
@@ -123,7 +127,9 @@ def test_values_not_secret_are_stored_as_they_were(tmp_path: Path) -> None:
         # 1250.0 stays a float: the stored JSON is plain JSON, the digest JCS.
         assert back.arguments == {"amount": 1250.0, "n": 2**53 - 1, "text": "é 😀"}
         assert type(back.arguments["amount"]) is float
-        assert store.request_digest("c") == (MAIL, "pay", arguments_digest(arguments))
+        # Repeats are told apart by what is stored: the PIN masked, never hashed.
+        masked = {**arguments, "pin": REDACTED}
+        assert store.request_digest("c") == (MAIL, "pay", arguments_digest(masked))
     finally:
         store.close()
     assert leaked(tmp_path / "data", "pin-0000-x") == []
@@ -182,9 +188,15 @@ def test_a_store_from_before_keeps_no_secret_once_opened(tmp_path: Path) -> None
         assert leaked(data, old_pin, pending_pin) == []  # scrubbed as it opened
         old = store.decision("old")
         assert old is not None and old.secrets_withheld == ("user.password",)
-        assert old.digest == arguments_digest(approved)
+        # Its digest hashed the PIN (brute-forceable): gone; the replay asks for it again.
+        assert old.digest is None
         assert [r.arguments for r in store.pending()] == [{"user": {"name": "bo"}}]
-        assert store.request_digest("open") == (MAIL, "connect_account", arguments_digest(waiting))
+        masked = {"user": {"name": "bo", "password": REDACTED}}
+        assert store.request_digest("open") == (MAIL, "connect_account", arguments_digest(masked))
+        stored = {arguments_digest(approved), arguments_digest(waiting)}
+        assert not stored & set(
+            re.findall("sha256:[0-9a-f]{64}", raw_bytes(data).decode("latin-1"))
+        )
     finally:
         store.close()
     assert leaked(data, old_pin, pending_pin) == []
