@@ -3,6 +3,10 @@
 Used before a card is shown (the service), while the person edits (confirm stays disabled
 while the final arguments do not validate) and for preview fixtures. Messages never quote
 the offending value: it may be a password.
+
+Every check runs under a time budget (`patterns.time_budget`, 1 s) with Notch's own
+validator class (`schema_validator`): patterns in linear time, no keyword past the budget.
+A check that runs out of time fails closed with one problem that says so.
 """
 
 from __future__ import annotations
@@ -11,13 +15,13 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 from jsonschema.protocols import Validator
-from jsonschema.validators import validator_for
 
 from notch_app.manifest.model import Tool
+from notch_app.manifest.patterns import CHECK_BUDGET_S, CheckTooSlow, time_budget
 from notch_app.manifest.problems import join_pointer
+from notch_app.manifest.schema_validator import UNCHECKED, new_validator
 
 _MAX_PROBLEMS = 50
 
@@ -81,8 +85,7 @@ def schema_validator(tool: Tool) -> Validator:
     hit = _validators.get(id(tool))
     if hit is not None and hit[0] is tool:
         return hit[1]
-    cls = validator_for(tool.input_schema, default=Draft202012Validator)
-    validator: Validator = cls(tool.input_schema, format_checker=cls.FORMAT_CHECKER)
+    validator = new_validator(tool.input_schema)
     if len(_validators) > 4096:  # bounded: tools are reloaded, never accumulated forever
         _validators.clear()
     _validators[id(tool)] = (tool, validator)
@@ -92,6 +95,8 @@ def schema_validator(tool: Tool) -> Validator:
 def _describe(error: ValidationError) -> str:
     v = error.validator
     value: Any = error.validator_value
+    if v == UNCHECKED:
+        return error.message  # ours, worded without the value
     if v == "type":
         kinds = value if isinstance(value, list) else [value]
         return "must be " + " or ".join(_TYPE_WORDS.get(str(k), str(k)) for k in kinds)
@@ -132,16 +137,32 @@ def _describe(error: ValidationError) -> str:
     return f"does not satisfy the schema's {v!r} rule"
 
 
-def argument_problems(tool: Tool, arguments: Mapping[str, Any]) -> list[ArgumentProblem]:
+def argument_problems(
+    tool: Tool, arguments: Mapping[str, Any], budget_s: float = CHECK_BUDGET_S
+) -> list[ArgumentProblem]:
     """Every way `arguments` fails `tool.input_schema` (at most 50), deepest first.
 
     Never raises for bad arguments; an invalid inputSchema is reported by `notch validate`
-    and such a tool is never loaded.
+    and such a tool is never loaded. A check past `budget_s` seconds stops with one
+    problem for the whole object (fail closed).
     """
     validator = schema_validator(tool)
     out: list[ArgumentProblem] = []
+    try:
+        with time_budget(budget_s):
+            found = list(validator.iter_errors(arguments))
+    except CheckTooSlow:
+        return [
+            ArgumentProblem(
+                "",
+                "",
+                f"could not be checked within {budget_s:g} s; send smaller arguments",
+            )
+        ]
+    except RecursionError:  # nesting deeper than Python's stack: refused, not a traceback
+        return [ArgumentProblem("", "", "are nested too deeply to check; flatten them")]
     errors = sorted(
-        validator.iter_errors(arguments),
+        found,
         key=lambda e: (-len(e.absolute_path), list(map(str, e.absolute_path))),
     )
     for error in errors[:_MAX_PROBLEMS]:

@@ -384,6 +384,8 @@ def _check_input_schema(doc: SourceDocument, tool: Tool, base: str, out: list[Pr
             f"{quote(value)} is not a JSON Schema type{did_you_mean(value, SIMPLE_TYPES)}; "
             f"use one of: {', '.join(SIMPLE_TYPES)}"
         )
+    elif where.endswith("/unevaluatedProperties") or "/pattern" in where:
+        message = f"inputSchema: {why}"  # valid JSON Schema, but not one Notch runs
     else:
         message = f"inputSchema is not a valid JSON Schema: {why}; fix it so the tool's arguments can be checked"
     out.append(doc.problem(pointer + where, "input-schema-invalid", message))

@@ -7,8 +7,10 @@ This walks the schema once, iteratively, checking each keyword's value the way t
 jsonschema's verdict on a corpus and on generated schemas. Schemas that declare another
 `$schema` dialect are checked by jsonschema itself.
 
-It is stricter in one place: `pattern` and `patternProperties` keys must compile as
-regular expressions, because Notch later runs them on the person's edits.
+It is stricter in one place, for every dialect: `pattern` and `patternProperties` keys
+must be patterns Notch runs (ECMA-262, linear time: `notch_app.manifest.patterns`), because
+Notch runs them on an agent's arguments and the person's edits; and a schema may not mix
+`unevaluatedProperties` with `patternProperties` (see `schema_validator`).
 """
 
 from __future__ import annotations
@@ -21,7 +23,9 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 from jsonschema.validators import validator_for
 
+from notch_app.manifest.patterns import pattern_problem, shown_pattern
 from notch_app.manifest.problems import join_pointer
+from notch_app.manifest.schema_validator import unchecked_reason
 
 DIALECT_2020_12: Final = "https://json-schema.org/draft/2020-12/schema"
 SIMPLE_TYPES: Final = ("array", "boolean", "integer", "null", "number", "object", "string")
@@ -80,12 +84,11 @@ def _flags(value: Any) -> bool:
     return isinstance(value, dict) and all(isinstance(v, bool) for v in value.values())
 
 
-def _regex_ok(pattern: str) -> bool:
-    try:
-        re.compile(pattern)
-    except (re.error, RecursionError, OverflowError):
-        return False
-    return True
+def _pattern_error(pattern: str) -> str | None:
+    why = pattern_problem(pattern)
+    if why is None:
+        return None
+    return f"the pattern {shown_pattern(pattern)} cannot be run: {why}"
 
 
 def schema_errors(schema: Any, base: str = "") -> Iterator[tuple[str, str]]:
@@ -107,8 +110,8 @@ def schema_errors(schema: Any, base: str = "") -> Iterator[tuple[str, str]]:
                     yield at, f"{key!r} must be an object whose values are schemas"
                     continue
                 for name, sub in value.items():
-                    if key == "patternProperties" and not _regex_ok(name):
-                        yield join_pointer(at, name), f"{name!r} is not a valid regular expression"
+                    if key == "patternProperties" and (why := _pattern_error(name)):
+                        yield join_pointer(at, name), why
                     stack.append((sub, join_pointer(at, name)))
             elif key in _SCHEMA_LIST:
                 if not isinstance(value, list) or not value:
@@ -129,8 +132,8 @@ def schema_errors(schema: Any, base: str = "") -> Iterator[tuple[str, str]]:
             elif key in _STRING:
                 if not isinstance(value, str):
                     yield at, f"{key!r} must be a string"
-                elif key == "pattern" and not _regex_ok(value):
-                    yield at, f"{value!r} is not a valid regular expression"
+                elif key == "pattern" and (why := _pattern_error(value)):
+                    yield at, why
                 elif key in _ANCHORS and not _ANCHOR.match(value):
                     yield at, f"{key!r} must be a plain name (letters, digits, '-', '_', '.')"
                 elif key == "$id" and "#" in value[:-1]:
@@ -180,9 +183,61 @@ def first_schema_error(schema: Any) -> tuple[str, str] | None:
     if dialect is None or str(dialect).rstrip("#") == DIALECT_2020_12:
         for error in schema_errors(schema):
             return error
-        return None
-    cls = validator_for(schema, default=Draft202012Validator)
-    error = best_match(cls(cls.META_SCHEMA).iter_errors(schema))
-    if error is None:
-        return None
-    return join_pointer("", *error.absolute_path), " ".join(error.message.split())[:160]
+    else:
+        cls = validator_for(schema, default=Draft202012Validator)
+        error = best_match(cls(cls.META_SCHEMA).iter_errors(schema))
+        if error is not None:
+            return join_pointer("", *error.absolute_path), " ".join(error.message.split())[:160]
+        for found in pattern_errors(schema):
+            return found
+    mixed = unchecked_reason(schema)
+    if mixed is not None:
+        where = next(
+            (
+                join_pointer(at, "unevaluatedProperties")
+                for node, at in schema_nodes(schema)
+                if "unevaluatedProperties" in node
+            ),
+            "",
+        )
+        return where, mixed
+    return None
+
+
+# Keywords whose value is a schema, a map of schemas, or a list of schemas, in any draft
+# from 3 to 2020-12 (`pattern_errors` must find patterns whatever `$schema` says).
+_ANY_DRAFT_SCHEMA: Final = _SCHEMA | {"additionalItems", "extends"}
+_ANY_DRAFT_MAP: Final = _SCHEMA_MAP | {"dependencies"}
+_ANY_DRAFT_LIST: Final = _SCHEMA_LIST | {"items", "extends", "type", "disallow"}
+
+
+def schema_nodes(schema: Any, base: str = "") -> Iterator[tuple[dict[str, Any], str]]:
+    """Every subschema object in `schema` with its JSON Pointer, for any draft."""
+    stack: list[tuple[Any, str]] = [(schema, base)]
+    while stack:
+        node, here = stack.pop()
+        if not isinstance(node, dict):
+            continue
+        yield node, here
+        for key, value in node.items():
+            at = join_pointer(here, key)
+            if key in _ANY_DRAFT_MAP and isinstance(value, dict):
+                stack.extend((sub, join_pointer(at, name)) for name, sub in value.items())
+            elif key in _ANY_DRAFT_LIST and isinstance(value, list):
+                stack.extend((sub, join_pointer(at, i)) for i, sub in enumerate(value))
+            elif key in _ANY_DRAFT_SCHEMA:
+                stack.append((value, at))
+
+
+def pattern_errors(schema: Any, base: str = "") -> Iterator[tuple[str, str]]:
+    """(JSON Pointer, message) for every `pattern` and `patternProperties` key Notch does
+    not run, in a schema of any draft."""
+    for node, here in schema_nodes(schema, base):
+        pattern = node.get("pattern")
+        if isinstance(pattern, str) and (why := _pattern_error(pattern)):
+            yield join_pointer(here, "pattern"), why
+        patterns = node.get("patternProperties")
+        if isinstance(patterns, dict):
+            for name in patterns:
+                if why := _pattern_error(name):
+                    yield join_pointer(join_pointer(here, "patternProperties"), name), why
