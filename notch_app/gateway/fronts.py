@@ -84,6 +84,8 @@ def bare_front(name: str, argv: list[str]) -> Front:
         command=ServerCommand(argv[0], tuple(argv[1:]), Path.cwd()),
         # What the MCP client gave `notch mcp` (its config's env) is the server's own.
         environment=lambda: dict(os.environ),
-        attachment={"name": name},  # the tools are added once the server has listed them
+        # The tools are added once the server has listed them; the command line is what
+        # an "Always allow" binds to (another server under the same name asks).
+        attachment={"name": name, "command": list(argv), "cwd": str(Path.cwd())},
         tools=None,
     )

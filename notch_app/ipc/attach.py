@@ -19,7 +19,13 @@ from typing import Any, Final
 
 from notch_app.ipc import protocol as rpc
 from notch_app.ipc.methods import AttachParams, parse_params
-from notch_app.runtime.attached import AttachRefused, attach, bare_entry, folder_entry
+from notch_app.runtime.attached import (
+    AttachRefused,
+    attach,
+    attach_warnings,
+    bare_entry,
+    folder_entry,
+)
 from notch_app.runtime.catalog import Catalog
 
 METHOD: Final = "gateway.attach"
@@ -27,12 +33,13 @@ METHOD: Final = "gateway.attach"
 
 def attach_handler(
     catalog_of: Callable[[], Catalog],
-    attached_hook: Callable[[], None] | None = None,
+    attached_hook: Callable[[Any, str], None] | None = None,
 ) -> Callable[[Any, dict[str, Any]], dict[str, Any]]:
     """The `gateway.attach` method for a server whose service's catalog is `catalog_of()`
     (asked on every call: Settings → Reload puts a new catalog in place, and a gateway
-    attaches again when Notch no longer knows its integration). `attached_hook` runs
-    after each attach that was taken (the overlay readies itself for result glances)."""
+    attaches again when Notch no longer knows its integration). `attached_hook(conn,
+    integration_id)` runs after each attach that was taken (the connection is that
+    integration's gateway; the overlay readies itself for result glances)."""
     attached: set[str] = set()
 
     def handle(conn: Any, params: dict[str, Any]) -> dict[str, Any]:
@@ -43,7 +50,7 @@ def attach_handler(
             if asked.folder is not None and asked.name is None and asked.tools is None:
                 entry = folder_entry(Path(asked.folder))
             elif asked.folder is None and asked.name is not None and asked.tools is not None:
-                entry, left_out = bare_entry(asked.name, asked.tools)
+                entry, left_out = bare_entry(asked.name, asked.tools, asked.command, asked.cwd)
             else:
                 raise AttachRefused(
                     "send either folder, or name and tools (a bare server), not both"
@@ -54,7 +61,7 @@ def attach_handler(
         loaded = catalog.integration(entry.manifest.id)
         assert loaded is not None
         if attached_hook is not None:
-            attached_hook()
+            attached_hook(conn, loaded.id)
         return {
             "integration": loaded.id,
             "attached": how,
@@ -62,6 +69,7 @@ def attach_handler(
                 {"name": t.name, "confirms": t.confirmation is not None} for t in loaded.tools
             ],
             "leftOut": left_out,
+            "warnings": attach_warnings(entry, asked.tools or ()),
         }
 
     return handle

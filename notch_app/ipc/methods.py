@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Annotated, Any, Final, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
 from pydantic.alias_generators import to_camel
 
 from notch_app.ipc import protocol as rpc
@@ -379,6 +379,15 @@ class AttachParams(_Wire):
         description="A bare server's tools as its `tools/list` gave them; Notch generates "
         "every card from their inputSchemas.",
     )
+    command: list[Annotated[str, StringConstraints(max_length=4096)]] | None = Field(
+        default=None,
+        max_length=256,
+        description="A bare server's command line as the gateway starts it (with `name`): "
+        'what an "Always allow" is bound to, so another server under the same name asks.',
+    )
+    cwd: str | None = Field(
+        default=None, max_length=4096, description="The folder the bare server runs in."
+    )
 
 
 class AttachedTool(_Wire):
@@ -391,6 +400,11 @@ class AttachResult(_Wire):
     attached: Literal["added", "replaced", "same"]
     tools: list[AttachedTool]
     left_out: list[str] = Field(description="Bare-server tools left out, each with why.")
+    warnings: list[str] = Field(
+        default_factory=list,
+        description="What the person is warned about on its cards: a name that claims to be "
+        "the system or a vendor, a read-only hint Notch does not believe.",
+    )
 
 
 MAX_GLANCE_ITEMS: Final = 64

@@ -391,9 +391,7 @@ class NotchServer:
             "confirm.get": self._confirm_get,
             "confirm.withdraw": self._confirm_withdraw,
             "integrations.list": self._integrations_list,
-            "gateway.attach": attach_handler(
-                lambda: self.service.catalog, lambda: self.service.presenter.results_may_follow()
-            ),
+            "gateway.attach": attach_handler(lambda: self.service.catalog, self._attached),
             "glance.show": self._glance_show,
             "work.begin": self._work_begin,
             "work.end": self._work_end,
@@ -782,6 +780,12 @@ class NotchServer:
         parse_params(NoParams, params)
         return {"integrations": self.service.catalog.describe()}
 
+    def _attached(self, conn: _Connection, integration_id: str) -> None:
+        # This connection is the integration's own gateway: its reads' glances may come
+        # without a callId, and before any card (the overlay readies the glance code).
+        self.glances.fronts(conn, integration_id)
+        self.service.presenter.results_may_follow()
+
     def _glance_show(self, conn: _Connection, params: dict[str, Any]) -> Result:
         asked = parse_params(GlanceShowParams, params)
         _token_with(asked.call_id, asked.token)
@@ -791,6 +795,7 @@ class NotchServer:
             asked.blocks,
             call_id=asked.call_id,
             token=asked.token,
+            owner=conn,
         )
         return _shown(reading)
 

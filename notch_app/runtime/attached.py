@@ -21,16 +21,22 @@ and the card's asker strip names the gateway and its folder or command.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+import shlex
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final
 
 from pydantic import ValidationError
 
 from notch_app.manifest.discovery import discover_integrations
-from notch_app.manifest.generated_card import must_ask, with_generated_cards
+from notch_app.manifest.generated_card import (
+    must_ask,
+    read_only_contradicted,
+    with_generated_cards,
+)
 from notch_app.manifest.integration import load_integration
 from notch_app.manifest.model import Manifest
+from notch_app.manifest.trust_rules import find_claim
 from notch_app.runtime.catalog import Catalog, CatalogEntry
 
 BARE_PREFIX: Final = "mcp.local."
@@ -74,9 +80,16 @@ def folder_entry(folder: Path) -> CatalogEntry:
     return CatalogEntry(manifest, integration.folder, integration.fixtures, through_gateway=True)
 
 
-def bare_entry(name: str, tools: Iterable[Mapping[str, Any]]) -> tuple[CatalogEntry, list[str]]:
+def bare_entry(
+    name: str,
+    tools: Iterable[Mapping[str, Any]],
+    command: Sequence[str] | None = None,
+    cwd: str | None = None,
+) -> tuple[CatalogEntry, list[str]]:
     """A bare server's tools as an integration whose cards Notch generates; and the
-    names of tools left out (a name or schema a manifest could not hold), each with why."""
+    names of tools left out (a name or schema a manifest could not hold), each with why.
+    `command` (and the folder it runs in, `cwd`) is where the tools come from: an
+    "Always allow" is bound to it."""
     integration_id = bare_integration_id(name)
     kept: list[dict[str, Any]] = []
     left_out: list[str] = []
@@ -89,7 +102,38 @@ def bare_entry(name: str, tools: Iterable[Mapping[str, Any]]) -> tuple[CatalogEn
             continue
         kept.append(document)
     manifest = Manifest.model_validate(_manifest_document(integration_id, name, kept))
-    return CatalogEntry(with_generated_cards(manifest), through_gateway=True), left_out
+    line = None
+    if command:
+        line = shlex.join(command)[:2000] + (f" (in {cwd[:1000]})" if cwd else "")
+    entry = CatalogEntry(with_generated_cards(manifest), through_gateway=True, command=line)
+    return entry, left_out
+
+
+def attach_warnings(entry: CatalogEntry, tools: Iterable[Mapping[str, Any]] = ()) -> list[str]:
+    """What the person is warned about for an attached integration: a name, summary or
+    tool title that claims to be the system, a platform vendor, Notch or a verifier
+    (however it is spelled); a bare server's `readOnlyHint` Notch does not believe
+    (`tools`, as listed). One sentence each, at most 20."""
+    manifest = entry.manifest
+    out: list[str] = []
+    texts = [("name", manifest.name), ("summary", manifest.summary or "")]
+    texts += [(f"tool {t.name} title", t.title or "") for t in manifest.tools]
+    for where, text in texts:
+        found = find_claim(text)
+        if found is not None:
+            how = " (with look-alike letters or spacing)" * found.disguised
+            out.append(
+                f"{where} {text[:80]!r} claims to be {found.who}{how}; its cards mark the "
+                "name as unverified"
+            )
+    for tool in tools:
+        why = read_only_contradicted(tool)
+        if why is not None:
+            out.append(
+                f"tool {str(tool.get('name'))[:80]!r} says readOnlyHint: true, but {why}: "
+                "it asks first"
+            )
+    return out[:20]
 
 
 def _closed_tool(tool: Mapping[str, Any]) -> dict[str, Any]:
@@ -134,7 +178,11 @@ def attach(catalog: Catalog, attached: set[str], entry: CatalogEntry) -> str:
         return "added"
     if integration_id not in attached and _same_folder(known.folder, entry.folder):
         return "same"  # installed from this very folder: the copy `notch run` loaded
-    if known.manifest == entry.manifest and _same_folder(known.folder, entry.folder):
+    if (
+        known.manifest == entry.manifest
+        and _same_folder(known.folder, entry.folder)
+        and known.command == entry.command
+    ):
         return "same"
     if integration_id not in attached:
         raise AttachRefused(

@@ -29,6 +29,9 @@ class CatalogEntry:
     fixtures: PreviewFixtures | None = None
     through_gateway: bool = False
     """Brought by a `notch mcp` gateway (`gateway.attach`), not installed by the person."""
+    command: str | None = None
+    """A bare server's command line as its gateway started it (shell-quoted, with the
+    folder it runs in): where its tools come from, since it has no folder."""
 
     def __post_init__(self) -> None:
         # A tool that must ask but declares no card (cancel_*, destructiveHint) asks with

@@ -4,9 +4,12 @@ tools are running in the background.
 A glance is display only. It can name no card, ask nothing and approve nothing; it
 carries only blocks that `read_glance` kept (the rest are dropped and reported to the
 sender). Its title comes from the catalog, never from the sender. A glance tied to a
-`callId` must be about a call the person let run, sent by the client holding that call's
-token: nobody can show "Paid ✓" for a payment the person declined, or for someone else's
-call.
+`callId` must be about a call the person let run (or a read-only call Notch answered),
+sent by the client holding that call's token: nobody can show "Paid ✓" for a payment the
+person declined, or for someone else's call. A glance without a `callId` is headed with
+an integration's name only when it comes from the connection that attached that
+integration (its own `notch mcp` gateway): any other client could otherwise show "Mail ·
+Send email — Action needed" over the person's real mail (issue 18).
 
 Background work (`execution.mode: "background"`) is listed in the side notch from
 `begin` to `end`; it belongs to the connection that began it, and ends as failed when
@@ -54,6 +57,16 @@ class Glances:
         self._service = service
         self._clock = clock
         self._work: dict[str, _Work] = {}
+        self._fronts: dict[Hashable, set[str]] = {}
+        """Per connection: the integrations it attached (`gateway.attach`)."""
+
+    def fronts(self, owner: Hashable, integration_id: str) -> None:
+        """`owner` (a connection) attached `integration_id`: it is that integration's own
+        gateway, so it may show the glances of its reads without a callId. Forgotten
+        when the connection closes (`end_all_of`)."""
+        held = self._fronts.setdefault(owner, set())
+        if len(held) < MAX_RUNNING:
+            held.add(integration_id)
 
     # --- glances ---------------------------------------------------------------------
 
@@ -65,21 +78,46 @@ class Glances:
         *,
         call_id: str | None = None,
         token: Asker = IN_PROCESS,
+        owner: Hashable | None = None,
     ) -> GlanceReading:
         """Show the glance `blocks` (the list `_voiceos_glance.blocks` holds) for a result
         of `tool_name`. Returns what was kept and what was dropped, and why; nothing is
-        shown when no block was kept. Raises ServiceError: an unknown integration or tool
-        (invalidParams), an unknown `call_id` (unknownCall), one held by another asker
-        (notYours), or one that did not run or is for another tool (invalidParams)."""
+        shown when no block was kept. Without `call_id`, only the connection `owner` that
+        attached the integration may show it (None: the app itself). Raises ServiceError:
+        an unknown integration or tool (invalidParams), an unknown `call_id`
+        (unknownCall), one held by another asker (notYours), one that did not run or is
+        for another tool (invalidParams), no `call_id` from a connection that did not
+        attach the integration (invalidParams, field callId)."""
         tool = self._tool(integration_id, tool_name)
-        if call_id is not None:
-            self._check_ran(call_id, integration_id, tool_name, token)
+        self._check_sender(integration_id, tool_name, call_id, token, owner)
         reading = read_glance({"blocks": blocks})
         if reading.blocks:
             self._service.presenter.show_result(
                 ResultGlance(integration_id, tool_name, tool.display_title, reading.blocks, call_id)
             )
         return reading
+
+    def _check_sender(
+        self,
+        integration_id: str,
+        tool_name: str,
+        call_id: str | None,
+        token: Asker,
+        owner: Hashable | None,
+    ) -> None:
+        """Raises ServiceError unless the sender may put `integration_id`'s name on
+        screen: with a call of its that ran, or as the connection that attached it."""
+        if call_id is not None:
+            self._check_ran(call_id, integration_id, tool_name, token)
+        elif owner is not None and integration_id not in self._fronts.get(owner, ()):
+            raise ServiceError(
+                "invalidParams",
+                f"a glance headed with {integration_id}'s name shows only for that "
+                "integration's call: send the callId (and token) of the call whose result "
+                "this is — an approved call, or a read-only call Notch answered; a notch mcp "
+                "gateway shows its own integration's glances",
+                "callId",
+            )
 
     # --- background work -------------------------------------------------------------
 
@@ -95,11 +133,11 @@ class Glances:
     ) -> RunningWork:
         """List `tool_name` as running in the side notch until `end`. `owner` (a
         connection) is who may end it; `estimated_ms` defaults to the manifest's
-        `execution.estimatedDurationMs`. Raises ServiceError as `show` does, and
+        `execution.estimatedDurationMs`. Raises ServiceError as `show` does (without
+        `call_id`, only from the connection that attached the integration), and
         `overloaded` when too much is running already."""
         tool = self._tool(integration_id, tool_name)
-        if call_id is not None:
-            self._check_ran(call_id, integration_id, tool_name, token)
+        self._check_sender(integration_id, tool_name, call_id, token, owner)
         if len(self._work) >= MAX_RUNNING or (
             sum(1 for w in self._work.values() if w.owner == owner) >= MAX_RUNNING_PER_OWNER
         ):
@@ -172,6 +210,7 @@ class Glances:
     def end_all_of(self, owner: Hashable, why: str) -> None:
         """End every piece of work `owner` began, as failed with `why` (its connection
         closed: nobody will say it finished)."""
+        self._fronts.pop(owner, None)
         for work_id in [k for k, w in self._work.items() if w.owner == owner]:
             self.end(work_id, owner=owner, ok=False, message=why)
 
@@ -204,6 +243,9 @@ class Glances:
         return tool
 
     def _check_ran(self, call_id: str, integration_id: str, tool_name: str, token: Asker) -> None:
+        read = self._service.read_answered(call_id, token)
+        if read == (integration_id, tool_name):
+            return  # a read-only call of this asker, answered notRequired: it ran
         found = self._service.get(call_id, token)  # unknownCall / notYours
         if not isinstance(found, Decision):
             raise ServiceError(

@@ -40,12 +40,26 @@ class Policy(Protocol):
         ...
 
 
+class KnowsSources(Protocol):
+    """A policy that binds what the person allowed to where the integration comes from
+    (`PersonPolicy` does): the service then asks `verdict_from(source, ...)` instead of
+    `verdict(...)`, with the integration's folder, command line or manifest digest
+    (`policy_book.integration_source`)."""
+
+    def verdict_from(
+        self, source: str | None, integration: Manifest, tool: Tool, arguments: Mapping[str, Any]
+    ) -> PolicyVerdict:
+        """As `Policy.verdict`, for an integration from `source`."""
+        ...
+
+
 class RemembersAllowances(Protocol):
     """A policy that can keep the person's "Always allow" from a card (the service uses it
     when the policy has it; `PersonPolicy` does)."""
 
-    def allow_always(self, integration: Manifest, tool: Tool) -> None:
-        """Turn the action's Asks first off, as Settings does. Raises when it cannot."""
+    def allow_always(self, integration: Manifest, tool: Tool, source: str | None = None) -> None:
+        """Turn the action's Asks first off, as Settings does, for the integration from
+        `source` only (when given). Raises when it cannot."""
         ...
 
 

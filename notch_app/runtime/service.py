@@ -29,6 +29,7 @@ import logging
 import math
 import time
 import uuid
+from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Final, Literal
@@ -53,6 +54,7 @@ from notch_app.runtime.decision import (
 from notch_app.runtime.model_sentence import sentence_for_model
 from notch_app.runtime.ownership import IN_PROCESS, Asker, holds, owner_of
 from notch_app.runtime.policy import ASK, AlwaysAsk, Policy, PolicyVerdict
+from notch_app.runtime.policy_book.fingerprint import integration_source
 from notch_app.runtime.presenter import (
     ConfirmationRequest,
     ContainedPresenter,
@@ -71,6 +73,8 @@ MAX_CONTEXT_CHARS: Final = 4096
 MAX_EXPIRES_IN_MS: Final = 30 * 24 * 3600 * 1000
 MAX_PENDING: Final = 10_000
 """Open requests across all clients; beyond it new requests are refused (`overloaded`)."""
+MAX_READS_KEPT: Final = 1024
+"""Read-only calls remembered for the glances of their results (`read_answered`)."""
 MAX_BATCH: Final = 256
 """Calls one `confirm.batch` asks about; the rest of a longer batch each get an error."""
 ASKER_GONE: Final = "the asking agent went away"
@@ -139,6 +143,9 @@ class _Open:
     """Events from the card before the request was stored, sent after confirmationRequired."""
     owner: str | None = None
     """The hash of its asker's token; None when the app itself asked."""
+    source: str | None = None
+    """Where its integration came from when it was asked (`integration_source`): what an
+    "Always allow" on its card is bound to, even if another attach replaced it since."""
     salt: bytes | None = None
     """Keys the secret values in its decision's digest (made once, at its first decision
     holding one: a retried write of the same decision has the same digest)."""
@@ -180,6 +187,8 @@ class ConfirmationService:
         self._max_pending = max_pending
         self._open: dict[str, _Open] = {}
         self._cards = ContainedPresenter()
+        self.argument_checks = ArgumentChecks()
+        """Checks arguments off the loop ahead of `submit` (see `check_ahead`)."""
         """Every presenter call goes through this: a presenter bug never breaks the service."""
         self._loop: asyncio.AbstractEventLoop | None = None
         self._writes = WriteBehind(store)
@@ -190,6 +199,8 @@ class ConfirmationService:
         """Which askers have a connection open (the socket server tells it)."""
         self._allowed: dict[str, set[tuple[str, str]]] = {}
         """Per asker (token hash): the actions the person allowed "for this session"."""
+        self._reads: OrderedDict[str, tuple[str | None, str, str]] = OrderedDict()
+        """Recent read-only calls answered notRequired: callId → (asker, integration, tool)."""
 
     # --- lifecycle -------------------------------------------------------------------
 
@@ -241,6 +252,7 @@ class ConfirmationService:
         """Finish pending writes, stop timers and close the store. Open requests stay
         stored and come back parked on the next start."""
         self._writes.close()
+        self.argument_checks.close()
         self.askers.close()
         for item in self._open.values():
             if item.timer is not None:
@@ -268,6 +280,18 @@ class ConfirmationService:
         """
         planned = self._plan(call, listener)
         return planned if isinstance(planned, asyncio.Future) else self._launch(planned)
+
+    def check_ahead(self, calls: list[ToolCall]) -> asyncio.Future[None] | None:
+        """Check these calls' arguments in a worker thread, so that `submit` or
+        `submit_many` of these very call objects, once the future is done, does not check
+        them on the loop (one request's slow check never holds other clients). None when
+        there is nothing slow to check: submit at once."""
+        asked = []
+        for call in calls:
+            tool = self.catalog.tool(call.integration_id, call.tool_name)
+            if tool is not None and isinstance(call.arguments, Mapping):
+                asked.append((call, tool, call.arguments))
+        return self.argument_checks.ahead(asked) if asked else None
 
     def submit_many(
         self, calls: list[ToolCall], listener: EventListener | None = None
@@ -353,12 +377,17 @@ class ConfirmationService:
         integration, tool = self._validate(call, known_tool, args)
         now = self._clock()
         if tool.confirmation is None:
+            # A glance for this read's result may name it (see read_answered).
+            self._reads[call.call_id] = (owner_of(call.token), call.integration_id, tool.name)
+            if len(self._reads) > MAX_READS_KEPT:
+                self._reads.popitem(last=False)
             # Read-only: answered at once and not logged (no card, nothing to decide).
             free = Decision(call.call_id, "notRequired", call.integration_id, call.tool_name,
                             args, (), digest, "service", now)  # fmt: skip
             return _done(loop, self._told(_sealed(free, tool), tool, args))
         old = self._to_supersede(call, queued)
-        verdict = self._verdict(integration, tool, args)
+        source = integration_source(self.catalog.entry(integration.id), integration)
+        verdict = self._verdict(integration, tool, args, source)
         owner = owner_of(call.token)
         scope: Scope | None = "always" if verdict.verdict == "autoApprove" else None
         if (
@@ -382,6 +411,7 @@ class ConfirmationService:
         )
         item = _Open(request, integration, tool, digest, loop.create_future())
         item.owner = owner
+        item.source = source
         if listener is not None:
             item.listeners.append(listener)
         return _Planned(item, verdict, old, scope)
@@ -425,7 +455,9 @@ class ConfirmationService:
         if tool is None:
             self._lookup(call.integration_id, call.tool_name)  # raises, naming what is unknown
         assert tool is not None
-        problems = [] if surely_valid(tool, args) else argument_problems(tool, args)
+        problems = self.argument_checks.taken(call, tool)  # checked ahead, off the loop
+        if problems is None:
+            problems = [] if surely_valid(tool, args) else argument_problems(tool, args)
         if problems:
             first = problems[0]
             more = f" (and {len(problems) - 1} more problems)" if len(problems) > 1 else ""
@@ -660,6 +692,14 @@ class ConfirmationService:
         if item is not None and listener in item.listeners:
             item.listeners.remove(listener)
 
+    def read_answered(self, call_id: str, token: Asker = IN_PROCESS) -> tuple[str, str] | None:
+        """(integration, tool) of a recent read-only call `call_id` of `token`'s asker that
+        was answered notRequired (one of the last MAX_READS_KEPT), else None."""
+        found = self._reads.get(call_id)
+        if found is None or not holds(token, found[0]):
+            return None
+        return found[1], found[2]
+
     @property
     def open_requests(self) -> list[ConfirmationRequest]:
         """Requests waiting for the person, oldest first."""
@@ -755,7 +795,7 @@ class ConfirmationService:
             log.warning("the policy cannot remember 'always'; approving %s once", item.tool.name)
             return "once"
         try:
-            allow(item.integration, item.tool)
+            allow(item.integration, item.tool, item.source)
         except Exception:  # a settings file that cannot be written: the yes stands, once
             log.exception("could not turn Asks first off for %s", item.tool.name)
             return "once"
@@ -825,9 +865,17 @@ class ConfirmationService:
             )
         return integration, tool
 
-    def _verdict(self, integration: Manifest, tool: Tool, args: dict[str, Any]) -> PolicyVerdict:
+    def _verdict(
+        self, integration: Manifest, tool: Tool, args: dict[str, Any], source: str | None = None
+    ) -> PolicyVerdict:
         try:
-            verdict = self.policy.verdict(integration, tool, args)
+            # A policy that binds allowances to sources (PersonPolicy) hears where from.
+            from_source = getattr(self.policy, "verdict_from", None)
+            verdict = (
+                from_source(source, integration, tool, args)
+                if from_source is not None
+                else self.policy.verdict(integration, tool, args)
+            )
         except Exception:  # a broken policy must fail safe: the person is asked
             log.exception("policy failed for %s/%s; asking", integration.id, tool.name)
             return ASK

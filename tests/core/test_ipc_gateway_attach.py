@@ -55,7 +55,7 @@ async def test_a_bare_server_gets_generated_cards_and_a_closed_schema(
     async with notch_and_client(base) as (_notch, _cards, client):
         answer = await client.call(
             "gateway.attach",
-            {"name": "Files!", "tools": [SEND, {**SEND, "name": "peek",
+            {"name": "Files!", "tools": [SEND, {**SEND, "name": "peek", "description": "Shows it.",
                                                "annotations": {"readOnlyHint": True}}]},
         )  # fmt: skip
         assert answer["integration"] == "mcp.local.files"

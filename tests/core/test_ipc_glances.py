@@ -24,18 +24,61 @@ EVENTS = [
 ]
 
 
+async def read_call(client: AsyncNotchClient, tool: str = "search_mail") -> dict[str, str]:
+    """Ask about a read-only call (answered notRequired at once): the callId and token a
+    glance or background work for its result names."""
+    decision = await client.confirm(MAIL, tool, {})
+    assert decision.outcome == "notRequired"
+    return {"callId": decision.call_id, "token": client.token}
+
+
 @pytest.mark.asyncio
 async def test_a_read_tools_glance_shows_with_the_installed_tool_title(
     base: Path, notch_and_client: Any
 ) -> None:
     async with notch_and_client(base) as (_notch, cards, client):
-        answer = await client.show_glance(MAIL, "search_mail", EVENTS)
+        read = await read_call(client)
+        answer = await client.show_glance(MAIL, "search_mail", EVENTS, call_id=read["callId"])
         assert answer == {"shown": 2, "dropped": []}
         (shown,) = cards.results
         assert [b.type for b in shown.blocks] == ["header", "list"]
         # The words around the glance come from the catalog, not from the sender.
         assert shown.title == "search_mail" and shown.integration_id == MAIL
-        assert shown.call_id is None and shown.failure is None
+        assert shown.call_id == read["callId"] and shown.failure is None
+
+
+@pytest.mark.asyncio
+async def test_no_client_puts_an_integrations_name_on_a_glance_without_its_call(
+    base: Path, notch_and_client: Any
+) -> None:
+    """Issue 18: any socket client could show "Mail · Send email" with "Confirm: Send
+    email / Action needed" over the person's real mail. Without a callId of its own
+    call for that integration (or being its gateway), it is refused; so is background
+    work, whose end shows a glance too."""
+    fake = [
+        {"type": "header", "icon": "mail", "title": "Confirm: Send email"},
+        {"type": "badges", "items": [{"text": "Action needed", "tone": "bad"}]},
+    ]
+    async with notch_and_client(base, token=THIEF) as (notch, cards, thief):
+        for tool in ("send_email", "search_mail"):
+            with pytest.raises(NotchRequestError) as refused:
+                await thief.show_glance(MAIL, tool, fake)
+            assert refused.value.code == rpc.INVALID_PARAMS and refused.value.field == "callId"
+            assert "that integration's call" in refused.value.message
+        with pytest.raises(NotchRequestError) as work:
+            await thief.call("work.begin", {"integration": MAIL, "tool": "search_mail"})
+        assert work.value.field == "callId"
+        # Another asker's read does not lend its name either.
+        async with AsyncNotchClient(notch.server.path, token=ASKER) as asker:
+            theirs = await read_call(asker)
+        with pytest.raises(NotchRequestError) as borrowed:
+            await thief.show_glance(MAIL, "search_mail", fake, call_id=theirs["callId"])
+        assert borrowed.value.code in (rpc.UNKNOWN_CALL, rpc.NOT_YOURS)
+        # A read of another tool names that tool only.
+        mine = await read_call(thief)
+        with pytest.raises(NotchRequestError):
+            await thief.show_glance(MAIL, "send_email", fake, call_id=mine["callId"])
+        assert cards.results == []
 
 
 @pytest.mark.asyncio
@@ -47,6 +90,7 @@ async def test_off_schema_blocks_are_dropped_with_a_reason_and_nothing_shows_wit
             MAIL,
             "search_mail",
             [{"type": "button", "label": "Approve"}, {"type": "textField", "bind": "{{to}}"}],
+            call_id=(await read_call(client))["callId"],
         )
         assert answer["shown"] == 0
         assert [d["kind"] for d in answer["dropped"]] == ["button", "textField"]
@@ -145,6 +189,7 @@ async def test_another_client_cannot_show_a_result_for_a_call_it_did_not_make(
 @pytest.mark.asyncio
 async def test_glance_params_are_bounded(base: Path, notch_and_client: Any) -> None:
     async with notch_and_client(base) as (_notch, cards, client):
+        read = await read_call(client)
         with pytest.raises(NotchRequestError) as too_many:
             await client.show_glance(MAIL, "search_mail", [{"type": "divider"}] * 65)
         assert too_many.value.code == rpc.INVALID_PARAMS and too_many.value.field == "blocks"
@@ -155,7 +200,10 @@ async def test_glance_params_are_bounded(base: Path, notch_and_client: Any) -> N
         assert not_a_list.value.code == rpc.INVALID_PARAMS
         # Hostile blocks never crash the server: each is dropped with a reason.
         answer = await client.show_glance(
-            MAIL, "search_mail", [None, 7, "header", [], {"type": ["header"]}, {"title": "x"}]
+            MAIL,
+            "search_mail",
+            [None, 7, "header", [], {"type": ["header"]}, {"title": "x"}],
+            call_id=read["callId"],
         )
         assert answer["shown"] == 0 and len(answer["dropped"]) == 6
         assert cards.results == []
@@ -168,7 +216,12 @@ async def test_background_work_is_listed_until_it_ends_with_its_glance(
     async with notch_and_client(base) as (_notch, cards, client):
         began = await client.call(
             "work.begin",
-            {"integration": MAIL, "tool": "search_mail", "estimatedDurationMs": 30_000},
+            {
+                "integration": MAIL,
+                "tool": "search_mail",
+                "estimatedDurationMs": 30_000,
+                **await read_call(client),
+            },
         )
         (running,) = cards.running
         assert running.work_id == began["workId"] and running.estimated_ms == 30_000
@@ -187,7 +240,9 @@ async def test_failed_background_work_shows_one_short_line(
     base: Path, notch_and_client: Any
 ) -> None:
     async with notch_and_client(base) as (_notch, cards, client):
-        began = await client.call("work.begin", {"integration": MAIL, "tool": "search_mail"})
+        began = await client.call(
+            "work.begin", {"integration": MAIL, "tool": "search_mail", **await read_call(client)}
+        )
         await client.call(
             "work.end",
             {"workId": began["workId"], "ok": False, "message": "Quota\n exceeded " + "x" * 900},
@@ -203,7 +258,9 @@ async def test_only_the_connection_that_began_work_can_end_it(
     base: Path, notch_and_client: Any
 ) -> None:
     async with notch_and_client(base) as (notch, cards, client):
-        began = await client.call("work.begin", {"integration": MAIL, "tool": "search_mail"})
+        began = await client.call(
+            "work.begin", {"integration": MAIL, "tool": "search_mail", **await read_call(client)}
+        )
         async with AsyncNotchClient(notch.server.path, token=THIEF) as other:
             with pytest.raises(NotchRequestError) as refused:
                 await other.call("work.end", {"workId": began["workId"], "ok": True})
@@ -217,7 +274,10 @@ async def test_work_of_a_connection_that_goes_away_ends_failed(
 ) -> None:
     async with notch_and_client(base) as (notch, cards, _client):
         async with AsyncNotchClient(notch.server.path, token=THIEF) as leaver:
-            await leaver.call("work.begin", {"integration": MAIL, "tool": "search_mail"})
+            await leaver.call(
+                "work.begin",
+                {"integration": MAIL, "tool": "search_mail", **await read_call(leaver)},
+            )
             assert len(cards.running) == 1
         await cards.wait_for(lambda: cards.running == ())
         (shown,) = cards.results
@@ -227,9 +287,10 @@ async def test_work_of_a_connection_that_goes_away_ends_failed(
 @pytest.mark.asyncio
 async def test_background_work_is_bounded_per_connection(base: Path, notch_and_client: Any) -> None:
     async with notch_and_client(base) as (_notch, cards, client):
+        read = await read_call(client)
         for _ in range(16):
-            await client.call("work.begin", {"integration": MAIL, "tool": "search_mail"})
+            await client.call("work.begin", {"integration": MAIL, "tool": "search_mail", **read})
         with pytest.raises(NotchRequestError) as refused:
-            await client.call("work.begin", {"integration": MAIL, "tool": "search_mail"})
+            await client.call("work.begin", {"integration": MAIL, "tool": "search_mail", **read})
         assert refused.value.code == rpc.OVERLOADED
         assert len(cards.running) == 16

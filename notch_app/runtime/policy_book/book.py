@@ -37,7 +37,7 @@ from notch_app.runtime.policy_book.document import (
     OverlayPreferences,
     SettingsDocument,
 )
-from notch_app.runtime.policy_book.fingerprint import card_fingerprint
+from notch_app.runtime.policy_book.fingerprint import card_fingerprint, source_fingerprint
 from notch_app.runtime.policy_book.guards import trips
 from notch_app.runtime.policy_book.schema_paths import argument_paths, nearest
 from notch_app.runtime.policy_book.settings_file import (
@@ -55,6 +55,11 @@ VerdictAction = Literal["ask", "auto", "block", "notRequired"]
 
 BLOCKED_REASON = "You blocked this action in Notch's settings."
 CARD_CHANGED_REASON = "Asks again: this action's card changed since you turned Asks first off."
+OTHER_SOURCE_REASON = (
+    "Asks again: you turned Asks first off for {name} from another source; this one comes "
+    "from {source}."
+)
+"""An integration with the same name and id as the one allowed, from elsewhere."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,11 +163,19 @@ class PolicyBook:
             for name, policy in tools.items()
         )
 
-    def verdict(self, manifest: Manifest, tool: Tool, arguments: Mapping[str, Any]) -> Verdict:
+    def verdict(
+        self,
+        manifest: Manifest,
+        tool: Tool,
+        arguments: Mapping[str, Any],
+        source: str | None = None,
+    ) -> Verdict:
         """Whether this call shows a card, runs at once, or is blocked. Never raises.
 
         A tool without a card never asks when it is read-only; an acting tool without a
         card (an invalid manifest) always asks: policy only loosens what it can show.
+        `source` is where the integration comes from (`integration_source`): an "off"
+        made for another source asks again (a Block and guards apply to every source).
         """
         if tool.confirmation is None:
             return Verdict("notRequired") if tool_kind(tool) == "read" else Verdict("ask")
@@ -175,6 +188,11 @@ class PolicyBook:
             return Verdict("ask")
         if entry.card != self._fingerprint(tool):
             return Verdict("ask", CARD_CHANGED_REASON)
+        if entry.source is not None and (
+            source is None or source_fingerprint(source) != entry.source
+        ):
+            shown = " ".join((source or "an unknown place").split())[:160]
+            return Verdict("ask", OTHER_SOURCE_REASON.format(name=manifest.name, source=shown))
         for guard in entry.guards:
             try:
                 why = trips(guard, arguments)
@@ -201,18 +219,28 @@ class PolicyBook:
 
     # --- changing (only the person: Settings window, `notch policy`) ------------------
 
-    def set_asks_first(self, manifest: Manifest, tool: Tool, on: bool) -> None:
+    def set_asks_first(
+        self, manifest: Manifest, tool: Tool, on: bool, source: str | None = None
+    ) -> None:
         """Turn Asks first on or off for an action; turning it on or off also unblocks.
+        Off is kept for the card as it is now and, given `source` (where the integration
+        comes from: `integration_source`), for that source only.
 
         Raises PolicyRefused for a tool without a card, PolicyWriteError when the file
         cannot be written.
         """
         self._require_policy(manifest, tool)
         fingerprint = self._fingerprint(tool)
+        where = None if on or source is None else source_fingerprint(source)
 
         def change(entry: ActionPolicy) -> ActionPolicy:
             return entry.model_copy(
-                update={"asks_first": on, "blocked": False, "card": None if on else fingerprint}
+                update={
+                    "asks_first": on,
+                    "blocked": False,
+                    "card": None if on else fingerprint,
+                    "source": where,
+                }
             )
 
         self._change(manifest.id, tool.name, change)
@@ -243,6 +271,29 @@ class PolicyBook:
         self._change(
             manifest.id, tool.name, lambda entry: entry.model_copy(update={"guards": list(kept)})
         )
+
+    def block_by_name(self, integration_id: str, tool_name: str, blocked: bool = True) -> None:
+        """Block an action of an integration that is not loaded here (a `notch mcp`
+        server's, before it attaches), or lift that block: it applies to every source and
+        every card that integration id and tool name will have. Raises PolicyWriteError."""
+
+        def change(entry: ActionPolicy) -> ActionPolicy:
+            return entry.model_copy(update={"blocked": blocked})
+
+        self._change(integration_id, tool_name, change)
+
+    def add_guard_by_name(self, integration_id: str, tool_name: str, guard: Guard) -> None:
+        """Add a guard to an action of an integration that is not loaded here (its
+        arguments cannot be checked until it is; a guard naming an argument the tool
+        does not have never trips). Raises PolicyWriteError."""
+
+        def change(entry: ActionPolicy) -> ActionPolicy:
+            others = [
+                g for g in entry.guards if (g.kind, g.argument) != (guard.kind, guard.argument)
+            ]
+            return entry.model_copy(update={"guards": [*others, guard]})
+
+        self._change(integration_id, tool_name, change)
 
     def add_guard(self, manifest: Manifest, tool: Tool, guard: Guard) -> None:
         """Add a guard, replacing one of the same kind on the same argument."""

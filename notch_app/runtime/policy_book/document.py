@@ -102,6 +102,12 @@ class ActionPolicy(_Closed):
         "turned off or the action blocked; a different card asks again.",
     )
     guards: list[Guard] = Field(default_factory=list, max_length=MAX_GUARDS_PER_ACTION)
+    source: Annotated[str, StringConstraints(max_length=80)] | None = Field(
+        default=None,
+        description="Fingerprint of where the integration came from (its folder, a bare "
+        "server's command line, or its manifest) when Asks first was turned off; another "
+        "source under the same name asks again. Absent: made before sources were kept.",
+    )
 
     @property
     def is_default(self) -> bool:

@@ -36,15 +36,23 @@ class PersonPolicy:
         """How long an agent's open cards wait for it to reconnect (a setting)."""
         return float(self.book.agents.asker_grace_seconds)
 
-    def allow_always(self, integration: Manifest, tool: Tool) -> None:
+    def allow_always(self, integration: Manifest, tool: Tool, source: str | None = None) -> None:
         """The person chose "Always allow" on a card: Asks first off, exactly as in
-        Settings. Raises PolicyRefused / PolicyWriteError as `set_asks_first` does."""
-        self.book.set_asks_first(integration, tool, False)
+        Settings, for the integration from `source` (its folder, command line or manifest
+        digest) only. Raises PolicyRefused / PolicyWriteError as `set_asks_first` does."""
+        self.book.set_asks_first(integration, tool, False, source)
 
     def verdict(
         self, integration: Manifest, tool: Tool, arguments: Mapping[str, Any]
     ) -> PolicyVerdict:
-        verdict = self.book.verdict(integration, tool, arguments)
+        return self.verdict_from(None, integration, tool, arguments)
+
+    def verdict_from(
+        self, source: str | None, integration: Manifest, tool: Tool, arguments: Mapping[str, Any]
+    ) -> PolicyVerdict:
+        """The person's policy for a call to an integration from `source` (see
+        `PolicyBook.verdict`)."""
+        verdict = self.book.verdict(integration, tool, arguments, source)
         if verdict.action == "auto":
             return PolicyVerdict("autoApprove", glance_text(tool, arguments))
         if verdict.action == "block":
