@@ -17,7 +17,11 @@ The callId comes from `--call-id`, else `NOTCH_CALL_ID`, else a fresh UUID. Give
 model's tool-call id: a retry of the same call (a crashed script run again, an agent
 replaying its turn) then finds the same request or its stored decision, so one call is
 never asked twice nor run twice. With `--timeout`, a wait that runs out withdraws the
-request (its card goes away) and prints the withdrawn decision (exit 1).
+request (its card goes away) and prints the withdrawn decision (exit 1); the timeout
+bounds the whole wait, connecting included, and the withdraw has one second more, so a
+Notch that accepts and never answers keeps it at most `--timeout` + 1 s (then exit 2,
+"withdraw it yourself"). SIGTERM or SIGHUP stops the wait within a second the same way:
+the request is withdrawn and the run exits 1 (it must not run).
 """
 
 from __future__ import annotations
@@ -26,9 +30,13 @@ import argparse
 import asyncio
 import json
 import os
+import signal
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from notch_app.ipc.client import AsyncNotchClient
 
 EXIT_RUNS = 0
 EXIT_DOES_NOT_RUN = 1
@@ -38,6 +46,9 @@ TOKEN_ENV = "NOTCH_TOKEN"
 """The environment variable holding the token a run's request is made with."""
 CALL_ID_ENV = "NOTCH_CALL_ID"
 """The environment variable holding the callId when `--call-id` is not given."""
+STOP_WITHDRAW_S = 0.3
+"""After SIGTERM / SIGHUP, how long the withdraw may take before the run exits anyway
+(Notch also withdraws a request whose asker's connection went)."""
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -97,28 +108,71 @@ def _load_arguments(text: str) -> dict[str, Any]:
 
 
 async def _ask(args: argparse.Namespace, arguments: dict[str, Any], token: str | None) -> int:
-    from notch_app.ipc.client import AsyncNotchClient, NotchTimeout
+    from notch_app.ipc.client import AsyncNotchClient
 
-    async with AsyncNotchClient(args.socket, token=token) as client:
-        call_id = args.call_id
-        try:
-            decision = await client.confirm(
-                args.integration,
-                args.tool,
-                arguments,
-                call_id=call_id,
-                supersedes=args.supersedes,
-                expires_in=args.expires_in,
-                context={"agent": args.agent} if args.agent else None,
-                timeout=args.timeout,
-            )
-        except NotchTimeout as exc:
-            if exc.decision is None:  # the withdraw itself could not be confirmed
-                print(f"notch ask: {exc}", file=sys.stderr)
-                return EXIT_ERROR
-            decision = exc.decision
-        print(json.dumps(decision.to_wire(), ensure_ascii=False, indent=2))
-        return EXIT_RUNS if decision.runs else EXIT_DOES_NOT_RUN
+    # No connect before the call: connecting is part of the wait `--timeout` bounds.
+    client = AsyncNotchClient(args.socket, token=token)
+    loop = asyncio.get_running_loop()
+    asking = asyncio.ensure_future(_confirm(client, args, arguments))
+    signals = [s for s in (signal.SIGTERM, getattr(signal, "SIGHUP", None)) if s is not None]
+    for number in signals:
+        loop.add_signal_handler(number, asking.cancel)
+    try:
+        return await asking
+    except asyncio.CancelledError:
+        if not asking.cancelled():
+            raise
+        return await _stopped(client, args.call_id)
+    finally:
+        for number in signals:
+            loop.remove_signal_handler(number)
+        await client.close()
+
+
+async def _confirm(
+    client: AsyncNotchClient, args: argparse.Namespace, arguments: dict[str, Any]
+) -> int:
+    from notch_app.ipc.client import NotchTimeout
+
+    try:
+        decision = await client.confirm(
+            args.integration,
+            args.tool,
+            arguments,
+            call_id=args.call_id,
+            supersedes=args.supersedes,
+            expires_in=args.expires_in,
+            context={"agent": args.agent} if args.agent else None,
+            timeout=args.timeout,
+        )
+    except NotchTimeout as exc:
+        if exc.decision is None:  # the withdraw itself could not be confirmed
+            print(f"notch ask: {exc}", file=sys.stderr)
+            return EXIT_ERROR
+        decision = exc.decision
+    print(json.dumps(decision.to_wire(), ensure_ascii=False, indent=2))
+    return EXIT_RUNS if decision.runs else EXIT_DOES_NOT_RUN
+
+
+async def _stopped(client: AsyncNotchClient, call_id: str) -> int:
+    """SIGTERM / SIGHUP mid-wait: withdraw the request (within STOP_WITHDRAW_S) and exit
+    EXIT_DOES_NOT_RUN, printing the decision it ended with when it does not run. One
+    that came first and says run is not printed: this run stopped, so nothing runs it."""
+    from notch_app.ipc.client import NotchError
+
+    try:
+        ended = await client.withdraw(call_id, timeout=STOP_WITHDRAW_S)
+    except NotchError as exc:
+        print(f"notch ask: stopped by a signal; withdrawing {call_id!r} failed ({exc})",
+              file=sys.stderr)  # fmt: skip
+        return EXIT_DOES_NOT_RUN
+    if ended.runs:
+        print(f"notch ask: stopped by a signal after {call_id!r} was approved; it must "
+              "not run, since nothing is waiting to run it", file=sys.stderr)  # fmt: skip
+    else:
+        print(json.dumps(ended.to_wire(), ensure_ascii=False, indent=2))
+        print(f"notch ask: stopped by a signal; {call_id!r} was withdrawn", file=sys.stderr)
+    return EXIT_DOES_NOT_RUN
 
 
 def run(args: argparse.Namespace) -> int:
@@ -140,8 +194,8 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_ERROR
     if args.call_id is None:
         args.call_id = os.environ.get(CALL_ID_ENV) or None
-    if args.timeout is not None and args.call_id is None:
-        args.call_id = uuid.uuid4().hex  # needed to withdraw it when the wait ends
+    if args.call_id is None:
+        args.call_id = uuid.uuid4().hex  # to withdraw it when the wait ends or is stopped
     try:
         return asyncio.run(_ask(args, arguments, token))
     except NotchRequestError as exc:

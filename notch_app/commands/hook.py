@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from notch_app.hooks.answers import HookReply
 
 _MAX_STDIN = 4 * 1024 * 1024 + 1
-_STOP_WITHDRAW_S = 0.5
+_STOP_WITHDRAW_S = 0.3
 """After a signal, how long the hook tries to withdraw its card before it exits (the
 agent waits for the process to end; Notch also withdraws it when the connection goes)."""
 

@@ -5,7 +5,10 @@
 
 An MCP client starts this instead of the server. Read-only tools are forwarded at once;
 acting tools ask the person through the running `notch run` and run with the arguments
-they approved. stdout carries only MCP messages; everything Notch says goes to stderr.
+they approved, at most once per request id. An acting call waits `--timeout` seconds for
+the person at most (then its card is withdrawn and the call fails); a Notch that accepts
+and never answers holds no call longer. stdout carries only MCP messages; everything
+Notch says goes to stderr.
 Exit 2 (message on stderr) for a folder or command that cannot be fronted.
 """
 
@@ -13,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import math
 import sys
 from pathlib import Path
 
@@ -45,6 +49,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="where your settings (preference values) are (default: $NOTCH_DATA_DIR, "
         "else the platform's app-data folder)",
     )
+    parser.add_argument(
+        "--timeout",
+        metavar="SECONDS",
+        type=float,
+        default=None,
+        help="how long an acting call waits for the person before its card is withdrawn "
+        "and the call fails (default 590)",
+    )
     parser.epilog = (
         "In an MCP client's config: "
         '{"command": "notch", "args": ["mcp", "/path/to/integration"]}. '
@@ -53,6 +65,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from notch_app.gateway.asking import DEFAULT_TIMEOUT_S
     from notch_app.gateway.fronts import FrontError, bare_front, folder_front
     from notch_app.gateway.gateway import Front, Gateway
 
@@ -77,7 +90,12 @@ def run(args: argparse.Namespace) -> int:
     except FrontError as exc:
         print(f"notch mcp: {exc}", file=sys.stderr)
         return 2
+    timeout = DEFAULT_TIMEOUT_S if args.timeout is None else args.timeout
+    if not 0 < timeout < math.inf:
+        print(f"notch mcp: --timeout must be a number of seconds above 0, not {timeout:g}",
+              file=sys.stderr)  # fmt: skip
+        return 2
     import anyio
 
-    anyio.run(Gateway(front, args.socket).serve_stdio, backend="asyncio")
+    anyio.run(Gateway(front, args.socket, timeout).serve_stdio, backend="asyncio")
     return 0

@@ -78,7 +78,9 @@ class NotchReviewer:
                 "resume() needs a NotchClient; with an AsyncNotchClient use aresume()"
             )
         asked = _Asked(list(interrupts), self.call_ids)
-        verdicts = decide(self.client, self.tools, asked.calls, timeout=self.timeout)
+        verdicts = decide(
+            self.client, self.tools, asked.calls, timeout=self.timeout, session=self.call_ids
+        )
         return asked.command(verdicts)
 
     async def aresume(self, interrupts: Iterable[Interrupt]) -> Command[Any]:
@@ -88,7 +90,9 @@ class NotchReviewer:
                 "aresume() needs an AsyncNotchClient; with a NotchClient use resume()"
             )
         asked = _Asked(list(interrupts), self.call_ids)
-        verdicts = await decide_async(self.client, self.tools, asked.calls, timeout=self.timeout)
+        verdicts = await decide_async(
+            self.client, self.tools, asked.calls, timeout=self.timeout, session=self.call_ids
+        )
         return asked.command(verdicts)
 
     # --- a whole run ----------------------------------------------------------------------

@@ -16,7 +16,6 @@ Everything else (`list_tools`, resources, ...) passes straight to the session.
 
 from __future__ import annotations
 
-import uuid
 from typing import Any, Protocol
 
 import mcp_types as types
@@ -31,6 +30,7 @@ from notch_app.connect.verdict import (
     route_of,
 )
 from notch_app.ipc.client import AsyncNotchClient
+from notch_app.runtime.call_ids import fresh_call_id
 
 
 class ToolSession(Protocol):
@@ -72,8 +72,11 @@ class NotchSession:
         Notch cannot be asked (nothing was called)."""
         if name in await self._read_only():
             return await self.session.call_tool(name, arguments, **kwargs)  # type: ignore[no-any-return]
-        call = PendingCall(self.call_ids(uuid.uuid4().hex), name, dict(arguments or {}))
-        (verdict,) = await decide_async(self.client, self.tools, [call], timeout=self.timeout)
+        # An MCP session names no call: each call_tool is a new call, with a new callId.
+        call = PendingCall(fresh_call_id(self.call_ids.session), name, dict(arguments or {}))
+        (verdict,) = await decide_async(
+            self.client, self.tools, [call], timeout=self.timeout, session=self.call_ids
+        )
         if not verdict.runs or verdict.arguments is None:
             return types.CallToolResult(
                 content=[types.TextContent(text=verdict.for_model)], is_error=True

@@ -134,7 +134,11 @@ class NotchApprovals:
             else:
                 asked.append(dataclasses.replace(call, arguments=arguments))
                 out.append(None)
-        answers = iter(await decide_async(self.client, self.tools, asked, timeout=self.timeout))
+        answers = iter(
+            await decide_async(
+                self.client, self.tools, asked, timeout=self.timeout, session=self.call_ids
+            )
+        )
         return [v if v is not None else next(answers) for v in out]
 
 

@@ -5,15 +5,23 @@ comes back as a `Verdict`: run it with these arguments (maybe the person's edits
 do not, with the sentence the model reads instead of a result. A bad call (a name no
 route knows, arguments Notch refuses) gets its own refusal; the rest of the turn is
 still asked about.
+
+One call, one run: a connector's `CallIds` is its session. A framework call id asked
+once in a session is never asked (nor run) again in it: a repeat, while the first is
+open or after, is refused with a sentence saying so, and so is the same id with another
+tool or other arguments. A new connector given the same `session` (a restart after a
+crash) picks up the decisions Notch stored for it. Every wait is bounded: `timeout` for
+the person, then the client's short withdraw (see `notch_app.ipc.client`).
 """
 
 from __future__ import annotations
 
 import hashlib
+import threading
 import uuid
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections import OrderedDict
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import partial
 from typing import Any, Final, Protocol
 
 from notch_app.connect.tools import ToolNames, UnknownToolName
@@ -24,11 +32,14 @@ from notch_app.ipc.client import (
     NotchDecisionRefused,
     NotchError,
     NotchRequestError,
+    NotchTimeout,
 )
-from notch_app.runtime.decision import Decision
+from notch_app.runtime.call_ids import call_id_of
+from notch_app.runtime.decision import Decision, canonical_json
 
-MAX_CALL_ID: Final = 128
-"""Notch's limit on a callId; longer framework ids are hashed."""
+REMEMBERED_CALLS: Final = 100_000
+"""Call ids a connector session remembers having asked. Past it the oldest are
+forgotten; Notch still holds such a callId's decision (`already_decided`)."""
 _SHOWN_PATHS: Final = 20
 _SHOWN_MESSAGE: Final = 300
 
@@ -118,21 +129,43 @@ class Verdict:
 
 
 class CallIds:
-    """Notch callIds for a framework's call ids: `<session>:<id>`, so the same model call
-    id in two runs (a scripted model, a reused id) never picks up the other run's
-    decision, while the same session after a crash picks up its own. Ids too long or
-    with characters Notch refuses are hashed."""
+    """A connector's session: Notch callIds for a framework's call ids (`call_id_of`:
+    `<session>:<id>`, hashed when it would not be one), so the same model call id in
+    two runs (a scripted model, a reused id) never picks up the other run's decision,
+    while the same session after a crash picks up its own; and the calls this session
+    has asked, so none is asked or run twice in it (`claim`). Thread-safe."""
 
     def __init__(self, session: str | None = None) -> None:
         self.session = session or uuid.uuid4().hex[:16]
+        self._asked: OrderedDict[str, bytes] = OrderedDict()
+        """callId → the digest of what it asked (its tool and arguments)."""
+        self._lock = threading.Lock()
 
     def __call__(self, framework_id: object) -> str:
-        text = str(framework_id)
-        call_id = f"{self.session}:{text}"
-        if len(call_id) <= MAX_CALL_ID and call_id.isprintable():
-            return call_id
-        digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:32]
-        return f"{self.session[: MAX_CALL_ID - 34]}:#{digest}"
+        return call_id_of(self.session, str(framework_id))
+
+    def claim(self, call: PendingCall, integration: str, tool: str) -> str | None:
+        """None when `call` is new to this session (it is now asked: it may run once);
+        else the sentence refusing it: its callId was asked before in this session,
+        for this same call (a repeat, which never runs again) or for another one."""
+        what = _what(integration, tool, call.arguments)
+        with self._lock:
+            had = self._asked.get(call.call_id)
+            if had is None:
+                self._asked[call.call_id] = what
+                if len(self._asked) > REMEMBERED_CALLS:
+                    self._asked.popitem(last=False)
+                return None
+        if had != what:
+            return (
+                f"Notch did not ask about this call: its call id was already used in this "
+                f"session for another call ({_shown_id(call.call_id)}); nothing ran."
+            )
+        return (
+            f"Notch did not ask about this call again: its call id was already asked in "
+            f"this session ({_shown_id(call.call_id)}), and a call runs at most once; "
+            "nothing ran for this repeat."
+        )
 
 
 # --- asking ------------------------------------------------------------------------------
@@ -146,7 +179,22 @@ class _Asked:
     verdict: Verdict | None = None
 
 
-def _routed(route: Route, calls: Iterable[PendingCall]) -> list[_Asked]:
+def _what(integration: str, tool: str, arguments: Any) -> bytes:
+    """The digest of one call's identity for `CallIds.claim`: its tool and arguments."""
+    try:
+        text = canonical_json({"integration": integration, "tool": tool, "args": arguments})
+    except ValueError:  # not JSON (NaN...): Notch refuses it anyway; its repr tells it apart
+        text = repr((integration, tool, arguments))
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest()
+
+
+def _shown_id(call_id: str) -> str:
+    return repr(call_id if len(call_id) <= 80 else call_id[:80] + "…")
+
+
+def _routed(
+    route: Route, calls: Iterable[PendingCall], session: CallIds | None = None
+) -> list[_Asked]:
     out: list[_Asked] = []
     seen: set[str] = set()
     for call in calls:
@@ -164,6 +212,10 @@ def _routed(route: Route, calls: Iterable[PendingCall]) -> list[_Asked]:
                 _Asked(call, integration, tool, refused(call, "its arguments are not an object"))
             )
             continue
+        repeat = None if session is None else session.claim(call, integration, tool)
+        if repeat is not None:
+            out.append(_Asked(call, integration, tool, refused(call, repeat, exact=True)))
+            continue
         out.append(_Asked(call, integration, tool))
     return out
 
@@ -175,13 +227,16 @@ def decide(
     *,
     timeout: float | None = None,
     context: Mapping[str, Any] | None = None,
+    session: CallIds | None = None,
 ) -> list[Verdict]:
     """Ask the person about `calls` (one model turn) and return a verdict per call, in
     order. Two or more go as one batch (`confirm_many`: "1 of N" on the card, Approve
     all / Decline all), every card queued before any answer. After `timeout`
-    seconds the unanswered ones are withdrawn (their cards go) and do not run.
+    seconds the unanswered ones are withdrawn (their cards go) and do not run. With
+    `session` (the CallIds that made the callIds), a call id it asked before is refused
+    and never reaches a card (see `CallIds.claim`).
     Raises NotchNotRunning / NotchConnectionLost / NotchUntrusted: then nothing runs."""
-    asked = _routed(route_of(tools), calls)
+    asked = _routed(route_of(tools), calls, session)
     if len(asked) == 1 and asked[0].verdict is None:
         _confirm_one(client, asked[0], timeout, context)  # one round trip
         return [_done(asked[0])]
@@ -189,8 +244,8 @@ def decide(
     if waiting:
         try:
             results = client.confirm_many(_batch(waiting), context=context, timeout=timeout)
-        except TimeoutError:  # every open call was withdrawn; read how each ended
-            results = [_ended(partial(client.withdraw, item.call.call_id)) for item in waiting]
+        except NotchTimeout as exc:  # every open call was withdrawn: how each ended
+            results = _ended(exc, len(waiting))
         _give(waiting, results)
     return [_done(item) for item in asked]
 
@@ -200,14 +255,13 @@ def _confirm_one(
 ) -> None:
     call = item.call
     try:
-        try:
-            decision = client.confirm(
-                item.integration, item.tool, call.arguments,
-                call_id=call.call_id, context=context, timeout=timeout,
-            )  # fmt: skip
-        except TimeoutError:
-            decision = client.withdraw(call.call_id)
+        decision = client.confirm(
+            item.integration, item.tool, call.arguments,
+            call_id=call.call_id, context=context, timeout=timeout,
+        )  # fmt: skip
         item.verdict = verdict_of(call, decision)
+    except NotchTimeout as exc:  # withdrawn first (or the withdraw got no answer)
+        item.verdict = _timed_out(call, exc)
     except (NotchRequestError, NotchDecisionRefused) as exc:
         item.verdict = refused(call, _notch_said(exc))
 
@@ -219,22 +273,22 @@ async def decide_async(
     *,
     timeout: float | None = None,
     context: Mapping[str, Any] | None = None,
+    session: CallIds | None = None,
 ) -> list[Verdict]:
     """`decide` for an AsyncNotchClient: the answers are awaited together."""
-    asked = _routed(route_of(tools), calls)
+    asked = _routed(route_of(tools), calls, session)
 
     async def one(item: _Asked) -> None:
         # confirm() is one round trip; the calls of a turn go out together on one connection.
         call = item.call
         try:
-            try:
-                decision = await client.confirm(
-                    item.integration, item.tool, call.arguments,
-                    call_id=call.call_id, context=context, timeout=timeout,
-                )  # fmt: skip
-            except TimeoutError:
-                decision = await client.withdraw(call.call_id)
+            decision = await client.confirm(
+                item.integration, item.tool, call.arguments,
+                call_id=call.call_id, context=context, timeout=timeout,
+            )  # fmt: skip
             item.verdict = verdict_of(call, decision)
+        except NotchTimeout as exc:  # withdrawn first (or the withdraw got no answer)
+            item.verdict = _timed_out(call, exc)
         except (NotchRequestError, NotchDecisionRefused) as exc:
             item.verdict = refused(call, _notch_said(exc))
 
@@ -244,13 +298,8 @@ async def decide_async(
     elif waiting:
         try:
             results = await client.confirm_many(_batch(waiting), context=context, timeout=timeout)
-        except TimeoutError:  # every open call was withdrawn; read how each ended
-            results = []
-            for item in waiting:
-                try:
-                    results.append(await client.withdraw(item.call.call_id))
-                except NotchError as exc:
-                    results.append(exc)
+        except NotchTimeout as exc:  # every open call was withdrawn: how each ended
+            results = _ended(exc, len(waiting))
         _give(waiting, results)
     return [_done(item) for item in asked]
 
@@ -260,11 +309,19 @@ def _batch(items: Sequence[_Asked]) -> list[BatchCall]:
     return [BatchCall(i.integration, i.tool, i.call.arguments, i.call.call_id) for i in items]
 
 
-def _ended(withdraw: Callable[[], Decision]) -> Decision | NotchError:
-    try:
-        return withdraw()
-    except NotchError as exc:
-        return exc
+def _ended(timed_out: NotchTimeout, count: int) -> list[Decision | NotchError]:
+    """How each call of a timed-out batch ended (its withdraw's answer), in order."""
+    if len(timed_out.ended) == count:
+        return list(timed_out.ended)
+    return [timed_out] * count
+
+
+def _timed_out(call: PendingCall, exc: NotchTimeout) -> Verdict:
+    """The verdict of a call whose wait ran out: how its withdraw ended it (the person's
+    decision if it came first), else a refusal saying Notch gave no answer."""
+    if exc.decision is not None:
+        return verdict_of(call, exc.decision)
+    return refused(call, f"Notch gave no answer in time ({_notch_said(exc)})")
 
 
 def _give(items: Sequence[_Asked], results: Sequence[Decision | NotchError]) -> None:
@@ -272,6 +329,8 @@ def _give(items: Sequence[_Asked], results: Sequence[Decision | NotchError]) -> 
     for item, result in zip(items, results, strict=True):
         if isinstance(result, Decision):
             item.verdict = verdict_of(item.call, result)
+        elif isinstance(result, NotchTimeout):
+            item.verdict = _timed_out(item.call, result)
         else:
             item.verdict = refused(item.call, _notch_said(result))
 

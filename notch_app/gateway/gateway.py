@@ -1,11 +1,15 @@
 """The gateway's MCP server: `tools/list` and `tools/call`, built on the SDK's lowlevel
 `Server` over stdio.
 
-A read-only call is forwarded at once. An acting call is asked about first (callId =
-this MCP session's nonce + the request id, so a retried request finds the same card and
-is run at most once), then forwarded with the arguments of the person's decision, never
-the model's. Every way a call can fail to run is an `isError` tool result with a plain
-sentence, never a protocol error; a client's `notifications/cancelled` withdraws the card.
+A read-only call is forwarded at once. An acting call is asked about first, then
+forwarded with the arguments of the person's decision, never the model's. One request id,
+one call, one run: its callId is this session's nonce + the request id
+(`call_id_of`), and the gateway keeps what each request id of the session asked for. The
+same id sent again while its call is open joins it (one card, every request answered
+with the one result); once it has answered, the id is refused as a duplicate; with
+another tool or other arguments it is refused at once. Every way a call can fail to run
+is an `isError` tool result with a plain sentence, never a protocol error; a client's
+`notifications/cancelled` withdraws the card.
 
 What comes back is passed to the client unchanged. When it carries a glance
 (`_voiceos_glance` in its structured content, or in a JSON text item), Notch shows it
@@ -17,11 +21,9 @@ What comes back is passed to the client unchanged. When it carries a glance
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import json
 import logging
 import secrets
-import weakref
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -37,19 +39,21 @@ from mcp.shared.exceptions import MCPError
 
 from notch_app import __version__
 from notch_app.gateway import sentences
-from notch_app.gateway.asking import Confirmations
+from notch_app.gateway.asking import DEFAULT_TIMEOUT_S, Confirmations
 from notch_app.gateway.tools import GatewayTool, from_server, tool_document
 from notch_app.gateway.wrapped import ServerCommand, ServerGone, WrappedServer
 from notch_app.manifest.glance import GLANCE_KEY
 from notch_app.manifest.glance_result import find_glance
+from notch_app.runtime.call_ids import call_id_of
 from notch_app.runtime.decision import canonical_json
-from notch_app.runtime.service import MAX_CALL_ID_CHARS
 
 log = logging.getLogger(__name__)
 
-REMEMBERED_CALLS: Final = 1024
-"""Acting calls whose outcome is kept, so a retried request id gets the same answer
-instead of a second card (or a second run)."""
+REMEMBERED_CALLS: Final = 10_000
+"""Answered request ids of one session the gateway keeps (with what they asked), so a
+repeat is refused here. Past it the oldest are forgotten, and Notch itself still holds
+the line: the callId is stable, so a repeat gets the stored decision, which the gateway
+never runs twice (`already_decided`), or is refused for other arguments."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,19 +100,37 @@ def tool_error(text: str) -> types.CallToolResult:
     return types.CallToolResult(content=[types.TextContent(text=text)], is_error=True)
 
 
-class Gateway:
-    """Serves one MCP client on behalf of `front`; asks Notch at `socket_path`."""
+@dataclass(frozen=True, slots=True)
+class _Asked:
+    """What one request id of the session asked for, and the task answering it."""
 
-    def __init__(self, front: Front, socket_path: Path | None = None) -> None:
+    what: str
+    """The tool and arguments, as canonical JSON."""
+    task: asyncio.Task[types.CallToolResult]
+
+
+class Gateway:
+    """Serves one MCP client on behalf of `front`; asks Notch at `socket_path`, waiting
+    at most `timeout` seconds for the person on each acting call.
+
+    One Gateway serves one MCP session: `notch mcp` speaks stdio, one client per
+    process, so the session nonce of the callIds is the Gateway's own. (The SDK makes a
+    new session object per request, so it cannot be keyed on that.)"""
+
+    def __init__(
+        self, front: Front, socket_path: Path | None = None, timeout: float = DEFAULT_TIMEOUT_S
+    ) -> None:
         self.front = front
-        self.confirmations = Confirmations(socket_path, front.integration_id, front.attachment)
+        self.confirmations = Confirmations(
+            socket_path, front.integration_id, front.attachment, timeout
+        )
         self.wrapped: WrappedServer
         self._tools = front.tools
         self._listing = anyio.Lock()
-        self._calls: OrderedDict[str, tuple[str, asyncio.Task[types.CallToolResult]]] = (
-            OrderedDict()
-        )
-        self._nonces: weakref.WeakKeyDictionary[Any, str] = weakref.WeakKeyDictionary()
+        self._calls: OrderedDict[str, _Asked] = OrderedDict()
+        self._scope = f"mcp-{secrets.token_hex(8)}"
+        """This session's part of every callId: a request id of another session (or of
+        an earlier run of `notch mcp`) never names one of this session's calls."""
         self.server: Server[Any] = Server(
             f"notch-mcp:{front.name}",
             version=__version__,
@@ -181,25 +203,30 @@ class Gateway:
             )
         if tool.reads:
             return await self.forward(tool, arguments)
-        call_id = self._call_id(ctx)
+        call_id = call_id_of(self._scope, str(ctx.request_id))
         try:
-            digest = canonical_json(arguments)
+            what = canonical_json({"tool": tool.name, "arguments": arguments})
         except ValueError as exc:
             return tool_error(f"The arguments cannot be checked ({exc}); nothing was run.")
         known = self._calls.get(call_id)
-        if known is not None and known[0] != digest:
+        if known is not None and known.what != what:
             return tool_error(
-                f"Request id {ctx.request_id!r} was already used for a different call; "
-                "send each call with a new request id. Nothing was run."
+                f"Request id {ctx.request_id!r} was already used in this session for "
+                "another call; a request id names one call. Nothing was run: send this "
+                "call with a new request id."
+            )
+        if known is not None and known.task.done():
+            return tool_error(
+                f"Request id {ctx.request_id!r} was already answered in this session: this "
+                f"is a duplicate of that call, and “{tool.title}” runs at most once, so "
+                "nothing was run again. To do it again, send a new request id."
             )
         if known is None:
             context = {"agent": self._client_name(ctx), "via": f"notch mcp · {self.front.name}"}
             task = asyncio.ensure_future(self._ask_then_forward(call_id, tool, arguments, context))
-            known = (digest, task)
-            self._calls[call_id] = known
-            while len(self._calls) > REMEMBERED_CALLS:
-                self._calls.popitem(last=False)
-        task = known[1]
+            known = _Asked(what, task)
+            self._remember(call_id, known)
+        task = known.task  # a repeat while the call is open joins it: one card, one run
         try:
             return await asyncio.shield(task)
         except asyncio.CancelledError:
@@ -273,17 +300,16 @@ class Gateway:
         except Exception as exc:  # the environment's own error: a missing secret
             return tool_error(str(exc))
 
-    # --- who is asking ---------------------------------------------------------------
+    def _remember(self, call_id: str, asked: _Asked) -> None:
+        """Keep what `call_id` asked; forget the oldest answered ones past
+        REMEMBERED_CALLS (open ones are never forgotten: they hold a card)."""
+        self._calls[call_id] = asked
+        extra = len(self._calls) - REMEMBERED_CALLS
+        if extra > 0:
+            for old in [k for k, v in self._calls.items() if v.task.done()][:extra]:
+                del self._calls[old]
 
-    def _call_id(self, ctx: ServerRequestContext[Any]) -> str:
-        nonce = self._nonces.get(ctx.session)
-        if nonce is None:
-            nonce = self._nonces[ctx.session] = secrets.token_hex(8)
-        request = str(ctx.request_id)
-        call_id = f"mcp-{nonce}-{request}"
-        if len(call_id) > MAX_CALL_ID_CHARS:
-            call_id = f"mcp-{nonce}-" + hashlib.sha256(request.encode()).hexdigest()
-        return call_id
+    # --- who is asking ---------------------------------------------------------------
 
     @staticmethod
     def _client_name(ctx: ServerRequestContext[Any]) -> str:

@@ -242,13 +242,20 @@ class NotchClient:
         return list(self.call("integrations.list", {}, timeout=timeout)["integrations"])
 
     def show_glance(
-        self, integration: str, tool: str, blocks: list[Any], *, call_id: str | None = None
+        self,
+        integration: str,
+        tool: str,
+        blocks: list[Any],
+        *,
+        call_id: str | None = None,
+        timeout: float | None = None,
     ) -> dict[str, Any]:
         """Show a tool result's glance (`_voiceos_glance.blocks`) in the notch; with
         `call_id`, the result of that call of this client's, which must have run.
-        Returns {shown, dropped: [{index, kind, reason}]}. Raises NotchRequestError."""
+        Returns {shown, dropped: [{index, kind, reason}]}. Raises NotchRequestError,
+        NotchTimeout without an answer within `timeout` (default ANSWER_WAIT_S)."""
         params = glance_params(integration, tool, blocks, call_id, self.token)
-        return dict(self.call("glance.show", params))
+        return dict(self.call("glance.show", params, timeout=timeout))
 
     def call(self, method: str, params: dict[str, Any], *, timeout: float | None = None) -> Any:
         """Call any method and return its result; retries on a new connection if the old

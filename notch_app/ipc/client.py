@@ -579,13 +579,20 @@ class AsyncNotchClient:
         return list(result["integrations"])
 
     async def show_glance(
-        self, integration: str, tool: str, blocks: list[Any], *, call_id: str | None = None
+        self,
+        integration: str,
+        tool: str,
+        blocks: list[Any],
+        *,
+        call_id: str | None = None,
+        timeout: float | None = None,
     ) -> dict[str, Any]:
         """Show a tool result's glance (`_voiceos_glance.blocks`) in the notch; with
         `call_id`, the result of that call of this client's, which must have run.
-        Returns {shown, dropped: [{index, kind, reason}]}. Raises NotchRequestError."""
+        Returns {shown, dropped: [{index, kind, reason}]}. Raises NotchRequestError,
+        NotchTimeout without an answer within `timeout` (default ANSWER_WAIT_S)."""
         params = glance_params(integration, tool, blocks, call_id, self.token)
-        return dict(await self.call("glance.show", params))
+        return dict(await self.call("glance.show", params, timeout=timeout))
 
     async def call(
         self, method: str, params: dict[str, Any], *, timeout: float | None = None
@@ -727,9 +734,7 @@ def withdraw_failed(call_id: str, timeout: float | None, exc: Exception) -> Notc
     )
 
 
-def batch_timed_out(
-    timeout: float | None, ended: Sequence[Decision | NotchError]
-) -> NotchTimeout:
+def batch_timed_out(timeout: float | None, ended: Sequence[Decision | NotchError]) -> NotchTimeout:
     """What `confirm_many(timeout=…)` raises once its open calls were withdrawn."""
     return NotchTimeout(
         f"no decisions within {timeout:g} s; the open calls were withdrawn", ended=ended

@@ -39,7 +39,7 @@ from notch_app.manifest.argument_fast_path import surely_valid
 from notch_app.manifest.arguments import argument_problems
 from notch_app.manifest.model import Manifest, Tool
 from notch_app.runtime.askers import DEFAULT_GRACE_S, Askers
-from notch_app.runtime.call_ids import MAX_CALL_ID_CHARS
+from notch_app.runtime.call_ids import MAX_CALL_ID_CHARS as MAX_CALL_ID_CHARS  # re-exported
 from notch_app.runtime.catalog import Catalog
 from notch_app.runtime.decision import (
     MAX_FEEDBACK_CHARS,

@@ -9,7 +9,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
+import os
+import selectors
+import socket
 import tempfile
+import threading
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -297,3 +302,94 @@ def loop_turns() -> Callable[..., Awaitable[None]]:
     """`await loop_turns()`: let the callbacks already scheduled on the loop run (a few
     turns, no time passes) — before checking that something did NOT happen."""
     return _loop_turns
+
+
+# --- a Notch that stalls ---------------------------------------------------------------
+
+
+class StalledNotch:
+    """What a frozen Notch looks like to its clients: a socket (in a 0700 folder of this
+    user's, so clients trust it) that accepts and reads, and never answers ("silent"),
+    or answers half of a reply line, with no newline, and then nothing ("half").
+    `methods` lists the JSON-RPC methods received, in order."""
+
+    def __init__(self, folder: Path, how: str) -> None:
+        assert how in ("silent", "half")
+        self.how = how
+        self.path = folder / "notch.sock"
+        self.methods: list[str] = []
+        self._heard = threading.Condition()
+        self._listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self._listener.bind(str(self.path))
+        self._listener.listen(64)
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._serve, name="stalled-notch", daemon=True)
+        self._thread.start()
+
+    def wait_for(self, method: str, timeout: float = 20.0) -> None:
+        """Block until a client has sent `method` (fails the test after `timeout`)."""
+        with self._heard:
+            if not self._heard.wait_for(lambda: method in self.methods, timeout):
+                raise AssertionError(f"no client sent {method} (heard {self.methods})")
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join(5)
+        self._listener.close()
+
+    def _serve(self) -> None:
+        chooser = selectors.DefaultSelector()
+        chooser.register(self._listener, selectors.EVENT_READ)
+        pending: dict[socket.socket, bytes] = {}
+        while not self._stop.is_set():
+            for key, _ in chooser.select(0.05):
+                sock = key.fileobj
+                assert isinstance(sock, socket.socket)
+                if sock is self._listener:
+                    conn, _ = sock.accept()
+                    chooser.register(conn, selectors.EVENT_READ)
+                    pending[conn] = b""
+                    continue
+                try:
+                    data = sock.recv(1 << 16)
+                except OSError:
+                    data = b""
+                if not data:
+                    chooser.unregister(sock)
+                    pending.pop(sock, None)
+                    sock.close()
+                    continue
+                *lines, pending[sock] = (pending[sock] + data).split(b"\n")
+                for line in lines:
+                    self._heard_line(sock, line)
+        for sock in pending:
+            sock.close()
+
+    def _heard_line(self, sock: socket.socket, line: bytes) -> None:
+        message = json.loads(line)
+        with self._heard:
+            self.methods.append(str(message.get("method")))
+            self._heard.notify_all()
+        if self.how == "half" and "id" in message:
+            head = json.dumps({"jsonrpc": "2.0", "id": message["id"]})[:-1]
+            with contextlib.suppress(OSError):
+                sock.sendall(head.encode() + b', "result": {"callId": "')
+
+
+@pytest.fixture
+def stalled_notch() -> Iterator[Callable[[str], StalledNotch]]:
+    """`stalled_notch("silent" | "half")`: a started StalledNotch (stopped after the
+    test); its socket is `.path`."""
+    started: list[tuple[StalledNotch, tempfile.TemporaryDirectory[str]]] = []
+
+    def start(how: str) -> StalledNotch:
+        folder = tempfile.TemporaryDirectory(prefix="notch-z")
+        os.chmod(folder.name, 0o700)
+        notch = StalledNotch(Path(folder.name), how)
+        started.append((notch, folder))
+        return notch
+
+    yield start
+    for notch, folder in started:
+        notch.close()
+        folder.cleanup()
