@@ -9,7 +9,11 @@
 
 Every subcommand takes `--data-dir DIR` (default: $NOTCH_DATA_DIR, else the user data
 dir) and `--manifests DIR` (repeatable; the bundled integrations and the person's
-installed ones are always loaded). Changes go to `notch-settings.json`; a running Notch
+installed ones are always loaded). INTEGRATION is an id, a name, or a `notch mcp`
+integration, attached or not yet: its folder, its bare server's `--name` ("files" is
+`mcp.local.files`), or the whole `notch mcp ...` command line an MCP client runs. One not
+loaded here can be blocked and guarded (its tool names and arguments are checked once it
+attaches); Asks first off needs its card, so it is set from the card's "Always allow". Changes go to `notch-settings.json`; a running Notch
 applies them at once. Exit 0 on success, 2 for an unknown integration, tool or argument,
 a read-only tool, or bad usage, 1 when the settings file cannot be written.
 """
@@ -117,6 +121,9 @@ def run(args: argparse.Namespace) -> int:
             return _list(book, catalog, as_json=args.json)
         if command == "reset":
             return _reset(book, catalog, args.integration, args.tool)
+        unloaded = _gateway_id(catalog, args.integration)
+        if unloaded is not None:
+            return _by_name(book, unloaded, args.tool, args)
         manifest, tool = _find_action(catalog, book, args.integration, args.tool)
         if command == "set":
             return _set(book, manifest, tool, args)
@@ -144,6 +151,118 @@ def _load_catalog(extra: list[Path]) -> Catalog:
     return catalog
 
 
+def _gateway_id(catalog: Catalog, wanted: str) -> str | None:
+    """The integration id of a `notch mcp` integration `wanted` names that is not loaded
+    here, else None (then it is looked up as usual). `wanted` is `mcp.local.NAME`, a bare
+    server's --name, a `notch mcp ...` command line, or an integration folder (loaded
+    into `catalog` when it holds one, so the usual checks apply)."""
+    import shlex
+
+    from notch_app.runtime.attached import BARE_PREFIX, AttachRefused, bare_integration_id
+
+    if catalog.integration(wanted) is not None:
+        return None
+    if wanted.startswith(BARE_PREFIX):
+        return wanted
+    words = shlex.split(wanted) if " " in wanted.strip() else []
+    if "mcp" in words:  # the command line an MCP client runs: notch mcp --name files -- ...
+        after = words[words.index("mcp") + 1 :]
+        mine = after[: after.index("--")] if "--" in after else after
+        if "--name" in mine and mine.index("--name") + 1 < len(mine):
+            return bare_integration_id(mine[mine.index("--name") + 1])
+        folders = [w for w in mine if not w.startswith("-")]
+        wanted = folders[0] if folders else wanted
+    folder = Path(wanted).expanduser()
+    if "/" in wanted and folder.is_dir():
+        loaded, problems = _folder_catalog(folder)
+        for line in problems:
+            print(f"notch policy: {line}", file=sys.stderr)
+        ids = loaded.ids()
+        if len(ids) != 1:
+            raise _Refusal(f"{folder}: holds {len(ids)} loadable integrations; name one folder")
+        entry = loaded.entry(ids[0])
+        assert entry is not None
+        if catalog.integration(ids[0]) is None:
+            catalog.add(entry)
+        return None
+    from notch_app.runtime.policy_book.schema_paths import nearest
+
+    ids = catalog.ids()
+    names = [*ids, *(i.rsplit(".", 1)[-1] for i in ids)]
+    names += [m.name for i in ids if (m := catalog.integration(i)) is not None]
+    if any(n.lower() == wanted.lower() for n in names) or " " in wanted.strip():
+        return None
+    if nearest(wanted, names):
+        return None  # a typo of a loaded one: refused with "did you mean" as before
+    try:
+        return bare_integration_id(wanted)
+    except AttachRefused:
+        return None
+
+
+def _folder_catalog(folder: Path) -> tuple[Catalog, list[str]]:
+    from notch_app.runtime.catalog import Catalog
+
+    return Catalog.load([folder])
+
+
+def _by_name(
+    book: PolicyBook, integration_id: str, tool_name: str, args: argparse.Namespace
+) -> int:
+    """Block or guard an action of a `notch mcp` integration not loaded here (a bare
+    server's, before it attaches): kept under its id, applied when it attaches."""
+    from notch_app.runtime.policy_book import NotOneOfGuard, OverGuard
+
+    later = (
+        f"{integration_id} is not loaded here (a notch mcp server, attached or not yet): "
+        f"this applies to its tool {tool_name!r} from the moment it attaches — check the "
+        "tool's name, nothing here can"
+    )
+    if args.policy_command == "set":
+        if args.asks_first == "off":
+            raise _Refusal(
+                f"{later}. Asks first off needs the card the person agrees to: turn it off "
+                "with “Always allow” on its card, or load its folder with --manifests DIR"
+            )
+        if args.block:
+            book.block_by_name(integration_id, tool_name)
+        else:  # on: back to asking first, unblocked; its guards stay
+            book.block_by_name(integration_id, tool_name, blocked=False, asks_first=True)
+        if args.block:
+            print(f"{tool_name} ({integration_id}): blocked — it never runs; the agent is told.")
+        else:
+            print(f"{tool_name} ({integration_id}): asks first — a card before every call.")
+        print(f"({later})", file=sys.stderr)
+        return 0
+    if args.clear:
+        book.set_guards_by_name(integration_id, tool_name, [])
+        print(f"{tool_name} ({integration_id}): no guards.")
+        return 0
+    guard: Guard
+    if args.over is not None:
+        argument, raw = args.over
+        try:
+            limit = float(raw.replace(",", ""))
+        except ValueError:
+            raise _Refusal(f"--over {argument} {raw}: {raw!r} is not a number") from None
+        if not math.isfinite(limit):
+            raise _Refusal(f"--over {argument} {raw}: the limit must be a finite number")
+        number: int | float = int(limit) if limit.is_integer() and abs(limit) < 1e15 else limit
+        guard = _checked(f"--over {argument}", lambda: OverGuard(argument=argument, limit=number))
+    else:
+        argument, raw = args.not_one_of
+        allowed = [v.strip() for v in raw.split(",") if v.strip()]
+        if not allowed:
+            raise _Refusal(f"--not-one-of {argument}: give at least one value, e.g. a,b")
+        guard = _checked(
+            f"--not-one-of {argument}", lambda: NotOneOfGuard(argument=argument, allowed=allowed)
+        )
+    book.add_guard_by_name(integration_id, tool_name, guard)
+    print(f"{tool_name} ({integration_id}): asks anyway when {guard.describe()}.")
+    print(f"({later})", file=sys.stderr)
+    return 0
+
+
 def _resolve_integration(catalog: Catalog, wanted: str) -> Manifest:
     from notch_app.runtime.policy_book.schema_paths import nearest
 
@@ -162,7 +281,11 @@ def _resolve_integration(catalog: Catalog, wanted: str) -> Manifest:
     message = f"no integration {wanted!r} is loaded"
     if hint:
         message += f"; did you mean {hint!r}?"
-    message += f" Loaded: {', '.join(ids) if ids else 'none'}. Add a folder with --manifests DIR."
+    message += (
+        f" Loaded: {', '.join(ids) if ids else 'none'}. Add a folder with --manifests DIR; for "
+        "a notch mcp server, give its id (mcp.local.NAME for --name NAME) or its notch mcp "
+        "command line."
+    )
     raise _Refusal(message)
 
 

@@ -272,28 +272,39 @@ class PolicyBook:
             manifest.id, tool.name, lambda entry: entry.model_copy(update={"guards": list(kept)})
         )
 
-    def block_by_name(self, integration_id: str, tool_name: str, blocked: bool = True) -> None:
+    def block_by_name(
+        self, integration_id: str, tool_name: str, blocked: bool = True, asks_first: bool = False
+    ) -> None:
         """Block an action of an integration that is not loaded here (a `notch mcp`
-        server's, before it attaches), or lift that block: it applies to every source and
-        every card that integration id and tool name will have. Raises PolicyWriteError."""
+        server's, before it attaches), or lift that block (with `asks_first`, also back
+        to asking first): it applies to every source and every card that integration id
+        and tool name will have. Raises PolicyWriteError."""
 
         def change(entry: ActionPolicy) -> ActionPolicy:
-            return entry.model_copy(update={"blocked": blocked})
+            update: dict[str, object] = {"blocked": blocked}
+            if asks_first:
+                update.update(asks_first=True, card=None, source=None)
+            return entry.model_copy(update=update)
 
         self._change(integration_id, tool_name, change)
 
     def add_guard_by_name(self, integration_id: str, tool_name: str, guard: Guard) -> None:
         """Add a guard to an action of an integration that is not loaded here (its
         arguments cannot be checked until it is; a guard naming an argument the tool
-        does not have never trips). Raises PolicyWriteError."""
+        does not have never trips), replacing one of the same kind on the same argument.
+        Raises PolicyWriteError."""
+        current = self.stored(integration_id, tool_name) or ActionPolicy()
+        others = [g for g in current.guards if (g.kind, g.argument) != (guard.kind, guard.argument)]
+        self.set_guards_by_name(integration_id, tool_name, [*others, guard])
 
-        def change(entry: ActionPolicy) -> ActionPolicy:
-            others = [
-                g for g in entry.guards if (g.kind, g.argument) != (guard.kind, guard.argument)
-            ]
-            return entry.model_copy(update={"guards": [*others, guard]})
-
-        self._change(integration_id, tool_name, change)
+    def set_guards_by_name(
+        self, integration_id: str, tool_name: str, guards: Sequence[Guard]
+    ) -> None:
+        """Replace the guards of an action of an integration not loaded here."""
+        kept = list(guards)
+        self._change(
+            integration_id, tool_name, lambda entry: entry.model_copy(update={"guards": kept})
+        )
 
     def add_guard(self, manifest: Manifest, tool: Tool, guard: Guard) -> None:
         """Add a guard, replacing one of the same kind on the same argument."""
