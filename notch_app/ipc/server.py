@@ -680,9 +680,38 @@ class NotchServer:
 
     def _confirm_request(self, conn: _Connection, params: dict[str, Any]) -> Result:
         asked = parse_params(ConfirmRequestParams, params)
-        call_id = asked.call_id
         token = asked.token or new_token()
-        future = self.service.submit(asked.tool_call(token), conn.on_event)
+        call = asked.tool_call(token)
+        checking = self.service.check_ahead([call])
+        if checking is not None:  # its arguments are checked off the loop first
+            return self._after(
+                checking, asked.call_id, lambda: self._request_checked(conn, asked, call, token)
+            )
+        return self._request_checked(conn, asked, call, token)
+
+    def _after(
+        self, checking: asyncio.Future[None], call_id: str, then: Callable[[], Result]
+    ) -> _Later:
+        """The reply to a request whose arguments a worker thread is checking: what
+        `then()` answers once they are checked (its decision, when it waits for one)."""
+
+        async def checked() -> Any:
+            await checking
+            result = then()
+            if isinstance(result, _Later):
+                value = await asyncio.shield(result.future)  # the service's: never cancelled
+                if result.render is not None:
+                    return result.render(value)
+                return _with_token(value, result.token)
+            return result
+
+        return _Later(self.loop.create_task(checked()), call_id, render=lambda reply: reply)
+
+    def _request_checked(
+        self, conn: _Connection, asked: ConfirmRequestParams, call: ToolCall, token: str
+    ) -> Result:
+        call_id = asked.call_id
+        future = self.service.submit(call, conn.on_event)
         if future.done():
             return _with_token(future.result(), token)
         conn.watch(call_id)
@@ -723,6 +752,24 @@ class NotchServer:
                 continue
             places.append(index)
             calls.append(asked.tool_call(call, token))
+        checking = self.service.check_ahead(calls)
+        if checking is not None:  # their arguments are checked off the loop first
+            return self._after(
+                checking,
+                "",
+                lambda: self._batch_checked(conn, asked, token, entries, calls, places),
+            )
+        return self._batch_checked(conn, asked, token, entries, calls, places)
+
+    def _batch_checked(
+        self,
+        conn: _Connection,
+        asked: ConfirmBatchParams,
+        token: str,
+        entries: list[asyncio.Future[Decision] | ServiceError | rpc.RpcError],
+        calls: list[ToolCall],
+        places: list[int],
+    ) -> Result:
         for index, result in zip(
             places, self.service.submit_many(calls, conn.on_event), strict=True
         ):

@@ -43,7 +43,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, Final
@@ -126,7 +126,7 @@ class SchemaPattern:
     """The same pattern in RE2 syntax."""
     program_size: int
     """RE2 program instructions: the cost of a match is at most about this x bytes."""
-    _regexp: Any
+    _found: Callable[[bytes], bool]
 
     def search(self, text: str) -> bool:
         """Whether the pattern matches anywhere in `text` (JSON Schema's `pattern`).
@@ -143,10 +143,10 @@ class SchemaPattern:
                     f"{MAX_MATCH_WORK // self.program_size:,} bytes"
                 )
         try:
-            found = self._regexp.search(text)
+            data = text.encode("utf-8")
         except UnicodeEncodeError:  # lone surrogates: RE2 reads UTF-8 only
-            found = self._regexp.search(_without_surrogates(text))
-        return found is not None
+            data = _without_surrogates(text).encode("utf-8")
+        return self._found(data)
 
 
 def shown_pattern(source: str, limit: int = 80) -> str:
@@ -189,7 +189,22 @@ def _compiled(source: str) -> SchemaPattern | str:
         regexp = re2.compile(translated, options)
     except re2.error as exc:
         return _engine_refusal(str(exc))
-    return SchemaPattern(source, translated, int(regexp.programsize), regexp)
+    return SchemaPattern(source, translated, int(regexp.programsize), _finder(regexp))
+
+
+def _finder(regexp: Any) -> Callable[[bytes], bool]:
+    # The binding's own RE2::Match on bytes: 0.8-1.5 µs a match here, against 5-8 µs for
+    # its re-like `search` on str (which also maps every span back to str offsets).
+    engine = getattr(regexp, "_regexp", None)
+    anchor = getattr(getattr(re2, "_re2", None), "RE2", None)
+    unanchored = getattr(getattr(anchor, "Anchor", None), "UNANCHORED", None)
+    if engine is None or unanchored is None or not hasattr(engine, "Match"):
+        return lambda data: regexp.search(data) is not None  # a binding without them
+
+    def found(data: bytes) -> bool:
+        return bool(engine.Match(unanchored, data, 0, len(data))[0][0] != -1)
+
+    return found
 
 
 def _engine_refusal(reason: str) -> str:

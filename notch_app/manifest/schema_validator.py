@@ -199,16 +199,23 @@ def _unique_items(validator: Any, unique: Any, instance: Any, schema: Mapping[st
 def _json_key(value: Any) -> Any:
     """A hashable key equal for JSON-equal values: 1 and 1.0 alike, true and 1 not, key
     order ignored."""
-    if isinstance(value, bool) or value is None:
+    kind = type(value)  # exact types first: this runs once per item of a huge array
+    if kind is str:
+        return value
+    if kind is dict:
+        return ("o", frozenset([(k, _json_key(v)) for k, v in value.items()]))
+    if kind is bool or value is None:
         return ("b", value)
-    if isinstance(value, int | float):
+    if kind is int or kind is float:
         return ("n", value)  # Python's 1 == 1.0 and hash(1) == hash(1.0), as JSON's
+    if kind is list:
+        return ("a", tuple([_json_key(v) for v in value]))
     if isinstance(value, str):
-        return ("s", value)
-    if isinstance(value, list | tuple):
-        return ("a", tuple(_json_key(v) for v in value))
+        return str(value)
     if isinstance(value, Mapping):
-        return ("o", frozenset((k, _json_key(v)) for k, v in value.items()))
+        return ("o", frozenset([(k, _json_key(v)) for k, v in value.items()]))
+    if isinstance(value, list | tuple):
+        return ("a", tuple([_json_key(v) for v in value]))
     return ("?", id(value))
 
 

@@ -36,6 +36,8 @@ from notch_app.manifest.generated_card import (
 )
 from notch_app.manifest.integration import load_integration
 from notch_app.manifest.model import Manifest
+from notch_app.manifest.schema_check import pattern_errors
+from notch_app.manifest.schema_validator import unchecked_reason
 from notch_app.manifest.trust_rules import find_claim
 from notch_app.runtime.catalog import Catalog, CatalogEntry
 
@@ -100,6 +102,10 @@ def bare_entry(
         except ValidationError as exc:
             left_out.append(f"{tool.get('name')!r}: {exc.errors()[0]['msg']}")
             continue
+        refused = _pattern_refused(document["inputSchema"])
+        if refused is not None:
+            left_out.append(f"{tool.get('name')!r}: {refused}")
+            continue
         kept.append(document)
     manifest = Manifest.model_validate(_manifest_document(integration_id, name, kept))
     line = None
@@ -134,6 +140,15 @@ def attach_warnings(entry: CatalogEntry, tools: Iterable[Mapping[str, Any]] = ()
                 "it asks first"
             )
     return out[:20]
+
+
+def _pattern_refused(schema: Any) -> str | None:
+    """Why Notch cannot check this inputSchema's patterns (a pattern it does not run, or
+    unevaluatedProperties beside patternProperties), naming the place; else None."""
+    for where, why in pattern_errors(schema):
+        return f"inputSchema{where}: {why}"
+    mixed = unchecked_reason(schema)
+    return None if mixed is None else f"inputSchema: {mixed}"
 
 
 def _closed_tool(tool: Mapping[str, Any]) -> dict[str, Any]:

@@ -38,6 +38,7 @@ from notch_app.card.read_back import read_back
 from notch_app.manifest.argument_fast_path import surely_valid
 from notch_app.manifest.arguments import argument_problems
 from notch_app.manifest.model import Manifest, Tool
+from notch_app.runtime.argument_checks import ArgumentChecks
 from notch_app.runtime.askers import DEFAULT_GRACE_S, Askers
 from notch_app.runtime.call_ids import MAX_CALL_ID_CHARS as MAX_CALL_ID_CHARS  # re-exported
 from notch_app.runtime.catalog import Catalog
@@ -189,6 +190,8 @@ class ConfirmationService:
         self._cards = ContainedPresenter()
         self.argument_checks = ArgumentChecks()
         """Checks arguments off the loop ahead of `submit` (see `check_ahead`)."""
+        self.argument_checks = ArgumentChecks()
+        """Checks arguments off the loop ahead of `submit` (see `check_ahead`)."""
         """Every presenter call goes through this: a presenter bug never breaks the service."""
         self._loop: asyncio.AbstractEventLoop | None = None
         self._writes = WriteBehind(store)
@@ -253,6 +256,7 @@ class ConfirmationService:
         stored and come back parked on the next start."""
         self._writes.close()
         self.argument_checks.close()
+        self.argument_checks.close()
         self.askers.close()
         for item in self._open.values():
             if item.timer is not None:
@@ -280,6 +284,18 @@ class ConfirmationService:
         """
         planned = self._plan(call, listener)
         return planned if isinstance(planned, asyncio.Future) else self._launch(planned)
+
+    def check_ahead(self, calls: list[ToolCall]) -> asyncio.Future[None] | None:
+        """Check these calls' arguments in a worker thread, so that `submit` or
+        `submit_many` of these very call objects, once the future is done, does not check
+        them on the loop (one request's slow check never holds other clients). None when
+        there is nothing slow to check: submit at once."""
+        asked = []
+        for call in calls:
+            tool = self.catalog.tool(call.integration_id, call.tool_name)
+            if tool is not None and isinstance(call.arguments, Mapping):
+                asked.append((call, tool, call.arguments))
+        return self.argument_checks.ahead(asked) if asked else None
 
     def check_ahead(self, calls: list[ToolCall]) -> asyncio.Future[None] | None:
         """Check these calls' arguments in a worker thread, so that `submit` or
@@ -456,6 +472,8 @@ class ConfirmationService:
             self._lookup(call.integration_id, call.tool_name)  # raises, naming what is unknown
         assert tool is not None
         problems = self.argument_checks.taken(call, tool)  # checked ahead, off the loop
+        if problems is None:
+            problems = self.argument_checks.taken(call, tool)  # checked ahead, off the loop
         if problems is None:
             problems = [] if surely_valid(tool, args) else argument_problems(tool, args)
         if problems:
