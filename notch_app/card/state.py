@@ -14,7 +14,9 @@ Rules, from the spec (shared/seeds/confirmation-cards.txt):
 - a field that `visibleIf` hides when the person approves sends the agent's proposed value
   (or nothing), never what was typed into it while it showed (issue 8);
 - display text marks invisible and bidi characters (`display_text.py`), and counts such as
-  `{{paths.length}}` come from the arguments sent (issue 9).
+  `{{paths.length}}` come from the arguments sent (issue 9);
+- confirm stays closed while a value the card shows in a part that scrolls has not been
+  on screen whole (`hold_until_seen`): nothing is approved unseen (issue 18).
 What the tool alone decides (inputs, conditions) is `view_shape.py`; what the call sends
 beyond what the card shows is `also_sends.py`.
 
@@ -115,6 +117,7 @@ class CardState:
         self._hidden_when = shape.hidden_when
         self._shown = shape.shown
         self._withheld: tuple[str, ...] = ()
+        self._unseen: dict[str, str] = {}
 
     # --- reading -------------------------------------------------------------------------
 
@@ -300,7 +303,7 @@ class CardState:
             return cached[1]
         problems = self._check.problems(self._current)
         errors: dict[str, str] = {}
-        blockers: list[str] = []
+        blockers: list[str] = list(dict.fromkeys(self._unseen.values()))
         covered: set[str] = set()
         current = self._current
         coercion_errors = self._coercion_errors
@@ -361,14 +364,37 @@ class CardState:
         return message
 
     def blockers(self) -> list[str]:
-        """Why confirm is disabled, in the person's words ("Text is required", "Count must
-        be a whole number"), visible inputs first; empty exactly when confirm is enabled."""
+        """Why confirm is disabled, in the person's words ("Scroll to see all 42 lines
+        first", "Text is required", "Count must be a whole number"), what must still be
+        seen first, then visible inputs; empty exactly when confirm is enabled."""
         return list(self._gate().blockers)
+
+    # --- what must be seen -----------------------------------------------------------
+
+    def hold_until_seen(self, key: str, reason: str) -> None:
+        """Keep confirm closed until `seen(key)`, saying `reason` ("Scroll to see all 42
+        lines first"): for a value the card shows in a part too small for it, which the
+        person must scroll through. A new reason for the same key replaces the old one.
+        Every way to approve (a click, a key, a typed or spoken yes, "Approve all") reads
+        `confirm_enabled`, so none gets past it. Notifies subscribers when it changed."""
+        if self._unseen.get(key) != reason:
+            self._unseen[key] = reason
+            self._changed()
+
+    def seen(self, key: str) -> None:
+        """The value held by `hold_until_seen(key)` has now been on screen whole."""
+        if self._unseen.pop(key, None) is not None:
+            self._changed()
+
+    def unseen(self) -> list[str]:
+        """The reasons of every hold still waiting to be seen, in the order they came."""
+        return list(self._unseen.values())
 
     @property
     def confirm_enabled(self) -> bool:
         """True while every required visible input (toggles aside) holds a value, no
-        visible input has a coercion error and the final arguments fit the inputSchema."""
+        visible input has a coercion error, the final arguments fit the inputSchema and
+        every value held by `hold_until_seen` has been on screen."""
         return not self._gate().blockers
 
     def problems(self) -> list[ArgumentProblem]:

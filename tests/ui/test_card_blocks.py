@@ -243,6 +243,8 @@ def test_code_text_and_monospace_fields_are_fixed_width(qtbot: Any, card: Any) -
     from PySide6.QtGui import QFontInfo
     from PySide6.QtWidgets import QLabel
 
+    from notch_app.ui.widgets.code_view import CodeView
+
     view = card(
         [
             {"type": "text", "text": "Runs {{command}}"},
@@ -264,12 +266,13 @@ def test_code_text_and_monospace_fields_are_fixed_width(qtbot: Any, card: Any) -
     labels = {
         label.text(): label for label in view.findChildren(QLabel) if "git push" in label.text()
     }
-    assert QFontInfo(labels["git push origin main"].font()).fixedPitch(), "the code text"
+    (code,) = view.findChildren(CodeView)
+    assert code.text() == "git push origin main"
+    assert QFontInfo(code.panel.font()).fixedPitch(), "the code text"
     assert not QFontInfo(labels["Runs git push origin main"].font()).fixedPitch(), "prose"
     assert QFontInfo(view.input_widget("command").font()).fixedPitch()
     assert QFontInfo(view.input_widget("script").font()).fixedPitch()
     assert not QFontInfo(view.input_widget("note").font()).fixedPitch()
-    code = labels["git push origin main"]
     CardDriver(view).set("command", "git push --force")
     assert code.text() == "git push --force", "the code text follows the edit live"
     assert view.state().final_arguments()["command"] == "git push --force"

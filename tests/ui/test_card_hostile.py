@@ -13,6 +13,7 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QLabel, QPlainTextEdit
 
 from notch_app.ui.card_driver import CardDriver
+from notch_app.ui.widgets.code_view import MAX_CODE_CHARS
 from notch_app.ui.widgets.image_view import ImageView
 from notch_app.ui.widgets.label_text import MAX_SHOWN_CHARS
 from notch_app.ui.widgets.markdown_view import MarkdownView, link_allowed
@@ -130,11 +131,14 @@ def test_a_megabyte_string_does_not_freeze_the_card(qtbot: Any, card: Any) -> No
     # Nothing on screen holds the megabyte: labels carry a bounded excerpt ...
     longest = max(len(w.text()) for w in view.findChildren(QLabel))
     assert longest <= MAX_SHOWN_CHARS + MAX_SHOWN_CHARS // 20 + 1
-    # ... and the field is a read-only preview saying what it holds.
+    # ... and the field is a read-only panel holding what fits, saying how much does not,
+    # and confirm stays closed: a yes never covers what could not be shown.
     body = view.input_widget("body")
     assert isinstance(body, QPlainTextEdit) and body.isReadOnly()
     preview = body.toPlainText()
-    assert len(preview) < 10_000 and "1.0 million characters" in preview
+    assert len(preview) < MAX_CODE_CHARS + 2000
+    assert "800,000 more characters, too long to show here" in preview
+    assert "Body is too long to show whole" in view.state().blockers()
     assert view.height() < 900  # bounded on screen
 
     # Typing into another field still works, key by key.

@@ -27,6 +27,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from notch_app.card.code_text import (
+    has_hidden_blanks,
+    has_hidden_characters,
+    line_count,
+    lines_said,
+    shown_code,
+)
 from notch_app.card.display_text import mark_invisible
 from notch_app.card.interpolate import display_value
 from notch_app.card.paths import MISSING
@@ -43,6 +50,7 @@ from notch_app.ui.blocks._context import CardContext
 from notch_app.ui.blocks.text import wrapped_label
 from notch_app.ui.theme import Look
 from notch_app.ui.widgets.chips_box import ChipsBox
+from notch_app.ui.widgets.code_view import MAX_CODE_CHARS, SeenScroll, faint_marks, scroll_reason
 from notch_app.ui.widgets.fields import (
     ChoiceBox,
     FieldFrame,
@@ -58,11 +66,14 @@ LONG_VALUE_CHARS = 4096
 """A single-line field holding more than this becomes a bounded text area: QLineEdit
 lays out its whole line on every paint, which freezes on a 1 MB string."""
 LARGE_VALUE_CHARS = 20_000
-"""Beyond this a text value is shown as a read-only preview: Qt lays out a wrapped
-paragraph in quadratic time (200 k characters take seconds), and nobody edits a
-megabyte in a card. The value itself is kept whole and sent as proposed."""
-_PREVIEW_CHARS = 4000
+"""Beyond this a text value is shown read-only, whole, in lines of at most
+_PREVIEW_LINE_CHARS: Qt lays out a wrapped paragraph in quadratic time (200 k characters
+take seconds), and nobody edits a megabyte in a card. The value is sent as proposed."""
+_PREVIEW_LINE_CHARS = 200
 _AREA_MIN, _AREA_MAX = 64, 168
+_AREA_ROWS = 8
+"""Lines a text area surely shows before it scrolls (at its tallest, in any theme): a
+longer value holds confirm from the start, before the card is laid out."""
 
 
 class InputEditor:
@@ -258,8 +269,13 @@ class TextEditor(InputEditor):
             multiline or (isinstance(value, str) and len(value) > LONG_VALUE_CHARS)
         )
         self.secret = secret
+        self.monospace = monospace
         self._showing = False
         self.line: QLineEdit
+        self.seen: SeenScroll | None = None
+        """Holds confirm until every line of a text area has been on screen."""
+        self.marked = False
+        """The area shows the value with its invisible characters marked, read-only."""
         field: QWidget
         if self.large:
             self.multiline = True
@@ -288,6 +304,16 @@ class TextEditor(InputEditor):
                 self.line.setPlaceholderText(block.placeholder)
             self.line.textEdited.connect(self.push)
             field = self.line
+        if self.multiline:
+            faint_marks(self.area.document(), ctx.look)
+            self.seen = SeenScroll(
+                self.area,
+                ctx.state,
+                f"field:{self.path}",
+                lambda: scroll_reason(self._lines, shown(block.label, 60)),
+                self._say_lines,
+            )
+        self._lines = 1
         if not plain:
             assert isinstance(self.container, FieldFrame)
             self.container.box_for(field)
@@ -310,48 +336,97 @@ class TextEditor(InputEditor):
 
     def _area_edited(self) -> None:
         if not self._showing:
+            if self.seen is not None:
+                self.seen.mark_seen()  # what the person typed they have seen
+            self._lines = line_count(self.area.toPlainText())
+            self._say_lines()
             self.push(self.area.toPlainText())
 
     def _preview(self, text: str) -> str:
-        if len(text) <= _PREVIEW_CHARS:
-            return text
-        # Cut into lines so the preview never becomes one giant wrapped paragraph.
-        head = text[:_PREVIEW_CHARS]
-        lines = (
-            [head[i : i + 200] for i in range(0, len(head), 200)] if "\n" not in head else [head]
-        )
-        size = (
-            f"{len(text) / 1_000_000:.1f} million" if len(text) >= 1_000_000 else f"{len(text):,}"
-        )
-        return (
-            "\n".join(lines) + f"\n… ({size} characters; too long to edit here, sent as proposed)"
-        )
+        """A value too long to edit, shown read-only and whole: long lines are broken
+        (display only) so no paragraph is laid out in one giant piece; past
+        MAX_CODE_CHARS the rest is counted and confirm held for good."""
+        head = text[:MAX_CODE_CHARS]
+        lines = [
+            line[i : i + _PREVIEW_LINE_CHARS] or ""
+            for line in shown_code(head).split("\n")
+            for i in range(0, max(len(line), 1), _PREVIEW_LINE_CHARS)
+        ]
+        shown_text = "\n".join(lines)
+        if len(text) > len(head):
+            shown_text += f"\n… {len(text) - len(head):,} more characters, too long to show here"
+        return shown_text
+
+    def _say_lines(self) -> None:
+        """The line count on the label row, and whether it must still be scrolled."""
+        container = self.container
+        if not isinstance(container, FieldFrame):
+            return
+        # Counted where lines matter (a command, a script) or while some are out of view.
+        note = lines_said(self._lines) if self._lines > 1 and self.monospace else ""
+        if self.seen is not None and not self.seen.complete:
+            note = f"{lines_said(self._lines)} · scroll to see all"
+        if self.marked:
+            note = f"{note} · hidden characters marked" if note else "Hidden characters marked"
+        container.set_note(note)
+
+    def _set_area(self, text: str) -> None:
+        """Show `text` in the area as the agent's value (not the person's typing): blanks
+        drawn as marks when it holds some, and counted again from the first line."""
+        flags = QTextOption.Flag.ShowTabsAndSpaces | QTextOption.Flag.ShowLineAndParagraphSeparators
+        option = self.area.document().defaultTextOption()
+        wanted = option.flags() | flags if has_hidden_blanks(text) else option.flags() & ~flags
+        if option.flags() != wanted:
+            option.setFlags(wanted)
+            self.area.document().setDefaultTextOption(option)
+        self._showing = True
+        try:
+            self.area.setPlainText(text)
+        finally:
+            self._showing = False
+        self.area.verticalScrollBar().setValue(0)
+        self._lines = line_count(text)
+        if self.seen is not None:
+            self.seen.reset()
+            if self._lines > _AREA_ROWS:
+                self.seen.hold()  # it scrolls at any width: closed before layout
+        self._say_lines()
 
     def show_value(self, value: Any) -> None:
         text = _as_text(value)
         if self.large:
-            self._showing = True
-            try:
-                self.area.setPlainText(self._preview("*" * len(text) if self.secret else text))
-            finally:
-                self._showing = False
+            cut = len(text) > MAX_CODE_CHARS
+            self._set_area(self._preview("*" * len(text) if self.secret else text))
+            self._lines = line_count(text)
+            state, key = self.ctx.state, f"field:{self.path}.whole"
+            if cut:  # part of it can never be on screen: never approved from here
+                state.hold_until_seen(key, f"{shown(self.label, 60)} is too long to show whole")
+            else:
+                state.seen(key)
+            self._say_lines()
             return
         if self.multiline:
-            if self.area.toPlainText() != text:
-                self._showing = True
-                try:
-                    self.area.setPlainText(text)
-                finally:
-                    self._showing = False
+            # A value with characters that draw nothing or move the text (a carriage
+            # return, an escape) is shown with them marked, and cannot be edited here:
+            # editing the marked text would send the marks.
+            marked = has_hidden_characters(text) and not self.secret
+            if marked != self.marked:
+                self.marked = marked
+                self.area.setReadOnly(marked)
+            shown_text = shown_code(text) if marked else text
+            if self.area.toPlainText() != shown_text or self.seen is None:
+                self._set_area(shown_text)
+            self._lines = line_count(text)
+            self._say_lines()
         elif self.line.text() != text:
             self.line.setText(text)
             self.line.setCursorPosition(0)
 
     def shown_text(self) -> str:
-        if self.multiline:
-            return shown(self.area.toPlainText())
         if self.large:
             return self.area.toPlainText()
+        if self.multiline:
+            return shown(self.area.toPlainText())
         if self.secret and self.line.echoMode() != QLineEdit.EchoMode.Normal:
             return ""
         return shown(self.line.text())

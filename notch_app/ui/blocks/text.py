@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QEnterEvent, QPainter, QPaintEvent
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QEnterEvent
 from PySide6.QtWidgets import QLabel, QWidget
 
 from notch_app.manifest.view import MarkdownBlock, TextBlock
 from notch_app.ui.blocks._context import CardContext
 from notch_app.ui.theme import Look, style_text
+from notch_app.ui.widgets.code_view import CodeView
 from notch_app.ui.widgets.label_text import shown
 from notch_app.ui.widgets.markdown_view import MarkdownView
-from notch_app.ui.widgets.shapes import paint_round
 
 # Markdown is a document, not a label: a longer bound keeps the layout fast.
 _MAX_MARKDOWN_CHARS = 20_000
@@ -48,32 +48,16 @@ def wrapped_label(
     return label
 
 
-class CodeLabel(SelectableLabel):
-    """Fixed-width text on a faint rounded panel (the `code` variant): a shell command,
-    a diff. Wraps like any label (long runs get break hints), never rich text."""
-
-    def __init__(self, look: Look, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self._fill = look.color("section_fill")
-        self._border = look.color("section_border")
-        self._radius = look.radius["field"]
-        f = look.metrics["field"]
-        self.setContentsMargins(f["padding_x"], f["padding_y"], f["padding_x"], f["padding_y"])
-
-    def paintEvent(self, event: QPaintEvent) -> None:
-        painter = QPainter(self)
-        paint_round(painter, QRectF(self.rect()), self._radius, self._fill, self._border)
-        painter.end()
-        super().paintEvent(event)
-
-
 class TextBuilder:
     def build(self, block: TextBlock, ctx: CardContext) -> QWidget:
-        label = (
-            CodeLabel(ctx.look, ctx.parent)
-            if block.variant == "code"
-            else wrapped_label(parent=ctx.parent)
-        )
+        if block.variant == "code":
+            # Never cut: the panel scrolls, counts its lines and holds confirm until seen.
+            view = CodeView(ctx.look, ctx.state, f"code:{id(block)}", ctx.parent)
+            view.setProperty("variant", "code")
+            ctx.focusable(view.panel)
+            ctx.bind_text(block.text, view.set_text)
+            return view
+        label = wrapped_label(parent=ctx.parent)
         label.setTextFormat(Qt.TextFormat.PlainText)
         label.setWordWrap(True)
         label.setProperty("variant", block.variant)
@@ -98,4 +82,4 @@ def _bounded(text: str) -> str:
     return text if len(text) <= _MAX_MARKDOWN_CHARS else text[:_MAX_MARKDOWN_CHARS] + "…"
 
 
-__all__ = ["CodeLabel", "MarkdownBuilder", "SelectableLabel", "TextBuilder", "wrapped_label"]
+__all__ = ["MarkdownBuilder", "SelectableLabel", "TextBuilder", "wrapped_label"]

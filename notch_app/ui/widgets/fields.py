@@ -91,6 +91,8 @@ class FieldFrame(QWidget):
         self._box_for: QWidget | None = None
         self._field: QWidget | None = None
         self._column: QVBoxLayout | None = None
+        self.note = ""
+        """A quiet fact drawn at the right of the label row ("42 lines")."""
         self._label_height = look.font_metrics("FieldLabel").height() if label else 0
         self._top = self._label_height + look.metrics["field"]["label_gap"] if label else 0
         if required and label:
@@ -146,6 +148,13 @@ class FieldFrame(QWidget):
             self.invalid = invalid
             self.update()
 
+    def set_note(self, note: str) -> None:
+        """Draw `note` at the right end of the label row ("" draws none)."""
+        if note != self.note:
+            self.note = note
+            self.setAccessibleDescription(note)
+            self.update()
+
     def _star_rect(self) -> QRect:
         fm = self._look.font_metrics("FieldLabel")
         x = fm.horizontalAdvance(self._shown_label()) + self._look.metrics["field"]["star_gap"]
@@ -170,8 +179,15 @@ class FieldFrame(QWidget):
     def paintEvent(self, event: QPaintEvent) -> None:
         look = self._look
         p = QPainter(self)
+        note_width = 0
+        if self.note and self.label:
+            fm = look.font_metrics("FieldHelp")
+            note_width = fm.horizontalAdvance(self.note) + 12
+            p.setFont(look.font("FieldHelp"))
+            p.setPen(look.text_color("FieldHelp"))
+            p.drawText(QPoint(self.width() - note_width + 12, fm.ascent() + 1), self.note)
         if self.label:
-            _paint_label(p, look, self.label, self.required, self.width())
+            _paint_label(p, look, self.label, self.required, self.width() - note_width)
         field = self._box_for
         if field is not None and not field.isHidden():
             focus = field.hasFocus()

@@ -1,0 +1,358 @@
+"""Fixed-width values on a card, shown whole: the code panel and the "seen" tracker.
+
+A shell command or a diff may be longer than the room a card gives it. Rather than cut
+it, or let the card's own fold hide it, the value scrolls inside its own panel, with a
+thin scroll bar and a fading bottom edge while more is below, its line count above it
+("42 lines"), and blanks drawn as faint marks (`card.code_text`). `SeenScroll` follows
+what of a scrolling part has been on screen and keeps the card's confirm closed
+(`CardState.hold_until_seen`) until every line has been: jumping to the end by dragging
+the scroll bar skips lines, and does not count.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import QEvent, QObject, QRect, QRectF, QSize, Qt
+from PySide6.QtGui import (
+    QColor,
+    QLinearGradient,
+    QPainter,
+    QPaintEvent,
+    QResizeEvent,
+    QShowEvent,
+    QSyntaxHighlighter,
+    QTextCharFormat,
+    QTextDocument,
+    QTextOption,
+)
+from PySide6.QtWidgets import (
+    QAbstractScrollArea,
+    QFrame,
+    QLabel,
+    QPlainTextEdit,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
+
+from notch_app.card.code_text import MARKS, line_count, lines_said, mark_blanks
+from notch_app.card.state import CardState
+from notch_app.ui.theme import Look, style_text
+from notch_app.ui.widgets.shapes import ThinScrollBar, paint_round
+
+MAX_VISIBLE_LINES = 14
+"""Lines a code panel shows before it scrolls inside itself."""
+MAX_CODE_CHARS = 200_000
+"""A panel holds at most this much text (the hooks send no more); past it the text is cut
+with a last line saying how much, and confirm is held for good: nothing unseen is approved."""
+_FADE_PX = 18
+
+
+def scroll_reason(count: int, label: str | None = None) -> str:
+    """The line beside a held confirm: "Scroll to see all 42 lines first" ("… of Command")."""
+    what = f"{lines_said(count)} of {label}" if label else lines_said(count)
+    return f"Scroll to see all {what} first"
+
+
+class SeenScroll(QObject):
+    """Follows what of `area`'s content has been on screen, and holds the card's confirm
+    until all of it has: `state.hold_until_seen(key, reason())` while part of it has not
+    been in view, `state.seen(key)` once every part has.
+
+    Seen parts count only while the area is visible. The count starts again when the
+    content changes under it (`reset`) or its length changes; a person's own typing marks
+    it seen (`mark_seen`): they wrote what is there."""
+
+    def __init__(
+        self,
+        area: QAbstractScrollArea,
+        state: CardState,
+        key: str,
+        reason: Callable[[], str],
+        changed: Callable[[], None] | None = None,
+    ) -> None:
+        super().__init__(area)
+        self._area = area
+        self._state = state
+        self._key = key
+        self._reason = reason
+        self._changed = changed
+        self._spans: list[tuple[int, int]] = []
+        self._extent = -1
+        self._done = False
+        bar = area.verticalScrollBar()
+        bar.rangeChanged.connect(lambda _lo, _hi: self.check())
+        bar.valueChanged.connect(lambda _v: self.check())
+        area.installEventFilter(self)  # to look again once it is on screen
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Show:
+            self.check()
+        return False
+
+    @property
+    def complete(self) -> bool:
+        """Every line has been on screen (or all of it fits)."""
+        bar = self._area.verticalScrollBar()
+        return self._done or bar.maximum() <= bar.minimum()
+
+    def hold(self) -> None:
+        """Hold confirm now, before the area is laid out (when it will surely scroll)."""
+        if not self._done:
+            self._state.hold_until_seen(self._key, self._reason())
+            self._tell()
+
+    def reset(self) -> None:
+        """The content changed under the person: what they saw before no longer counts."""
+        self._spans.clear()
+        self._extent = -1
+        self._done = False
+        self.check()
+
+    def mark_seen(self) -> None:
+        """Count the whole content as seen (the person typed it)."""
+        self._done = True
+        self._state.seen(self._key)
+        self._tell()
+
+    def check(self) -> None:
+        """Note what is in view now, and hold or release confirm to match."""
+        bar = self._area.verticalScrollBar()
+        low, high, page = bar.minimum(), bar.maximum(), max(bar.pageStep(), 1)
+        if self._done:
+            return
+        if high <= low:
+            self._state.seen(self._key)  # it all fits: nothing to scroll through
+            self._tell()
+            return
+        if not self._area.isVisible():
+            return  # not laid out yet: its range means little (`hold` covers a sure case)
+        extent = high + page - low
+        if extent != self._extent:  # another length: spans in the old units mean nothing
+            self._extent = extent
+            self._spans.clear()
+        self._add(bar.value(), bar.value() + page)
+        first = self._spans[0] if self._spans else (1, 0)
+        if first[0] <= low and first[1] >= high + page:
+            self._done = True
+            self._state.seen(self._key)
+        else:
+            self._state.hold_until_seen(self._key, self._reason())
+        self._tell()
+
+    def _tell(self) -> None:
+        if self._changed is not None:
+            self._changed()
+
+    def _add(self, start: int, end: int) -> None:
+        spans = sorted([*self._spans, (start, end)])
+        merged: list[tuple[int, int]] = []
+        for a, b in spans:
+            if merged and a <= merged[-1][1]:
+                merged[-1] = (merged[-1][0], max(merged[-1][1], b))
+            else:
+                merged.append((a, b))
+        self._spans = merged
+
+
+class _Marks(QSyntaxHighlighter):
+    """Draws the blank marks (→ · ⏎) faint, so they read as marks, not as text."""
+
+    def __init__(self, document: QTextDocument, color: QColor) -> None:
+        super().__init__(document)
+        self._format = QTextCharFormat()
+        self._format.setForeground(color)
+
+    def highlightBlock(self, text: str) -> None:
+        if not any(mark in text for mark in MARKS):
+            return
+        for i, ch in enumerate(text):
+            if ch in MARKS:
+                self.setFormat(i, 1, self._format)
+
+
+def faint_marks(document: QTextDocument, look: Look) -> QSyntaxHighlighter:
+    """Draw the blank marks in `document` in the theme's faint text colour."""
+    return _Marks(document, look.color("text_faint"))
+
+
+class CodePanel(QPlainTextEdit):
+    """Read-only fixed-width text on the faint rounded panel of the `code` variant: as
+    tall as its lines up to MAX_VISIBLE_LINES, then it scrolls inside itself, with a
+    fading bottom edge while more is below."""
+
+    def __init__(self, look: Look, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._look = look
+        self._fill = look.color("section_fill")
+        self.setVerticalScrollBar(ThinScrollBar(look))
+        self.setReadOnly(True)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
+        self.setWordWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
+        self.setTextInteractionFlags(
+            Qt.TextInteractionFlag.TextSelectableByMouse
+            | Qt.TextInteractionFlag.TextSelectableByKeyboard
+        )
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)  # keys scroll it, for keyboard users
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self.viewport().setAutoFillBackground(False)
+        self.setFont(look.font("code"))
+        f = look.metrics["field"]
+        self.setViewportMargins(f["padding_x"] - 4, f["padding_y"] - 4, 2, f["padding_y"] - 4)
+        self.document().setDocumentMargin(4)
+        self._marks = faint_marks(self.document(), look)
+        self._rows = 1
+        self.setFixedHeight(self._height_for(1))
+
+    def show_text(self, text: str) -> None:
+        """Show `text` (already marked) from its first line."""
+        if self.toPlainText() != text:
+            self.setPlainText(text)
+            self._rows = 0
+        self._fit()
+        self.verticalScrollBar().setValue(0)
+
+    def _height_for(self, rows: int) -> int:
+        margins = self.viewportMargins()
+        inner = 2 * int(self.document().documentMargin()) + margins.top() + margins.bottom()
+        return rows * self.fontMetrics().lineSpacing() + inner + 2
+
+    def _fit(self) -> None:
+        text = self.toPlainText()
+        lines = line_count(text)
+        if lines >= MAX_VISIBLE_LINES:
+            rows = MAX_VISIBLE_LINES
+        else:
+            width = max(self.viewport().width() - 2 * int(self.document().documentMargin()), 40)
+            rect = self.fontMetrics().boundingRect(
+                QRect(0, 0, width, 10**6), int(Qt.TextFlag.TextWordWrap), text or " "
+            )
+            rows = max(lines, round(rect.height() / max(self.fontMetrics().lineSpacing(), 1)))
+            rows = min(max(rows, 1), MAX_VISIBLE_LINES)
+        if rows != self._rows:
+            self._rows = rows
+            self.setFixedHeight(self._height_for(rows))
+
+    def sizeHint(self) -> QSize:
+        return QSize(super().sizeHint().width(), self.height())
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if event.oldSize().width() != event.size().width():
+            self._fit()
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        super().paintEvent(event)
+        bar = self.verticalScrollBar()
+        if bar.value() >= bar.maximum():
+            return
+        # More below: the text fades into the panel at the bottom edge.
+        viewport = self.viewport()
+        painter = QPainter(viewport)
+        bottom = viewport.height()
+        fade = QLinearGradient(0, bottom - _FADE_PX, 0, bottom)
+        clear = QColor(self._fill)
+        clear.setAlpha(0)
+        solid = QColor(self._look.color("glass_fill"))
+        solid.setAlpha(230)
+        fade.setColorAt(0, clear)
+        fade.setColorAt(1, solid)
+        painter.fillRect(QRect(0, bottom - _FADE_PX, viewport.width(), _FADE_PX), fade)
+        painter.end()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        self._fit()
+
+
+class _PanelFrame(QWidget):
+    """Paints the code panel's rounded box behind the text area it holds."""
+
+    def __init__(self, look: Look, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._fill = look.color("section_fill")
+        self._border = look.color("section_border")
+        self._radius = look.radius["field"]
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        painter = QPainter(self)
+        paint_round(painter, QRectF(self.rect()).adjusted(0.5, 0.5, -0.5, -0.5), self._radius,
+                    self._fill, self._border)  # fmt: skip
+        painter.end()
+
+
+class CodeView(QWidget):
+    """A `code` text block: the line count over a scrolling CodePanel, which holds the
+    card's confirm (through `state`) until all of it has been on screen."""
+
+    def __init__(self, look: Look, state: CardState, key: str, parent: QWidget | None = None):
+        super().__init__(parent)
+        self._look = look
+        self.count = 0
+        column = QVBoxLayout(self)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(3)
+        self.caption = QLabel(self)
+        self.caption.setObjectName("CodeLines")
+        self.caption.setTextFormat(Qt.TextFormat.PlainText)
+        style_text(self.caption, "caption", look)
+        self.caption.setAlignment(Qt.AlignmentFlag.AlignRight)
+        self.caption.hide()
+        column.addWidget(self.caption)
+        self.box = _PanelFrame(look, self)
+        inner = QVBoxLayout(self.box)
+        inner.setContentsMargins(1, 1, 1, 1)
+        self.panel = CodePanel(look, self.box)
+        inner.addWidget(self.panel)
+        column.addWidget(self.box)
+        self._state = state
+        self._key = key
+        self.seen = SeenScroll(self.panel, state, key, lambda: scroll_reason(self.count), self._say)
+
+    def set_text(self, text: str) -> None:
+        """Show `text` (invisible characters already marked): blanks marked, counted, and
+        held until seen when it will not fit."""
+        cut = ""
+        if len(text) > MAX_CODE_CHARS:
+            cut = f"\n… {len(text) - MAX_CODE_CHARS:,} more characters not shown"
+            text = text[:MAX_CODE_CHARS]
+        self.count = line_count(text)
+        self.panel.show_text(mark_blanks(text) + cut)
+        self.panel.setAccessibleName(f"Code, {lines_said(self.count)}")
+        self.seen.reset()
+        if self.count > MAX_VISIBLE_LINES:
+            self.seen.hold()  # it will scroll whatever the width: closed before layout
+        if cut:  # never approved: part of it cannot be shown at all
+            self._state.hold_until_seen(
+                self._key + ".whole", "Part of the code is too long to show"
+            )
+        else:
+            self._state.seen(self._key + ".whole")
+        self._say()
+
+    def _say(self) -> None:
+        if self.count <= 1 and self.seen.complete:
+            self.caption.hide()
+            return
+        text = lines_said(self.count)
+        if not self.seen.complete:
+            text += " · scroll to see all"
+        self.caption.setText(text)
+        self.caption.show()
+
+    def text(self) -> str:
+        """What the panel shows (marks included)."""
+        return self.panel.toPlainText()
+
+
+__all__ = [
+    "MAX_VISIBLE_LINES",
+    "CodePanel",
+    "CodeView",
+    "SeenScroll",
+    "faint_marks",
+    "scroll_reason",
+]
