@@ -34,6 +34,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Final, Literal
 
+from notch_app.card.count_claims import count_disagreements
 from notch_app.card.read_back import read_back
 from notch_app.manifest.argument_fast_path import surely_valid
 from notch_app.manifest.arguments import argument_problems
@@ -415,6 +416,7 @@ class ConfirmationService:
         ):
             verdict = PolicyVerdict("autoApprove")
             scope = "session"
+        verdict, scope = _with_count_check(verdict, scope, tool, args)
         request = ConfirmationRequest(
             call_id=call.call_id,
             integration_id=call.integration_id,
@@ -1149,6 +1151,21 @@ def _same_call(
             "replace an open card",
             "callId",
         )
+
+
+def _with_count_check(
+    verdict: PolicyVerdict, scope: Scope | None, tool: Tool, args: Mapping[str, Any]
+) -> tuple[PolicyVerdict, Scope | None]:
+    """A card whose words count something its list does not bear out ("Delete 1 file"
+    over nine paths) shows, with the warning on it, even where the person's policy would
+    let it run; a Block still blocks."""
+    disagree = count_disagreements(tool, args)
+    if not disagree or verdict.verdict == "block":
+        return verdict, scope
+    note = "Check the count: " + " ".join(disagree)
+    if verdict.verdict == "ask" and verdict.reason:
+        note = f"{verdict.reason} {note}"
+    return PolicyVerdict("ask", note), None
 
 
 def _read_back(tool: Tool, arguments: Mapping[str, Any]) -> str:

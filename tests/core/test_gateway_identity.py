@@ -179,3 +179,34 @@ async def test_notch_policy_blocks_and_guards_a_gateway_integration_before_it_at
             cards.decline(card.call_id)
             assert (await asyncio.wait_for(call, 30)).is_error
     assert [c["arguments"] for c in ran.of("trash_files")] == [{"paths": ["/tmp/a"]}] * 2
+
+
+@pytest.mark.asyncio
+async def test_delete_1_file_over_9_paths_warns_on_the_card_even_when_allowed(
+    base: Path, home: Path, running_notch: Any
+) -> None:
+    ran = Ran(home)
+    nine = [f"/home/me/{n}.txt" for n in range(9)]
+    async with running_notch(base) as (notch, cards):
+        notch.service.policy = PersonPolicy(PolicyBook.in_data_dir(base / "data"))
+        async with gateway(notch, "files", log=home / "gw.log") as client:
+            call = asyncio.ensure_future(client.call_tool("trash_files", {"paths": nine}))
+            (card,) = await cards.wait_for_cards(1, timeout=30)
+            assert card.reason == "Check the count: The card says “1 file”, but paths holds 9."
+            cards.decline(card.call_id)
+            assert (await asyncio.wait_for(call, 30)).is_error
+            # One path: the words are true, no warning; "Always allow" from that card.
+            call = asyncio.ensure_future(client.call_tool("trash_files", {"paths": nine[:1]}))
+            await cards.wait_for(lambda: len(cards.cards) == 1, timeout=30)
+            (card,) = cards.cards.values()
+            assert card.reason is None
+            cards.approve(card.call_id, scope="always")
+            assert not (await asyncio.wait_for(call, 30)).is_error
+            # Allowed, but nine paths under "Delete 1 file" still show the card.
+            call = asyncio.ensure_future(client.call_tool("trash_files", {"paths": nine}))
+            await cards.wait_for(lambda: len(cards.cards) == 1, timeout=30)
+            (card,) = cards.cards.values()
+            assert card.reason is not None and "holds 9" in card.reason
+            cards.decline(card.call_id)
+            assert (await asyncio.wait_for(call, 30)).is_error
+    assert [c["arguments"] for c in ran.of("trash_files")] == [{"paths": nine[:1]}]
