@@ -11,6 +11,7 @@ the scroll bar skips lines, and does not count.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 from PySide6.QtCore import QEvent, QObject, QRect, QRectF, QSize, Qt
@@ -129,9 +130,16 @@ class SeenScroll(QObject):
         if not self._area.isVisible():
             return  # not laid out yet: its range means little (`hold` covers a sure case)
         extent = high + page - low
-        if extent != self._extent:  # another length: spans in the old units mean nothing
+        if extent != self._extent:
+            # The same content laid out again (a scroll bar came, the lines rewrapped):
+            # what was seen is carried over in the new units, rounded inwards so no
+            # rounding can close a gap. New content starts over through `reset`.
+            if self._extent > 0:
+                ratio = extent / self._extent
+                self._spans = [
+                    (math.ceil(a * ratio), math.floor(b * ratio)) for a, b in self._spans
+                ]
             self._extent = extent
-            self._spans.clear()
         self._add(bar.value(), bar.value() + page)
         first = self._spans[0] if self._spans else (1, 0)
         if first[0] <= low and first[1] >= high + page:
