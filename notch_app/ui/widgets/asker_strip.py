@@ -19,6 +19,7 @@ from PySide6.QtGui import QPainter, QPainterPath, QPaintEvent, QPixmap
 from PySide6.QtWidgets import QWidget
 
 from notch_app.manifest.model import Manifest
+from notch_app.manifest.trust_rules import find_claim
 from notch_app.runtime.catalog import CatalogEntry
 from notch_app.ui.theme import Look
 from notch_app.ui.widgets.integration_icon import integration_icon
@@ -74,6 +75,14 @@ class Asker:
     folder: Path | None = None
     """The integration's folder (shown on hover); its icon file is read from here."""
     icon: QPixmap | None = None
+    claims: str | None = None
+    """Whom the name claims to be ("Apple", "the system"), however it is spelled: the
+    strip then marks it "unverified: claims to be Apple" (issue 18). None: no claim."""
+
+    @property
+    def mark(self) -> str | None:
+        """The strip's words beside a name that claims to be someone, else None."""
+        return f"unverified: claims to be {self.claims}" if self.claims else None
 
 
 _ICONS: dict[tuple[str, str, str | None], QPixmap] = {}
@@ -95,7 +104,11 @@ def asker_for(
     if icon is None:
         icon = _ICONS[key] = integration_icon(manifest, folder, ICON_SIZE)
     name = " ".join(manifest.name.split())[:_NAME_CHARS] or manifest.id
-    return Asker(name, source or installed_from(folder, other), folder, icon)
+    found = find_claim(manifest.name)
+    # Notch's own bundled integrations may say "Notch"; the strip already says so.
+    where = source or installed_from(folder, other)
+    claims = found.who if found and not (where == BUNDLED and found.who == "Notch itself") else None
+    return Asker(name, where, folder, icon, claims)
 
 
 _BANDS: dict[tuple[int, int, float, str, float], QPixmap] = {}
@@ -142,15 +155,18 @@ class AskerStrip(QWidget):
         self.asker = asker
         self._radius = radius
         self.setObjectName("AskerStrip")
-        self.setAccessibleName(f"Asked by {asker.name}, {asker.source}")
+        mark = f", {asker.mark}" if asker.mark else ""
+        self.setAccessibleName(f"Asked by {asker.name}{mark}, {asker.source}")
         where = f"{asker.source}: {asker.folder}" if asker.folder is not None else asker.source
         self.setToolTip(f"{asker.name}\n{where}")
         self.setFixedHeight(look.font_metrics("AskerName").height() + 14)
 
     @property
     def text(self) -> str:
-        """What the strip reads: "Mail · Bundled with Notch"."""
-        return f"{self.asker.name} · {self.asker.source}"
+        """What the strip reads: "Mail · Bundled with Notch" (with "unverified: claims to
+        be Apple" after a name that claims to be someone)."""
+        mark = f" · {self.asker.mark}" if self.asker.mark else ""
+        return f"{self.asker.name}{mark} · {self.asker.source}"
 
     def sizeHint(self) -> QSize:
         return QSize(200, self.height())
@@ -172,16 +188,30 @@ class AskerStrip(QWidget):
         source_fm = look.font_metrics("AskerSource")
         room = self.width() - x - 20
         source = "  ·  " + self.asker.source
+        # A name that claims to be someone is quoted and marked, and the mark never
+        # elides: the name gives way first.
+        mark = f"  {self.asker.mark}" if self.asker.mark else ""
+        shown_name = f"“{self.asker.name}”" if mark else self.asker.name
         name = name_fm.elidedText(
-            self.asker.name,
+            shown_name,
             Qt.TextElideMode.ElideRight,
-            int(max(room - source_fm.horizontalAdvance(source), room / 2)),
+            int(
+                max(
+                    room - source_fm.horizontalAdvance(source + mark),
+                    room / 4 if mark else room / 2,
+                )
+            ),
         )
         baseline = mid + (name_fm.ascent() - name_fm.descent()) / 2
         p.setFont(look.font("AskerName"))
         p.setPen(look.text_color("AskerName"))
         p.drawText(QPointF(x, baseline), name)
         x += name_fm.horizontalAdvance(name)
+        if mark:
+            p.setFont(look.font("AskerSource"))
+            p.setPen(look.color("badge_warning_text"))
+            p.drawText(QPointF(x, baseline), mark)
+            x += source_fm.horizontalAdvance(mark)
         p.setFont(look.font("AskerSource"))
         p.setPen(look.text_color("AskerSource"))
         p.drawText(
