@@ -126,7 +126,7 @@ def run(args: argparse.Namespace) -> int:
             return _by_name(book, unloaded, args.tool, args)
         manifest, tool = _find_action(catalog, book, args.integration, args.tool)
         if command == "set":
-            return _set(book, manifest, tool, args)
+            return _set(book, manifest, tool, args, _source(catalog, manifest))
         return _guard(book, manifest, tool, args)
     except (_Refusal, PolicyRefused) as exc:
         print(f"notch policy: {exc}", file=sys.stderr)
@@ -416,13 +416,26 @@ def _asker_grace(book: PolicyBook, seconds: float | None) -> int:
     return 0
 
 
-def _set(book: PolicyBook, manifest: Manifest, tool: Tool, args: argparse.Namespace) -> int:
+def _source(catalog: Catalog, manifest: Manifest) -> str | None:
+    """Where `manifest` was loaded from here: an "off" is kept for that source only."""
+    from notch_app.runtime.policy_book.fingerprint import integration_source
+
+    return integration_source(catalog.entry(manifest.id), manifest)
+
+
+def _set(
+    book: PolicyBook,
+    manifest: Manifest,
+    tool: Tool,
+    args: argparse.Namespace,
+    source: str | None = None,
+) -> int:
     if args.block:
         book.block(manifest, tool)
         print(f"{tool.name} ({manifest.name}): blocked — it never runs; the agent is told.")
     else:
         on = args.asks_first == "on"
-        book.set_asks_first(manifest, tool, on)
+        book.set_asks_first(manifest, tool, on, source)
         if on:
             print(f"{tool.name} ({manifest.name}): asks first — a card before every call.")
         else:

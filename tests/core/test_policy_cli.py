@@ -142,3 +142,27 @@ def test_a_running_book_sees_the_cli_change_on_reload(tmp_path: Path) -> None:
     assert running.reload() is True
     stored = running.stored(MAIL, "send_email")
     assert stored is not None and stored.blocked
+
+
+def test_off_is_kept_for_the_folder_it_was_loaded_from(tmp_path: Path) -> None:
+    """Issue 18: an "off" made here binds to where the integration was loaded from, so
+    another folder (or server) under the same id and name asks again."""
+    from notch_app.runtime.catalog import CatalogEntry
+    from notch_app.runtime.policy_book.fingerprint import integration_source
+    from notch_app.runtime.policy_book.places import load_integrations
+
+    assert notch(tmp_path, "set", MAIL, "send_email", "--asks-first", "off").returncode == 0
+    book = PolicyBook(settings_path(tmp_path / "data"))
+    stored = book.stored(MAIL, "send_email")
+    assert stored is not None and stored.source is not None
+    catalog, _ = load_integrations([])
+    entry = catalog.entry(MAIL)
+    manifest = catalog.integration(MAIL)
+    assert entry is not None and manifest is not None
+    send = manifest.tool("send_email")
+    assert send is not None
+    here = integration_source(entry, manifest)
+    assert book.verdict(manifest, send, {}, here).action == "auto"
+    elsewhere = integration_source(CatalogEntry(manifest, tmp_path / "copy"), manifest)
+    verdict = book.verdict(manifest, send, {}, elsewhere)
+    assert verdict.action == "ask" and "from another source" in (verdict.reason or "")
