@@ -30,6 +30,7 @@ import asyncio
 import contextlib
 import itertools
 import os
+import socket
 import threading
 import uuid
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -308,6 +309,21 @@ def connect_failed(socket_path: Path, error: OSError) -> NotchNotRunning:
             f"{CONNECT_WAIT_S:g} s); it may be frozen: restart notch run"
         )
     return not_running(socket_path, error)
+
+
+def connected_socket(socket_path: Path) -> socket.socket:
+    """A non-blocking socket connected to `socket_path`. A Unix socket connects at once
+    or not at all: a Notch whose accept queue is full (it stopped accepting) fails here
+    with EAGAIN. (asyncio's own connect waits on such a socket and then takes it for
+    connected: its peer is nobody.) Raises NotchNotRunning."""
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    sock.setblocking(False)
+    try:
+        sock.connect(os.fspath(socket_path))
+    except OSError as exc:
+        sock.close()
+        raise connect_failed(socket_path, exc) from None
+    return sock
 
 
 def encode_call(request_id: int, method: str, params: dict[str, Any]) -> bytes:
@@ -675,12 +691,14 @@ class AsyncNotchClient:
             if self._link is not None and self._link.alive:
                 return self._link
             loop = asyncio.get_running_loop()
+            sock = connected_socket(self.socket_path)
             try:
                 async with asyncio.timeout(CONNECT_WAIT_S):
                     transport, link = await loop.create_unix_connection(
-                        lambda: _Link(self._dispatch), os.fspath(self.socket_path)
+                        lambda: _Link(self._dispatch), sock=sock
                     )
-            except OSError as exc:  # TimeoutError too: a Notch that never accepts
+            except OSError as exc:
+                sock.close()
                 raise connect_failed(self.socket_path, exc) from None
             try:  # before anything is sent on it
                 verify_server(transport.get_extra_info("socket"), self.socket_path)

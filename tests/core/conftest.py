@@ -13,6 +13,7 @@ import json
 import os
 import selectors
 import socket
+import sys
 import tempfile
 import threading
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
@@ -393,3 +394,115 @@ def stalled_notch() -> Iterator[Callable[[str], StalledNotch]]:
     for notch, folder in started:
         notch.close()
         folder.cleanup()
+
+
+# --- notch mcp, spoken to line by line --------------------------------------------------
+
+
+class RawGateway:
+    """`notch mcp` as a real process, spoken to in raw JSON-RPC lines: what a client
+    that repeats request ids sends (the SDK's own client never does). The wrapped notes
+    server logs each call it runs to `home/notes-calls.jsonl` (`ran()`)."""
+
+    def __init__(self, process: asyncio.subprocess.Process, home: Path) -> None:
+        self.process = process
+        self.home = home
+        self.replies: list[dict[str, Any]] = []
+        self._arrived = asyncio.Condition()
+        self._reader = asyncio.ensure_future(self._read())
+
+    async def send(self, *messages: dict[str, Any]) -> None:
+        """Write `messages` at once (one write: the gateway reads them back to back)."""
+        assert self.process.stdin is not None
+        self.process.stdin.write(b"".join(json.dumps(m).encode() + b"\n" for m in messages))
+        await self.process.stdin.drain()
+
+    async def replies_to(self, request_id: Any, count: int = 1) -> list[dict[str, Any]]:
+        """The first `count` replies with id `request_id` (waits up to 30 s for them)."""
+        async with asyncio.timeout(30), self._arrived:
+            await self._arrived.wait_for(
+                lambda: len([r for r in self.replies if r.get("id") == request_id]) >= count
+            )
+        return [r for r in self.replies if r.get("id") == request_id][:count]
+
+    async def call_tool(self, request_id: Any, name: str, arguments: dict[str, Any]) -> Any:
+        """Send one tools/call and return its reply."""
+        await self.send(tool_call(request_id, name, arguments))
+        return (await self.replies_to(request_id))[0]
+
+    async def barrier(self, request_id: Any) -> None:
+        """A ping, answered after everything sent before it has reached the gateway's
+        handlers (the SDK starts them in the order the lines came)."""
+        await self.send({"jsonrpc": "2.0", "id": request_id, "method": "ping"})
+        await self.replies_to(request_id)
+
+    def ran(self) -> list[dict[str, Any]]:
+        """What the wrapped server ran, in order."""
+        log = self.home / "notes-calls.jsonl"
+        if not log.exists():
+            return []
+        return [json.loads(line) for line in log.read_text().splitlines() if line]
+
+    async def _read(self) -> None:
+        assert self.process.stdout is not None
+        async for line in self.process.stdout:
+            message = json.loads(line)
+            if "id" in message and "method" not in message:
+                async with self._arrived:
+                    self.replies.append(message)
+                    self._arrived.notify_all()
+
+
+def tool_call(request_id: Any, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    """A `tools/call` request line."""
+    params = {"name": name, "arguments": arguments}
+    return {"jsonrpc": "2.0", "id": request_id, "method": "tools/call", "params": params}
+
+
+@contextlib.asynccontextmanager
+async def _mcp_gateway(
+    folder: Path, socket_path: Path, home: Path, *flags: str
+) -> AsyncIterator[RawGateway]:
+    home.mkdir(parents=True, exist_ok=True)
+    env = {
+        "PATH": os.environ.get("PATH", ""),
+        "HOME": str(home),
+        "PYTHONUNBUFFERED": "1",
+        "XDG_CONFIG_HOME": str(home / "config"),
+    }
+    with (home / "gateway.log").open("ab") as errlog:
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "notch_app", "mcp", str(folder), "--socket", str(socket_path),
+            "--data-dir", str(home / "data"), *flags,
+            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=errlog,
+            env=env, limit=4 * 1024 * 1024,
+        )  # fmt: skip
+    gateway = RawGateway(process, home)
+    try:
+        await gateway.send(
+            {"jsonrpc": "2.0", "id": "init", "method": "initialize", "params": {
+                "protocolVersion": "2025-06-18", "capabilities": {},
+                "clientInfo": {"name": "raw-test-client", "version": "1"},
+            }},
+            {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        )  # fmt: skip
+        await gateway.replies_to("init")
+        yield gateway
+    finally:
+        if process.returncode is None:
+            assert process.stdin is not None
+            process.stdin.close()  # an MCP client ends a stdio server so
+            try:
+                await asyncio.wait_for(process.wait(), 10)
+            except TimeoutError:
+                process.kill()
+                await process.wait()
+        gateway._reader.cancel()
+
+
+@pytest.fixture
+def mcp_gateway() -> Callable[..., contextlib.AbstractAsyncContextManager[RawGateway]]:
+    """`async with mcp_gateway(folder, socket_path, home, *flags) as gateway`: `notch mcp
+    FOLDER --socket SOCKET_PATH` as a real process (HOME = `home`), initialized, spoken to
+    in raw JSON-RPC (a RawGateway)."""
+    return _mcp_gateway
