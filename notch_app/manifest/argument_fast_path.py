@@ -12,16 +12,22 @@ The subset: boolean schemas `true`; `type` (one name or a list); `properties`,
 `required`, `additionalProperties` (boolean or schema); `items` (one schema),
 `minItems`, `maxItems`; `minLength`, `maxLength`; `minimum`, `maximum`,
 `exclusiveMinimum`, `exclusiveMaximum` (2020-12 numbers); `enum` and `const` for
-text, numbers, booleans and null; and annotations (`title`, `description`, `default`, `examples`,
-`$comment`, `readOnly`, `writeOnly`, `deprecated`).
+text, numbers, booleans and null; `pattern`, through Notch's one engine
+(`notch_app.manifest.patterns`), for small work only: each match at most FAST_MATCH_WORK
+and each check at most FAST_CHECK_WORK (program instructions x bytes, ~3 ms and ~15 ms at
+RE2's slowest), past which the answer is "not sure" and the check goes off the loop; and
+annotations (`title`, `description`, `default`, `examples`, `$comment`, `readOnly`,
+`writeOnly`, `deprecated`).
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Mapping
 from typing import Any, Final
 
 from notch_app.manifest.model import Tool
+from notch_app.manifest.patterns import PatternRefused, compile_pattern
 
 Check = Callable[[Any], bool]
 """True when the value certainly satisfies the (sub)schema; False means "not sure"."""
@@ -37,8 +43,10 @@ DIALECTS: Final = frozenset(
 _KEYWORDS: Final = _ANNOTATIONS | {
     "type", "properties", "required", "additionalProperties", "items", "minItems",
     "maxItems", "minLength", "maxLength", "minimum", "maximum", "exclusiveMinimum",
-    "exclusiveMaximum", "enum", "const",
+    "exclusiveMaximum", "enum", "const", "pattern",
 }  # fmt: skip
+FAST_MATCH_WORK: Final = 200_000
+FAST_CHECK_WORK: Final = 1_000_000
 _MAX_DEPTH: Final = 16
 _SCALARS: Final = frozenset({str, int, float, bool, type(None)})
 
@@ -112,6 +120,9 @@ def _compile(schema: Any, depth: int) -> Check:
         if not all(_is_number(b) for _, b in bounds):
             raise _Unsupported
         checks.append(lambda v: not _is_number(v) or all(_within(v, k, b) for k, b in bounds))
+
+    if "pattern" in schema:
+        checks.append(_pattern_check(schema["pattern"]))
 
     if any(k in schema for k in ("properties", "required", "additionalProperties")):
         checks.append(_object_check(schema, depth))
@@ -220,6 +231,34 @@ def _object_check(schema: Mapping[str, Any], depth: int) -> Check:
     return check
 
 
+class _Work(threading.local):
+    left = 0
+
+
+_work = _Work()
+
+
+def _pattern_check(source: Any) -> Check:
+    if not isinstance(source, str):
+        raise _Unsupported
+    try:
+        pattern = compile_pattern(source)
+    except PatternRefused:
+        raise _Unsupported from None
+    size = pattern.program_size
+
+    def matches(v: Any) -> bool:
+        if not isinstance(v, str):
+            return True
+        cost = size * (4 * len(v) + 1)  # a character is at most 4 UTF-8 bytes
+        if cost > FAST_MATCH_WORK or cost > _work.left:
+            return False  # not sure: the full check, off the loop
+        _work.left -= cost
+        return pattern.search(v)
+
+    return matches
+
+
 def compile_fast_path(schema: Any) -> Check | None:
     """The fast predicate for an inputSchema, or None when it uses anything outside the
     subset (then every call goes to jsonschema)."""
@@ -228,9 +267,15 @@ def compile_fast_path(schema: Any) -> Check | None:
             return None
         schema = {k: v for k, v in schema.items() if k != "$schema"}
     try:
-        return _compile(schema, 0)
+        check = _compile(schema, 0)
     except _Unsupported:
         return None
+
+    def bounded(v: Any) -> bool:
+        _work.left = FAST_CHECK_WORK  # each check's patterns share one small allowance
+        return check(v)
+
+    return bounded
 
 
 _compiled: dict[int, tuple[Tool, Check | None]] = {}
