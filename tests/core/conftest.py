@@ -426,9 +426,16 @@ class RawGateway:
         return [r for r in self.replies if r.get("id") == request_id][:count]
 
     async def call_tool(self, request_id: Any, name: str, arguments: dict[str, Any]) -> Any:
-        """Send one tools/call and return its reply."""
-        await self.send(tool_call(request_id, name, arguments))
-        return (await self.replies_to(request_id))[0]
+        """Send one tools/call and return its reply (the newest with that id)."""
+        before = len([r for r in self.replies if r.get("id") == request_id])
+        await self.send(self.tool_call(request_id, name, arguments))
+        return (await self.replies_to(request_id, before + 1))[-1]
+
+    @staticmethod
+    def tool_call(request_id: Any, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+        """A `tools/call` request line, for `send`."""
+        params = {"name": name, "arguments": arguments}
+        return {"jsonrpc": "2.0", "id": request_id, "method": "tools/call", "params": params}
 
     async def barrier(self, request_id: Any) -> None:
         """A ping, answered after everything sent before it has reached the gateway's
@@ -451,12 +458,6 @@ class RawGateway:
                 async with self._arrived:
                     self.replies.append(message)
                     self._arrived.notify_all()
-
-
-def tool_call(request_id: Any, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
-    """A `tools/call` request line."""
-    params = {"name": name, "arguments": arguments}
-    return {"jsonrpc": "2.0", "id": request_id, "method": "tools/call", "params": params}
 
 
 @contextlib.asynccontextmanager

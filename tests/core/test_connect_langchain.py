@@ -240,3 +240,32 @@ async def test_a_tool_notch_does_not_know_is_rejected_with_a_clear_sentence(
     assert sent == []
     (message,) = _tool_messages(result)
     assert "'send_email', which is not one of the 1 tools" in message
+
+
+@pytest.mark.asyncio
+async def test_a_call_id_the_model_repeats_in_one_run_never_runs_twice(
+    base: Path, notch_and_client: Callable[..., Any]
+) -> None:
+    """Within one reviewer session a tool-call id is one call: repeated in a later turn,
+    it gets no card and does not run; the model reads why."""
+    sent: list[dict[str, Any]] = []
+    call = {"name": "send_email", "args": {"to": "a@example.com"}, "id": "same"}
+    turns = [
+        AIMessage(content="", tool_calls=[call]),
+        AIMessage(content="", tool_calls=[call]),
+        AIMessage(content="Done."),
+    ]
+    async with notch_and_client(base) as (_notch, cards, client):
+        run = asyncio.create_task(
+            NotchReviewer(client, tools=MAIL).ainvoke(
+                _agent(turns, sent, mode="per_call"), {"messages": [("user", "x")]}, CONFIG
+            )
+        )
+        (card,) = await cards.wait_for_cards(1)
+        cards.approve(card.call_id)
+        result = await asyncio.wait_for(run, 10)
+        assert len(cards.presented) == 1
+    assert sent == [{"to": "a@example.com", "subject": ""}]
+    first, repeat = _tool_messages(result)
+    assert first == "sent to a@example.com"
+    assert "already asked in this session" in repeat and "nothing ran" in repeat

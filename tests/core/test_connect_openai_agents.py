@@ -186,3 +186,28 @@ async def test_malformed_arguments_and_unknown_tools_are_refused_per_call(
 def test_guard_refuses_what_is_not_a_function_tool() -> None:
     with pytest.raises(NotchConnectorError, match="takes a FunctionTool"):
         NotchApprovals(None, tools=MAIL).guard(lambda: None)  # type: ignore[arg-type]
+
+
+@pytest.mark.asyncio
+async def test_resolving_one_pause_twice_never_runs_its_call_twice(
+    base: Path, notch_and_client: Callable[..., Any]
+) -> None:
+    """Code that resolves the same paused run again (a retry) gets no second card and no
+    second approval: the call id was asked once in this session, and runs once."""
+    sent: list[dict[str, Any]] = []
+    model = ScriptedModel([[("c1", "send_email", {"to": "marc@example.com"})], "Done.", "Done."])
+    async with notch_and_client(base) as (_notch, cards, client):
+        approvals = NotchApprovals(client, tools=MAIL)
+        agent = Agent(name="Mail", model=model, tools=[approvals.guard(_send_email(sent))])
+        paused = await Runner.run(agent, "mail marc", run_config=RUN)
+        resolving = asyncio.create_task(approvals.resolve(paused))
+        (card,) = await cards.wait_for_cards(1)
+        cards.approve(card.call_id)
+        state = await asyncio.wait_for(resolving, 10)
+        again = await asyncio.wait_for(approvals.resolve(paused), 10)  # the retry
+        await Runner.run(agent, state, run_config=RUN)
+        await Runner.run(agent, again, run_config=RUN)
+        assert len(cards.presented) == 1
+    assert sent == [{"to": "marc@example.com", "subject": ""}]
+    told = _outputs(model)["c1"]
+    assert "already asked in this session" in told and "nothing ran" in told
