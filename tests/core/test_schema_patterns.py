@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from notch_app.card.validation import ArgumentCheck
 from notch_app.manifest.arguments import argument_problems
 from notch_app.manifest.model import Tool
 from notch_app.manifest.patterns import (
@@ -231,3 +232,13 @@ def test_the_schema_check_refuses_patterns_in_every_dialect_at_their_place() -> 
     where, why = first_schema_error(mixed) or ("", "")
     assert where == "/unevaluatedProperties" and "additionalProperties" in why
     assert first_schema_error({"type": "object", "properties": {"a": {"pattern": EVIL}}}) is None
+
+
+def test_the_cards_keystroke_gate_uses_the_same_engine_and_budget() -> None:
+    tool = _tool({"type": "object", "properties": {"x": {"type": "string", "pattern": EVIL}}})
+    gate = ArgumentCheck(tool)
+    began = time.perf_counter()
+    (problem,) = gate.problems({"x": EVIL_INPUT})
+    assert gate.problems({"x": "aaa"}) == []
+    assert time.perf_counter() - began < 0.2
+    assert problem.path == "x" and "must match the pattern" in problem.message
