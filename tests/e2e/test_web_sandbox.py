@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import queue
+import shutil
 import socket
 import subprocess
 import sys
@@ -41,9 +42,12 @@ EVENT_TIMEOUT_S = 30.0
 """Generous: the first widget starts Chromium on a loaded 2-core machine."""
 
 
-def page(name: str, port: int = 0) -> str:
-    """A fixture page with the shared reporting script inlined (after the doctype)."""
+def page(name: str, port: int = 0, **ports: int) -> str:
+    """A fixture page with the shared reporting script inlined (after the doctype); its
+    `__PORT__` (and `__NAME__` for each `NAME=port` given) replaced by the port."""
     html = (PAGES / name).read_text(encoding="utf-8").replace("__PORT__", str(port))
+    for placeholder, value in ports.items():
+        html = html.replace(f"__{placeholder}__", str(value))
     common = "<script>" + (PAGES / "common.js").read_text(encoding="utf-8") + "</script>"
     doctype, rest = html.split(">", 1)
     return doctype + ">" + common + rest
@@ -156,6 +160,15 @@ class WidgetHost:
         self.send("state", id=wid)
         return self.wait("state", wid)
 
+    def heard(self) -> list[dict[str, Any]]:
+        """What the network lab (when the host runs in one) heard, up to now."""
+        while True:
+            try:
+                self.seen.append(self.events.get_nowait())
+            except queue.Empty:
+                break
+        return [e for e in self.seen if e["event"] == "heard"]
+
     def host(self) -> dict[str, Any]:
         self.send("host")
         return self.wait("host")
@@ -198,7 +211,15 @@ def host_env() -> dict[str, str]:
 
 
 @pytest.fixture
-def widget_host(xserver: Any, tmp_path: Path, host_env: dict[str, str]) -> Iterator[WidgetHost]:
+def host_prefix() -> list[str]:
+    """A command the widget host runs under (the network lab), or none."""
+    return []
+
+
+@pytest.fixture
+def widget_host(
+    xserver: Any, tmp_path: Path, host_env: dict[str, str], host_prefix: list[str]
+) -> Iterator[WidgetHost]:
     """A widget host on the test X server; HOME (and so any download folder) is tmp."""
     home = tmp_path / "home"
     (home / "Downloads").mkdir(parents=True)
@@ -211,7 +232,7 @@ def widget_host(xserver: Any, tmp_path: Path, host_env: dict[str, str]) -> Itera
     )
     env.update(host_env)
     proc = subprocess.Popen(
-        [sys.executable, str(HOST)],
+        [*host_prefix, sys.executable, str(HOST)],
         env=env,
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
@@ -448,6 +469,174 @@ def test_a_glance_widget_block_draws_its_page(widget_host: WidgetHost, repo: Pat
         widget_host.send("after_ticks", n=2)  # a frame after the resize has been painted
         widget_host.send("grab", id=theme, path=str(shot))
         assert shot.stat().st_size > 0
+
+
+# ---- every protocol: WebRTC, STUN, TURN, DNS, mDNS, WebTransport ----------------------
+
+
+SECRET = {"to": "boss@example.com", "amount": 1250}
+"""The card's arguments a hostile page tries to carry out (issue 18, finding 6)."""
+
+
+@dataclass
+class Wire:
+    """Listeners on 127.0.0.1: a UDP port (STUN, TURN over UDP, ICE checks, QUIC) and two
+    TCP ports (TURN over TCP and TLS, ICE over TCP, preconnects). `heard` holds what each
+    received, as `kind port: first bytes`."""
+
+    udp: int
+    tcp: int
+    tls: int
+    heard: list[str] = field(default_factory=list)
+    changed: threading.Condition = field(default_factory=threading.Condition)
+
+    def hear(self, what: str) -> None:
+        with self.changed:
+            self.heard.append(what)
+            self.changed.notify_all()
+
+    def control(self) -> None:
+        """A datagram and a connection from the test itself: heard, then forgotten (the
+        silence afterwards is the sandbox's, not deaf listeners')."""
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as out:
+            out.sendto(b"control", ("127.0.0.1", self.udp))
+        for port in (self.tcp, self.tls):
+            with socket.create_connection(("127.0.0.1", port), timeout=5) as conn:
+                conn.sendall(b"control")
+        with self.changed:
+            all_three = self.changed.wait_for(lambda: len(self.heard) >= 3, timeout=10)
+        assert all_three, f"the listeners heard only {self.heard}"
+        assert sorted(h.split(": ")[1] for h in self.heard) == ["b'control'"] * 3, self.heard
+        self.heard.clear()
+
+
+@pytest.fixture
+def wire() -> Iterator[Wire]:
+    udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    udp.bind(("127.0.0.1", 0))
+    tcps = [socket.socket() for _ in range(2)]
+    for tcp in tcps:
+        tcp.bind(("127.0.0.1", 0))
+        tcp.listen(16)
+    found = Wire(udp.getsockname()[1], tcps[0].getsockname()[1], tcps[1].getsockname()[1])
+
+    def hear_udp() -> None:
+        while True:
+            try:
+                data, _ = udp.recvfrom(65535)
+            except OSError:
+                return
+            found.hear(f"udp {found.udp}: {data[:80]!r}")
+
+    def hear_tcp(server: socket.socket) -> None:
+        port = server.getsockname()[1]
+        while True:
+            try:
+                conn, _ = server.accept()
+            except OSError:
+                return
+            with conn:
+                conn.settimeout(2)
+                try:
+                    data = conn.recv(300)
+                except OSError:
+                    data = b"(connected, sent nothing)"
+                found.hear(f"tcp {port}: {data[:80]!r}")
+
+    threads = [threading.Thread(target=hear_udp, daemon=True)]
+    threads += [threading.Thread(target=hear_tcp, args=(t,), daemon=True) for t in tcps]
+    for thread in threads:
+        thread.start()
+    yield found
+    for sock in (udp, *tcps):
+        sock.close()
+
+
+WEBRTC_DONE_S = 90.0
+"""The WebRTC page gives each of its seven attempts seconds to fail; on a loaded machine
+with a cold engine, all of it takes up to a minute."""
+
+
+@pytest.mark.parametrize("where", ["card", "glance"])
+def test_webrtc_carries_nothing_to_any_listener(
+    where: str, widget_host: WidgetHost, wire: Wire
+) -> None:
+    """The attack of issue 18 (finding 6): TURN over UDP with the card's arguments as its
+    username reached a UDP listener. Now nothing of STUN, TURN (UDP, TCP, TLS), ICE checks
+    to a planted candidate (UDP, TCP), a data channel between the page's own two peer
+    connections, WebTransport or a preconnect reaches a listener — with the constructors
+    the page digs out of a frame of its own after Notch removed them from its world."""
+    wire.control()
+    glance = where == "glance"
+    html = page("webrtc.html", UDP=wire.udp, TCP=wire.tcp, TLS=wire.tls)
+    widget_host.show(
+        "w", html, data=SECRET, glance=glance, accepts_arguments=not glance, height=60
+    )  # fmt: skip
+    widget_host.wait(
+        "heightChanged", "w", timeout=WEBRTC_DONE_S, where=lambda e: e["height"] == 123
+    )
+    # The page ran every attempt: seven peer connections (a report only a card can send).
+    assert any(e["event"] == "heightChanged" and e["height"] == 107 for e in widget_host.seen)
+    if not glance:
+        found = widget_host.report("w")
+        assert found["in_page"] == "undefined/undefined", found  # removed from its world
+        assert found["realm"] == "frame", found  # ...and found again in a frame
+        assert found["data_channel"] == "never opened/nothing", found
+        for attempt in ("turn_udp", "turn_tcp", "turns", "stun"):
+            assert "relay" not in found[attempt] and "srflx" not in found[attempt], found
+    widget_host.send("after_ticks", n=10)  # half a second for anything still on its way
+    assert wire.heard == [], "the page reached a listener:\n" + "\n".join(wire.heard[:10])
+
+
+def _network_lab() -> list[str]:
+    """The command that runs the widget host in tests/fixtures/web/network_lab.py's
+    private network namespace, or a skip (or, in CI, a failure) saying what is missing."""
+    missing = [tool for tool in ("unshare", "ip") if shutil.which(tool) is None]
+    if missing:
+        reason = (
+            f"{' and '.join(missing)} not installed: scripts/setup.sh installs them "
+            "(packages in scripts/debian-packages.txt)"
+        )
+        if os.environ.get("CI"):
+            pytest.fail(reason)
+        pytest.skip(reason)
+    prefix = ["unshare", "--user", "--map-root-user", "--net", "--"]
+    tried = subprocess.run([*prefix, "true"], capture_output=True, text=True, timeout=20)
+    if tried.returncode != 0:
+        # The kernel's or the container's policy, not a missing package: say which.
+        pytest.skip(f"no private network namespace here ({tried.stderr.strip()})")
+    return [*prefix, sys.executable, str(PAGES / "network_lab.py"), "--"]
+
+
+@pytest.mark.parametrize("where", ["card", "glance"])
+def test_no_name_is_looked_up_and_no_packet_leaves(
+    where: str, host_prefix: list[str], request: pytest.FixtureRequest
+) -> None:
+    """In a network lab where every address is local and every packet is captured: a page
+    that puts the card's arguments into names (DNS prefetch, preconnect, anchors, STUN and
+    TURN servers, an mDNS candidate, WebSocket ws/wss, WebTransport, fetch, images) and
+    into TURN to a public address makes not one DNS or mDNS query and sends not one IP
+    packet, to any address or port."""
+    host_prefix.extend(_network_lab())
+    widget_host: WidgetHost = request.getfixturevalue("widget_host")
+    ready = [e for e in widget_host.seen if e["event"] == "lab"]
+    assert ready and ready[0]["ready"] is True, ready  # its capture saw its own datagram
+    glance = where == "glance"
+    widget_host.show(
+        "n", page("names.html"), data=SECRET, glance=glance, accepts_arguments=not glance,
+        height=60,
+    )  # fmt: skip
+    widget_host.wait(
+        "heightChanged", "n", timeout=WEBRTC_DONE_S, where=lambda e: e["height"] == 123
+    )
+    assert any(e["event"] == "heightChanged" and e["height"] == 111 for e in widget_host.seen)
+    if not glance:
+        found = widget_host.report("n")
+        assert found["realm"] == "frame" and found["in_page"] == "undefined/undefined", found
+    widget_host.send("after_ticks", n=10)
+    heard = widget_host.heard()
+    shown = [f"{e['by']} → {e['to']} ({e['proto']}): {e['text'][:60]!r}" for e in heard[:10]]
+    assert heard == [], "the page reached the network:\n" + "\n".join(shown)
 
 
 # ---- laziness --------------------------------------------------------------------------

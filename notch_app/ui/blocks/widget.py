@@ -2,9 +2,11 @@
 
 The page (`notch_app.ui.web`, started on the first widget) gets the view's `data` with its
 bindings filled, may resize itself and stage edits (`voiceos:args`), which go to the
-card's `WidgetCardState` like the person's own edits. Under the page Notch draws "What
-will run" (every argument, each staged change); Notch's own Cancel and confirm go in the
-card's footer (`notch_footer`), outside the page, so a page never approves itself.
+card's `WidgetCardState` like the person's own edits. The page sits in Notch's frame,
+captioned "Page drawn by the integration", with a "Notch" divider under it; below that
+Notch draws "What will run" (every argument, each staged change), and Notch's own Cancel
+and confirm go in the card's footer (`notch_footer`). The page can reach none of it, so a
+page never approves itself, and any button it draws is visibly inside its own frame.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from notch_app.manifest.model import Tool
 from notch_app.manifest.view import ActionItem, ActionsBlock, WidgetBlock
 from notch_app.ui.blocks._context import CardContext
 from notch_app.ui.theme import Look, style_text
+from notch_app.ui.web.frame import CARD_CAPTION, NotchDivider, PageFrame
 from notch_app.ui.widgets.shapes import GlassFrame
 from notch_app.ui.widgets.what_will_run import WhatWillRun
 
@@ -58,7 +61,8 @@ class WidgetBuilder:
         column = QVBoxLayout(box)
         column.setContentsMargins(0, 0, 0, 0)
         column.setSpacing(12)
-        column.addWidget(_page(block, state, ctx, box))
+        column.addWidget(PageFrame(_page(block, state, ctx, box), ctx.look, CARD_CAPTION, box))
+        column.addWidget(NotchDivider(ctx.look, box))
         section = WhatWillRun(ctx.look, state.revert_all, box)
         column.addWidget(section)
 

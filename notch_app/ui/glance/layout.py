@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QHBoxLayout, QWidget
 from notch_app.manifest.glance import DividerBlock, RowBlock, WidgetBlock
 from notch_app.ui.glance._context import GlanceContext
 from notch_app.ui.glance._text import GlanceText
+from notch_app.ui.web.frame import GLANCE_CAPTION, PageFrame
 from notch_app.ui.widgets.shapes import Rule
 
 ROW_GAP = 14
@@ -44,12 +45,11 @@ class WidgetBuilder:
     def build(self, block: WidgetBlock, ctx: GlanceContext) -> QWidget:
         if ctx.widget_factory is not None:
             return ctx.widget_factory(block, ctx.theme)
-        # Without the web engine: one quiet line saying what would be here.
-        placeholder = GlanceText(
-            f"{block.label} (HTML widget)", "muted", ctx.look, parent=ctx.parent
-        )
+        # Without the web engine: one quiet line saying what would be here, in the frame
+        # a live page would have (captioned as the integration's, display only).
+        placeholder = GlanceText(f"{block.label} (HTML widget)", "muted", ctx.look)
         placeholder.setObjectName("GlanceWidgetPlaceholder")
-        return placeholder
+        return PageFrame(placeholder, ctx.look, GLANCE_CAPTION, ctx.parent)
 
 
 __all__ = ["DividerBuilder", "RowBuilder", "WidgetBuilder"]

@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QWidget
 
+from notch_app.ui.theme import look
+from notch_app.ui.web.frame import GLANCE_CAPTION, PageFrame
 from notch_app.ui.web.protocol import (
     MAX_WIDGET_HEIGHT,
     STOPPED_TEXT,
@@ -70,11 +72,13 @@ def make_html_widget(
     height: int,
     label: str,
     accepts_arguments: bool = False,
+    display_only: bool = False,
     parent: QWidget | None = None,
 ) -> HtmlWidget:
     """A sandboxed page showing `html`, given `data` in its `voiceos:init`, `height` pixels
     tall (clamped to 1..MAX_WIDGET_HEIGHT) and read aloud as `label`. Only with
-    `accepts_arguments` (a confirmation view's root) does it emit `argumentsStaged`.
+    `accepts_arguments` (a confirmation view's root) does it emit `argumentsStaged`; with
+    `display_only` (a glance's page) no click, hover, wheel or key reaches the page.
 
     Starts the web engine on the first call. Raises WidgetDataError when `data` is not JSON
     or over the size limit, and ModuleNotFoundError when the web engine is not installed
@@ -88,28 +92,34 @@ def make_html_widget(
         height=height,
         label=label,
         accepts_arguments=accepts_arguments,
+        display_only=display_only,
         parent=parent,
     )
 
 
-def glance_widget_factory(block: WidgetBlockFields, theme: str) -> QWidget:
-    """The widget for a glance's `widget` block: the sandboxed page, which never takes
-    arguments, or a one-line note in its place when the engine is missing or the block's
-    data cannot be sent. Never raises for a block's content."""
+def glance_widget_factory(block: WidgetBlockFields, theme: str) -> PageFrame:
+    """The widget for a glance's `widget` block: the sandboxed page, display only (it
+    takes no arguments and no input), or a one-line note in its place when the engine is
+    missing or the block's data cannot be sent; either inside Notch's frame captioned as
+    the integration's page. Never raises for a block's content."""
     mode: ThemeMode = "light" if theme == "light" else "dark"
+    shown: QWidget
     if not web_engine_available():
-        return _note(NO_ENGINE_TEXT, block.height, block.label)
-    try:
-        return make_html_widget(
-            block.html,
-            data=dict(block.data or {}),
-            theme=mode,
-            height=block.height,
-            label=block.label,
-            accepts_arguments=False,
-        )
-    except WidgetDataError as exc:
-        return _note(f"This widget could not start: {exc}", block.height, block.label)
+        shown = _note(NO_ENGINE_TEXT, block.height, block.label)
+    else:
+        try:
+            shown = make_html_widget(
+                block.html,
+                data=dict(block.data or {}),
+                theme=mode,
+                height=block.height,
+                label=block.label,
+                accepts_arguments=False,
+                display_only=True,
+            )
+        except WidgetDataError as exc:
+            shown = _note(f"This widget could not start: {exc}", block.height, block.label)
+    return PageFrame(shown, look(mode), GLANCE_CAPTION)
 
 
 def _note(text: str, height: int, label: str) -> QLabel:

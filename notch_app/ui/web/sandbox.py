@@ -51,6 +51,22 @@ drops a Content-Security-Policy response header, measured: no violation was repo
 
 _DOCTYPE = re.compile(r"\A\s*<!doctype[^>]*>", re.IGNORECASE)
 
+NO_PEER_CONNECTIONS_SCRIPT = r"""
+(function () {
+  "use strict";
+  var names = Object.getOwnPropertyNames(window);
+  for (var i = 0; i < names.length; i++) {
+    if (/^(webkit)?RTC|^WebTransport/.test(names[i])) {
+      try { delete window[names[i]]; } catch (e) {}
+    }
+  }
+})();
+"""
+"""Run in the page's own world before any of its scripts, in every frame: WebRTC and
+WebTransport are not there to call. A courtesy that fails early and plainly, not the fence
+(a page can find a constructor again in a frame made before this ran): the engine's flags
+are what keep WebRTC off the network (engine_flags.NETWORK_FENCE)."""
+
 
 def widget_document(html: str, mode: str) -> str:
     """The page's HTML as served: the CSP and the colour scheme (so unstyled text reads on

@@ -34,7 +34,7 @@ from notch_app.ui.web.protocol import (
     init_message,
     read_page_message,
 )
-from notch_app.ui.web.sandbox import SandboxPage, sandbox_engine
+from notch_app.ui.web.sandbox import NO_PEER_CONNECTIONS_SCRIPT, SandboxPage, sandbox_engine
 
 _NOTCH_WORLD = QWebEngineScript.ScriptWorldId.ApplicationWorld
 _STOPPED_HEIGHT = 36
@@ -52,13 +52,19 @@ def _qwebchannel_js() -> str:
         source.close()
 
 
-def _script(name: str, source: str) -> QWebEngineScript:
+def _script(
+    name: str,
+    source: str,
+    *,
+    world: QWebEngineScript.ScriptWorldId = _NOTCH_WORLD,
+    sub_frames: bool = False,
+) -> QWebEngineScript:
     script = QWebEngineScript()
     script.setName(name)
     script.setSourceCode(source)
-    script.setWorldId(_NOTCH_WORLD)
+    script.setWorldId(world)
     script.setInjectionPoint(QWebEngineScript.InjectionPoint.DocumentCreation)
-    script.setRunsOnSubFrames(False)
+    script.setRunsOnSubFrames(sub_frames)
     return script
 
 
@@ -78,7 +84,7 @@ class HtmlWidget(QWidget):
 
     Build it with `make_html_widget`. It replaces itself with "This widget stopped
     responding" (and ends the page's renderer) when the shown page does not answer the
-    heartbeat within the 2 s budget."""
+    heartbeat within the 2 s budget. A `display_only` page (a glance's) gets no input."""
 
     ready = Signal()
     """The page loaded and `voiceos:init` was posted to it."""
@@ -99,6 +105,7 @@ class HtmlWidget(QWidget):
         height: int,
         label: str,
         accepts_arguments: bool = False,
+        display_only: bool = False,
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
@@ -130,6 +137,14 @@ class HtmlWidget(QWidget):
         channel = QWebChannel(self._page)
         channel.registerObject("notch", self._bridge)
         self._page.setWebChannel(channel, _NOTCH_WORLD)
+        self._page.scripts().insert(
+            _script(
+                "notch-no-peer-connections",
+                NO_PEER_CONNECTIONS_SCRIPT,
+                world=QWebEngineScript.ScriptWorldId.MainWorld,
+                sub_frames=True,
+            )
+        )
         self._page.scripts().insert(_script("notch-qwebchannel", _qwebchannel_js()))
         self._page.scripts().insert(
             _script("notch-bridge", bridge_script(accepts_arguments=accepts_arguments))
@@ -138,6 +153,15 @@ class HtmlWidget(QWidget):
         self._page.loadFinished.connect(self._on_loaded)
         self._page.renderProcessTerminated.connect(self._on_renderer_gone)
         self._view.setPage(self._page)
+        if display_only:
+            # A glance's page is a picture: no click, wheel, hover or key ever reaches it,
+            # so no button it draws can be pressed. The pointer passes through to the
+            # glance (which pauses and pins as over any other block), and a disabled view
+            # is given no input even when something aims at it directly.
+            self.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents, True)
+            self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+            self._view.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+            self._view.setEnabled(False)
 
         self._stopped_line = QLabel(STOPPED_TEXT, self)
         self._stopped_line.setAlignment(Qt.AlignmentFlag.AlignCenter)
