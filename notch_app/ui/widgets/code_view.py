@@ -140,7 +140,7 @@ class SeenScroll(QObject):
                     (math.ceil(a * ratio), math.floor(b * ratio)) for a, b in self._spans
                 ]
             self._extent = extent
-        self._add(bar.value(), bar.value() + page)
+        self._add(bar.value(), bar.value() + self._in_view(page))
         first = self._spans[0] if self._spans else (1, 0)
         if first[0] <= low and first[1] >= high + page:
             self._done = True
@@ -152,6 +152,19 @@ class SeenScroll(QObject):
     def _tell(self) -> None:
         if self._changed is not None:
             self._changed()
+
+    def _in_view(self, page: int) -> int:
+        """How many scroll units are on screen at once. A text area counts in lines and
+        its page step leaves out the line cut by its bottom edge, which Page Down then
+        skips past: a line at least half in view counts as seen."""
+        area = self._area
+        if not isinstance(area, QPlainTextEdit):
+            return page
+        margin = 2 * int(area.document().documentMargin())
+        lines = round(
+            (area.viewport().height() - margin) / max(area.fontMetrics().lineSpacing(), 1)
+        )
+        return max(page, lines)
 
     def _add(self, start: int, end: int) -> None:
         spans = sorted([*self._spans, (start, end)])
