@@ -45,4 +45,4 @@ def test_a_bash_hook_is_approved_with_the_keyboard(
     answer = json.loads(out)["hookSpecificOutput"]
     assert answer["hookEventName"] == "PreToolUse"
     assert answer["permissionDecision"] == "allow"
-    assert "updatedInput" not in answer  # approved as it was
+    assert answer["updatedInput"] == payload["tool_input"]  # exactly what the card showed
