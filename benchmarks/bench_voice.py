@@ -6,8 +6,8 @@ them):
 1. the notch: a card with "Answer by voice" on, its audio input pointed at a WAV of the
    reply said 0.8 s after the read-back (NOTCH_VOICE_INPUT); from the moment the hearing
    thread found the utterance's end to the first look of the done note ("Approved ✓ …");
-   grammar replies ("yes", "no", "cancel", "yes send it") and a revision ("no, make it
-   shorter", heard by the free-form model);
+   grammar replies ("yes" with the card's words, read from the card as a person would,
+   "no", "cancel") and a revision ("no, make it shorter", heard by the free-form model);
 2. the recognizer alone: `ReplyRecognizer.hear` per utterance, grammar vs free-form.
 
 The endpointer's own wait before it calls an utterance over (its window, ~0.3 s of
@@ -31,7 +31,7 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QApplication
 
-GRAMMAR_REPLIES = ("yes", "no", "cancel", "yes send it")
+GRAMMAR_REPLIES = ("yes {words}", "no", "cancel", "yes, {words}")
 FREE_FORM_REPLIES = ("no, make it shorter", "send it to Sam instead")
 
 
@@ -70,7 +70,6 @@ def through_the_notch(app: QApplication, folder: Path, reply: str) -> float:
     card = ManifestCardFactory(catalog)(request, None)
     question = card.widget.read_back()  # type: ignore[attr-defined]
     card.widget.deleteLater()
-    os.environ["NOTCH_VOICE_INPUT"] = str(reply_wav(folder, question, reply))
 
     class Sink:
         def decide(self, *args: object, **kwargs: object) -> None:
@@ -87,6 +86,10 @@ def through_the_notch(app: QApplication, folder: Path, reply: str) -> float:
         lambda look: shown_at.append(time.monotonic()) if look == "done" else None
     )
     presenter.present(request)
+    # The card's words for a spoken yes, read off the card (built by present), before the
+    # card arms and its voice round opens the WAV.
+    words = presenter.window.card.voice_words  # type: ignore[union-attr]
+    os.environ["NOTCH_VOICE_INPUT"] = str(reply_wav(folder, question, reply.format(words=words)))
     deadline = time.monotonic() + 60
     while not shown_at and time.monotonic() < deadline:
         app.processEvents()
@@ -107,7 +110,7 @@ def recognizer_alone(folder: Path, rounds: int) -> dict[str, list[float]]:
     recognizer = ReplyRecognizer()
     times: dict[str, list[float]] = {"grammar": [], "free-form": []}
     for reply in (*GRAMMAR_REPLIES, *FREE_FORM_REPLIES):
-        speech(reply, folder / "r.wav")
+        speech(reply.format(words="zebra garden"), folder / "r.wav")
         pcm = bytes(16000) + read_wav_16k_mono(folder / "r.wav") + bytes(32000)
         finder = UtteranceFinder()
         said = finder.feed(pcm) or [finder.end()]

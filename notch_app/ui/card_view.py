@@ -67,6 +67,7 @@ from notch_app.ui.widgets.reply_field import ReplyField
 from notch_app.ui.widgets.save_failure_notice import SaveFailureNotice
 from notch_app.ui.widgets.scope_choices import Scope, ScopeChoices
 from notch_app.ui.widgets.shapes import GlassFrame, ThinScrollBar
+from notch_app.ui.widgets.voice_words import VoiceWords
 
 MAX_BODY_HEIGHT = 520
 """The card's content scrolls past this height on a small screen; header and footer stay put."""
@@ -357,6 +358,8 @@ class CardView(QWidget):
             self._ctx.confirm_buttons.extend(choices.buttons.values())
             self.scope_choices = choices
         # Decline with words: a quiet line under the footer, opened only when clicked.
+        # The words for a spoken yes go just above it, made when the overlay gives them.
+        self.voice_words_line: VoiceWords | None = None
         self.reply_field = ReplyField(self._ctx.look, glass)
         self.reply_field.submitted.connect(self.reply)
         self.reply_field.closed.connect(lambda: self.setFocus(Qt.FocusReason.OtherFocusReason))
@@ -414,7 +417,7 @@ class CardView(QWidget):
         if self._decision is not None:
             return False
         said = classify_reply(text)
-        if said.verdict == "yes":
+        if said.verdict == "yes" or self._carries_voice_words(text):
             if not self._state.confirm_enabled:
                 why = _listed(tuple(self._state.blockers())) or "confirm is not available"
                 field.show_note(f"Not yet: {why}.")
@@ -440,6 +443,45 @@ class CardView(QWidget):
         field.collapse()
         self.revised.emit(said.text)
         return True
+
+    def _carries_voice_words(self, text: str) -> bool:
+        # "yes, zebra garden" typed as the card says to speak it: a yes, not a change.
+        line = self.voice_words_line
+        if line is None or line.isHidden():
+            return False
+        from notch_app.ui.voice.approval_words import carries
+
+        return carries(text, line.words)
+
+    @property
+    def voice_words(self) -> str | None:
+        """The words a spoken yes must carry, as the card shows them ("zebra garden");
+        None while it shows none (voice off)."""
+        line = self.voice_words_line
+        return line.words if line is not None and not line.isHidden() else None
+
+    def show_voice_words(self, words: str | None) -> None:
+        """Show the words a spoken yes must carry, just above "Tell it what to change…";
+        None takes them away (voice turned off)."""
+        line = self.voice_words_line
+        if words is None:
+            if line is not None:
+                line.show_note(None)
+                line.hide()
+            return
+        if line is None:
+            line = VoiceWords(self._ctx.look, words, self.reply_field.parentWidget())
+            self._frame.insertWidget(self._frame.indexOf(self.reply_field), line)
+            self.voice_words_line = line
+        else:
+            line.set_words(words)
+        line.show()
+
+    def show_voice_note(self, text: str | None) -> None:
+        """Why a spoken yes did not approve, under the words ("Say yes and the words on
+        the card."); None hides it."""
+        if self.voice_words_line is not None:
+            self.voice_words_line.show_note(text)
 
     def show_heard(self, text: str | None) -> None:
         """Show what Notch heard the person say ("Heard: “yes, send it”") as a quiet line

@@ -195,6 +195,9 @@ class OverlayPresenter(QObject):
         self._voice: Any = None  # notch_app.ui.voice.answer_round.VoiceChannel
         self._voice_round: tuple[str, Any] | None = None  # (callId, AnswerRound)
         self._voiced_call_id: str | None = None  # one spoken round per card
+        # Picks each card's words for a spoken yes (approval_words.WordPicker), made on
+        # the first card built while voice is on.
+        self._word_picker: Any = None
         # A bound method, never a lambda, on this object's own signal: that cycle would
         # keep a dropped presenter (and its timers) alive.
         self.armedChanged.connect(self._on_armed_for_voice)
@@ -458,6 +461,7 @@ class OverlayPresenter(QObject):
             old.stop()
         if not on:
             self._close_voice()
+            self._take_voice_words()
             return
         if (
             front is not None
@@ -494,16 +498,52 @@ class OverlayPresenter(QObject):
             except VoiceSetupError as exc:
                 print(f"notch: answer by voice: {exc}", file=sys.stderr)
                 return
-        spoken = AnswerRound(self._voice, str(read_back()))
+        assert entry.card is not None
+        card_words = self._give_voice_words(entry.card.widget)
+        spoken = AnswerRound(self._voice, str(read_back()), card_words)
         call_id = entry.call_id
         show_heard = getattr(entry.card.widget, "show_heard", None) if entry.card else None
         if callable(show_heard):
             spoken.heard.connect(lambda words: self._show_heard(call_id, show_heard, words))
+        show_note = getattr(entry.card.widget, "show_voice_note", None)
+        if callable(show_note):
+            spoken.told.connect(lambda note: self._show_heard(call_id, show_note, note))
         spoken.answered.connect(
             lambda verdict, words, at: self._on_voice_answer(call_id, verdict, words, at)
         )
         self._voice_round = (call_id, spoken)
         spoken.start()
+
+    def _give_voice_words(self, card: QWidget) -> str | None:
+        """The words `card` shows for a spoken yes, picked at random now if it shows none
+        yet. They stay in this process (never in an event, the log or the read-back).
+        None for a card that cannot show them: no spoken yes approves it."""
+        shown = getattr(card, "voice_words", None)
+        if isinstance(shown, str):
+            return shown
+        show = getattr(card, "show_voice_words", None)
+        if not callable(show):
+            return None
+        if self._word_picker is None:
+            from notch_app.ui.voice.approval_words import WordPicker
+            from notch_app.ui.voice.input_choice import VoiceSetupError, words_seed
+
+            try:
+                seed = words_seed()
+            except VoiceSetupError as exc:
+                print(f"notch: answer by voice: {exc}", file=sys.stderr)
+                seed = None
+            self._word_picker = WordPicker(seed)
+        words = str(self._word_picker.pick())
+        show(words)
+        return words
+
+    def _take_voice_words(self) -> None:
+        """Voice went off: no card offers words that nothing listens for."""
+        for entry in (*self._queue, *self._parked):
+            take = getattr(entry.card.widget, "show_voice_words", None) if entry.card else None
+            if callable(take):
+                take(None)
 
     def _show_heard(self, call_id: str, show: Callable[[str], None], words: str) -> None:
         # The person's own words growing the card are their input, not a swap: confirm
@@ -611,6 +651,8 @@ class OverlayPresenter(QObject):
         if page_changed is not None:
             page_changed.connect(lambda cid=call_id: self._on_changed_by_page(cid))
         entry.card = built
+        if self._settings.answer_by_voice:
+            self._give_voice_words(built.widget)  # on the card from its first frame
 
     def _on_changed_by_page(self, call_id: str) -> None:
         entry = self._front()
@@ -641,6 +683,8 @@ class OverlayPresenter(QObject):
             # never gets this far, any other card is refused here.
             return
         entry.saving = True  # before decide: whatever the service answers finds it so
+        if self._voice is not None:
+            self._voice.decided_by_hand()  # a spoken yes approves again
         # "Allow for this session" / "Always allow" on the card: how far the yes reaches.
         scope: Any = getattr(entry.card.widget, "approval_scope", "once") if entry.card else "once"
         try:

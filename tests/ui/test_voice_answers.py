@@ -29,6 +29,9 @@ if shutil.which("espeak-ng") is None:
         allow_module_level=True,
     )
 
+from notch_app.ui.voice.answer_round import SAY_THE_WORDS, WRONG_WORDS
+from notch_app.ui.voice.approval_words import WORDS
+
 SPEECH = "io.elevenlabs"
 VOICE = OverlaySettings(expand_ms=60, done_ms=60, park_after_s=0, answer_by_voice=True)
 AFTER_QUESTION_S = 1.2
@@ -41,26 +44,57 @@ def _speech(text: str, path: Path) -> tuple[bytes, int]:
         return said.readframes(said.getnframes()), said.getframerate()
 
 
-@pytest.fixture
-def reply_wav(tmp_path: Path) -> Callable[[str, str, float], Path]:
-    """`reply_wav(read_back, reply, offset_s)`: a WAV of `reply` said `offset_s` seconds
-    after the read-back would have ended (negative: before), as heard from the moment
-    Notch starts saying it."""
+NEXT_ANSWER_AFTER_S = 3.0
+"""A later reply starts this long after the question would have been said again: hearing
+the earlier one's end (~0.4 s), rendering the question again and a margin; well inside the
+6 s Notch listens after it."""
 
-    def make(read_back: str, reply: str, offset_s: float) -> Path:
+
+def _silence(seconds: float, rate: int) -> bytes:
+    return bytes(int(seconds * rate) * 2)
+
+
+@pytest.fixture
+def reply_wav(tmp_path: Path) -> Callable[..., Path]:
+    """`reply_wav(read_back, reply, offset_s, *later)`: a WAV of `reply` said `offset_s`
+    seconds after the read-back would have ended (negative: before), as heard from the
+    moment Notch starts saying it; each of `later` is said after the question is asked
+    again (the reply before it was not taken)."""
+
+    def make(read_back: str, reply: str, offset_s: float, *later: str) -> Path:
         question, rate = _speech(read_back, tmp_path / "question.wav")
+        asked_s = len(question) / (2 * rate)
         answer, answer_rate = _speech(reply, tmp_path / "answer.wav")
         assert rate == answer_rate
-        lead = max(0.0, len(question) / (2 * rate) + offset_s)
+        audio = _silence(max(0.0, asked_s + offset_s), rate) + answer
+        for n, text in enumerate(later):
+            again, _ = _speech(text, tmp_path / f"later{n}.wav")
+            audio += _silence(asked_s + NEXT_ANSWER_AFTER_S, rate) + again
         out = tmp_path / "reply.wav"
         with wave.open(str(out), "wb") as wav:
             wav.setnchannels(1)
             wav.setsampwidth(2)
             wav.setframerate(rate)
-            wav.writeframes(bytes(int(lead * rate) * 2) + answer + bytes(rate * 2))
+            wav.writeframes(audio + _silence(2, rate))
         return out
 
     return make
+
+
+def _card_words(presenter: OverlayPresenter) -> str:
+    """The words the card on screen shows for a spoken yes, read from its label (the
+    only place they are)."""
+    view = presenter.window.card
+    assert isinstance(view, CardView) and view.voice_words_line is not None
+    pill = view.voice_words_line.pill.text()
+    assert pill.startswith("yes, ")
+    return pill.removeprefix("yes, ")
+
+
+def _other_words(words: str) -> str:
+    """Two list words that are not the card's (its first word, then another)."""
+    first, second = words.split()
+    return f"{first} {next(w for w in WORDS if w not in (first, second))}"
 
 
 @pytest.fixture
@@ -102,10 +136,10 @@ def voice_overlay(sink: Any, bundled_factory: Any, qtbot: Any) -> Any:
 @pytest.mark.parametrize(
     ("reply", "approved", "revised"),
     [
-        ("yes", True, False),
+        ("yes {words}", True, False),
+        ("yes, {words}", True, False),
         ("no", False, False),
         ("cancel", False, False),
-        ("yes send it", True, False),
         ("no, make it shorter", False, True),
     ],
 )
@@ -122,18 +156,82 @@ def test_a_spoken_reply_answers_the_card(
     revised: bool,
 ) -> None:
     request = mail("c1")
-    wav = reply_wav(_read_back_of(request, bundled_factory, qtbot), reply, AFTER_QUESTION_S)
-    monkeypatch.setenv("NOTCH_VOICE_INPUT", str(wav))
     presenter = voice_overlay()
     presenter.present(request)
+    said = reply.format(words=_card_words(presenter))
+    wav = reply_wav(_read_back_of(request, bundled_factory, qtbot), said, AFTER_QUESTION_S)
+    monkeypatch.setenv("NOTCH_VOICE_INPUT", str(wav))
     qtbot.waitUntil(lambda: bool(sink.of("decide")), timeout=40000)
     (_kind, call_id, ok, final, _edited, by) = sink.of("decide")[0]
     assert (call_id, ok, by) == ("c1", approved, "voice")
     assert (final is not None) == approved
     assert sink.of("words") and sink.of("words")[0][2]
+    if approved:  # the words that approved it, kept once it is decided
+        assert sink.of("words")[0][2] == said.replace(",", "")
     assert bool(sink.of("revise")) == revised
     if revised:
         assert sink.of("revise")[0][2] == "revise" and sink.of("revise")[0][3]
+    qtbot.waitUntil(lambda: presenter.window.look == "idle", timeout=5000)
+
+
+@pytest.mark.parametrize("bare", ["yes", "yes send it"])
+def test_a_yes_without_the_card_words_is_told_to_say_them(
+    qtbot: Any,
+    sink: Any,
+    bundled_factory: Any,
+    mail: Any,
+    reply_wav: Any,
+    monkeypatch: pytest.MonkeyPatch,
+    voice_overlay: Any,
+    bare: str,
+) -> None:
+    # The played "yes" of the attack run: heard after the question, it approves nothing;
+    # the card says why and asks again, and the yes with its words then approves.
+    request = mail("bare")
+    presenter = voice_overlay()
+    presenter.present(request)
+    words = _card_words(presenter)
+    read_back = _read_back_of(request, bundled_factory, qtbot)
+    wav = reply_wav(read_back, bare, AFTER_QUESTION_S, f"yes {words}")
+    monkeypatch.setenv("NOTCH_VOICE_INPUT", str(wav))
+    view = presenter.window.card
+    assert isinstance(view, CardView) and view.voice_words_line is not None
+    line = view.voice_words_line
+    qtbot.waitUntil(lambda: line.note_text == SAY_THE_WORDS, timeout=40000)
+    assert not sink.of("decide")
+    assert presenter.on_screen is not None and presenter.on_screen.call_id == "bare"
+    qtbot.waitUntil(lambda: bool(sink.of("decide")), timeout=40000)
+    assert sink.of("decide")[0][1:3] == ("bare", True)
+    assert sink.of("decide")[0][5] == "voice"
+    assert sink.of("words")[0][2] == f"yes {words}"
+    qtbot.waitUntil(lambda: presenter.window.look == "idle", timeout=5000)
+
+
+def test_a_yes_with_other_words_does_not_approve(
+    qtbot: Any,
+    sink: Any,
+    bundled_factory: Any,
+    mail: Any,
+    reply_wav: Any,
+    monkeypatch: pytest.MonkeyPatch,
+    voice_overlay: Any,
+) -> None:
+    request = mail("guess")
+    presenter = voice_overlay()
+    presenter.present(request)
+    words = _card_words(presenter)
+    read_back = _read_back_of(request, bundled_factory, qtbot)
+    wav = reply_wav(read_back, f"yes {_other_words(words)}", AFTER_QUESTION_S, "no")
+    monkeypatch.setenv("NOTCH_VOICE_INPUT", str(wav))
+    view = presenter.window.card
+    assert isinstance(view, CardView) and view.voice_words_line is not None
+    line = view.voice_words_line
+    qtbot.waitUntil(lambda: line.note_text == WRONG_WORDS, timeout=40000)
+    assert not sink.of("decide")
+    # Declining needs no words, and the card stayed open for it.
+    qtbot.waitUntil(lambda: bool(sink.of("decide")), timeout=40000)
+    assert sink.of("decide")[0][1:3] == ("guess", False)
+    assert sink.of("words")[0][2] == "no"
     qtbot.waitUntil(lambda: presenter.window.look == "idle", timeout=5000)
 
 
@@ -147,11 +245,13 @@ def test_a_yes_said_before_the_read_back_ended_does_not_approve(
     voice_overlay: Any,
 ) -> None:
     request = mail("early")
-    # The yes ends well before the question does: heard while Notch speaks, discarded.
-    wav = reply_wav(_read_back_of(request, bundled_factory, qtbot), "yes", -2.0)
-    monkeypatch.setenv("NOTCH_VOICE_INPUT", str(wav))
     presenter = voice_overlay()
     presenter.present(request)
+    # The yes, with the card's words, ends well before the question does: heard while
+    # Notch speaks, discarded.
+    said = f"yes {_card_words(presenter)}"
+    wav = reply_wav(_read_back_of(request, bundled_factory, qtbot), said, -2.0)
+    monkeypatch.setenv("NOTCH_VOICE_INPUT", str(wav))
     qtbot.waitUntil(lambda: presenter._voice_round is not None, timeout=10000)
     spoken = presenter._voice_round[1]
     with qtbot.waitSignal(spoken.ended, timeout=60000):
@@ -170,10 +270,11 @@ def test_a_spoken_yes_on_a_card_whose_confirm_is_closed_does_not_approve(
     voice_overlay: Any,
 ) -> None:
     request = mail("gated", text="")  # nothing to say: Generate is closed
-    wav = reply_wav(_read_back_of(request, bundled_factory, qtbot), "yes", AFTER_QUESTION_S)
-    monkeypatch.setenv("NOTCH_VOICE_INPUT", str(wav))
     presenter = voice_overlay()
     presenter.present(request)
+    said = f"yes {_card_words(presenter)}"
+    wav = reply_wav(_read_back_of(request, bundled_factory, qtbot), said, AFTER_QUESTION_S)
+    monkeypatch.setenv("NOTCH_VOICE_INPUT", str(wav))
     qtbot.waitUntil(lambda: presenter._voice_round is not None, timeout=10000)
     view = presenter.window.card
     assert isinstance(view, CardView)

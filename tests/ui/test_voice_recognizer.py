@@ -18,7 +18,8 @@ if shutil.which("espeak-ng") is None:
         allow_module_level=True,
     )
 
-from notch_app.ui.voice.input_choice import VoiceSetupError, voice_input_choice
+from notch_app.ui.voice.approval_words import words_after_yes
+from notch_app.ui.voice.input_choice import VoiceSetupError, voice_input_choice, words_seed
 from notch_app.ui.voice.recognizer import ReplyRecognizer
 from notch_app.ui.voice.utterances import UtteranceFinder
 from notch_app.ui.voice.wav_input import read_wav_16k_mono
@@ -56,6 +57,26 @@ def test_short_answers_are_heard_with_the_grammar(
     assert (heard.verdict, heard.heard_by) == (verdict, "grammar")
 
 
+@pytest.mark.parametrize("said", ["yes zebra garden", "yes, zebra cucumber", "yes flamingo window"])
+def test_a_yes_with_card_words_is_heard_with_them(
+    recognizer: ReplyRecognizer, spoken: object, said: str
+) -> None:
+    heard = recognizer.hear(spoken(said))  # type: ignore[operator]
+    assert (heard.verdict, heard.heard_by) == ("yes", "grammar")
+    assert words_after_yes(heard.words) == tuple(said.replace(",", "").split()[1:])
+
+
+@pytest.mark.parametrize("said", ["yes", "okay", "yes send it"])
+def test_a_yes_without_card_words_is_heard_without_any(
+    recognizer: ReplyRecognizer, spoken: object, said: str
+) -> None:
+    # The grammar holds every pair of the list after "yes": a bare yes must not be heard
+    # as one (that would be a guess the person never made).
+    heard = recognizer.hear(spoken(said))  # type: ignore[operator]
+    assert heard.verdict == "yes"
+    assert not words_after_yes(heard.words)
+
+
 @pytest.mark.parametrize(
     "said",
     ["send it to Sam instead", "no, make it shorter", "yes but change the subject"],
@@ -80,3 +101,14 @@ def test_faster_whisper_is_used_only_from_a_local_model(tmp_path: Path) -> None:
 
     with pytest.raises(RuntimeError, match="cannot load the faster-whisper model"):
         WhisperRecognizer(tmp_path)  # an empty folder: refused, never downloaded
+
+
+def test_the_words_seed_counts_only_without_a_microphone(tmp_path: Path) -> None:
+    wav = tmp_path / "reply.wav"
+    wav.write_bytes(b"")
+    assert words_seed({"NOTCH_VOICE_WORDS_SEED": "7", "NOTCH_VOICE_INPUT": str(wav)}) == 7
+    assert words_seed({}) is None
+    with pytest.raises(VoiceSetupError, match=r"NOTCH_VOICE_WORDS_SEED is ignored.*unset it"):
+        words_seed({"NOTCH_VOICE_WORDS_SEED": "7"})  # a microphone: always random words
+    with pytest.raises(VoiceSetupError, match=r"NOTCH_VOICE_WORDS_SEED=x: not a whole number"):
+        words_seed({"NOTCH_VOICE_WORDS_SEED": "x", "NOTCH_VOICE_INPUT": str(wav)})

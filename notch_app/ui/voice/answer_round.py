@@ -5,6 +5,12 @@ hears its own voice); then listen. Speech already going on when the question end
 before it: that attempt is dropped and the question is said again, once. Unclear words or
 silence ask once more, then the round gives up and the card waits for a click. A yes, no
 or revision goes to the overlay (`answered`), which decides by the same rules as a click.
+
+A yes goes to the overlay only with the card's words (`approval_words`: "yes, walrus
+garden"), which the card shows and the read-back never says: a bare yes, or a yes with
+other words, is told to say the words and asked again. A no, a cancel or a change needs no
+words (declining is always safe). After MAX_WRONG_WORDS yeses with wrong words, no spoken
+yes approves until the person decides a card by hand.
 """
 
 from __future__ import annotations
@@ -13,6 +19,7 @@ import time
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
+from notch_app.ui.voice.approval_words import WORDS_PER_CARD, words_after_yes
 from notch_app.ui.voice.hearing import Hearing
 from notch_app.ui.voice.input_choice import VoiceInputChoice
 from notch_app.ui.voice.microphone import Microphone
@@ -25,6 +32,17 @@ LISTEN_MS = 6000
 """Silence this long after the question counts as an unclear answer."""
 MAX_ASKS = 2
 """The question is said at most twice: once, and once more after an unclear answer."""
+MAX_WRONG_WORDS = 3
+"""Spoken yeses with other words than the card's, since the person last decided a card by
+hand or said the right words: at this many, a spoken yes approves nothing until they
+decide one by hand. A guess is right once in 342 pairs; this bounds how many are tried."""
+
+SAY_THE_WORDS = "Say yes and the words on the card."
+WRONG_WORDS = "Those are not the words on this card. " + SAY_THE_WORDS
+PAUSED = (
+    f"A spoken yes is paused after {MAX_WRONG_WORDS} wrong words: approve on screen, or say no."
+)
+NO_WORDS = "This card cannot be approved by voice: approve on screen, or say no."
 
 
 class VoiceChannel(QObject):
@@ -39,6 +57,14 @@ class VoiceChannel(QObject):
             WavFileInput(choice.wav_file, self) if choice.wav_file else Microphone(self)
         )
         self.hearing = Hearing(choice.whisper_model, self)
+        self.wrong_words = 0
+        """Yeses heard with other words than their card's since the last one with the
+        right words or the last decision by hand (see MAX_WRONG_WORDS)."""
+
+    def decided_by_hand(self) -> None:
+        """The person decided a card on screen (click, key, typed reply): a spoken yes
+        approves again."""
+        self.wrong_words = 0
 
     def close(self) -> None:
         """Stop speaking and listening, close the input, end the hearing thread."""
@@ -53,16 +79,22 @@ class AnswerRound(QObject):
 
     heard = Signal(str)
     """Words as Notch understood them (or why it cannot listen), for the card to show."""
+    told = Signal(str)
+    """Why a spoken yes did not approve ("Say yes and the words on the card."), for the
+    card to show under its words."""
     answered = Signal(str, str, float)
     """(verdict "yes" | "no" | "revise", the words, monotonic time the utterance's end was
     found). The overlay calls `refused()` when it cannot take a yes now."""
     ended = Signal()
     """The round stopped listening for good (answered, gave up, or cannot listen)."""
 
-    def __init__(self, channel: VoiceChannel, read_back: str) -> None:
+    def __init__(self, channel: VoiceChannel, read_back: str, card_words: str | None) -> None:
+        """`card_words`: the words the card shows for a spoken yes ("zebra garden"); None
+        for a card that shows none (no spoken yes approves it)."""
         super().__init__(channel)
         self._channel = channel
         self._read_back = read_back
+        self._card_words = tuple(card_words.split()) if card_words else None
         self._asks = 0
         self._listening = False
         self._done = False
@@ -83,6 +115,8 @@ class AnswerRound(QObject):
         ch.hearing.failed.connect(self._cannot)
         ch.hearing.speechStarted.connect(self._on_speech_started)
         ch.hearing.heard.connect(self._on_heard)
+        if ch.wrong_words >= MAX_WRONG_WORDS:
+            self.told.emit(PAUSED)
         self._ask()  # the input opens as the question starts to play
 
     def stop(self) -> None:
@@ -167,10 +201,31 @@ class AnswerRound(QObject):
             return
         self._listening = False
         self.heard.emit(words)
-        if verdict in ("yes", "no", "revise"):
+        why = self._yes_refused(words) if verdict == "yes" else None
+        if why is not None:
+            self.told.emit(why)
+            self._ask_again()
+        elif verdict in ("yes", "no", "revise"):
             self.answered.emit(verdict, words, found_at)
         else:
             self._ask_again()
+
+    def _yes_refused(self, words: str) -> str | None:
+        """Why a yes heard as `words` does not approve this card, or None when it carries
+        the card's words."""
+        channel = self._channel
+        if self._card_words is None:
+            return NO_WORDS
+        if channel.wrong_words >= MAX_WRONG_WORDS:
+            return PAUSED
+        said = words_after_yes(words)
+        if said is None or len(said) < WORDS_PER_CARD:
+            return SAY_THE_WORDS  # a bare yes, another yes, or the words cut short
+        if said != self._card_words:
+            channel.wrong_words += 1
+            return PAUSED if channel.wrong_words >= MAX_WRONG_WORDS else WRONG_WORDS
+        channel.wrong_words = 0
+        return None
 
     def _cannot(self, why: str) -> None:
         self.heard.emit(f"Can't answer by voice: {why}")

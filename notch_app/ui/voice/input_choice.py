@@ -4,6 +4,12 @@
 seam: the real recognizer hears a real recording, played from the moment the read-back
 starts, as a person in the room would speak). `NOTCH_VOICE_WHISPER_MODEL=/path/to/model`
 uses faster-whisper with that local model (never downloaded) in place of PocketSphinx.
+
+`NOTCH_VOICE_WORDS_SEED=N` (tests only) makes the words each card shows for a spoken yes
+repeatable, so that a test can record "yes" and the words before Notch starts. It counts
+only together with `NOTCH_VOICE_INPUT`, that is, when no microphone is heard at all: with a
+microphone the words always come from the system's secure random source. It is read from
+Notch's own environment at start; nothing on the socket can set or read it.
 """
 
 from __future__ import annotations
@@ -15,6 +21,7 @@ from pathlib import Path
 
 VOICE_INPUT_ENV = "NOTCH_VOICE_INPUT"
 WHISPER_MODEL_ENV = "NOTCH_VOICE_WHISPER_MODEL"
+WORDS_SEED_ENV = "NOTCH_VOICE_WORDS_SEED"
 
 
 class VoiceSetupError(Exception):
@@ -50,3 +57,24 @@ def voice_input_choice(environ: Mapping[str, str] | None = None) -> VoiceInputCh
             "faster-whisper model (Notch never downloads one) or unset it to use PocketSphinx"
         )
     return VoiceInputChoice(wav_file=wav_path, whisper_model=model_path)
+
+
+def words_seed(environ: Mapping[str, str] | None = None) -> int | None:
+    """The test seed for the card words, or None (secure random words). Raises
+    VoiceSetupError naming the variable and the fix when it is set but cannot count: not a
+    whole number, or set while a microphone is heard (no `NOTCH_VOICE_INPUT`)."""
+    env = os.environ if environ is None else environ
+    seed = env.get(WORDS_SEED_ENV, "").strip()
+    if not seed:
+        return None
+    if not env.get(VOICE_INPUT_ENV, "").strip():
+        raise VoiceSetupError(
+            f"{WORDS_SEED_ENV} is ignored: it counts only for tests that set "
+            f"{VOICE_INPUT_ENV} (with a microphone the words are always random); unset it"
+        )
+    try:
+        return int(seed)
+    except ValueError:
+        raise VoiceSetupError(
+            f"{WORDS_SEED_ENV}={seed}: not a whole number; set a number or unset it"
+        ) from None

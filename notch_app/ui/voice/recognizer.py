@@ -16,6 +16,7 @@ from typing import Literal
 from pocketsphinx import Decoder, get_model_path
 
 from notch_app.reply import Verdict, classify_reply
+from notch_app.ui.voice.approval_words import WORDS_PER_CARD, words_after_yes
 from notch_app.ui.voice.grammar import NO_PHRASES, PHRASES, REPLY_GRAMMAR
 
 HeardBy = Literal["grammar", "free-form", "whisper"]
@@ -54,12 +55,16 @@ class ReplyRecognizer:
         began = time.perf_counter()
         said = self._decode("reply", pcm)
         if _is_phrase_start(said) and self._accounts_for(said, pcm):
-            return Heard(said, classify_reply(said).verdict, "grammar", _ms(began))
+            return Heard(said, _verdict_of(said), "grammar", _ms(began))
         free = self._decode("_default", pcm)
         verdict = classify_reply(free).verdict if free else "unclear"
-        if verdict not in ("no", "revise"):
+        if verdict not in ("no", "revise") or _card_words_in(said) or _card_words_in(free):
             # More was said than a plain answer: a "no ..." is a revision, anything else
-            # (a yes among other words) is asked again, never taken as a yes.
+            # (a yes among other words) is asked again, never taken as a yes. Card words
+            # the grammar heard cut short ("yes zebra" of "yes zebra garden": the phones
+            # then outnumber the phrase's) are asked again too: the free-form model knows
+            # none of them (it turned "yes walrus yellow", a pair since taken off the list,
+            # into "yeah it's not you": a no).
             verdict = "revise" if said in NO_PHRASES and free else "unclear"
         return Heard(free or said, verdict, "free-form", _ms(began))
 
@@ -82,10 +87,26 @@ class ReplyRecognizer:
 
 
 def _is_phrase_start(said: str) -> bool:
-    """A whole grammar phrase, or its first words ("yes send" of "yes send it": the decoder
-    ended on the best path so far); never anything the grammar does not hold."""
+    """A whole grammar phrase, or its first words ("yes send" of "yes send it", "yes zebra"
+    of "yes zebra garden": the decoder ended on the best path so far); never anything the
+    grammar does not hold."""
     words = said.split()
+    card_words = words_after_yes(said)
+    if card_words is not None and len(card_words) <= WORDS_PER_CARD:
+        return True
     return bool(words) and any(p.split()[: len(words)] == words for p in PHRASES)
+
+
+def _card_words_in(said: str) -> bool:
+    """True for "yes" followed by one or more card words."""
+    return bool(words_after_yes(said))
+
+
+def _verdict_of(phrase: str) -> Verdict:
+    """A grammar phrase's verdict. "yes" with card words is a yes (whether they are this
+    card's words is the answer round's check), never the change the classifier would read
+    in words it does not know."""
+    return "yes" if words_after_yes(phrase) is not None else classify_reply(phrase).verdict
 
 
 def _ms(began: float) -> float:

@@ -10,7 +10,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from notch_app.reply import classify_reply
+from notch_app.reply import Verdict, classify_reply
+from notch_app.ui.voice.approval_words import words_after_yes
 from notch_app.ui.voice.recognizer import Heard
 
 
@@ -47,5 +48,9 @@ class WhisperRecognizer:
         audio = numpy.frombuffer(pcm, dtype="<i2").astype("float32") / 32768.0
         segments, _info = self._model.transcribe(audio, language="en", beam_size=1)
         words = " ".join(" ".join(str(s.text) for s in segments).split())
-        verdict = classify_reply(words).verdict if words else "unclear"
+        verdict: Verdict = "unclear"
+        if words_after_yes(words) is not None:
+            verdict = "yes"  # "Yes, zebra garden.": the answer round checks the words
+        elif words:
+            verdict = classify_reply(words).verdict
         return Heard(words, verdict, "whisper", (time.perf_counter() - began) * 1000)
