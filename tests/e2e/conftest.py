@@ -15,11 +15,13 @@ from __future__ import annotations
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -401,3 +403,79 @@ def start_notch(
         return notch
 
     return start
+
+
+@dataclass
+class Wire:
+    """Listeners on 127.0.0.1: a UDP port (STUN, TURN over UDP, ICE checks, QUIC) and two
+    TCP ports (TURN over TCP and TLS, ICE over TCP, preconnects). `heard` holds what each
+    received, as `kind port: first bytes`."""
+
+    udp: int
+    tcp: int
+    tls: int
+    heard: list[str] = field(default_factory=list)
+    changed: threading.Condition = field(default_factory=threading.Condition)
+
+    def hear(self, what: str) -> None:
+        with self.changed:
+            self.heard.append(what)
+            self.changed.notify_all()
+
+    def control(self) -> None:
+        """A datagram and a connection from the test itself: heard, then forgotten (the
+        silence afterwards is the sandbox's, not deaf listeners')."""
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as out:
+            out.sendto(b"control", ("127.0.0.1", self.udp))
+        for port in (self.tcp, self.tls):
+            with socket.create_connection(("127.0.0.1", port), timeout=5) as conn:
+                conn.sendall(b"control")
+        with self.changed:
+            all_three = self.changed.wait_for(lambda: len(self.heard) >= 3, timeout=10)
+        assert all_three, f"the listeners heard only {self.heard}"
+        assert sorted(h.split(": ")[1] for h in self.heard) == ["b'control'"] * 3, self.heard
+        self.heard.clear()
+
+
+@pytest.fixture
+def wire() -> Iterator[Wire]:
+    """Listeners on 127.0.0.1 that keep what they hear: what a sandboxed page must never
+    reach (tests/e2e/test_web_sandbox.py, test_widget_confirmation.py)."""
+    udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    udp.bind(("127.0.0.1", 0))
+    tcps = [socket.socket() for _ in range(2)]
+    for tcp in tcps:
+        tcp.bind(("127.0.0.1", 0))
+        tcp.listen(16)
+    found = Wire(udp.getsockname()[1], tcps[0].getsockname()[1], tcps[1].getsockname()[1])
+
+    def hear_udp() -> None:
+        while True:
+            try:
+                data, _ = udp.recvfrom(65535)
+            except OSError:
+                return
+            found.hear(f"udp {found.udp}: {data[:80]!r}")
+
+    def hear_tcp(server: socket.socket) -> None:
+        port = server.getsockname()[1]
+        while True:
+            try:
+                conn, _ = server.accept()
+            except OSError:
+                return
+            with conn:
+                conn.settimeout(2)
+                try:
+                    data = conn.recv(300)
+                except OSError:
+                    data = b"(connected, sent nothing)"
+                found.hear(f"tcp {port}: {data[:80]!r}")
+
+    threads = [threading.Thread(target=hear_udp, daemon=True)]
+    threads += [threading.Thread(target=hear_tcp, args=(t,), daemon=True) for t in tcps]
+    for thread in threads:
+        thread.start()
+    yield found
+    for sock in (udp, *tcps):
+        sock.close()

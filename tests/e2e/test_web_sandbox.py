@@ -382,6 +382,38 @@ def test_a_glance_widget_cannot_approve_or_stage_arguments(widget_host: WidgetHo
     assert widget_host.state("g")["kind"] == "HtmlWidget"
 
 
+@pytest.mark.parametrize("where", ["card", "glance"])
+def test_a_glance_page_gets_no_click_key_or_wheel(
+    where: str, widget_host: WidgetHost, xserver: Any
+) -> None:
+    """A glance's page is a picture: a page-wide "Pay 1250 EUR" button in it hears no
+    pointer, click, wheel or key the person gives it (it would say so by resizing: the
+    one message a glance passes on). The same page in a card hears them: the control."""
+    glance = where == "glance"
+    widget_host.show("i", page("input.html"), glance=glance, accepts_arguments=False, height=60)
+    widget_host.wait("heightChanged", "i", where=lambda e: e["height"] == 90)
+    widget_host.send("after_ticks", n=4)  # laid out and painted at its new height
+    shown = widget_host.state("i")
+    if glance:
+        assert shown["frame"] == "PageFrame" and "nothing here can be clicked" in shown["caption"]
+    x, y = (str(v) for v in shown["center"])
+    xserver.xdotool("mousemove", x, y, "click", "1", "click", "4", "click", "5")
+    widget_host.send("focus", id="i")
+    xserver.xdotool("key", "a", "Return")
+    widget_host.send("after_ticks", n=10)
+    answered = sorted(
+        {
+            e["height"]
+            for e in widget_host.seen
+            if e["event"] == "heightChanged" and e.get("id") == "i" and e["height"] > 200
+        }
+    )
+    if glance:
+        assert answered == [], f"the glance's page heard input: {answered}"
+    else:
+        assert {201, 202} & set(answered), f"the card's page heard no click: {answered}"
+
+
 def test_a_confirmation_widget_forwards_only_staged_arguments(widget_host: WidgetHost) -> None:
     widget_host.show("c", page("fake_approve.html"), accepts_arguments=True, height=80)
     widget_host.wait("heightChanged", "c", where=lambda e: e["height"] == 99)
@@ -478,80 +510,6 @@ SECRET = {"to": "boss@example.com", "amount": 1250}
 """The card's arguments a hostile page tries to carry out (issue 18, finding 6)."""
 
 
-@dataclass
-class Wire:
-    """Listeners on 127.0.0.1: a UDP port (STUN, TURN over UDP, ICE checks, QUIC) and two
-    TCP ports (TURN over TCP and TLS, ICE over TCP, preconnects). `heard` holds what each
-    received, as `kind port: first bytes`."""
-
-    udp: int
-    tcp: int
-    tls: int
-    heard: list[str] = field(default_factory=list)
-    changed: threading.Condition = field(default_factory=threading.Condition)
-
-    def hear(self, what: str) -> None:
-        with self.changed:
-            self.heard.append(what)
-            self.changed.notify_all()
-
-    def control(self) -> None:
-        """A datagram and a connection from the test itself: heard, then forgotten (the
-        silence afterwards is the sandbox's, not deaf listeners')."""
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as out:
-            out.sendto(b"control", ("127.0.0.1", self.udp))
-        for port in (self.tcp, self.tls):
-            with socket.create_connection(("127.0.0.1", port), timeout=5) as conn:
-                conn.sendall(b"control")
-        with self.changed:
-            all_three = self.changed.wait_for(lambda: len(self.heard) >= 3, timeout=10)
-        assert all_three, f"the listeners heard only {self.heard}"
-        assert sorted(h.split(": ")[1] for h in self.heard) == ["b'control'"] * 3, self.heard
-        self.heard.clear()
-
-
-@pytest.fixture
-def wire() -> Iterator[Wire]:
-    udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    udp.bind(("127.0.0.1", 0))
-    tcps = [socket.socket() for _ in range(2)]
-    for tcp in tcps:
-        tcp.bind(("127.0.0.1", 0))
-        tcp.listen(16)
-    found = Wire(udp.getsockname()[1], tcps[0].getsockname()[1], tcps[1].getsockname()[1])
-
-    def hear_udp() -> None:
-        while True:
-            try:
-                data, _ = udp.recvfrom(65535)
-            except OSError:
-                return
-            found.hear(f"udp {found.udp}: {data[:80]!r}")
-
-    def hear_tcp(server: socket.socket) -> None:
-        port = server.getsockname()[1]
-        while True:
-            try:
-                conn, _ = server.accept()
-            except OSError:
-                return
-            with conn:
-                conn.settimeout(2)
-                try:
-                    data = conn.recv(300)
-                except OSError:
-                    data = b"(connected, sent nothing)"
-                found.hear(f"tcp {port}: {data[:80]!r}")
-
-    threads = [threading.Thread(target=hear_udp, daemon=True)]
-    threads += [threading.Thread(target=hear_tcp, args=(t,), daemon=True) for t in tcps]
-    for thread in threads:
-        thread.start()
-    yield found
-    for sock in (udp, *tcps):
-        sock.close()
-
-
 WEBRTC_DONE_S = 90.0
 """The WebRTC page gives each of its seven attempts seconds to fail; on a loaded machine
 with a cold engine, all of it takes up to a minute."""
@@ -559,7 +517,7 @@ with a cold engine, all of it takes up to a minute."""
 
 @pytest.mark.parametrize("where", ["card", "glance"])
 def test_webrtc_carries_nothing_to_any_listener(
-    where: str, widget_host: WidgetHost, wire: Wire
+    where: str, widget_host: WidgetHost, wire: Any
 ) -> None:
     """The attack of issue 18 (finding 6): TURN over UDP with the card's arguments as its
     username reached a UDP listener. Now nothing of STUN, TURN (UDP, TCP, TLS), ICE checks

@@ -169,3 +169,66 @@ def test_cancel_works_on_a_page_that_hung_from_the_start(qtbot: Any, watch: Any)
         pass
     assert view.press("cancel")
     assert decisions == [(False, {}, [])]
+
+
+FAKE_SEND = (
+    "<!doctype html><meta charset=utf-8><style>button{border-radius:99px;padding:10px 26px;"
+    "background:#2fbf71;color:#fff;font-weight:700;border:0}</style>"
+    "<p>Notch · verified</p><button>Cancel</button><button>Send</button>"
+)
+"""A page that draws its own Cancel and a greener, bolder Send than Notch's."""
+
+
+def test_the_page_is_framed_as_the_integrations_and_notchs_buttons_are_apart(
+    qtbot: Any,
+) -> None:
+    from PySide6.QtCore import QRect
+    from PySide6.QtWidgets import QAbstractButton, QWidget
+
+    from notch_app.ui.web.frame import CARD_CAPTION, NotchDivider, PageFrame
+    from notch_app.ui.web.widget import HtmlWidget
+    from notch_app.ui.widgets.what_will_run import WhatWillRun
+
+    view = make_card(qtbot, FAKE_SEND)
+    html = view.findChild(HtmlWidget)
+    assert html is not None
+    with qtbot.waitSignal(html.ready, timeout=20000):
+        pass
+    frame = view.findChild(PageFrame)
+    assert frame is not None and frame.page is html
+    assert frame.caption.isVisible() and frame.caption.text() == CARD_CAPTION
+
+    def on_card(widget: QWidget) -> QRect:
+        return QRect(widget.mapTo(view, widget.rect().topLeft()), widget.size())
+
+    outline, page = on_card(frame.outline), on_card(html)
+    # The page is inset inside Notch's outline: it cannot paint on the line or past it.
+    assert outline.contains(page) and page.top() > outline.top()
+    assert page.bottom() < outline.bottom() and page.left() > outline.left()
+    # Under the outline, in this order: the "Notch" divider, What will run, Notch's buttons.
+    divider = view.findChild(NotchDivider)
+    section = view.findChild(WhatWillRun)
+    assert divider is not None and section is not None
+    assert outline.bottom() < on_card(divider).top() < on_card(section).top()
+    buttons = [
+        b for b in view.findChildren(QAbstractButton) if b.isVisible() and not html.isAncestorOf(b)
+    ]
+    confirm = view.confirm_button()
+    assert confirm is not None and confirm in buttons
+    assert on_card(confirm).top() > on_card(section).bottom()
+    # None of Notch's own buttons is inside the page's frame or beside it.
+    for button in buttons:
+        assert not on_card(button).intersects(on_card(frame)), button.text()
+    assert not frame.isAncestorOf(confirm)
+
+
+def test_a_card_drawn_to_a_file_shows_the_same_frame(qtbot: Any) -> None:
+    from notch_app.ui.blocks.widget import StillPage
+    from notch_app.ui.web.frame import CARD_CAPTION, NotchDivider, PageFrame
+
+    view = CardView(widget_tool(FAKE_SEND), ARGS, live_pages=False)
+    qtbot.addWidget(view)
+    frame = view.findChild(PageFrame)
+    assert frame is not None and isinstance(frame.page, StillPage)
+    assert frame.caption.text() == CARD_CAPTION
+    assert view.findChild(NotchDivider) is not None

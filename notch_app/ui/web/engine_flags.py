@@ -113,10 +113,10 @@ def apply_chromium_flags() -> None:
     """Set QTWEBENGINE_CHROMIUM_FLAGS to Notch's flags after the person's own, minus any
     of theirs that would reopen the network fence. Their flags are re-quoted, so an
     unbalanced quote of theirs cannot swallow Notch's."""
+    ours = chromium_flags()
     theirs = [
         flag
         for flag in split_flags(os.environ.get(FLAGS_VARIABLE, ""))
-        if not _is_fence_switch(flag)
+        if not _is_fence_switch(flag) and flag not in ours
     ]
-    ours = [flag for flag in chromium_flags() if flag not in theirs]
     os.environ[FLAGS_VARIABLE] = join_flags([*theirs, *ours])

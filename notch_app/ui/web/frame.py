@@ -80,7 +80,8 @@ class PageFrame(QWidget):
 
 
 class NotchDivider(QWidget):
-    """"Notch" and a line across: under a widget card's page, above Notch's own part."""
+    """The word "Notch" and a line across: under a widget card's page, above Notch's own
+    part."""
 
     def __init__(self, look: Look, parent: QWidget | None = None) -> None:
         super().__init__(parent)
