@@ -341,9 +341,7 @@ def _mcp_or_other(integration: str, payload: HookPayload, installed: Installed) 
     ).splitlines()
     text, partial = file_change.bounded(lines)
     if partial:
-        return AgentAsks(
-            f"its input is {len(lines):,} lines of JSON, more than Notch shows whole"
-        )
+        return AgentAsks(f"its input is {len(lines):,} lines of JSON, more than Notch shows whole")
     arguments: dict[str, Any] = {"tool_name": mcp[1] if mcp else payload.tool_name, "input": text}
     if mcp is not None:
         arguments["server"] = mcp[0]

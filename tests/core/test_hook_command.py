@@ -77,9 +77,10 @@ async def test_claude_code_gets_allow_edited_allow_and_deny(
         cards.approve(card.call_id)
         code, answer, _ = await asking
         assert code == 0 and decision_of(answer)[0] == "allow"
-        assert answer["hookSpecificOutput"]["updatedInput"] == payload("claude-code/bash")[
-            "tool_input"
-        ]
+        assert (
+            answer["hookSpecificOutput"]["updatedInput"]
+            == payload("claude-code/bash")["tool_input"]
+        )
 
         second = payload("claude-code/bash", command="rm -rf build")
         second["tool_use_id"] = "toolu_02"
