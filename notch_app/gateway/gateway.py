@@ -23,7 +23,9 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
 import secrets
+import signal
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -42,6 +44,7 @@ from notch_app.gateway import sentences
 from notch_app.gateway.asking import DEFAULT_TIMEOUT_S, Confirmations
 from notch_app.gateway.tools import GatewayTool, from_server, tool_document
 from notch_app.gateway.wrapped import ServerCommand, ServerGone, WrappedServer
+from notch_app.ipc.client import WITHDRAW_WAIT_S
 from notch_app.manifest.glance import GLANCE_KEY
 from notch_app.manifest.glance_result import find_glance
 from notch_app.runtime.call_ids import call_id_of
@@ -143,14 +146,33 @@ class Gateway:
         )
 
     async def serve_stdio(self) -> None:
-        """Serve MCP on this process's stdin/stdout until the client closes them."""
+        """Serve MCP on this process's stdin/stdout until the client closes them. SIGTERM
+        or SIGHUP ends the process as the signal would, once the cards of its open calls
+        are withdrawn (within WITHDRAW_WAIT_S): not left for the person to approve."""
         async with anyio.create_task_group() as group:
             self.wrapped = WrappedServer(self.front.command, self.front.environment, group)
             group.start_soon(self._warm_up)
+            group.start_soon(self._stop_on_signal)
             async with stdio_server() as (read, write):
                 await self.server.run(read, write, self.server.create_initialization_options())
             group.cancel_scope.cancel()
         await self.confirmations.close()
+
+    async def _stop_on_signal(self) -> None:
+        """On SIGTERM or SIGHUP: withdraw the cards of the calls still open (all within
+        WITHDRAW_WAIT_S), then end the process by that signal. (Cancelling the server
+        would not do: its stdin reader is a thread blocked in a read until the client
+        writes or closes.)"""
+        stops = [s for s in (signal.SIGTERM, getattr(signal, "SIGHUP", None)) if s is not None]
+        with anyio.open_signal_receiver(*stops) as signals:
+            number = await anext(signals)
+        with anyio.move_on_after(WITHDRAW_WAIT_S):
+            async with anyio.create_task_group() as group:
+                for call_id, asked in list(self._calls.items()):
+                    if not asked.task.done():
+                        group.start_soon(self.confirmations.withdraw, call_id)
+        signal.signal(number, signal.SIG_DFL)
+        os.kill(os.getpid(), number)
 
     async def _warm_up(self) -> None:
         """Start the wrapped server now, so the first call does not wait for it; a

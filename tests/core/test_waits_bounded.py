@@ -395,3 +395,25 @@ async def test_notch_mcp_fails_an_acting_call_by_its_timeout_and_never_runs_it(
     assert 2.0 <= took < 2.0 + WITHDRAW_WAIT_S + SLACK_S, took
     assert status["result"].get("isError") is not True
     assert [c["tool"] for c in gateway.ran()] == ["get_status"]
+
+
+@pytest.mark.asyncio
+@pytest.mark.timeout(60)
+async def test_sigterm_ends_notch_mcp_at_once_and_takes_its_card_away(
+    base: Path, running_notch: Any, mcp_gateway: Any, tmp_path: Path
+) -> None:
+    async with (
+        running_notch(base) as (notch, cards),
+        mcp_gateway(NOTES, notch.server.path, tmp_path) as gateway,
+    ):
+        await gateway.send(gateway.tool_call(1, "send_message", {"to": "sam", "body": "x"}))
+        (card,) = await cards.wait_for_cards(1, timeout=30)
+        signalled = time.monotonic()
+        gateway.process.send_signal(signal.SIGTERM)
+        code = await gateway.process.wait()
+        took = time.monotonic() - signalled
+        # At once: not after the 10 s Notch gives an asker that went away to come back.
+        await cards.wait_for(lambda: (card.call_id, "withdrawn") in cards.dismissed, 1.0)
+    assert took < 1.0 + SLACK_S, took
+    assert code == -signal.SIGTERM  # it ends as the signal would
+    assert gateway.ran() == []

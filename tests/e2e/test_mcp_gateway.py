@@ -295,7 +295,7 @@ async def test_the_model_cannot_get_an_acting_call_run_without_a_yes(
     """Every trick a model has through MCP: arguments that claim approval, an extra
     argument the card would not show, a tool name that differs in case; and the only way
     left, the card, declined. None runs anything (a request id reused for another call:
-    test_a_retried_request_id_shows_one_card_and_runs_once)."""
+    tests/core/test_one_call_one_run.py)."""
     where = notch("--manifests", str(NOTES))
     async with mcp_client(gateway_args(where), calls, tmp_path / "gw.log") as client:
         claims = await client.call_tool(
