@@ -14,6 +14,7 @@ import json
 import os
 import signal
 import socket
+import subprocess
 import sys
 import tempfile
 import time
@@ -91,6 +92,24 @@ async def test_a_hook_answers_ask_by_its_timeout_when_notch_never_answers(
     assert "no answer in Notch within 2 s" in err
     assert 2.0 <= took < 2.0 + WITHDRAW_WAIT_S + SLACK_S + STARTUP_S, took
     assert notch.methods[:2] == ["confirm.request", "confirm.withdraw"]
+
+
+@pytest.mark.asyncio
+@pytest.mark.timeout(60)
+async def test_a_hook_asking_which_integrations_are_installed_is_bounded_too(
+    stalled_notch: Callable[[str], Any], base: Path
+) -> None:
+    """An MCP tool's hook first asks which integrations Notch has (integrations.list):
+    that wait is part of the same `--timeout`."""
+    notch = stalled_notch("silent")
+    code, out, err, took = await _process(
+        "hook", "claude-code", "--socket", str(notch.path), "--timeout", "2",
+        stdin=(HOOKS / "claude-code" / "mcp.json").read_bytes(), data_dir=base / "hookdata",
+    )  # fmt: skip
+    assert code == 0, err
+    _assert_asks("claude-code", out, err)
+    assert 2.0 <= took < 2.0 + SLACK_S + STARTUP_S, took
+    assert notch.methods == ["integrations.list"]  # no request was made: none to withdraw
 
 
 async def _stop_mid_wait(
@@ -395,6 +414,17 @@ async def test_notch_mcp_fails_an_acting_call_by_its_timeout_and_never_runs_it(
     assert 2.0 <= took < 2.0 + WITHDRAW_WAIT_S + SLACK_S, took
     assert status["result"].get("isError") is not True
     assert [c["tool"] for c in gateway.ran()] == ["get_status"]
+
+
+@pytest.mark.parametrize("timeout", ["0", "-1", "nan", "inf"])
+def test_notch_mcp_refuses_a_timeout_that_is_not_one(timeout: str) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "notch_app", "mcp", str(NOTES), "--timeout", timeout],
+        capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+    assert done.returncode == 2
+    assert "--timeout must be a number of seconds above 0" in done.stderr
+    assert "Traceback" not in done.stderr
 
 
 @pytest.mark.asyncio
