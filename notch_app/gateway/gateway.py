@@ -105,11 +105,12 @@ def tool_error(text: str) -> types.CallToolResult:
 
 @dataclass(frozen=True, slots=True)
 class _Asked:
-    """What one request id of the session asked for, and the task answering it."""
+    """What one request id of the session asked for, and the task answering it (None
+    once it has answered: the result is not kept, only that it was answered)."""
 
     what: str
     """The tool and arguments, as canonical JSON."""
-    task: asyncio.Task[types.CallToolResult]
+    task: asyncio.Task[types.CallToolResult] | None
 
 
 class Gateway:
@@ -169,7 +170,7 @@ class Gateway:
         with anyio.move_on_after(WITHDRAW_WAIT_S):
             async with anyio.create_task_group() as group:
                 for call_id, asked in list(self._calls.items()):
-                    if not asked.task.done():
+                    if asked.task is not None:
                         group.start_soon(self.confirmations.withdraw, call_id)
         signal.signal(number, signal.SIG_DFL)
         os.kill(os.getpid(), number)
@@ -237,18 +238,22 @@ class Gateway:
                 "another call; a request id names one call. Nothing was run: send this "
                 "call with a new request id."
             )
-        if known is not None and known.task.done():
+        if known is not None and (known.task is None or known.task.done()):
             return tool_error(
                 f"Request id {ctx.request_id!r} was already answered in this session: this "
                 f"is a duplicate of that call, and “{tool.title}” runs at most once, so "
                 "nothing was run again. To do it again, send a new request id."
             )
+        task: asyncio.Task[types.CallToolResult] | None
         if known is None:
             context = {"agent": self._client_name(ctx), "via": f"notch mcp · {self.front.name}"}
             task = asyncio.ensure_future(self._ask_then_forward(call_id, tool, arguments, context))
-            known = _Asked(what, task)
-            self._remember(call_id, known)
-        task = known.task  # a repeat while the call is open joins it: one card, one run
+            asked = _Asked(what, task)
+            self._remember(call_id, asked)
+            task.add_done_callback(lambda _: self._answered(call_id, asked))
+        else:
+            task = known.task  # a repeat while the call is open joins it: one card, one run
+        assert task is not None  # an answered one was refused above
         try:
             return await asyncio.shield(task)
         except asyncio.CancelledError:
@@ -328,8 +333,13 @@ class Gateway:
         self._calls[call_id] = asked
         extra = len(self._calls) - REMEMBERED_CALLS
         if extra > 0:
-            for old in [k for k, v in self._calls.items() if v.task.done()][:extra]:
+            for old in [k for k, v in self._calls.items() if v.task is None][:extra]:
                 del self._calls[old]
+
+    def _answered(self, call_id: str, asked: _Asked) -> None:
+        """`call_id`'s call has answered: keep only what it asked (a repeat is refused)."""
+        if self._calls.get(call_id) is asked:
+            self._calls[call_id] = _Asked(asked.what, None)
 
     # --- who is asking ---------------------------------------------------------------
 
