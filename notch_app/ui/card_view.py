@@ -158,6 +158,10 @@ class _Body(QScrollArea):
         # block; kept until the content's layout changes.
         self._hint: QSize | None = None
         self._unfolded = False
+        self.reserve = 0
+        """Height of Notch's own lines shown above the body after the card was built (the
+        words for a spoken yes): taken off the body's maximum, so the card grows no taller
+        on a short screen."""
         self.setObjectName("CardBody")
         self.setWidget(content)
         self.setWidgetResizable(True)
@@ -202,7 +206,7 @@ class _Body(QScrollArea):
             h = layout.totalHeightForWidth(width)
         else:
             h = content.sizeHint().height()
-        hint = QSize(width, h if self._unfolded else min(h, max_body_height(self)))
+        hint = QSize(width, h if self._unfolded else min(h, max_body_height(self) - self.reserve))
         if self._content.testAttribute(Qt.WidgetAttribute.WA_WState_Polished):
             self._hint = hint  # before polish the sizes are not final yet
         return hint
@@ -358,7 +362,7 @@ class CardView(QWidget):
             self._ctx.confirm_buttons.extend(choices.buttons.values())
             self.scope_choices = choices
         # Decline with words: a quiet line under the footer, opened only when clicked.
-        # The words for a spoken yes go just above it, made when the overlay gives them.
+        # The words for a spoken yes (made when the overlay gives them; see show_voice_words).
         self.voice_words_line: VoiceWords | None = None
         self.reply_field = ReplyField(self._ctx.look, glass)
         self.reply_field.submitted.connect(self.reply)
@@ -461,21 +465,38 @@ class CardView(QWidget):
         return line.words if line is not None and not line.isHidden() else None
 
     def show_voice_words(self, words: str | None) -> None:
-        """Show the words a spoken yes must carry, just above "Tell it what to change…";
-        None takes them away (voice turned off)."""
+        """Show the words a spoken yes must carry, under the card's title; None takes
+        them away (voice turned off)."""
         line = self.voice_words_line
         if words is None:
             if line is not None:
                 line.show_note(None)
                 line.hide()
+                self._reserve_for(None)
             return
         if line is None:
             line = VoiceWords(self._ctx.look, words, self.reply_field.parentWidget())
-            self._frame.insertWidget(self._frame.indexOf(self.reply_field), line)
+            # Above the body, never under the footer: on a short screen the bottom of a
+            # tall card is cut by the notch (at 1280×720 the reply line is), the top never.
+            frame = self._frame
+            at = frame.indexOf(self._body) if self._body is not None else frame.count()
+            if self._body is None:
+                at = next(
+                    i
+                    for i in range(frame.count())
+                    if (item := frame.itemAt(i)) is not None and item.layout() is self._footer
+                )
+            frame.insertWidget(at, line)
             self.voice_words_line = line
         else:
             line.set_words(words)
         line.show()
+        self._reserve_for(line)
+
+    def _reserve_for(self, line: QWidget | None) -> None:
+        if self._body is not None:
+            self._body.reserve = line.sizeHint().height() + self._frame.spacing() if line else 0
+            self._body.refresh()
 
     def show_voice_note(self, text: str | None) -> None:
         """Why a spoken yes did not approve, under the words ("Say yes and the words on

@@ -4,7 +4,9 @@ A reply is first heard with the small grammar (`grammar.REPLY_GRAMMAR`: fast, an
 the short answers); a phone decoder checks that the phrase accounts for the sounds heard.
 Speech the grammar cannot account for ("no, make it shorter") is heard again with the
 free-form model, and its words go to the agent as a revision. A false yes is the one error
-that must never happen: speech outside the grammar is never a yes.
+that must never happen: speech outside the grammar is never a yes. A yes approves only with
+the card's words (`approval_words`, checked by the answer round); the grammar holds every
+pair of them after "yes", so a wrong pair is heard as itself.
 """
 
 from __future__ import annotations
@@ -58,13 +60,15 @@ class ReplyRecognizer:
             return Heard(said, _verdict_of(said), "grammar", _ms(began))
         free = self._decode("_default", pcm)
         verdict = classify_reply(free).verdict if free else "unclear"
-        if verdict not in ("no", "revise") or _card_words_in(said) or _card_words_in(free):
+        said_yes = words_after_yes(said) is not None
+        if verdict not in ("no", "revise") or said_yes or _card_words_in(free):
             # More was said than a plain answer: a "no ..." is a revision, anything else
-            # (a yes among other words) is asked again, never taken as a yes. Card words
-            # the grammar heard cut short ("yes zebra" of "yes zebra garden": the phones
-            # then outnumber the phrase's) are asked again too: the free-form model knows
-            # none of them (it turned "yes walrus yellow", a pair since taken off the list,
-            # into "yeah it's not you": a no).
+            # (a yes among other words) is asked again, never taken as a yes. A "yes" the
+            # grammar heard with more sounds than it accounts for is asked again too, not
+            # sent back: mostly the card's words heard cut short ("yes zebra" of "yes
+            # zebra garden"), which the free-form model does not know (it turned "yes
+            # walrus yellow", a pair since taken off the list, into "yeah it's not you",
+            # and British English "yes garden motorcycle" into "yeah it's gotten so").
             verdict = "revise" if said in NO_PHRASES and free else "unclear"
         return Heard(free or said, verdict, "free-form", _ms(began))
 
