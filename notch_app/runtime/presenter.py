@@ -198,6 +198,15 @@ class ContainedPresenter:
             if self.shown is not None:
                 self.shown.decision_not_saved(call_id, reason)
 
+    def store_failed(self, text: str) -> None:
+        """The service stopped taking requests (its store is damaged) and took every card
+        away: a presenter that has a `store_failed(text)` method shows `text` until Notch
+        is restarted (optional: test doubles need not have one)."""
+        with _contained("store_failed"):
+            told = getattr(self.shown, "store_failed", None)
+            if callable(told):
+                told(text)
+
 
 @contextlib.contextmanager
 def _contained(method: str) -> Iterator[None]:

@@ -42,6 +42,8 @@ class ScriptedPresenter:
         """How many times a gateway said result glances may follow."""
         self.saved: list[tuple[str, Outcome]] = []
         self.not_saved: list[tuple[str, str]] = []
+        self.stopped: list[str] = []
+        """What the service said when it stopped taking requests (a damaged store)."""
         self._deciding: dict[str, ConfirmationRequest] = {}  # decided here, not yet stored
         self._changed: asyncio.Event | None = None
 
@@ -93,6 +95,10 @@ class ScriptedPresenter:
         request = self._deciding.pop(call_id, None)
         if request is not None:
             self.cards[call_id] = request
+        self._poke()
+
+    def store_failed(self, text: str) -> None:
+        self.stopped.append(text)
         self._poke()
 
     # --- what a person would do ------------------------------------------------------

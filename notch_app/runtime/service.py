@@ -25,6 +25,7 @@ otherwise) or "always" (Asks first off). Only `decide()` (the person) sets a sco
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import math
 import time
@@ -32,7 +33,7 @@ import uuid
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any, Final, Literal
+from typing import Any, Concatenate, Final, Literal, ParamSpec, TypeVar
 
 from notch_app.card.count_claims import count_disagreements
 from notch_app.card.read_back import read_back
@@ -66,7 +67,13 @@ from notch_app.runtime.presenter import (
     Scope,
 )
 from notch_app.runtime.redaction import present_paths, redact, secret_paths
-from notch_app.runtime.store import DecisionStore, NewDecision, NewRequest, StoreError
+from notch_app.runtime.store import (
+    DecisionStore,
+    NewDecision,
+    NewRequest,
+    StoreDamaged,
+    StoreError,
+)
 from notch_app.runtime.write_behind import WriteBehind, why_not_stored
 
 log = logging.getLogger("notch.service")
@@ -79,6 +86,9 @@ MAX_READS_KEPT: Final = 1024
 """Read-only calls remembered for the glances of their results (`read_answered`)."""
 MAX_BATCH: Final = 256
 """Calls one `confirm.batch` asks about; the rest of a longer batch each get an error."""
+STORE_STOPPED: Final = "Store damaged: restart with notch run --reset-store"
+"""The line the person reads on the notch once the store is damaged: one line at the
+notch's width (the socket's error and the log say more)."""
 ASKER_GONE: Final = "the asking agent went away"
 """Why a request is withdrawn when its asker's connections closed and none came back."""
 RETRY_EXPIRY_AFTER_S: Final = 5.0
@@ -163,6 +173,33 @@ class _Planned:
     scope: Scope | None
 
 
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def _minding_store(
+    method: Callable[Concatenate[ConfirmationService, _P], _R],
+) -> Callable[Concatenate[ConfirmationService, _P], _R]:
+    """A request method that answers ServiceError(storage) when the store fails it (a clear
+    JSON-RPC error, not an internal one), and once the store is damaged, for every call
+    until Notch is restarted (see `ConfirmationService._halt`)."""
+
+    @functools.wraps(method)
+    def minding(self: ConfirmationService, /, *args: _P.args, **kwargs: _P.kwargs) -> _R:
+        if self.halted is not None:
+            raise ServiceError("storage", self.halted)
+        try:
+            return method(self, *args, **kwargs)
+        except StoreError as exc:
+            if isinstance(exc, StoreDamaged):
+                self._halt(exc)
+                assert self.halted is not None
+                raise ServiceError("storage", self.halted) from None
+            raise ServiceError("storage", str(exc)) from None
+
+    return minding
+
+
 def _names(items: list[str], limit: int = 20) -> str:
     shown = ", ".join(items[:limit]) or "none"
     return shown + (f" and {len(items) - limit} more" if len(items) > limit else "")
@@ -195,7 +232,9 @@ class ConfirmationService:
         """Checks arguments off the loop ahead of `submit` (see `check_ahead`)."""
         """Every presenter call goes through this: a presenter bug never breaks the service."""
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._writes = WriteBehind(store)
+        self._writes = WriteBehind(store, damaged=self._halt)
+        self.halted: str | None = None
+        """Why Notch stopped taking requests (its store is damaged), until restarted."""
         self.asker_grace = asker_grace
         """Seconds an asker's cards wait for it after its last connection closes; None:
         the person's setting (`policy.asker_grace_seconds`), else DEFAULT_GRACE_S."""
@@ -269,6 +308,7 @@ class ConfirmationService:
 
     # --- requests from executors -----------------------------------------------------
 
+    @_minding_store
     def submit(
         self, call: ToolCall, listener: EventListener | None = None
     ) -> asyncio.Future[Decision]:
@@ -310,6 +350,7 @@ class ConfirmationService:
                 asked.append((call, tool, call.arguments))
         return self.argument_checks.ahead(asked) if asked else None
 
+    @_minding_store
     def submit_many(
         self, calls: list[ToolCall], listener: EventListener | None = None
     ) -> list[asyncio.Future[Decision] | ServiceError]:
@@ -648,6 +689,7 @@ class ConfirmationService:
         """`submit()` and wait for the decision. Cancelling the wait leaves the request open."""
         return await asyncio.shield(self.submit(call))
 
+    @_minding_store
     def wait(
         self, call_id: str, listener: EventListener | None = None, token: Asker = IN_PROCESS
     ) -> asyncio.Future[Decision]:
@@ -669,6 +711,7 @@ class ConfirmationService:
         done.set_result(self._replayed(stored))
         return done
 
+    @_minding_store
     def get(self, call_id: str, token: Asker = IN_PROCESS) -> Decision | ConfirmationRequest:
         """The decision for `call_id`, or its open request. Raises ServiceError(unknownCall),
         or ServiceError(notYours) unless `token` is its asker's."""
@@ -682,6 +725,7 @@ class ConfirmationService:
         _check_holds(call_id, token, self.store.request_owner(call_id))
         return self._replayed(stored)
 
+    @_minding_store
     def status(self, call_id: str) -> tuple[Status, bool]:
         """The bare status anyone may read: (pending or decided, parked). Nothing of what
         was asked or decided. Raises ServiceError(unknownCall)."""
@@ -692,6 +736,7 @@ class ConfirmationService:
             raise ServiceError("unknownCall", f"no request has callId {call_id!r}", "callId")
         return "decided", False
 
+    @_minding_store
     def withdraw(self, call_id: str, token: Asker = IN_PROCESS) -> asyncio.Future[Decision]:
         """End an open request `withdrawn` and remove its card; the future resolves once
         that is stored. If a decision came first, it resolves with that decision instead
@@ -1044,6 +1089,32 @@ class ConfirmationService:
         )
         return decision
 
+    def _halt(self, error: StoreError) -> None:
+        """The store is damaged (a read or write found corrupt pages, or no database): stop
+        taking requests until Notch is restarted. Each open request ends for its waiters
+        with the reason (nothing was decided, nothing stored), its card goes, and the
+        person is told once, in one line. Later calls are refused (`_minding_store`)."""
+        if self.halted is not None:
+            return
+        said = " ".join(str(error.__cause__ or why_not_stored(error)).split())[:200]
+        self.halted = (
+            f"{self.store.path}: Notch's decision store is damaged (SQLite: {said}), "
+            "so Notch stopped taking requests and nothing was decided. Restart it with "
+            "`notch run --reset-store` (the damaged file is moved aside), or use another "
+            "--data-dir"
+        )
+        log.error("%s", self.halted)  # one line: the traceback says nothing more
+        stopped = ServiceError("storage", self.halted)
+        for item in list(self._open.values()):
+            if item.timer is not None:
+                item.timer.cancel()
+                item.timer = None
+            _fail(item.future, stopped)
+            item.listeners.clear()
+            self._cards.dismiss(item.request.call_id, "withdrawn")
+        self._open.clear()
+        self._cards.store_failed(STORE_STOPPED)
+
     async def drain(self) -> None:
         """Wait until every write queued so far is on disk (and its waiters told)."""
         await self._writes.drain()
@@ -1135,8 +1206,9 @@ def _fail(future: asyncio.Future[Decision], error: ServiceError) -> None:
     """End `future` with `error`, marked as seen: a request asked with `wait: false`, or
     whose client went away, has nobody awaiting it, and asyncio would log "Future exception
     was never retrieved" for it. Anyone awaiting it still gets the error."""
-    future.set_exception(error)
-    future.exception()
+    if not future.done():
+        future.set_exception(error)
+        future.exception()
 
 
 def _same_call(

@@ -102,6 +102,21 @@ class StoreDamaged(StoreError):
     """SQLite cannot read the file (corrupt, not a database): `--reset-store` moves it aside."""
 
 
+_DAMAGED_CODES: Final = frozenset({11, 26})  # SQLITE_CORRUPT, SQLITE_NOTADB
+
+
+def is_damage(exc: BaseException | None) -> bool:
+    """True when `exc` (an SQLite error) says the file itself is damaged: corrupt pages or
+    not a database. Such a store will not heal by trying again, unlike a full disk."""
+    if not isinstance(exc, sqlite3.DatabaseError):
+        return False
+    code = getattr(exc, "sqlite_errorcode", None)
+    if isinstance(code, int):
+        return (code & 0xFF) in _DAMAGED_CODES
+    said = str(exc).lower()
+    return "malformed" in said or "not a database" in said
+
+
 class _NoOpenRequest(Exception):
     """A decision for a callId whose request is not stored, or already decided."""
 
@@ -513,9 +528,13 @@ class DecisionStore:
                     db.execute("ROLLBACK")
             if not isinstance(exc, Exception):
                 raise
-            error = StoreError(
-                f"{self.path}: cannot write the decision store ({exc}); "
-                "check free disk space and permissions"
+            error = (
+                StoreDamaged(f"{self.path}: the decision store is damaged ({exc})")
+                if is_damage(exc)
+                else StoreError(
+                    f"{self.path}: cannot write the decision store ({exc}); "
+                    "check free disk space and permissions"
+                )
             )
             error.__cause__ = exc  # what failed (SQLITE_FULL…), for the words the person reads
             return [error for _ in ops]
@@ -535,7 +554,10 @@ class DecisionStore:
             why = "it holds text that is not valid Unicode (a lone surrogate)"
         else:
             why = str(exc)
-        return StoreError(f"{self.path}: callId {call_id!r} was not stored: {why}")
+        damaged = StoreDamaged if is_damage(exc) else StoreError
+        error = damaged(f"{self.path}: callId {call_id!r} was not stored: {why}")
+        error.__cause__ = exc
+        return error
 
     # --- reads ---------------------------------------------------------------------
 
@@ -545,10 +567,13 @@ class DecisionStore:
         try:
             return self._read.execute(sql, params).fetchall()
         except sqlite3.Error as exc:
-            raise StoreError(
+            damaged = StoreDamaged if is_damage(exc) else StoreError
+            error = damaged(
                 f"{self.path}: cannot read the decision store ({exc}); if it is damaged, "
                 "start `notch run --reset-store` to move it aside, or use another --data-dir"
-            ) from None
+            )
+            error.__cause__ = exc  # what failed (SQLITE_CORRUPT…), for the words the person reads
+            raise error  # noqa: B904 - the cause is set above
 
     @contextlib.contextmanager
     def _parsing(self) -> Iterator[None]:

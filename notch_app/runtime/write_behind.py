@@ -19,7 +19,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Final
 
-from notch_app.runtime.store import DecisionStore, StoreError, WriteOp
+from notch_app.runtime.store import DecisionStore, StoreDamaged, StoreError, WriteOp
 
 log = logging.getLogger("notch.service")
 
@@ -89,8 +89,13 @@ class WriteBehind:
     Single-threaded on the caller's side: `write`, `drain` and `close` run on the loop.
     """
 
-    def __init__(self, store: DecisionStore) -> None:
+    def __init__(
+        self, store: DecisionStore, damaged: Callable[[StoreDamaged], None] | None = None
+    ) -> None:
+        """`damaged` hears, before any write's own callback, that a batch found the store's
+        file damaged (it will not heal: the service stops taking requests)."""
         self.store = store
+        self._damaged = damaged
         self._queued: list[tuple[WriteOp, Written]] = []
         self._flushing = False
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="notch-store")
@@ -143,6 +148,12 @@ class WriteBehind:
             failed = StoreError(f"{self.store.path}: {exc}")
             failed.__cause__ = exc
             results = [failed for _ in batch]
+        broken = next((e for e in results if isinstance(e, StoreDamaged)), None)
+        if broken is not None and self._damaged is not None:
+            try:
+                self._damaged(broken)
+            except Exception:
+                log.exception("after the store was found damaged")
         self._announce(list(zip([w for _, w in batch], results, strict=True)), 0)
 
     def _announce(self, done: list[tuple[Written, StoreError | None]], start: int) -> None:

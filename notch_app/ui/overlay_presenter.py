@@ -155,6 +155,8 @@ class OverlayPresenter(QObject):
         self._parked: list[_Entry] = []
         self._decided_in_run = 0  # cards decided since the queue was last empty: "2 of 3"
         self._glances: list[str] = []
+        self.stopped: str | None = None
+        """The line said once the service stopped taking requests (its store is damaged)."""
         self._glance_factory = glance_factory
         self._results: deque[ResultGlance] = deque(maxlen=MAX_WAITING_GLANCES)
         self._result_on_screen: tuple[ResultGlance, QWidget] | None = None
@@ -306,17 +308,33 @@ class OverlayPresenter(QObject):
         else:
             self._update_counter()
 
+    def _resting(self) -> bool:
+        """Nothing on the notch waits to end: the idle pill, or the line saying Notch
+        stopped (a note with no timer: anything shown comes back to it)."""
+        if self.window.look == "idle":
+            return True
+        stopped_line = self.stopped is not None and self.window.look == "done"
+        return stopped_line and not self._done_timer.isActive()
+
+    def store_failed(self, text: str) -> None:
+        """The service stopped taking requests (its store is damaged) and took its cards
+        away: `text` stays on the notch, in place of the idle pill, until Notch restarts."""
+        self.stopped = text
+        if self.window.look in ("idle", "done"):
+            self._done_timer.stop()
+            self._after_done()
+
     def glance(self, request: ConfirmationRequest, text: str) -> None:
         """A passive note for an action that ran without a card; waits for an idle notch."""
         self._glances.append(text[:120])
-        if self.window.look == "idle":
+        if self._resting():
             self._after_done()
 
     def show_result(self, glance: ResultGlance) -> None:
         """A tool result's glance (or a background failure line): shown once no card is
         waiting, for `glance_ms`."""
         self._results.append(glance)
-        if self.window.look == "idle":
+        if self._resting():
             self._after_done()
 
     def results_may_follow(self) -> None:
@@ -629,6 +647,9 @@ class OverlayPresenter(QObject):
             return
         self._hold()
         self._decided_in_run = 0
+        if self.stopped is not None:
+            self._after_done()  # says Notch stopped, instead of the idle pill
+            return
         self.window.show_idle()
 
     def _ensure_card(self, entry: _Entry) -> None:
@@ -866,6 +887,10 @@ class OverlayPresenter(QObject):
             self._show_done(self._glances.pop(0), "approved")
         elif self._results:
             self._show_result(self._results.popleft())
+        elif self.stopped is not None:  # no timer: it stays until Notch is restarted
+            self._hold()
+            self.window.show_done(self.stopped, "declined")
+            self._follow_notch()
         else:
             self._decided_in_run = 0
             self.window.show_idle()
