@@ -164,8 +164,8 @@ def verdict_for(agent: Agent, call: calls.NotchCall, payload: HookPayload, d: De
 
 class HookRun:
     """One hook call whose stdin was `data`: `answer()` asks Notch and gives the reply;
-    when a signal stops it midway, `stopped()` is the reply at once (the safe "ask") and
-    `withdraw()` takes back the card it may have opened.
+    when a signal stops it midway, `stopped_reply()` is the reply at once (the safe
+    "ask") and `withdraw()` takes back the card it may have opened.
 
     `timeout` bounds the whole wait (connect, the look-up of installed integrations,
     the person's decision); the withdraw after it has WITHDRAW_WAIT_S more, so a Notch
@@ -190,7 +190,7 @@ class HookRun:
 
     def answer(self) -> HookReply:
         """The reply to the call. Never raises an Exception (a signal's BaseException
-        passes: the caller answers with `stopped()`)."""
+        passes: the caller answers with `stopped_reply()`)."""
         try:
             return self.agent.reply(self._verdict())
         except Exception as exc:  # a hook that crashes lets the agent's prompt decide anyway
@@ -198,11 +198,6 @@ class HookRun:
             return self.agent.reply(
                 Verdict("ask", f"Notch's hook failed ({type(exc).__name__}: {exc})")
             )
-
-    def stopped(self) -> HookReply:
-        """The reply when the hook is stopped before Notch answered: "ask", so the
-        agent's own prompt decides (never a silent allow)."""
-        return stopped_reply(self.agent.key)
 
     def withdraw(self, within: float = WITHDRAW_WAIT_S) -> None:
         """Withdraw the card this call may have opened, giving up after `within` seconds
