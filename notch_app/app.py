@@ -260,13 +260,22 @@ def run_notch(config: NotchConfig, scenario: Scenario | None = None, *, linger_s
     """Run Notch until Quit, Ctrl+C, SIGTERM, or the end of `scenario` (+ `linger_s`).
 
     Returns the process exit code: 0 after a clean stop, 2 when Notch cannot start (the
-    reason printed on stderr)."""
+    reason printed on stderr), 1 when the display went away (said in one line)."""
     import qasync  # type: ignore[import-untyped]
     from PySide6.QtCore import Qt
     from PySide6.QtWidgets import QApplication
 
-    if QApplication.instance() is None:  # HTML widgets (QtWebEngine) need it set first
-        QApplication.setAttribute(Qt.ApplicationAttribute.AA_ShareOpenGLContexts)
+    from notch_app.ui.desktop.display import display_lost, prepare_display, watch_display
+
+    if QApplication.instance() is None:
+        # XWayland on a Wayland session, where the notch can place itself; no display at
+        # all is said here, not by a Qt abort.
+        problem = prepare_display()
+        if problem is not None:
+            print(f"notch: {problem}", file=sys.stderr)
+            return 2
+        watch_display("notch")
+        QApplication.setAttribute(Qt.ApplicationAttribute.AA_ShareOpenGLContexts)  # web widgets
     app = QApplication.instance() or QApplication(sys.argv[:1])
     assert isinstance(app, QApplication)
     app.setApplicationName("Notch")
@@ -318,5 +327,10 @@ def run_notch(config: NotchConfig, scenario: Scenario | None = None, *, linger_s
         await notch.stop()
 
     with loop:
-        loop.run_until_complete(main())
-    return code
+        try:
+            loop.run_until_complete(main())
+        except RuntimeError:
+            if display_lost() is None:
+                raise
+            return 1  # Qt stopped the loop: the display went away (said once already)
+    return 1 if display_lost() is not None else code

@@ -53,6 +53,7 @@ from PySide6.QtWidgets import (
 )
 
 from notch_app.ui import theme
+from notch_app.ui.desktop.placement import overlay_flags, places_itself
 from notch_app.ui.keys import AnswerKeys, answer_keys_for_platform
 from notch_app.ui.overlay_settings import OverlaySettings
 from notch_app.ui.widgets.integration_icon import InstalledIcon
@@ -115,12 +116,9 @@ def settle_layout(widget: QWidget) -> None:
 def float_above_windows(widget: QWidget) -> None:
     """Make `widget` a frameless, translucent, always-on-top tool window that never steals
     focus when shown (the notch and the side notch)."""
-    widget.setWindowFlags(
-        Qt.WindowType.Tool
-        | Qt.WindowType.FramelessWindowHint
-        | Qt.WindowType.WindowStaysOnTopHint
-        | Qt.WindowType.WindowDoesNotAcceptFocus
-    )
+    # Override-redirect through XWayland, where no window manager would place it right
+    # (notch_app/ui/desktop/placement.py says which desktop takes which route).
+    widget.setWindowFlags(overlay_flags())
     widget.setAttribute(Qt.WidgetAttribute.WA_TranslucentBackground)
     widget.setAttribute(Qt.WidgetAttribute.WA_ShowWithoutActivating)
 
@@ -316,6 +314,8 @@ class NotchWindow(QWidget):
         self._rest_pos: QPoint | None = None  # the pointer when the glance on screen came
         self._hover_told = False  # hoverChanged(True) was said since the glance came
         self.last_input_kind: InputKind = "click"
+        # False on a native Wayland session: the compositor places each window itself.
+        self._places_itself = places_itself()
         self.setObjectName("notchWindow")
         self.setWindowTitle("Notch")
         float_above_windows(self)
@@ -441,7 +441,8 @@ class NotchWindow(QWidget):
         self._take_card()
         self.set_accepts_focus(False)
         self._look = "idle"
-        if self._settings.idle_mode == "hidden":
+        if self._settings.idle_mode == "hidden" or not self._places_itself:
+            # Where the compositor places windows, a pill would sit wherever it chose.
             self._animation.stop()
             self._apply_look_children("idle")
             self.hide()
@@ -648,11 +649,12 @@ class NotchWindow(QWidget):
         self._target = target
         self._animation.stop()
         if not self.isVisible():
-            # Appearing from nothing (first show or hidden idle): start as the pill.
-            self._settle(self._target_rect(PILL_SIZE))
+            # Appearing from nothing (first show or hidden idle): start as the pill, or
+            # where the compositor places windows, as a window of its final size.
+            self._settle(self._target_rect(PILL_SIZE) if self._places_itself else target)
             self.show()
             start = self.geometry()
-        if self._settings.expand_ms == 0 or start == target:
+        if self._settings.expand_ms == 0 or start == target or not self._places_itself:
             self._settle(target)
             self._announce_settled()
             return
@@ -681,10 +683,19 @@ class NotchWindow(QWidget):
 
     def _settle(self, rect: QRect) -> None:
         self._target = QRect(rect)
+        # Where the compositor places windows, a window that grows in place can run off
+        # the screen: open the new size as a new window, which it places whole.
+        remap = not self._places_itself and self.isVisible() and rect.size() != self.size()
+        if remap:
+            self.hide()
+        if not self._places_itself:
+            self.setFixedSize(rect.size())  # a fixed size floats it where windows tile
         self.setGeometry(rect)
         self._reveal = QRect(QPoint(0, 0), rect.size())
         self.clearMask()
         self._layout_children()
+        if remap:
+            self.show()
         self.update()
 
     def _on_animation_finished(self) -> None:

@@ -14,8 +14,9 @@ from __future__ import annotations
 import os
 import sys
 
-from PySide6.QtCore import QObject, QSocketNotifier
+from PySide6.QtCore import QObject, QSocketNotifier, QTimer
 
+from notch_app.ui.desktop.display import display_lost
 from notch_app.ui.keys.answer_keys import AnswerKeys
 from notch_app.ui.keys.chords import ANSWER_CHORDS, AnswerRole
 from notch_app.ui.keys.xcb import BAD_ACCESS, XcbConnection, XEvent
@@ -72,7 +73,7 @@ class X11AnswerKeys(AnswerKeys):
         try:
             self._conn.ungrab_keys(grabs)
         except Exception as exc:  # the X server went away: nothing is grabbed then
-            self._give_up(f"lost the X connection for the answer keys ({exc})")
+            self._give_up(f"lost the X connection for the answer keys ({exc})", lost=True)
 
     def close(self) -> None:
         self.release()
@@ -132,7 +133,7 @@ class X11AnswerKeys(AnswerKeys):
             while (event := conn.poll_event()) is not None:
                 self._on_event(event)
         except Exception as exc:
-            self._give_up(f"lost the X connection for the answer keys ({exc})")
+            self._give_up(f"lost the X connection for the answer keys ({exc})", lost=True)
 
     def _on_event(self, event: XEvent) -> None:
         if event.kind == MAPPING_NOTIFY and self._grabs and self._conn is not None:
@@ -155,16 +156,26 @@ class X11AnswerKeys(AnswerKeys):
         else:
             self.declinePressed.emit()
 
-    def _give_up(self, why: str) -> None:
-        print(
-            f"notch: {why}; answer cards by click, or by Enter and Esc once focused",
-            file=sys.stderr,
-        )
+    def _give_up(self, why: str, *, lost: bool = False) -> None:
+        if lost:
+            # The X server itself may be gone: Notch then says so in one line of its own
+            # (ui/desktop/display.py), and a line about the keys would only add noise.
+            QTimer.singleShot(1000, lambda: self._say_given_up(why))
+        else:
+            self._say_given_up(why)
         self._broken = True
         self._grabs = []
         self._roles = {}
         self._taken = frozenset()
         self._disconnect()
+
+    @staticmethod
+    def _say_given_up(why: str) -> None:
+        if display_lost() is None:
+            print(
+                f"notch: {why}; answer cards by click, or by Enter and Esc once focused",
+                file=sys.stderr,
+            )
 
     def _disconnect(self) -> None:
         if self._notifier is not None:
