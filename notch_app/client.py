@@ -17,6 +17,10 @@ user's own Notch raises `NotchUntrusted` before anything is sent, and a decision
 says "run" without the digest of its arguments raises `NotchDecisionRefused`.
 
 Every error either client raises is a `NotchError` (see `notch_app.ipc.client`).
+How long the person may take is yours (`timeout=`); every other wait is bounded, so a
+Notch that accepts and never answers raises `NotchTimeout` instead of holding you: a
+`confirm(timeout=T)` ends by T plus a one-second withdraw, a method Notch answers at once
+(a read, a withdraw, a glance) after 10 s unless you pass `timeout=`.
 `confirm_many([...])` asks about the several tool calls of one model turn at once.
 """
 
