@@ -515,15 +515,33 @@ WEBRTC_DONE_S = 90.0
 with a cold engine, all of it takes up to a minute."""
 
 
-@pytest.mark.parametrize("where", ["card", "glance"])
+def _chromiums_sandbox_on() -> list[str]:
+    """A prefix that runs the widget host as a user other than root (in a user namespace
+    of its own, as `nobody`), so Chromium starts with its sandbox on, as it does for a
+    person; none when the tests already run as another user."""
+    if os.geteuid() != 0:
+        return []
+    prefix = ["unshare", "--user", "--"]
+    if shutil.which("unshare") is None:
+        pytest.skip("unshare is not installed (util-linux)")
+    tried = subprocess.run([*prefix, "id", "-u"], capture_output=True, text=True, timeout=20)
+    if tried.returncode != 0 or tried.stdout.strip() == "0":
+        pytest.skip(f"no user namespace here ({tried.stderr.strip()})")
+    return prefix
+
+
+@pytest.mark.parametrize("where", ["card", "glance", "card, Chromium's sandbox on"])
 def test_webrtc_carries_nothing_to_any_listener(
-    where: str, widget_host: WidgetHost, wire: Any
+    where: str, host_prefix: list[str], wire: Any, request: pytest.FixtureRequest
 ) -> None:
     """The attack of issue 18 (finding 6): TURN over UDP with the card's arguments as its
     username reached a UDP listener. Now nothing of STUN, TURN (UDP, TCP, TLS), ICE checks
     to a planted candidate (UDP, TCP), a data channel between the page's own two peer
     connections, WebTransport or a preconnect reaches a listener — with the constructors
     the page digs out of a frame of its own after Notch removed them from its world."""
+    if "sandbox" in where:
+        host_prefix.extend(_chromiums_sandbox_on())
+    widget_host: WidgetHost = request.getfixturevalue("widget_host")
     wire.control()
     glance = where == "glance"
     html = page("webrtc.html", UDP=wire.udp, TCP=wire.tcp, TLS=wire.tls)
@@ -535,6 +553,9 @@ def test_webrtc_carries_nothing_to_any_listener(
     )
     # The page ran every attempt: seven peer connections (a report only a card can send).
     assert any(e["event"] == "heightChanged" and e["height"] == 107 for e in widget_host.seen)
+    if "sandbox" in where:
+        lines = [Path(f"/proc/{pid}/cmdline").read_bytes() for pid in widget_host.renderers()]
+        assert lines and not any(b"--no-sandbox" in line for line in lines), lines
     if not glance:
         found = widget_host.report("w")
         assert found["in_page"] == "undefined/undefined", found  # removed from its world
