@@ -187,65 +187,12 @@ class XServer:
         full strength in the card's footer (rows of it wider than any text stroke). The
         notch holds confirm, dimmed to 40 %, for 600 ms once a card has settled and again
         after it changes or moves."""
-        image = self.screen()
-        area = QRect(
-            card["X"], card["Y"] + card["HEIGHT"] - FOOTER_PX, card["WIDTH"], FOOTER_PX
-        ).intersected(image.rect())
-        rows = [
-            [image.pixelColor(x, y).getRgb()[:3] for x in range(area.left(), area.right() + 1)]
-            for y in range(area.top(), area.bottom() + 1, 2)
-        ]
-        for fill in _confirm_fills():
-            solid_rows = 0
-            for row in rows:
-                run = longest = 0
-                for rgb in row:
-                    close = all(abs(a - b) <= 24 for a, b in zip(rgb, fill, strict=True))
-                    run = run + 1 if close else 0
-                    longest = max(longest, run)
-                solid_rows += longest >= PILL_RUN_PX
-            if solid_rows >= 4:  # 8 px of the pill's height above and below its label
-                return True
-        return False
+        return confirm_armed_on(self.screen(), _rect(card))
 
     def confirm_center(self, card: dict[str, int]) -> tuple[int, int] | None:
         """Where `card`'s confirm pill is on screen (its centre), armed or held: found by
         its colour in the footer, so a click lands on it wherever the layout puts it."""
-        image = self.screen()
-        area = QRect(
-            card["X"], card["Y"] + card["HEIGHT"] - FOOTER_PX, card["WIDTH"], FOOTER_PX
-        ).intersected(image.rect())
-        fills = _confirm_fills() + _confirm_fills(0.4)
-        hits: list[tuple[int, int, int]] = []  # (y, first x, last x) of long runs
-        for y in range(area.top(), area.bottom() + 1):
-            run, start = 0, area.left()
-            for x in range(area.left(), area.right() + 1):
-                rgb = image.pixelColor(x, y).getRgb()[:3]
-                if any(all(abs(a - b) <= 24 for a, b in zip(rgb, f, strict=True)) for f in fills):
-                    start = x if run == 0 else start
-                    run += 1
-                    if run == PILL_RUN_PX:
-                        hits.append((y, start, x))
-                    elif run > PILL_RUN_PX:
-                        hits[-1] = (y, start, x)
-                else:
-                    run = 0
-        hits = [h for h in hits if h[2] - h[1] <= 220]  # a pill, not an edge of the glass
-        # Rows of one shape share their span: the pill is the span with the most rows
-        # (a pill is ~30 px tall; a stray line of the same colour is a row or two).
-        spans: dict[tuple[int, int], list[int]] = {}
-        for y, first, last in hits:
-            key = next(
-                (k for k in spans if abs(k[0] - first) <= 12 and abs(k[1] - last) <= 12),
-                (first, last),
-            )
-            spans.setdefault(key, []).append(y)
-        if not spans:
-            return None
-        (first, last), ys = max(spans.items(), key=lambda kv: (len(kv[1]), kv[0][1]))
-        if len(ys) < 8:
-            return None
-        return (first + last) // 2, (min(ys) + max(ys)) // 2
+        return confirm_center_on(self.screen(), _rect(card))
 
     def confirm_with_keys(self, card: dict[str, int], timeout: float = 20) -> None:
         """Once `card` (focused) shows its confirm armed, press Ctrl+Enter and wait until
@@ -253,6 +200,84 @@ class XServer:
         wait_for(lambda: self.confirm_armed(card), timeout, "the card's confirm to show armed")
         self.xdotool("key", "ctrl+Return")
         self.card_gone(card, timeout)
+
+
+def _rect(card: dict[str, int]) -> QRect:
+    return QRect(card["X"], card["Y"], card["WIDTH"], card["HEIGHT"])
+
+
+def confirm_armed_on(image: QImage, card: QRect) -> bool:
+    """True while the card at `card` on `image` (a screenshot) shows its confirm pill at
+    full strength (see XServer.confirm_armed)."""
+    area = QRect(
+        card.x(), card.y() + card.height() - FOOTER_PX, card.width(), FOOTER_PX
+    ).intersected(image.rect())
+    rows = [
+        [image.pixelColor(x, y).getRgb()[:3] for x in range(area.left(), area.right() + 1)]
+        for y in range(area.top(), area.bottom() + 1, 2)
+    ]
+    for fill in _confirm_fills():
+        solid_rows = 0
+        for row in rows:
+            run = longest = 0
+            for rgb in row:
+                close = all(abs(a - b) <= 24 for a, b in zip(rgb, fill, strict=True))
+                run = run + 1 if close else 0
+                longest = max(longest, run)
+            solid_rows += longest >= PILL_RUN_PX
+        if solid_rows >= 4:  # 8 px of the pill's height above and below its label
+            return True
+    return False
+
+
+def confirm_center_on(image: QImage, card: QRect) -> tuple[int, int] | None:
+    """The centre of the confirm pill of the card at `card` on `image`, armed or held
+    (see XServer.confirm_center); None when none is drawn."""
+    area = QRect(
+        card.x(), card.y() + card.height() - FOOTER_PX, card.width(), FOOTER_PX
+    ).intersected(image.rect())
+    fills = _confirm_fills() + _confirm_fills(0.4)
+    hits: list[tuple[int, int, int]] = []  # (y, first x, last x) of long runs
+    for y in range(area.top(), area.bottom() + 1):
+        run, start = 0, area.left()
+        for x in range(area.left(), area.right() + 1):
+            rgb = image.pixelColor(x, y).getRgb()[:3]
+            if any(all(abs(a - b) <= 24 for a, b in zip(rgb, f, strict=True)) for f in fills):
+                start = x if run == 0 else start
+                run += 1
+                if run == PILL_RUN_PX:
+                    hits.append((y, start, x))
+                elif run > PILL_RUN_PX:
+                    hits[-1] = (y, start, x)
+            else:
+                run = 0
+    hits = [h for h in hits if h[2] - h[1] <= 220]  # a pill, not an edge of the glass
+    # Rows of one shape share their span: the pill is the span with the most rows
+    # (a pill is ~30 px tall; a stray line of the same colour is a row or two).
+    spans: dict[tuple[int, int], list[int]] = {}
+    for y, first, last in hits:
+        key = next(
+            (k for k in spans if abs(k[0] - first) <= 12 and abs(k[1] - last) <= 12),
+            (first, last),
+        )
+        spans.setdefault(key, []).append(y)
+    if not spans:
+        return None
+    (first, last), ys = max(spans.items(), key=lambda kv: (len(kv[1]), kv[0][1]))
+    if len(ys) < 8:
+        return None
+    return (first + last) // 2, (min(ys) + max(ys)) // 2
+
+
+@pytest.fixture(scope="session")
+def confirm_on() -> Callable[[QImage, QRect], tuple[bool, tuple[int, int] | None]]:
+    """`confirm_on(screenshot, card_rect)`: (is the card's confirm armed, the centre of
+    its confirm pill or None), for screens that are not this X server's (compositors)."""
+
+    def look(image: QImage, card: QRect) -> tuple[bool, tuple[int, int] | None]:
+        return confirm_armed_on(image, card), confirm_center_on(image, card)
+
+    return look
 
 
 def _free_display() -> int:
