@@ -7,6 +7,13 @@ shown on it; they are never sent anywhere before the decision: not in an event, 
 `confirm.get`, not in the log, not in the read-back Notch says aloud. A plain yes, or a yes
 with other words, approves nothing.
 
+Every card asks for them, whatever it does: a card is shown only for an action the person
+wants to be asked about (an action they trust runs with "Asks first" off and shows no card
+at all), so there is no low-risk card for which a bare yes would do. After the decision the
+confirming words are kept with it (`words`, in the log and the agent's answer, as for any
+answer in words): they were single-use, drawn for that card alone, and say nothing about
+any other card's.
+
 The list is for the recognizer (PocketSphinx with a small grammar, `grammar.py`): every
 word is in its English dictionary, has two or more syllables, is no word the reply
 classifier reads as yes, no or a change, and was kept from ~110 candidates by measurement
