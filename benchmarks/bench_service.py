@@ -591,6 +591,7 @@ async def bench_flood(tmp: Path, count: int, trace: bool) -> dict[str, Any]:
     base_mem = tracemalloc.get_traced_memory()[0]
     notch = await start(tmp / f"f{int(trace)}" / "notch.sock", tmp / f"fdata{int(trace)}",
                         presenter=lambda sink: ScriptedPresenter(sink, person), catalog=catalog())  # fmt: skip
+    notch.service.max_open_per_asker = count  # the flood is one process on purpose
     cards = notch.presenter
     assert isinstance(cards, ScriptedPresenter)
     beat = Heartbeat()

@@ -17,6 +17,13 @@ idle one makes room for a new client.
 A request belongs to its asker: the token sent with `confirm.request` (or made here when
 none was) must come with every later call that acts on it or reads more than its bare
 status; the service checks it (ownership.py) and refuses others with -32008.
+
+No asking process can take the room of others (askers.py): each connection is counted
+against the process the kernel says is on its other end, at most 32 per process (beyond
+that its own idlest connection makes room, else the new one is refused); and at the
+connection limit a newcomer makes room from the process holding the most connections,
+idle ones first, then, while that process holds more than one more than the newcomer's,
+its least recently heard one (its requests stay open for its reconnect).
 """
 
 from __future__ import annotations
@@ -26,8 +33,6 @@ import contextlib
 import ctypes
 import logging
 import os
-import socket
-import struct
 import sys
 import time
 from collections import deque
@@ -52,7 +57,9 @@ from notch_app.ipc.methods import (
     WorkEndParams,
     parse_params,
 )
+from notch_app.ipc.peer import peer_process
 from notch_app.manifest.glance import GlanceReading
+from notch_app.runtime.askers import AskingProcess
 from notch_app.runtime.decision import Decision
 from notch_app.runtime.glances import Glances
 from notch_app.runtime.ownership import new_token, token_problem
@@ -75,6 +82,8 @@ MAX_WRITE_BUFFER: Final = 16 * 1024 * 1024
 MAX_CONNECTIONS: Final = 512
 """Connections at once. At the limit an idle one (no open request) is closed to admit a
 new one, taken from the process holding the most connections, least recently heard."""
+MAX_CONNECTIONS_PER_ASKER: Final = 32
+"""Connections one asking process may hold (a client needs one; a pool, a few)."""
 PARTIAL_LINE_TIMEOUT_S: Final = 10.0
 """A client writes a message in one go (a 1 MiB line takes milliseconds), so a line still
 unfinished after this long is a slow-loris holding a buffer: the connection is closed."""
@@ -87,7 +96,6 @@ current Linux): a burst of agents starting at once waits in it instead of gettin
 EAGAIN (asyncio's default of 100 refused 1,663 of 2,000 non-blocking connects)."""
 _TRIM_AFTER_BYTES: Final = 256 * 1024
 """Give freed memory back to the system after a connection held at least this much."""
-_LINUX_UCRED: Final = struct.Struct("=iII")  # struct ucred: pid, uid, gid
 _SLICE_S: Final = 0.004
 """Work handled per loop turn, across all connections, before yielding to the loop."""
 _READ_BYTES: Final = 64 * 1024
@@ -166,7 +174,8 @@ class _Connection(asyncio.BufferedProtocol):
         """When this client last sent something or had a request open (loop time)."""
         self.line_began: float | None = None
         """When the line being received began, while one is unfinished."""
-        self._peer_pid: int | bool | None = False
+        self.process: AskingProcess | None = None
+        """The process that connected (SO_PEERCRED), learned as it connects."""
         self.held_much = False
         """Held a large unfinished line at some point: its close frees much memory."""
         self.corked: list[bytes] | None = None
@@ -178,6 +187,8 @@ class _Connection(asyncio.BufferedProtocol):
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         assert isinstance(transport, asyncio.Transport)
         self.transport = transport
+        sock = transport.get_extra_info("socket")
+        self.process = peer_process(sock) if sock is not None else None
         self.server._accepted(self)
 
     def get_buffer(self, sizehint: int) -> memoryview:
@@ -310,16 +321,9 @@ class _Connection(asyncio.BufferedProtocol):
         return bool(self.waiting or self.watched or self.lines or self.queued)
 
     @property
-    def peer_pid(self) -> int | None:
-        """The process on the other end (Linux `SO_PEERCRED`), None where unknown."""
-        if self._peer_pid is False:
-            self._peer_pid = None
-            sock = self.transport.get_extra_info("socket") if self.transport else None
-            if sock is not None and sys.platform.startswith("linux"):
-                with contextlib.suppress(OSError):
-                    raw = sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, _LINUX_UCRED.size)
-                    self._peer_pid = int(_LINUX_UCRED.unpack(raw)[0])
-        return self._peer_pid if isinstance(self._peer_pid, int) else None
+    def process_key(self) -> str | None:
+        """What this connection counts against: its process (None where unknown)."""
+        return self.process.key if self.process is not None else None
 
     def close(self) -> None:
         if self.closed and self.transport is None:
@@ -342,6 +346,7 @@ class _Connection(asyncio.BufferedProtocol):
             self.server.service.unsubscribe(call_id, self.on_event)
         self.watched.clear()
         self.server._connections.discard(self)
+        self.server._forget(self)
         # Its askers get their grace period to come back on another connection.
         self.server.service.asker_left(self)
         # Nobody will say how its background work ended: it ends failed, not "running" forever.
@@ -368,10 +373,14 @@ class NotchServer:
         max_connections: int = MAX_CONNECTIONS,
         partial_line_timeout: float = PARTIAL_LINE_TIMEOUT_S,
         idle_timeout: float = IDLE_TIMEOUT_S,
+        max_connections_per_asker: int = MAX_CONNECTIONS_PER_ASKER,
     ) -> None:
         self.service = service
         self.path = path
         self.max_connections = max_connections
+        self.max_connections_per_asker = max_connections_per_asker
+        self._by_process: dict[str, set[_Connection]] = {}
+        """The open connections of each asking process (by `AskingProcess.key`)."""
         self.partial_line_timeout = partial_line_timeout
         self.idle_timeout = idle_timeout
         # Timeouts are checked by one sweep over the connections, a few times per timeout
@@ -446,7 +455,20 @@ class NotchServer:
     # --- connections and their lines -------------------------------------------------
 
     def _accepted(self, conn: _Connection) -> None:
-        if len(self._connections) >= self.max_connections and not self._make_room():
+        key = conn.process_key
+        mine = self._by_process.get(key, set()) if key is not None else set()
+        if len(mine) >= self.max_connections_per_asker and not self._make_room_in(mine):
+            who = conn.process.label if conn.process is not None else "this process"
+            conn.send(rpc.error_response(None, rpc.RpcError(
+                rpc.TOO_MANY_CONNECTIONS,
+                f"{who} already has {len(mine)} connections to Notch, each with a request "
+                f"open (at most {self.max_connections_per_asker} per process); await or "
+                "withdraw some, or send more requests on one connection",
+                {"perProcess": self.max_connections_per_asker},
+            )))  # fmt: skip
+            conn.close()
+            return
+        if len(self._connections) >= self.max_connections and not self._make_room(conn):
             conn.send(rpc.error_response(None, rpc.RpcError(
                 rpc.TOO_MANY_CONNECTIONS,
                 f"too many clients connected ({self.max_connections}), each with a request "
@@ -455,29 +477,70 @@ class NotchServer:
             conn.close()
             return
         self._connections.add(conn)
+        if key is not None:
+            self._by_process.setdefault(key, set()).add(conn)
         if self._sweep is None:
             self._sweep = self.loop.call_later(self._sweep_every, self._swept)
 
-    def _make_room(self) -> bool:
-        """Close one idle connection (no open request) so a new client gets in: from
-        the process holding the most connections, the one heard from least recently. So
-        idle sockets of one process can never lock out another agent. False if every
-        connection has a request open."""
-        idle = [conn for conn in self._connections if not conn.busy]
-        if not idle:
-            return False
-        held: dict[int | None, int] = {}
+    def _make_room(self, newcomer: _Connection) -> bool:
+        """Close one connection so `newcomer` gets in: an idle one (no open request) from
+        the process holding the most connections, the one heard from least recently; if
+        none is idle, the least recently heard one of the process holding the most, as
+        long as it holds more than one more than the newcomer's process (its requests stay
+        open: its client reconnects and awaits them). So neither idle sockets nor open
+        requests of some processes can lock out another agent. False otherwise."""
+        held: dict[str | None, int] = {}
         for conn in self._connections:
-            held[conn.peer_pid] = held.get(conn.peer_pid, 0) + 1
-        victim = max(idle, key=lambda conn: (held[conn.peer_pid], -conn.last_heard))
-        log.info("%d connections: closing an idle one to admit a new client", len(idle))
+            held[conn.process_key] = held.get(conn.process_key, 0) + 1
+        idle = [conn for conn in self._connections if not conn.busy]
+        if idle:
+            victim = max(idle, key=lambda conn: (held[conn.process_key], -conn.last_heard))
+            why = "this connection had no open request; reconnect when you next call"
+            log.info("%d connections: closing an idle one to admit a new client", len(idle))
+        else:
+            # Unknown processes (no SO_PEERCRED) are not one process: never taken from.
+            counted = [conn for conn in self._connections if conn.process_key is not None]
+            if not counted or newcomer.process_key is None:
+                return False
+            victim = max(counted, key=lambda conn: (held[conn.process_key], -conn.last_heard))
+            if held[victim.process_key] <= held.get(newcomer.process_key, 0) + 1:
+                return False  # every process holds about as many as the newcomer's: fair
+            why = (
+                "your process holds more connections than any other; your open requests "
+                "stay open: reconnect and await them"
+            )
+            log.info("%d connections: closing one of the busiest process's", len(counted))
         victim.send(rpc.error_response(None, rpc.RpcError(
             rpc.TOO_MANY_CONNECTIONS,
-            f"closed to make room: {self.max_connections} clients are connected and this "
-            "connection had no open request; reconnect when you next call",
+            f"closed to make room: {self.max_connections} clients are connected and {why}",
         )))  # fmt: skip
         victim.close()
         return True
+
+    def _make_room_in(self, mine: set[_Connection]) -> bool:
+        """A process at its own connection limit connects again: close its idle connection
+        heard from least recently (it is the same client). False if all have requests."""
+        idle = [conn for conn in mine if not conn.busy]
+        if not idle:
+            return False
+        victim = min(idle, key=lambda conn: conn.last_heard)
+        victim.send(rpc.error_response(None, rpc.RpcError(
+            rpc.TOO_MANY_CONNECTIONS,
+            f"closed to make room: your process opened more than "
+            f"{self.max_connections_per_asker} connections and this one had no open "
+            "request; reconnect when you next call",
+        )))  # fmt: skip
+        victim.close()
+        return True
+
+    def _forget(self, conn: _Connection) -> None:
+        """`conn` closed: it no longer counts against its process."""
+        key = conn.process_key
+        mine = self._by_process.get(key) if key is not None else None
+        if key is not None and mine is not None:
+            mine.discard(conn)
+            if not mine:
+                del self._by_process[key]
 
     def _swept(self) -> None:
         """Close connections holding an unfinished line past `partial_line_timeout`, and
@@ -682,6 +745,7 @@ class NotchServer:
         asked = parse_params(ConfirmRequestParams, params)
         token = asked.token or new_token()
         call = asked.tool_call(token)
+        call.process = conn.process  # what its open requests count against
         checking = self.service.check_ahead([call])
         if checking is not None:  # its arguments are checked off the loop first
             return self._after(
@@ -752,6 +816,7 @@ class NotchServer:
                 continue
             places.append(index)
             calls.append(asked.tool_call(call, token))
+            calls[-1].process = conn.process
         checking = self.service.check_ahead(calls)
         if checking is not None:  # their arguments are checked off the loop first
             return self._after(

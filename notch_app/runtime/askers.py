@@ -9,6 +9,14 @@ service withdraws its open cards ("the asking agent went away") and forgets what
 person allowed for its session. So nothing can be approved that no one will run.
 
 Qt-free and single-threaded: called on the service's loop only.
+
+Limits are counted per asking *process* (`AskingProcess`), not per token: a token is the
+client's own choice, so one process could mint thousands and be thousands of askers. The
+process is what the kernel says is on the other end of the socket (its pid, with its
+start time so a reused pid is another process): a client cannot claim another's. A
+process of the same user can still start more processes; the per-process limits then
+make each one count once, and the server's room-making (ipc/server.py) takes from the
+process holding the most, so filling every place takes as many live processes as places.
 """
 
 from __future__ import annotations
@@ -16,7 +24,37 @@ from __future__ import annotations
 import asyncio
 import math
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Final
+
+MAX_OPEN_PER_ASKER: Final = 32
+"""Requests one asking process may have waiting for the person at once; more are refused
+(`overloaded`) until some are decided, so one agent cannot bury another's card. Room for
+a model turn of many calls (`confirm.batch`), far from a flood's hundreds."""
+
+
+@dataclass(frozen=True, slots=True)
+class AskingProcess:
+    """The process on the other end of a connection, as the kernel reports it
+    (`SO_PEERCRED`): never what the client says about itself."""
+
+    pid: int
+    started: int = 0
+    """When it started (clock ticks after boot, /proc/PID/stat): tells a reused pid apart.
+    0 where unknown."""
+    name: str = ""
+    """Its command name (/proc/PID/comm, e.g. "python3"): the process sets it itself, so it
+    is shown beside the pid, never used to tell processes apart."""
+
+    @property
+    def key(self) -> str:
+        """What limits are counted by: this process and no other, ever."""
+        return f"{self.pid}:{self.started}"
+
+    @property
+    def label(self) -> str:
+        """How the person reads it: "python3 (pid 4242)"."""
+        return f"{self.name} (pid {self.pid})" if self.name else f"pid {self.pid}"
 
 DEFAULT_GRACE_S: Final = 10.0
 MIN_GRACE_S: Final = 0.05

@@ -14,6 +14,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
+from notch_app.runtime.askers import AskingProcess
+
 if TYPE_CHECKING:
     from notch_app.manifest.glance import GlanceBlock
 
@@ -68,6 +70,9 @@ class ConfirmationRequest:
     batch_size: int | None = None
     """How many cards the batch showed (N ≥ 2; a batch whose other calls needed no card
     is not a batch on screen, and these three fields are None)."""
+    process: AskingProcess | None = None
+    """The process that asked, as the kernel says (None for the app itself, or a request
+    brought back after a restart): the notch names one with many cards waiting."""
 
     def __repr__(self) -> str:  # arguments may hold secrets: never in reprs or logs
         return (

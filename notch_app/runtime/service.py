@@ -41,7 +41,12 @@ from notch_app.manifest.argument_fast_path import surely_valid
 from notch_app.manifest.arguments import argument_problems
 from notch_app.manifest.model import Manifest, Tool
 from notch_app.runtime.argument_checks import ArgumentChecks
-from notch_app.runtime.askers import DEFAULT_GRACE_S, Askers
+from notch_app.runtime.askers import (
+    DEFAULT_GRACE_S,
+    MAX_OPEN_PER_ASKER,
+    Askers,
+    AskingProcess,
+)
 from notch_app.runtime.call_ids import MAX_CALL_ID_CHARS as MAX_CALL_ID_CHARS  # re-exported
 from notch_app.runtime.catalog import Catalog
 from notch_app.runtime.decision import (
@@ -134,6 +139,9 @@ class ToolCall:
     """Free-form, bounded (e.g. {"agent": "Mail assistant"}); shown, never trusted."""
     token: Asker = IN_PROCESS
     """The asker's token (the socket always has one); only its hash is kept."""
+    process: AskingProcess | None = None
+    """The process that sent it, as the kernel says (the socket sets it): what its share
+    of open requests is counted against. None for the app itself."""
 
 
 @dataclass(slots=True, eq=False)
@@ -216,6 +224,7 @@ class ConfirmationService:
         policy: Policy | None = None,
         clock: Callable[[], float] = time.time,
         max_pending: int = MAX_PENDING,
+        max_open_per_asker: int = MAX_OPEN_PER_ASKER,
         asker_grace: float | None = None,
     ) -> None:
         self.catalog = catalog
@@ -224,6 +233,10 @@ class ConfirmationService:
         """Part 4 replaces this with the person's "Asks first" settings; never set remotely."""
         self._clock = clock
         self._max_pending = max_pending
+        self.max_open_per_asker = max_open_per_asker
+        """Open requests one asking process may have (see `_check_share`)."""
+        self._by_process: dict[str, set[str]] = {}
+        """callIds asked by each process (`AskingProcess.key`); pruned as they are counted."""
         self._open: dict[str, _Open] = {}
         self._cards = ContainedPresenter()
         self.argument_checks = ArgumentChecks()
@@ -444,6 +457,7 @@ class ConfirmationService:
                             args, (), digest, "service", now)  # fmt: skip
             return _done(loop, self._told(_sealed(free, tool), tool, args))
         old = self._to_supersede(call, queued)
+        self._check_share(call, old, queued)
         source = integration_source(self.catalog.entry(integration.id), integration)
         verdict = self._verdict(integration, tool, args, source)
         owner = owner_of(call.token)
@@ -467,6 +481,7 @@ class ConfirmationService:
             created_at=now,
             expires_at=None if call.expires_in_ms is None else now + call.expires_in_ms / 1000,
             reason=verdict.reason if verdict.verdict == "ask" else None,
+            process=call.process,
         )
         item = _Open(request, integration, tool, digest, loop.create_future())
         item.owner = owner
@@ -585,6 +600,34 @@ class ConfirmationService:
                 "wait for some decisions, then ask again",
             )
         return old
+
+    def _check_share(self, call: ToolCall, old: _Open | None, queued: int = 0) -> None:
+        """Raises ServiceError(overloaded) when the process sending `call` already has
+        `max_open_per_asker` requests waiting for the person (`queued` more of its batch
+        are planned; a supersede takes its old card's place). So one agent, however many
+        tokens or connections it uses, cannot bury another's card. The app's own requests
+        and those of a process the platform cannot name are not counted."""
+        process = call.process
+        if process is None:
+            return
+        key = process.key
+        mine = self._by_process.setdefault(key, set())
+        mine.difference_update([c for c in mine if not self._asked_by(c, key)])
+        waiting = len(mine) + queued - (old is not None and self._asked_by(old.request.call_id, key))
+        if waiting >= self.max_open_per_asker:
+            raise ServiceError(
+                "overloaded",
+                f"{process.label} already has {waiting} requests waiting for the person, the "
+                f"most one process may have ({self.max_open_per_asker}); wait for some "
+                "decisions, or withdraw some, then ask again",
+            )
+        mine.add(call.call_id)
+
+    def _asked_by(self, call_id: str, key: str) -> bool:
+        """True while `call_id` is open and was asked by the process `key`."""
+        item = self._open.get(call_id)
+        process = item.request.process if item is not None else None
+        return process is not None and process.key == key
 
     def _by_policy(
         self, item: _Open, verdict: PolicyVerdict, old: _Open | None, scope: Scope | None = None

@@ -16,6 +16,9 @@ Rules a person can see:
 - confirm is held on a card until it has been fully in view, unchanged and unmoved, for
   `ARMING_DELAY_MS` (a card swapped in under the pointer cannot take a click or an Enter
   aimed at the card before it); decline is never held;
+- an asking process with CROWD_AT or more cards waiting is named on its card's strip
+  (as the kernel reports it: "python3 (pid 4242)"), with "Decline all from this asker",
+  which declines exactly its cards, waiting or parked, and no other agent's;
 - the calls of one agent turn (a batch of N ≥ 2) offer "Approve all N" / "Decline all N"
   in the header: Approve all only while every one of their cards' confirm gates is open,
   and held with the card on screen's confirm; each card can still be decided on its own;
@@ -642,6 +645,7 @@ class OverlayPresenter(QObject):
             )
             self._restart_park_timer()
             self._update_batch_actions()
+            self._update_crowd()
             self._follow_notch()
             self._start_arming()  # when the notch did not move (a same-size swap)
             return
@@ -667,6 +671,10 @@ class OverlayPresenter(QObject):
         revised = getattr(built.widget, "revised", None)
         if revised is not None:
             revised.connect(lambda words, cid=call_id: self._on_revised(cid, str(words)))
+        # The card's strip offers to decline every card of its asking process.
+        strip = getattr(built.widget, "asker_strip", None)
+        if strip is not None and hasattr(strip, "declineAllRequested"):
+            strip.declineAllRequested.connect(lambda cid=call_id: self._decline_asker_of(cid))
         # A widget view's page staged edits: the card changed, so confirm is held again.
         page_changed = getattr(built.widget, "changedByPage", None)
         if page_changed is not None:
@@ -978,6 +986,53 @@ class OverlayPresenter(QObject):
                 self._decided_in_run + 1, self._decided_in_run + len(self._queue)
             )
             self._update_batch_actions()
+            self._update_crowd()
+
+    # ---- one asker with many cards -------------------------------------------------
+
+    def _from_process(self, request: ConfirmationRequest) -> list[_Entry]:
+        """Every open card (waiting or parked) asked by the process that asked `request`,
+        none being stored; [] when that process is not known (the app, a restart)."""
+        process = request.process
+        if process is None:
+            return []
+        return [
+            e
+            for e in (*self._queue, *self._parked)
+            if e.request.process is not None
+            and e.request.process.key == process.key
+            and not e.saving
+        ]
+
+    def _update_crowd(self) -> None:
+        """The card on screen names its asking process when that process has many cards
+        waiting, with "Decline all from this asker" (asker_strip.CROWD_AT)."""
+        front = self._front()
+        strip = getattr(front.card.widget, "asker_strip", None) if front and front.card else None
+        if front is None or strip is None or not hasattr(strip, "set_crowd"):
+            return
+        before = strip.height()
+        strip.set_crowd(len(self._from_process(front.request)), front.request.process)
+        if strip.height() != before:
+            self.window.refit()
+
+    def _decline_asker_of(self, call_id: str) -> None:
+        """The person pressed "Decline all from this asker" on `call_id`'s card: decline
+        every open card of the process that asked it, each as the person's own decline,
+        the one on screen last; nothing of any other asker."""
+        entry = self._find(call_id)
+        if entry is None or entry.card is None or not self._is_on_screen(entry):
+            return
+        members = self._from_process(entry.request)
+        rest = [e for e in members if e is not entry]
+        process = entry.request.process
+        for other in rest:
+            self._decide_in_place(other, False)
+        who = process.label if process is not None else "this asker"
+        self._batch_note = f"Declined all {len(rest) + 1} from {who}"
+        self._on_decided(entry.call_id, False, None, [])
+        if not entry.saving and self._find(entry.call_id) is entry:
+            self._batch_note = None  # not taken: the note is not for a later decision
 
     # ---- the calls of one agent turn ---------------------------------------------
 

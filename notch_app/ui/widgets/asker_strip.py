@@ -5,6 +5,10 @@ installed from (bundled with Notch, installed by the person, or added with
 `--manifests`). The card frame draws it edge to edge above the title, outside the block
 area: a manifest's blocks are laid out inside the card's margins, so none can draw over
 it, and none can take its full-width band, its fill or its hairline.
+
+When the process asking has many cards waiting (`set_crowd`), a second line names it as
+the kernel reports it ("python3 (pid 4242)") with "Decline all from this asker": one
+agent flooding the notch is cleared in one press, and no other agent's card goes with it.
 """
 
 from __future__ import annotations
@@ -14,18 +18,24 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from PySide6.QtCore import QPointF, QRectF, QSize, Qt
-from PySide6.QtGui import QPainter, QPainterPath, QPaintEvent, QPixmap
+from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import QPainter, QPainterPath, QPaintEvent, QPixmap, QResizeEvent
 from PySide6.QtWidgets import QWidget
 
 from notch_app.manifest.model import Manifest
 from notch_app.manifest.trust_rules import find_claim
+from notch_app.runtime.askers import AskingProcess
 from notch_app.runtime.catalog import CatalogEntry
 from notch_app.ui.theme import Look
+from notch_app.ui.widgets.buttons import PillButton
 from notch_app.ui.widgets.integration_icon import integration_icon
 
 ICON_SIZE = 16
 _NAME_CHARS = 60
+CROWD_AT = 3
+"""Cards waiting from one asking process before its card names it and offers to decline
+them all (a batch of two is an agent's turn, not a crowd)."""
+DECLINE_ALL_FROM_ASKER = "Decline all from this asker"
 
 BUNDLED = "Bundled with Notch"
 INSTALLED = "Installed by you"
@@ -147,7 +157,12 @@ def _band(width: int, height: int, radius: float, look: Look, ratio: float) -> Q
 
 
 class AskerStrip(QWidget):
-    """The band across the top of the card: icon, integration name, where from."""
+    """The band across the top of the card: icon, integration name, where from; and, for
+    an asking process with many cards waiting, a line naming it with a button to decline
+    them all (`declineAllRequested`)."""
+
+    declineAllRequested = Signal()
+    """The person pressed "Decline all from this asker" (the overlay decides which cards)."""
 
     def __init__(self, look: Look, asker: Asker, radius: float, parent: QWidget | None = None):
         super().__init__(parent)
@@ -159,7 +174,61 @@ class AskerStrip(QWidget):
         self.setAccessibleName(f"Asked by {asker.name}{mark}, {asker.source}")
         where = f"{asker.source}: {asker.folder}" if asker.folder is not None else asker.source
         self.setToolTip(f"{asker.name}\n{where}")
-        self.setFixedHeight(look.font_metrics("AskerName").height() + 14)
+        self._line = look.font_metrics("AskerName").height() + 14
+        self.setFixedHeight(self._line)
+        self.crowd: tuple[int, AskingProcess] | None = None
+        """(cards waiting, the process asking them) while the line is shown."""
+        self.decline_all = PillButton(look, small=True, text=DECLINE_ALL_FROM_ASKER, parent=self)
+        self.decline_all.setObjectName("DeclineAllFromAsker")
+        self.decline_all.clicked.connect(self.declineAllRequested)
+        self.decline_all.hide()
+
+    def set_crowd(self, count: int, process: AskingProcess | None) -> None:
+        """Say that `process` has `count` cards waiting, with "Decline all from this
+        asker", from CROWD_AT cards on; fewer (or no process) takes the line away. The
+        strip grows by that line and the card's content moves down with it."""
+        crowd = (count, process) if count >= CROWD_AT and process is not None else None
+        if crowd == self.crowd:
+            return
+        self.crowd = crowd
+        if crowd is not None:
+            who = crowd[1].label
+            self.decline_all.setAccessibleName(f"Decline all {count} cards from {who}")
+            self.decline_all.setToolTip(f"Decline the {count} cards {who} is asking, no others")
+        self.decline_all.setVisible(crowd is not None)
+        height = self._line + (self._crowd_height() if crowd is not None else 0)
+        if height != self.height():
+            grown = height - self.height()
+            self.setFixedHeight(height)
+            # The card lays its content out below this strip (its top margin); keep it so.
+            parent = self.parentWidget()
+            frame = parent.layout() if parent is not None else None
+            if frame is not None:
+                m = frame.contentsMargins()
+                frame.setContentsMargins(m.left(), m.top() + grown, m.right(), m.bottom())
+        self._place_button()
+        self.update()
+
+    @property
+    def crowd_text(self) -> str:
+        """The second line as the person reads it ("" when there is none)."""
+        if self.crowd is None:
+            return ""
+        count, process = self.crowd
+        return f"{count} cards from {process.label}"
+
+    def _crowd_height(self) -> int:
+        return self.decline_all.sizeHint().height() + 10
+
+    def _place_button(self) -> None:
+        hint = self.decline_all.sizeHint()
+        self.decline_all.setGeometry(
+            self.width() - 20 - hint.width(), self._line + 2, hint.width(), hint.height()
+        )
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        self._place_button()
+        super().resizeEvent(event)
 
     @property
     def text(self) -> str:
@@ -177,7 +246,7 @@ class AskerStrip(QWidget):
         ratio = self.devicePixelRatioF()
         p.drawPixmap(0, 0, _band(self.width(), self.height(), self._radius, look, ratio))
         x = 20.0
-        mid = self.height() / 2
+        mid = self._line / 2
         icon = self.asker.icon
         if icon is not None and not icon.isNull():
             p.drawPixmap(
@@ -218,4 +287,20 @@ class AskerStrip(QWidget):
             QPointF(x, baseline),
             source_fm.elidedText(source, Qt.TextElideMode.ElideRight, int(self.width() - x - 20)),
         )
+        if self.crowd is not None:
+            # Notch's own words about the process asking, left of its button.
+            mid = self._line + self._crowd_height() / 2 - 3
+            baseline = mid + (source_fm.ascent() - source_fm.descent()) / 2
+            room = self.decline_all.x() - 20 - 12
+            text = self.crowd_text
+            count, process = self.crowd
+            if source_fm.horizontalAdvance(text) > room and process.name:
+                # The name is the process's own choice; its pid is the kernel's: keep the pid.
+                rest = source_fm.horizontalAdvance(f"{count} cards from  (pid {process.pid})")
+                name = source_fm.elidedText(
+                    process.name, Qt.TextElideMode.ElideRight, int(max(room - rest, 0))
+                )
+                text = f"{count} cards from {name} (pid {process.pid})"
+            p.setPen(look.color("badge_danger_text"))
+            p.drawText(QPointF(20, baseline), text)
         p.end()
