@@ -150,6 +150,5 @@ async def test_a_supersede_racing_a_chord_approve_is_refused_and_nothing_is_left
         writer.close()
         await notch.close()
     gc.collect()  # a failed future nobody awaited reports itself as it is collected
-    await asyncio.sleep(0)
     loop.set_exception_handler(before)
     assert [c.get("message") for c in unhandled] == []
