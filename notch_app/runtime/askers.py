@@ -56,6 +56,7 @@ class AskingProcess:
         """How the person reads it: "python3 (pid 4242)"."""
         return f"{self.name} (pid {self.pid})" if self.name else f"pid {self.pid}"
 
+
 DEFAULT_GRACE_S: Final = 10.0
 MIN_GRACE_S: Final = 0.05
 """A floor against a zero or negative setting (the person's book allows 1 s or more)."""

@@ -613,7 +613,8 @@ class ConfirmationService:
         key = process.key
         mine = self._by_process.setdefault(key, set())
         mine.difference_update([c for c in mine if not self._asked_by(c, key)])
-        waiting = len(mine) + queued - (old is not None and self._asked_by(old.request.call_id, key))
+        replaced = old is not None and self._asked_by(old.request.call_id, key)
+        waiting = len(mine) + queued - int(replaced)  # a supersede takes its old card's place
         if waiting >= self.max_open_per_asker:
             raise ServiceError(
                 "overloaded",
