@@ -59,6 +59,7 @@ from notch_app.ui.blocks.widget import notch_footer
 from notch_app.ui.theme import Look
 from notch_app.ui.widgets.also_sends import AlsoSendsSection, CheckNotes
 from notch_app.ui.widgets.asker_strip import Asker, AskerStrip
+from notch_app.ui.widgets.code_view import SeenScroll
 from notch_app.ui.widgets.guard_notice import GuardNotice
 from notch_app.ui.widgets.label_text import shown
 from notch_app.ui.widgets.link_prompt import LinkPrompt
@@ -68,6 +69,9 @@ from notch_app.ui.widgets.save_failure_notice import SaveFailureNotice
 from notch_app.ui.widgets.scope_choices import Scope, ScopeChoices
 from notch_app.ui.widgets.shapes import GlassFrame, ThinScrollBar
 from notch_app.ui.widgets.voice_words import VoiceWords
+
+BODY_SCROLL_REASON = "Scroll the card to see all of it first"
+"""Why confirm waits while part of a folded card's body has not been on screen."""
 
 MAX_BODY_HEIGHT = 520
 """The card's content scrolls past this height on a small screen; header and footer stay put."""
@@ -213,6 +217,18 @@ class _Body(QScrollArea):
 
     def minimumSizeHint(self) -> QSize:
         return self.sizeHint()
+
+    def folded(self) -> bool:
+        """Whether the content is taller than the body may grow: part of it is below the
+        fold until scrolled to (never once unfolded)."""
+        if self._unfolded:
+            return False
+        layout = self._content.layout()
+        if layout is not None and layout.hasHeightForWidth():
+            height = layout.totalHeightForWidth(self._content_width)
+        else:
+            height = self._content.sizeHint().height()
+        return height > max_body_height(self)
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
@@ -377,6 +393,17 @@ class CardView(QWidget):
         self.ensurePolished()
         if self._body is not None:
             self._body.follow_content()
+            # What the card holds below its fold must have been on screen before confirm
+            # opens, as for a scrolling code panel (nothing approved unseen).
+            self._body_seen = SeenScroll(
+                self._body,
+                self._state,
+                "card:body",
+                lambda: BODY_SCROLL_REASON,
+                overflows=self._body.folded,
+            )
+            if self._body.folded():  # closed from the start, shown or not (Approve all)
+                self._body_seen.hold()
         # The line saying why confirm is unavailable is made the first time it is.
         self._blockers: QLabel | None = None
         self._save_failure: SaveFailureNotice | None = None  # see show_save_failure
@@ -556,6 +583,7 @@ class CardView(QWidget):
         picture of the whole card (`notch render`). A card on screen keeps its fold."""
         if self._body is not None:
             self._body.unfold()
+            self._body_seen.check()  # nothing below a fold any more
             self.adjustSize()
 
     def input_widget(self, path: str) -> QWidget:

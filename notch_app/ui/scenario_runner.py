@@ -111,6 +111,9 @@ class ScenarioRunner:
         )
         decisions: list[tuple[bool, dict[str, Any], list[str]]] = []
         view.decided.connect(lambda ok, final, edited: decisions.append((ok, final, edited)))
+        # The whole card, never folded at this machine's screen height: a scenario checks
+        # what the card does, the same on every screen (the fold's hold is the card's own).
+        view.unfold()
         view.show()
         driver = CardDriver(view)
         try:

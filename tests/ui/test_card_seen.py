@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtGui import QTextOption
-from PySide6.QtWidgets import QLabel, QPlainTextEdit
+from PySide6.QtWidgets import QAbstractScrollArea, QLabel, QPlainTextEdit
 
 from notch_app.bundled import bundled_folder
 from notch_app.manifest.integration import load_integration
@@ -180,4 +180,29 @@ def test_the_bash_card_with_the_hidden_flag_shows_it(qtbot: Any, theme: str) -> 
     assert "Runs outside Claude Code's sandbox" in shown
     assert any("dangerouslyDisableSandbox: Yes" in text for text in shown)
     assert "Retry" in shown and "times: 3" in shown  # the unknown key, under "Also sends"
+    assert view.state().confirm_enabled
+
+
+def test_a_card_folded_past_the_screen_holds_confirm_until_its_body_was_scrolled(
+    qtbot: Any, card: Any, watch: Any
+) -> None:
+    # Forty rows and the argument that matters last: below the fold, until scrolled to.
+    rows = [{"type": "text", "text": f"Row {n}"} for n in range(40)]
+    rows.append({"type": "keyValue", "items": [{"label": "Table", "value": "{{table}}"}]})
+    view = _shown(qtbot, card(rows, {"table": {"type": "string"}}, {"table": "customers"}))
+    got = watch(view)
+    body = view.findChild(QAbstractScrollArea, "CardBody")
+    assert body is not None
+    bar = body.verticalScrollBar()
+    qtbot.waitUntil(lambda: bar.maximum() > 0)
+    assert "Scroll the card to see all of it first" in view.state().blockers()
+    assert not view.press("confirm") and got == []
+    while bar.value() < bar.maximum():
+        bar.setValue(bar.value() + bar.pageStep() // 2)
+    qtbot.waitUntil(lambda: view.state().confirm_enabled)
+    assert view.press("confirm") and got[0][1] == {"table": "customers"}
+
+
+def test_a_card_that_fits_never_holds(qtbot: Any, card: Any) -> None:
+    view = _shown(qtbot, card([{"type": "text", "text": "Row"}], {}, {}))
     assert view.state().confirm_enabled

@@ -388,8 +388,8 @@ class TextEditor(InputEditor):
         self._lines = line_count(text)
         if self.seen is not None:
             self.seen.reset()
-            if self._lines > _AREA_ROWS:
-                self.seen.hold()  # it scrolls at any width: closed before layout
+            if self._lines > _AREA_ROWS or len(text) > _AREA_ROWS * 40:
+                self.seen.hold()  # it may scroll: closed before layout, opened if it fits
         self._say_lines()
 
     def show_value(self, value: Any) -> None:

@@ -48,6 +48,9 @@ MAX_CODE_CHARS = 200_000
 """A panel holds at most this much text (the hooks send no more); past it the text is cut
 with a last line saying how much, and confirm is held for good: nothing unseen is approved."""
 _FADE_PX = 18
+_MIN_LINE_CHARS = 40
+"""Fewer characters than fit on one line of the narrowest panel: a value longer than this
+many lines of them may wrap past the panel."""
 
 
 def scroll_reason(count: int, label: str | None = None) -> str:
@@ -72,8 +75,13 @@ class SeenScroll(QObject):
         key: str,
         reason: Callable[[], str],
         changed: Callable[[], None] | None = None,
+        overflows: Callable[[], bool] | None = None,
     ) -> None:
         super().__init__(area)
+        self._overflows = overflows
+        """Whether the content is taller than the area will be once laid out: a scroll
+        range seen while the area is still being sized (shown, not yet laid out) holds
+        nothing when this says it all fits."""
         self._area = area
         self._state = state
         self._key = key
@@ -123,7 +131,7 @@ class SeenScroll(QObject):
         low, high, page = bar.minimum(), bar.maximum(), max(bar.pageStep(), 1)
         if self._done:
             return
-        if high <= low:
+        if high <= low or (self._overflows is not None and not self._overflows()):
             self._state.seen(self._key)  # it all fits: nothing to scroll through
             self._tell()
             return
@@ -344,8 +352,10 @@ class CodeView(QWidget):
         self.panel.show_text(mark_blanks(text) + cut)
         self.panel.setAccessibleName(f"Code, {lines_said(self.count)}")
         self.seen.reset()
-        if self.count > MAX_VISIBLE_LINES:
-            self.seen.hold()  # it will scroll whatever the width: closed before layout
+        if self.count > MAX_VISIBLE_LINES or len(text) > MAX_VISIBLE_LINES * _MIN_LINE_CHARS:
+            # It may well scroll: closed before layout (a card never shown, for "Approve
+            # all", stays closed); the first look once on screen opens it if it fits.
+            self.seen.hold()
         if cut:  # never approved: part of it cannot be shown at all
             self._state.hold_until_seen(
                 self._key + ".whole", "Part of the code is too long to show"
