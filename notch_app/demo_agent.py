@@ -98,6 +98,8 @@ class DemoAgent:
         self._paced = paced
         self._run = uuid.uuid4().hex[:8]  # callIds are per run: a replay must not collide
         self.decisions: list[Decision] = []
+        self.answered_by_demo: Callable[[], int] = lambda: 0
+        """How many cards the demo answered itself because nobody did (`notch demo`)."""
 
     def say(self, text: str) -> None:
         print(text, file=self._out, flush=True)
@@ -130,17 +132,28 @@ class DemoAgent:
             await self._three_calls_in_one_step(client)
             await self._pace(PAUSE_S)
             self.say("Demo agent: reading today's calendar (read-only: no card)…")
+            read_id = f"demo-{self._run}-today"
             self._record(
-                await client.confirm(CALENDAR, "list_events", self._args("calendar", "list_events"))
+                await client.confirm(
+                    CALENDAR, "list_events", self._args("calendar", "list_events"), call_id=read_id
+                )
             )
-            await client.show_glance(CALENDAR, "list_events", TODAY_GLANCE)
+            # The glance of that call's result: Notch shows it only for a call it answered.
+            await client.show_glance(CALENDAR, "list_events", TODAY_GLANCE, call_id=read_id)
             self.say("Demo agent: what it found shows as a glance in the notch.")
             await self._pace(PAUSE_S * 3)
         approved = sum(1 for d in self.decisions if d.outcome == "approved")
-        self.say(
-            f"Demo agent: done — {len(self.decisions)} decisions, {approved} approved. "
-            "Nothing ran without your yes."
-        )
+        by_demo = self.answered_by_demo()
+        if by_demo:
+            self.say(
+                f"Demo agent: done — {len(self.decisions)} decisions, {approved} approved; "
+                f"{by_demo} answered by the demo itself, since nobody did."
+            )
+        else:
+            self.say(
+                f"Demo agent: done — {len(self.decisions)} decisions, {approved} approved. "
+                "Nothing ran without your yes."
+            )
         return self.decisions
 
     async def _revised_voice_note(self, client: AsyncNotchClient) -> None:

@@ -4,6 +4,11 @@ Runs on a throw-away socket and data dir (in a temporary folder, removed afterwa
 never clashes with a Notch already running nor adds demo decisions to your log; pass
 --socket / --data-dir to choose them. Ends by itself a moment after the agent's last
 decision (--exit-after-demo), or stays up as a normal Notch with --keep-running.
+
+A card nobody answers for --answer-after seconds is answered by the demo itself, by a
+click on it (ui/self_play.py), and it says so on the card and here: so `xvfb-run -a notch
+demo`, where no one can see the cards, ends by itself. Any input on a card leaves that
+card to the person.
 """
 
 from __future__ import annotations
@@ -34,6 +39,15 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "(scripted runs, tests)",
     )
     parser.add_argument(
+        "--answer-after",
+        type=float,
+        default=6.0,
+        metavar="SECONDS",
+        help="when nobody has touched a card for this long, the demo clicks it itself "
+        "(its confirm; × when confirm is held by the card) and says so; 0 waits for you "
+        "(default: 6)",
+    )
+    parser.add_argument(
         "--keep-running",
         action="store_true",
         help="keep Notch running after the demo (quit from the tray or with Ctrl+C)",
@@ -47,6 +61,11 @@ def run(args: argparse.Namespace) -> int:
 
     if args.exit_after_demo < 0:
         print("notch demo: --exit-after-demo must be 0 or more seconds", file=sys.stderr)
+        return 2
+    if not args.answer_after >= 0:
+        print(
+            "notch demo: --answer-after must be 0 (wait for you) or more seconds", file=sys.stderr
+        )
         return 2
     if not (BUNDLED_MANIFESTS / "mail" / "manifest.json").is_file():
         print(
@@ -67,6 +86,12 @@ def run(args: argparse.Namespace) -> int:
         agent = DemoAgent(
             config.socket_path, BUNDLED_MANIFESTS, sys.stdout, paced=not args.no_pauses
         )
+        if args.answer_after > 0 and notch.presenter is not None:
+            from notch_app.ui.self_play import SelfPlay
+
+            wait = args.answer_after
+            playing = SelfPlay(notch.presenter, agent.say, wait_s=wait, notice_s=min(1.5, wait))
+            agent.answered_by_demo = lambda: len(playing.answered)
         try:
             await agent.play()
         except NotchError as exc:

@@ -40,7 +40,7 @@ def test_demo_plays_prints_every_decision_and_ends_by_itself(
     xserver: Any, notch_argv: list[str], repo: Path
 ) -> None:
     demo = subprocess.Popen(
-        [*notch_argv, "demo", "--exit-after-demo", "0.5"],
+        [*notch_argv, "demo", "--exit-after-demo", "0.5", "--answer-after", "0"],
         env=xserver.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=repo,
     )  # fmt: skip
     try:

@@ -20,8 +20,8 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import sys
 import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator
@@ -178,9 +178,7 @@ def weston(wait_for: Any) -> Iterator[Compositor]:
     """weston 10 (X11 backend in a private Xvfb, XWayland on), for one test module."""
     _need("weston", "weston-screenshooter", "Xvfb", "xdotool", "Xwayland")
     runtime = _private_dir(None)
-    display_n = next(
-        n for n in range(300, 400) if not Path(f"/tmp/.X11-unix/X{n}").exists()
-    )
+    display_n = next(n for n in range(300, 400) if not Path(f"/tmp/.X11-unix/X{n}").exists())
     outer = f":{display_n}"
     xvfb = subprocess.Popen(
         ["Xvfb", outer, "-screen", "0", "1920x1200x24", "-nolisten", "tcp"],
@@ -202,11 +200,23 @@ def weston(wait_for: Any) -> Iterator[Compositor]:
         with log.open("w") as out:
             procs.append(
                 subprocess.Popen(
-                    ["weston", "--backend=x11-backend.so", "--use-pixman", "--width=1920",
-                     "--height=1080", "--socket=wayland-notch", "--xwayland", "--idle-time=0",
-                     "--debug", f"--config={runtime / 'weston.ini'}"],
-                    env=env, stdout=out, stderr=subprocess.STDOUT, cwd=runtime,
-                )  # fmt: skip
+                    [
+                        "weston",
+                        "--backend=x11-backend.so",
+                        "--use-pixman",
+                        "--width=1920",
+                        "--height=1080",
+                        "--socket=wayland-notch",
+                        "--xwayland",
+                        "--idle-time=0",
+                        "--debug",
+                        f"--config={runtime / 'weston.ini'}",
+                    ],
+                    env=env,
+                    stdout=out,
+                    stderr=subprocess.STDOUT,
+                    cwd=runtime,
+                )
             )
 
         def xwayland_display() -> str | None:
@@ -330,8 +340,11 @@ def sway(wait_for: Any) -> Iterator[Compositor]:
             procs.append(
                 subprocess.Popen(
                     [*prefix, "sway", "-c", str(config)],
-                    env=env, stdout=out, stderr=subprocess.STDOUT, cwd=runtime,
-                )  # fmt: skip
+                    env=env,
+                    stdout=out,
+                    stderr=subprocess.STDOUT,
+                    cwd=runtime,
+                )
             )
 
         def socket_name() -> str | None:
@@ -435,9 +448,13 @@ def sway_focus(compositor: Compositor) -> str | None:
     """The app_id (or X11 class) of the window sway's seat has focused, None for none."""
     tree = json.loads(
         subprocess.run(
-            ["swaymsg", "-t", "get_tree"], env=compositor.env, capture_output=True, check=True,
-            text=True, timeout=10,
-        ).stdout  # fmt: skip
+            ["swaymsg", "-t", "get_tree"],
+            env=compositor.env,
+            capture_output=True,
+            check=True,
+            text=True,
+            timeout=10,
+        ).stdout
     )
     pending = [tree]
     while pending:
