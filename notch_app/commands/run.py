@@ -94,6 +94,42 @@ def config_from(args: argparse.Namespace) -> NotchConfig:
     )
 
 
+def running_notch(socket_path: Path) -> int | None:
+    """The process id of the Notch listening on `socket_path` (0 when something listens
+    but the platform does not say who), None when nothing does."""
+    import os
+    import socket
+    import struct
+
+    probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    probe.settimeout(1.0)
+    try:
+        probe.connect(os.fspath(socket_path))
+        peer = getattr(socket, "SO_PEERCRED", None)
+        if peer is None:  # macOS: LOCAL_PEERPID is not in the socket module
+            return 0
+        pid, _uid, _gid = struct.unpack("3i", probe.getsockopt(socket.SOL_SOCKET, peer, 12))
+        return int(pid)
+    except OSError:
+        return None
+    finally:
+        probe.close()
+
+
+def already_running(socket_path: Path) -> str | None:
+    """What a second `notch run` for `socket_path` says, when a Notch already listens
+    there; None when none does."""
+    pid = running_notch(socket_path)
+    if pid is None:
+        return None
+    who = f"process {pid}" if pid else "another process"
+    return (
+        f"Notch is already running on {socket_path} ({who}); not starting a second one. "
+        "Its Settings open from its tray icon (or `notch settings`); to restart it, stop "
+        f"it first{f' (kill {pid})' if pid else ''}."
+    )
+
+
 def run(args: argparse.Namespace) -> int:
     import sys
 
@@ -104,6 +140,12 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"notch run: {exc}", file=sys.stderr)
         return 2
+    # One notch per socket: a second `notch run` (login start + a hand start) says where
+    # the first runs and leaves it alone, before it opens a window of its own.
+    running = already_running(config.socket_path)
+    if running is not None:
+        print(f"notch run: {running}", file=sys.stderr)
+        return 0
     if getattr(args, "reset_store", False):
         from notch_app.runtime.store import StoreError, reset_if_broken
 
