@@ -186,7 +186,7 @@ class SeenScroll(QObject):
 
 
 class _Marks(QSyntaxHighlighter):
-    """Draws the blank marks (→ · ⏎) faint, so they read as marks, not as text."""
+    """Draws the blank marks (→ · ⏎) quieter than text, so they read as marks."""
 
     def __init__(self, document: QTextDocument, color: QColor) -> None:
         super().__init__(document)
@@ -202,8 +202,9 @@ class _Marks(QSyntaxHighlighter):
 
 
 def faint_marks(document: QTextDocument, look: Look) -> QSyntaxHighlighter:
-    """Draw the blank marks in `document` in the theme's faint text colour."""
-    return _Marks(document, look.color("text_faint"))
+    """Draw the blank marks in `document` in the theme's quiet text colour: plainly
+    there, plainly not text."""
+    return _Marks(document, look.color("text_quiet"))
 
 
 class CodePanel(QPlainTextEdit):
