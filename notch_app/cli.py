@@ -34,6 +34,9 @@ COMMANDS: dict[str, str] = {
     "glance": "check a tool result's glance card: which blocks would show, and why not",
     "hook": "answer a coding agent's permission hook (Claude Code, Codex) through Notch",
     "init": "make a new integration folder that validates, tests and runs as it is",
+    "install": "start Notch when you log in, and put it in your app launcher",
+    "uninstall": "remove exactly what `notch install` wrote",
+    "doctor": "say what works on this desktop (placement, keys, keyring, audio…) and how to fix the rest",
 }
 
 
