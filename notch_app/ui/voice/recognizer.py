@@ -60,15 +60,14 @@ class ReplyRecognizer:
             return Heard(said, _verdict_of(said), "grammar", _ms(began))
         free = self._decode("_default", pcm)
         verdict = classify_reply(free).verdict if free else "unclear"
-        said_yes = words_after_yes(said) is not None
-        if verdict not in ("no", "revise") or said_yes or _card_words_in(free):
+        if verdict not in ("no", "revise") or _led_by_yes(said) or _led_by_yes(free):
             # More was said than a plain answer: a "no ..." is a revision, anything else
-            # (a yes among other words) is asked again, never taken as a yes. A "yes" the
-            # grammar heard with more sounds than it accounts for is asked again too, not
-            # sent back: mostly the card's words heard cut short ("yes zebra" of "yes
-            # zebra garden"), which the free-form model does not know (it turned "yes
-            # walrus yellow", a pair since taken off the list, into "yeah it's not you",
-            # and British English "yes garden motorcycle" into "yeah it's gotten so").
+            # (a yes among other words) is asked again, never taken as a yes. A reply led
+            # by "yes" is asked again too, never sent back as a change: mostly the card's
+            # words heard cut short ("yes zebra" of "yes zebra garden"), which the
+            # free-form model does not know (it turned "yes walrus yellow", a pair since
+            # taken off the list, into "yeah it's not you", and British English "yes
+            # garden motorcycle" into "yeah it's gotten so"). A change starts with "no".
             verdict = "revise" if said in NO_PHRASES and free else "unclear"
         return Heard(free or said, verdict, "free-form", _ms(began))
 
@@ -101,9 +100,9 @@ def _is_phrase_start(said: str) -> bool:
     return bool(words) and any(p.split()[: len(words)] == words for p in PHRASES)
 
 
-def _card_words_in(said: str) -> bool:
-    """True for "yes" followed by one or more card words."""
-    return bool(words_after_yes(said))
+def _led_by_yes(said: str) -> bool:
+    """True for words whose first is a yes ("yes send", "yeah it's not you")."""
+    return said.split()[:1] in (["yes"], ["yeah"], ["yep"])
 
 
 def _verdict_of(phrase: str) -> Verdict:
