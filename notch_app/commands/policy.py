@@ -3,6 +3,7 @@
     notch policy list [--json]
     notch policy set INTEGRATION TOOL --asks-first on|off
     notch policy set INTEGRATION TOOL --block
+    notch policy set INTEGRATION TOOL --refuse [--over ARG N | --not-one-of ARG V1,V2 | --clear]
     notch policy reset INTEGRATION [TOOL]
     notch policy guard INTEGRATION TOOL --over ARG N | --not-one-of ARG V1,V2 | --clear
     notch policy asker-grace [SECONDS]
@@ -70,6 +71,28 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="on: a card before every call; off: runs the moment the agent picks it",
     )
     which.add_argument("--block", action="store_true", help="never run it; the agent is told")
+    which.add_argument(
+        "--refuse",
+        action="store_true",
+        help="refuse it at once, no card, telling the agent why: always (as --block), or "
+        "with --over / --not-one-of only past that threshold (\"never pay over 5000\")",
+    )
+    limit = p.add_mutually_exclusive_group()
+    limit.add_argument(
+        "--over",
+        nargs=2,
+        metavar=("ARG", "N"),
+        help="with --refuse: refuse only when ARG is over the number N",
+    )
+    limit.add_argument(
+        "--not-one-of",
+        nargs=2,
+        metavar=("ARG", "V1,V2"),
+        help="with --refuse: refuse only when ARG (every item, for a list) is not one of these",
+    )
+    limit.add_argument(
+        "--clear", action="store_true", help="with --refuse: remove its refuse-when rules"
+    )
 
     p = sub.add_parser("reset", parents=[common], help="back to the default (asks first)")
     p.add_argument("integration", metavar="INTEGRATION")
@@ -121,6 +144,12 @@ def run(args: argparse.Namespace) -> int:
             return _list(book, catalog, as_json=args.json)
         if command == "reset":
             return _reset(book, catalog, args.integration, args.tool)
+        if command == "set" and not args.refuse and (args.over or args.not_one_of or args.clear):
+            raise _Refusal(
+                "--over, --not-one-of and --clear go with --refuse (a threshold past which "
+                "the action is refused); to ask anyway past a threshold, use "
+                "`notch policy guard`"
+            )
         unloaded = _gateway_id(catalog, args.integration)
         if unloaded is not None:
             return _by_name(book, unloaded, args.tool, args)
@@ -218,17 +247,29 @@ def _by_name(
         f"this applies to its tool {tool_name!r} from the moment it attaches — check the "
         "tool's name, nothing here can"
     )
+    if args.policy_command == "set" and args.refuse and not args.clear and (
+        args.over is not None or args.not_one_of is not None
+    ):
+        refusal = _threshold(args)
+        book.add_refusal_by_name(integration_id, tool_name, refusal)
+        print(f"{tool_name} ({integration_id}): {_refuses_line(refusal)}")
+        print(f"({later})", file=sys.stderr)
+        return 0
+    if args.policy_command == "set" and args.refuse and args.clear:
+        book.clear_refusals_by_name(integration_id, tool_name)
+        print(f"{tool_name} ({integration_id}): no refuse-when rules.")
+        return 0
     if args.policy_command == "set":
         if args.asks_first == "off":
             raise _Refusal(
                 f"{later}. Asks first off needs the card the person agrees to: turn it off "
                 "with “Always allow” on its card, or load its folder with --manifests DIR"
             )
-        if args.block:
+        if args.block or args.refuse:
             book.block_by_name(integration_id, tool_name)
         else:  # on: back to asking first, unblocked; its guards stay
             book.block_by_name(integration_id, tool_name, blocked=False, asks_first=True)
-        if args.block:
+        if args.block or args.refuse:
             print(f"{tool_name} ({integration_id}): blocked — it never runs; the agent is told.")
         else:
             print(f"{tool_name} ({integration_id}): asks first — a card before every call.")
@@ -328,6 +369,8 @@ def _describe_state(book: PolicyBook, manifest: Manifest, tool: Tool) -> str:
     text = state.label
     if state.guards:
         text += " · asks anyway when " + "; ".join(g.describe() for g in state.guards)
+    if state.refusals:
+        text += " · refuses when " + "; ".join(r.describe() for r in state.refusals)
     return text
 
 
@@ -361,6 +404,7 @@ def _list(book: PolicyBook, catalog: Catalog, *, as_json: bool) -> int:
                     "default": "asksFirst",
                     "cardChanged": state.card_changed,
                     "guards": [_guard_json(g) for g in state.guards],
+                    "refusals": [_guard_json(r) for r in state.refusals],
                     "loaded": True,
                 }
             )
@@ -387,6 +431,7 @@ def _list(book: PolicyBook, catalog: Catalog, *, as_json: bool) -> int:
                 "default": "asksFirst",
                 "cardChanged": False,
                 "guards": [_guard_json(g) for g in entry.guards],
+                "refusals": [_guard_json(r) for r in entry.refusals],
                 "loaded": False,
             }
         )
@@ -430,7 +475,14 @@ def _set(
     args: argparse.Namespace,
     source: str | None = None,
 ) -> int:
-    if args.block:
+    if args.refuse and args.clear:
+        book.set_refusals(manifest, tool, [])
+        print(f"{tool.name} ({manifest.name}): no refuse-when rules.")
+    elif args.refuse and (args.over is not None or args.not_one_of is not None):
+        refusal = _threshold(args)
+        book.add_refusal(manifest, tool, refusal)
+        print(f"{tool.name} ({manifest.name}): {_refuses_line(refusal)}")
+    elif args.block or args.refuse:
         book.block(manifest, tool)
         print(f"{tool.name} ({manifest.name}): blocked — it never runs; the agent is told.")
     else:
@@ -498,6 +550,40 @@ def _guard(book: PolicyBook, manifest: Manifest, tool: Tool, args: argparse.Name
     if state.asks_first and not state.blocked:
         print("(Asks first is on, so the card shows anyway; guards matter once it is off.)")
     return 0
+
+
+def _threshold(args: argparse.Namespace) -> Guard:
+    """The refuse-when rule `--refuse --over ARG N` / `--refuse --not-one-of ARG V1,V2`
+    describes. Raises _Refusal for a limit that is not a number, or no values."""
+    from notch_app.runtime.policy_book import NotOneOfGuard, OverGuard
+
+    if args.over is not None:
+        argument, raw = args.over
+        try:
+            limit = float(raw.replace(",", ""))
+        except ValueError:
+            raise _Refusal(f"--over {argument} {raw}: {raw!r} is not a number") from None
+        if not math.isfinite(limit):
+            raise _Refusal(f"--over {argument} {raw}: the limit must be a finite number")
+        number: int | float = int(limit) if limit.is_integer() and abs(limit) < 1e15 else limit
+        return _checked(f"--over {argument}", lambda: OverGuard(argument=argument, limit=number))
+    argument, raw = args.not_one_of
+    allowed = [v.strip() for v in raw.split(",") if v.strip()]
+    if not allowed:
+        raise _Refusal(f"--not-one-of {argument}: give at least one value, e.g. a,b")
+    return _checked(
+        f"--not-one-of {argument}", lambda: NotOneOfGuard(argument=argument, allowed=allowed)
+    )
+
+
+def _refuses_line(refusal: Guard) -> str:
+    from notch_app.runtime.policy_book.guards import rule_text
+
+    rule = rule_text(refusal)
+    return (
+        f"refuses when {rule} — no card; the agent is told at once what you do not "
+        "allow, and you see a one-line note."
+    )
 
 
 def _checked(option: str, build: Callable[[], Guard]) -> Guard:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from notch_app.manifest.model import leading_verb
+from notch_app.runtime.policy_book.guards import REFUSED_BY_RULE
 
 _DONE = {
     "send": "sent", "delete": "deleted", "create": "created", "post": "posted",
@@ -17,9 +18,12 @@ def nothing_done(tool_name: str) -> str:
     return f"nothing was {_DONE.get(leading_verb(tool_name), 'run')}"
 
 
-def refusal(outcome: str, title: str, tool_name: str) -> str:
+def refusal(outcome: str, title: str, tool_name: str, for_model: str = "") -> str:
     """The sentence for a call that ended without running: declined, blocked, expired,
-    withdrawn or superseded."""
+    withdrawn or superseded. A call refused by one of the person's "refuses when" rules
+    gets Notch's own sentence (`for_model`), which says what it can do instead."""
+    if outcome == "blocked" and for_model.startswith(REFUSED_BY_RULE):
+        return for_model
     what = f"“{title}”"
     nothing = nothing_done(tool_name)
     if outcome == "declined":

@@ -25,6 +25,10 @@ class PolicyVerdict:
     reason: str | None = None
     """For `ask` despite "Asks first" off: the guard that tripped (shown on the card).
     For `block`: what the agent is told. For `autoApprove`: the glance text, if any."""
+    for_model: str | None = None
+    """For a `block` by a "refuses when" rule: the sentence the agent is told instead of
+    the stock "blocked" one (what the person does not allow and what it can do instead);
+    the person sees `reason` as a one-line glance."""
 
 
 ASK = PolicyVerdict("ask")

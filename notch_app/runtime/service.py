@@ -657,6 +657,10 @@ class ConfirmationService:
             scope=scope if runs else None,
         )
         decision = self._told(_sealed(decision, item.tool, item), item.tool, request.arguments)
+        if not runs and verdict.for_model:
+            # A "refuses when" rule: the agent hears what the person does not allow and
+            # what it can do instead, not the stock "blocked".
+            decision = replace(decision, for_model=verdict.for_model)
         item.ending = decision
         self._open[call_id] = item  # a repeat while it is written joins this one
 
@@ -669,6 +673,10 @@ class ConfirmationService:
             # The glance is the person's setting (Settings → "Show a glance"), read live.
             if runs and getattr(self.policy, "glance", True):
                 self._cards.glance(request, verdict.reason or item.tool.display_title)
+            elif not runs and verdict.for_model and verdict.reason:
+                # A refusal always says so in one line: the person should know a rule
+                # of theirs stopped something, even with glances off.
+                self._cards.glance(request, verdict.reason)
 
         self._writes.write(
             NewDecision(

@@ -892,7 +892,9 @@ class OverlayPresenter(QObject):
         if self._queue:
             self._show_front()
         elif self._glances:
-            self._show_done(self._glances.pop(0), "approved")
+            said = self._glances.pop(0)
+            # A "refuses when" rule's line ("Refused Pay invoice: …") is not a run.
+            self._show_done(said, "declined" if said.startswith("Refused ") else "approved")
         elif self._results:
             self._show_result(self._results.popleft())
         elif self.stopped is not None:  # no timer: it stays until Notch is restarted

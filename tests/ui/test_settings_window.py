@@ -144,6 +144,37 @@ def test_adding_and_removing_guards(
     assert len(stored_file(book)["policies"][PAY]["pay_invoice"]["guards"]) == 1  # type: ignore[index]
 
 
+def test_a_refusal_rule_from_settings_refuses_past_its_limit_and_says_what_it_tells(
+    setup: tuple[SettingsWindow, PolicyBook, Integrations], qtbot: QtBot
+) -> None:
+    window, book, integrations = setup
+    window.open_integration(PAY)
+    panel = window.action_panels["pay_invoice"]
+    panel.guard_effect.setCurrentText("Refuse when")
+    assert panel.add_guard_button.text() == "Add refusal"
+    panel.guard_argument.setCurrentText("amount")
+    panel.guard_value.setText("5,000")
+    panel.add_guard_button.click()
+    qtbot.waitUntil(lambda: len(window.action_panels["pay_invoice"].refusal_chips) == 1)
+    entry = stored_file(book)["policies"][PAY]["pay_invoice"]  # type: ignore[index]
+    assert entry["refusals"] == [{"kind": "over", "argument": "amount", "limit": 5000}]
+    assert entry["guards"] == []  # a refusal, not an "ask anyway"
+    panel = window.action_panels["pay_invoice"]
+    # The person reads, word for word, what the agent will be told.
+    assert panel.refusal_preview.isVisibleTo(window)
+    assert "does not allow Pay invoice when amount is over 5,000" in panel.refusal_preview.text()
+    manifest = integrations.catalog.integration(PAY)
+    assert manifest is not None
+    tool = manifest.tool("pay_invoice")
+    assert tool is not None
+    assert book.verdict(manifest, tool, {"amount": 6000}).action == "block"
+    assert book.verdict(manifest, tool, {"amount": 10}).action == "ask"
+
+    panel.refusal_chips[0].remove_button.click()
+    qtbot.waitUntil(lambda: window.action_panels["pay_invoice"].refusal_chips == [])
+    assert book.verdict(manifest, tool, {"amount": 6000}).action == "ask"
+
+
 def test_a_bad_guard_value_is_explained_and_nothing_stored(
     setup: tuple[SettingsWindow, PolicyBook, Integrations],
 ) -> None:

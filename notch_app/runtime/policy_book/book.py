@@ -38,7 +38,7 @@ from notch_app.runtime.policy_book.document import (
     SettingsDocument,
 )
 from notch_app.runtime.policy_book.fingerprint import card_fingerprint, source_fingerprint
-from notch_app.runtime.policy_book.guards import trips
+from notch_app.runtime.policy_book.guards import refusal_line, refusal_sentence, trips
 from notch_app.runtime.policy_book.schema_paths import argument_paths, nearest
 from notch_app.runtime.policy_book.settings_file import (
     default_data_dir,
@@ -74,6 +74,9 @@ class Verdict:
 
     action: VerdictAction
     reason: str | None = None
+    for_model: str | None = None
+    """For a refusal (a "refuses when" rule that tripped): the sentence the agent is
+    told, one it can act on ("... ask them, or lower amount to 5,000 or less")."""
 
     @property
     def outcome(self) -> Outcome | None:
@@ -95,6 +98,8 @@ class ActionState:
     guards: tuple[Guard, ...]
     card_changed: bool
     """A stored "off" (or block) was made for a different card than the manifest's now."""
+    refusals: tuple[Guard, ...] = ()
+    """"Refuses when": calls past these never run and show no card."""
 
     @property
     def label(self) -> str:
@@ -184,6 +189,9 @@ class PolicyBook:
             return Verdict("ask")
         if entry.blocked:
             return Verdict("block", BLOCKED_REASON)
+        refused = _refused(entry, manifest, tool, arguments)
+        if refused is not None:
+            return refused
         if entry.asks_first:
             return Verdict("ask")
         if entry.card != self._fingerprint(tool):
@@ -215,6 +223,7 @@ class PolicyBook:
             blocked=entry.blocked,
             guards=tuple(entry.guards),
             card_changed=changed and (not entry.asks_first or entry.blocked),
+            refusals=tuple(entry.refusals),
         )
 
     # --- changing (only the person: Settings window, `notch policy`) ------------------
@@ -304,6 +313,46 @@ class PolicyBook:
         kept = list(guards)
         self._change(
             integration_id, tool_name, lambda entry: entry.model_copy(update={"guards": kept})
+        )
+
+    def set_refusals(self, manifest: Manifest, tool: Tool, refusals: Sequence[Guard]) -> None:
+        """Replace an action's "refuses when" rules: a call one of them trips for is
+        refused at once (no card), the agent told why. Raises PolicyRefused for an
+        unknown argument path or an "over" rule on an argument that is not a number."""
+        self._require_policy(manifest, tool)
+        for refusal in refusals:
+            check_guard(tool, refusal)
+        kept = list(refusals)
+        self._change(
+            manifest.id, tool.name, lambda entry: entry.model_copy(update={"refusals": kept})
+        )
+
+    def add_refusal(self, manifest: Manifest, tool: Tool, refusal: Guard) -> None:
+        """Add a "refuses when" rule, replacing one of the same kind on the same argument."""
+        current = self.stored(manifest.id, tool.name) or ActionPolicy()
+        others = [r for r in current.refusals if (r.kind, r.argument) != (refusal.kind, refusal.argument)]
+        self.set_refusals(manifest, tool, [*others, refusal])
+
+    def remove_refusal(self, manifest: Manifest, tool: Tool, refusal: Guard) -> None:
+        """Remove one "refuses when" rule (compared by value); no-op when it is not there."""
+        current = self.stored(manifest.id, tool.name) or ActionPolicy()
+        self.set_refusals(manifest, tool, [r for r in current.refusals if r != refusal])
+
+    def add_refusal_by_name(self, integration_id: str, tool_name: str, refusal: Guard) -> None:
+        """As `add_refusal`, for an integration not loaded here (a `notch mcp` server's):
+        a rule naming an argument the tool does not have never trips. Raises
+        PolicyWriteError."""
+        current = self.stored(integration_id, tool_name) or ActionPolicy()
+        others = [r for r in current.refusals if (r.kind, r.argument) != (refusal.kind, refusal.argument)]
+        kept = [*others, refusal]
+        self._change(
+            integration_id, tool_name, lambda entry: entry.model_copy(update={"refusals": kept})
+        )
+
+    def clear_refusals_by_name(self, integration_id: str, tool_name: str) -> None:
+        """Remove every "refuses when" rule of an action (loaded here or not)."""
+        self._change(
+            integration_id, tool_name, lambda entry: entry.model_copy(update={"refusals": []})
         )
 
     def add_guard(self, manifest: Manifest, tool: Tool, guard: Guard) -> None:
@@ -585,6 +634,26 @@ class PolicyBook:
         self._document = document
         self._writable = True
         self._notify()
+
+
+def _refused(
+    entry: ActionPolicy, manifest: Manifest, tool: Tool, arguments: Mapping[str, Any]
+) -> Verdict | None:
+    """The refusal for a call one of `entry`'s "refuses when" rules trips for, else None.
+    A value a rule cannot judge (not a number for "over") refuses too: the person said
+    never past the limit, and the agent is told to send a plain value."""
+    for refusal in entry.refusals:
+        try:
+            why = trips(refusal, arguments)
+        except Exception:
+            log.exception("refusal %s on %s/%s failed", refusal.kind, manifest.id, tool.name)
+            why = f"{refusal.argument} could not be checked"
+        if why is not None:
+            title = tool.display_title
+            return Verdict(
+                "block", refusal_line(title, refusal), refusal_sentence(title, refusal, why)
+            )
+    return None
 
 
 def check_guard(tool: Tool, guard: Guard) -> None:

@@ -108,10 +108,18 @@ class ActionPolicy(_Closed):
         "server's command line, or its manifest) when Asks first was turned off; another "
         "source under the same name asks again. Absent: made before sources were kept.",
     )
+    refusals: list[Guard] = Field(
+        default_factory=list,
+        max_length=MAX_GUARDS_PER_ACTION,
+        description='Refuses when: a call whose argument is over the limit (or not one of '
+        'the allowed values) never runs and shows no card ("never pay over 5000"); the '
+        "agent is told why at once. Applies to every source and every card, asking first "
+        "or not. (The confirmation-tiers seed's threshold escalation to review/never.)",
+    )
 
     @property
     def is_default(self) -> bool:
-        return self.asks_first and not self.blocked and not self.guards
+        return self.asks_first and not self.blocked and not self.guards and not self.refusals
 
 
 class OverlayPreferences(_Closed):

@@ -120,3 +120,45 @@ def _not_one_of(guard: NotOneOfGuard, values: list[Any]) -> str | None:
         if text not in allowed:
             return guard.describe()
     return None
+
+
+def grouped(value: int | float) -> str:
+    """5000 → "5,000", 12.5 → "12.5": a limit as a person reads it in a sentence."""
+    if value == int(value) and abs(value) < 1e15:
+        return f"{int(value):,}"
+    return repr(value)
+
+
+REFUSED_BY_RULE = "The person does not allow "
+"""How every "refuses when" sentence for the agent begins (clients that word refusals
+themselves, the gateway, pass these on as they are)."""
+
+
+def refusal_line(title: str, refusal: Guard) -> str:
+    """The one line the person reads when a "refuses when" rule refused a call (the
+    glance, the log's message): "Refused Pay invoice: amount is over 5,000"."""
+    return f"Refused {title}: {rule_text(refusal)}"
+
+
+def refusal_sentence(title: str, refusal: Guard, why: str) -> str:
+    """What the agent is told when a "refuses when" rule refused its call: what the
+    person does not allow, that nothing ran, and what it can do instead. `why` is what
+    `trips` said (the rule itself, or that the value could not be judged)."""
+    rule = rule_text(refusal)
+    head = f"{REFUSED_BY_RULE}{title} when {rule}; nothing ran."
+    if why != refusal.describe():  # the value could not be compared with the rule
+        return f"{head} {refusal.argument} could not be checked against that: send it as a plain value."
+    if isinstance(refusal, OverGuard):
+        return (
+            f"{head} Ask them first, or lower {refusal.argument} to {grouped(refusal.limit)} "
+            "or less."
+        )
+    shown = ", ".join(refusal.allowed[:5]) + (" …" if len(refusal.allowed) > 5 else "")
+    return f"{head} Ask them first, or use one of the allowed values ({shown})."
+
+
+def rule_text(refusal: Guard) -> str:
+    """A rule as the person reads it, limits grouped: "amount is over 5,000"."""
+    if isinstance(refusal, OverGuard):
+        return f"{refusal.argument} is over {grouped(refusal.limit)}"
+    return refusal.describe()

@@ -56,7 +56,7 @@ class PersonPolicy:
         if verdict.action == "auto":
             return PolicyVerdict("autoApprove", glance_text(tool, arguments))
         if verdict.action == "block":
-            return PolicyVerdict("block", verdict.reason)
+            return PolicyVerdict("block", verdict.reason, verdict.for_model)
         if verdict.reason is not None:
             return PolicyVerdict("ask", verdict.reason)
         return ASK

@@ -30,12 +30,15 @@ from notch_app.runtime.policy_book import (
     PolicyRefused,
     PolicyWriteError,
 )
+from notch_app.runtime.policy_book.guards import refusal_sentence, rule_text
 from notch_app.runtime.policy_book.schema_paths import argument_paths
 from notch_app.ui.widgets.flow_layout import FlowLayout
 
 CHIP_HEIGHT = 24
 OVER = "is over"
 NOT_ONE_OF = "is not one of"
+ASK_ANYWAY = "Ask anyway when"
+REFUSE = "Refuse when"
 
 
 def _label(text: str, name: str | None = None, *, wrap: bool = False) -> QLabel:
@@ -50,7 +53,9 @@ def _label(text: str, name: str | None = None, *, wrap: bool = False) -> QLabel:
 class GuardChip(QFrame):
     """A guard shown as "Ask anyway when amount is over 500 ×"."""
 
-    def __init__(self, guard: Guard, on_remove: Callable[[Guard], None]) -> None:
+    def __init__(
+        self, guard: Guard, on_remove: Callable[[Guard], None], what: str = "guard"
+    ) -> None:
         super().__init__()
         self.guard = guard
         self.setObjectName("Chip")
@@ -58,11 +63,11 @@ class GuardChip(QFrame):
         row = QHBoxLayout(self)
         row.setContentsMargins(8, 2, 4, 2)
         row.setSpacing(2)
-        row.addWidget(_label(guard.describe()))
+        row.addWidget(_label(rule_text(guard)))
         self.remove_button = QToolButton()
         self.remove_button.setObjectName("ChipRemove")
-        self.remove_button.setToolTip("Remove this guard")
-        self.remove_button.setAccessibleName(f"Remove guard: {guard.describe()}")
+        self.remove_button.setToolTip(f"Remove this {what}")
+        self.remove_button.setAccessibleName(f"Remove {what}: {guard.describe()}")
         self.remove_button.setCursor(Qt.CursorShape.PointingHandCursor)
         self.remove_button.clicked.connect(lambda: on_remove(guard))
         row.addWidget(self.remove_button)
@@ -125,6 +130,10 @@ class ActionPanel(QWidget):
 
         if state.blocked:
             hint = "Blocked: never runs; the agent is told you blocked it."
+        elif state.refusals:
+            hint = "Refused past your limits (no card); " + (
+                "asks first otherwise." if state.asks_first else "runs otherwise."
+            )
         elif state.asks_first:
             hint = "Default: asks first — a card before every call."
         else:
@@ -139,39 +148,70 @@ class ActionPanel(QWidget):
             )
             outer.addWidget(self.note)
 
-        outer.addWidget(self._guards(state.guards))
+        outer.addWidget(self._guards(state.guards, state.refusals))
         self.error = _label("", "Error", wrap=True)
         self.error.hide()
         outer.addWidget(self.error)
 
     # --- guards ---------------------------------------------------------------------------
 
-    def _guards(self, guards: tuple[Guard, ...]) -> QWidget:
+    def _chips(
+        self, lead_text: str, rules: tuple[Guard, ...], remove: Callable[[Guard], None], what: str
+    ) -> tuple[QWidget, list[GuardChip]]:
+        chips_box = QWidget()
+        chips = FlowLayout(chips_box, spacing=6)
+        chips.setContentsMargins(0, 0, 0, 0)
+        lead = _label(lead_text, "Quiet")
+        lead.setFixedHeight(CHIP_HEIGHT)
+        lead.setAlignment(Qt.AlignmentFlag.AlignVCenter)
+        chips.addWidget(lead)
+        made: list[GuardChip] = []
+        for rule in rules:
+            chip = GuardChip(rule, remove, what)
+            made.append(chip)
+            chips.addWidget(chip)
+        if not rules:
+            none = _label(f"… (no {what}s yet)", "Faint")
+            none.setFixedHeight(CHIP_HEIGHT)
+            chips.addWidget(none)
+        chips.addWidget(QWidget())  # FlowLayout stretches its last item: keep chips compact
+        return chips_box, made
+
+    def _guards(self, guards: tuple[Guard, ...], refusals: tuple[Guard, ...] = ()) -> QWidget:
         box = QWidget()
         column = QVBoxLayout(box)
         column.setContentsMargins(0, 4, 0, 0)
         column.setSpacing(6)
-        chips_box = QWidget()
-        chips = FlowLayout(chips_box, spacing=6)
-        chips.setContentsMargins(0, 0, 0, 0)
-        lead = _label("Ask anyway when", "Quiet")
-        lead.setFixedHeight(CHIP_HEIGHT)
-        lead.setAlignment(Qt.AlignmentFlag.AlignVCenter)
-        chips.addWidget(lead)
-        self.chips: list[GuardChip] = []
-        for guard in guards:
-            chip = GuardChip(guard, self._remove_guard)
-            self.chips.append(chip)
-            chips.addWidget(chip)
-        if not guards:
-            none = _label("… (no guards yet)", "Faint")
-            none.setFixedHeight(CHIP_HEIGHT)
-            chips.addWidget(none)
-        chips.addWidget(QWidget())  # FlowLayout stretches its last item: keep chips compact
+        chips_box, self.chips = self._chips(ASK_ANYWAY, guards, self._remove_guard, "guard")
         column.addWidget(chips_box)
+        refusals_box, self.refusal_chips = self._chips(
+            REFUSE, refusals, self._remove_refusal, "refusal"
+        )
+        column.addWidget(refusals_box)
+        # What a refusal tells the agent, word for word: the person sees what they set.
+        self.refusal_preview = _label(
+            "Tells the agent: “"
+            + refusal_sentence(self.tool.display_title, refusals[0], refusals[0].describe())
+            + "”"
+            if refusals
+            else "",
+            "Faint",
+            wrap=True,
+        )
+        self.refusal_preview.setVisible(bool(refusals))
+        column.addWidget(self.refusal_preview)
 
         editor = QHBoxLayout()
         editor.setSpacing(6)
+        self.guard_effect = QComboBox()
+        self.guard_effect.setAccessibleName("Effect")
+        self.guard_effect.addItems([ASK_ANYWAY, REFUSE])
+        self.guard_effect.setToolTip(
+            "Ask anyway: the card shows even with Asks first off. Refuse: the call never "
+            "runs and shows no card; the agent is told why at once."
+        )
+        self.guard_effect.currentTextChanged.connect(self._effect_changed)
+        editor.addWidget(self.guard_effect, 2)
         self.guard_argument = QComboBox()
         self.guard_argument.setAccessibleName("Argument")
         for info in argument_paths(self.tool):
@@ -194,10 +234,13 @@ class ActionPanel(QWidget):
         column.addLayout(editor)
         self._argument_changed()
         if self.guard_argument.count() == 0:
-            for w in (self.guard_argument, self.guard_kind, self.guard_value):
+            for w in (self.guard_effect, self.guard_argument, self.guard_kind, self.guard_value):
                 w.setEnabled(False)
             self.add_guard_button.setEnabled(False)
         return box
+
+    def _effect_changed(self, effect: str) -> None:
+        self.add_guard_button.setText("Add refusal" if effect == REFUSE else "Add guard")
 
     def _argument_changed(self) -> None:
         info = self.guard_argument.currentData()
@@ -234,10 +277,16 @@ class ActionPanel(QWidget):
             else:
                 self._show_error("Those values are too long or too many.")
             return
-        self._apply(lambda: self.book.add_guard(self.manifest, self.tool, guard))
+        if self.guard_effect.currentText() == REFUSE:
+            self._apply(lambda: self.book.add_refusal(self.manifest, self.tool, guard))
+        else:
+            self._apply(lambda: self.book.add_guard(self.manifest, self.tool, guard))
 
     def _remove_guard(self, guard: Guard) -> None:
         self._apply(lambda: self.book.remove_guard(self.manifest, self.tool, guard))
+
+    def _remove_refusal(self, refusal: Guard) -> None:
+        self._apply(lambda: self.book.remove_refusal(self.manifest, self.tool, refusal))
 
     # --- switches ---------------------------------------------------------------------------
 
