@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from notch_app import headless
-from notch_app.ipc.address import SocketError
+from notch_app.ipc.address import SocketError, leave_note, take_note_back
 from notch_app.ipc.server import NotchServer
 from notch_app.runtime.catalog import Catalog
 from notch_app.runtime.policy_book import OverlayPreferences, PolicyBook
@@ -60,6 +60,9 @@ class NotchConfig:
     """`notch run --idle`: the idle look for this run, over the settings file."""
     park_after_override_s: float | None = None
     """`notch run --park-after`: the park time for this run, over the settings file."""
+    leave_note: bool = False
+    """Say where this Notch listens in the person's state folder (`ipc/address.py`), so
+    a client started with a bare environment finds it; `notch run` without --socket."""
 
 
 def overlay_settings_from(config: NotchConfig, preferences: OverlayPreferences) -> OverlaySettings:
@@ -149,6 +152,8 @@ class NotchApp:
         except (StoreError, SocketError) as exc:
             raise StartupError(str(exc)) from None
         self.service, self.server = running.service, running.server
+        if self.config.leave_note:
+            leave_note(self.config.socket_path)
         presenter = running.presenter
         assert isinstance(presenter, OverlayPresenter)
         self.presenter = presenter
@@ -234,6 +239,8 @@ class NotchApp:
             self._unsubscribe_overlay()
             self._unsubscribe_overlay = None
         if self.server is not None:
+            if self.config.leave_note:
+                take_note_back(self.config.socket_path)
             await self.server.close()
             self.server = None
         if self.service is not None:

@@ -27,7 +27,8 @@ def add_service_options(parser: argparse.ArgumentParser) -> None:
         type=Path,
         default=None,
         help="the Unix socket to listen on (default: $NOTCH_SOCKET, else "
-        "$XDG_RUNTIME_DIR/notch/notch.sock)",
+        "$XDG_RUNTIME_DIR/notch/notch.sock; without --socket Notch also notes where it "
+        "listens in ~/.local/state/notch, so MCP clients find it)",
     )
     parser.add_argument(
         "--data-dir",
@@ -91,6 +92,8 @@ def config_from(args: argparse.Namespace) -> NotchConfig:
         manifest_dirs=list(args.manifests),
         idle_override=args.idle,
         park_after_override_s=park_after,
+        # Without --socket, clients with a bare environment find this Notch by its note.
+        leave_note=args.socket is None,
     )
 
 

@@ -24,11 +24,10 @@ import socket
 import threading
 import time
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any, Final
 
 from notch_app.ipc import protocol as rpc
-from notch_app.ipc.address import default_socket_path
+from notch_app.ipc.address import find_socket
 from notch_app.ipc.client import (
     ANSWER_WAIT_S,
     CONNECT_WAIT_S,
@@ -59,6 +58,7 @@ from notch_app.ipc.client import (
     request_error,
     request_params,
     routed,
+    socket_search,
     verified_decision,
     withdraw_failed,
 )
@@ -85,7 +85,9 @@ class NotchClient:
         token: str | None = None,
     ) -> None:
         self.token = checked_token(token)
-        self.socket_path = Path(socket_path) if socket_path else default_socket_path()
+        self._fixed = socket_search(socket_path)
+        self._search = self._fixed or find_socket()
+        self.socket_path = self._search.path
         self.reconnect_for = reconnect_for
         self.on_event = on_event
         self._lock = threading.Lock()
@@ -405,6 +407,9 @@ class NotchClient:
         `deadline`). Call with `_lock` held."""
         if self._sock is not None:
             return self._sock
+        if self._fixed is None:  # a Notch started since, or elsewhere, is found
+            self._search = find_socket()
+            self.socket_path = self._search.path
         sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         wait = CONNECT_WAIT_S
         if deadline is not None:
@@ -414,7 +419,7 @@ class NotchClient:
             sock.connect(os.fspath(self.socket_path))
         except OSError as exc:
             sock.close()
-            raise connect_failed(self.socket_path, exc) from None
+            raise connect_failed(self.socket_path, exc, self._search.looked) from None
         try:  # before anything is sent on it
             verify_server(sock, self.socket_path)
         except UntrustedServer as exc:

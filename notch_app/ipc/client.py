@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from notch_app.ipc import protocol as rpc
-from notch_app.ipc.address import default_socket_path
+from notch_app.ipc.address import SocketSearch, find_socket
 from notch_app.ipc.peer import UntrustedServer, verify_server
 from notch_app.runtime.decision import Decision, DecisionNotVerified
 from notch_app.runtime.ownership import new_token, token_problem
@@ -185,11 +185,24 @@ class CallListeners:
             handler(event)
 
 
-def not_running(socket_path: Path, error: OSError) -> NotchNotRunning:
-    """The error for a failed connect, saying how to start Notch when nothing listens."""
+def not_running(socket_path: Path, error: OSError, looked: Sequence[str] = ()) -> NotchNotRunning:
+    """The error for a failed connect, saying how to start Notch when nothing listens;
+    `looked` (a client given no path: `address.find_socket`) names every place tried."""
     if isinstance(error, FileNotFoundError | ConnectionRefusedError):
+        if looked:
+            return NotchNotRunning(
+                f"no Notch is running: looked at {'; '.join(looked)}. Start it with "
+                "`notch run`, or point NOTCH_SOCKET (or --socket) at its socket"
+            )
         return NotchNotRunning(f"no Notch is running at {socket_path}: start it with `notch run`")
     return NotchNotRunning(f"cannot connect to Notch at {socket_path}: {error.strerror}")
+
+
+def socket_search(socket_path: str | os.PathLike[str] | None) -> SocketSearch | None:
+    """A client's fixed socket (`socket_path` given), or None: then it looks for the
+    running Notch before each connect (`find_socket`), so one started later, or at
+    another place, is found."""
+    return SocketSearch(Path(socket_path)) if socket_path else None
 
 
 def connection_lost(socket_path: Path, reconnect_for: float) -> NotchConnectionLost:
@@ -301,17 +314,19 @@ def no_answer(method: str, limit: float) -> NotchTimeout:
     )
 
 
-def connect_failed(socket_path: Path, error: OSError) -> NotchNotRunning:
+def connect_failed(
+    socket_path: Path, error: OSError, looked: Sequence[str] = ()
+) -> NotchNotRunning:
     """The error for a connect that failed or did not finish within CONNECT_WAIT_S."""
     if isinstance(error, TimeoutError | BlockingIOError):
         return NotchNotRunning(
             f"Notch at {socket_path} does not accept connections (within "
             f"{CONNECT_WAIT_S:g} s); it may be frozen: restart notch run"
         )
-    return not_running(socket_path, error)
+    return not_running(socket_path, error, looked)
 
 
-def connected_socket(socket_path: Path) -> socket.socket:
+def connected_socket(socket_path: Path, looked: Sequence[str] = ()) -> socket.socket:
     """A non-blocking socket connected to `socket_path`. A Unix socket connects at once
     or not at all: a Notch whose accept queue is full (it stopped accepting) fails here
     with EAGAIN. (asyncio's own connect waits on such a socket and then takes it for
@@ -322,7 +337,7 @@ def connected_socket(socket_path: Path) -> socket.socket:
         sock.connect(os.fspath(socket_path))
     except OSError as exc:
         sock.close()
-        raise connect_failed(socket_path, exc) from None
+        raise connect_failed(socket_path, exc, looked) from None
     return sock
 
 
@@ -441,7 +456,9 @@ class AsyncNotchClient:
         token: str | None = None,
     ) -> None:
         self.token = checked_token(token)
-        self.socket_path = Path(socket_path) if socket_path else default_socket_path()
+        self._fixed = socket_search(socket_path)
+        self._search = self._fixed or find_socket()
+        self.socket_path = self._search.path
         self.reconnect_for = reconnect_for
         self.on_event = on_event
         self._link: _Link | None = None
@@ -691,7 +708,10 @@ class AsyncNotchClient:
             if self._link is not None and self._link.alive:
                 return self._link
             loop = asyncio.get_running_loop()
-            sock = connected_socket(self.socket_path)
+            if self._fixed is None:  # a Notch started since, or elsewhere, is found
+                self._search = find_socket()
+                self.socket_path = self._search.path
+            sock = connected_socket(self.socket_path, self._search.looked)
             try:
                 async with asyncio.timeout(CONNECT_WAIT_S):
                     transport, link = await loop.create_unix_connection(
@@ -699,7 +719,7 @@ class AsyncNotchClient:
                     )
             except OSError as exc:
                 sock.close()
-                raise connect_failed(self.socket_path, exc) from None
+                raise connect_failed(self.socket_path, exc, self._search.looked) from None
             try:  # before anything is sent on it
                 verify_server(transport.get_extra_info("socket"), self.socket_path)
             except UntrustedServer as exc:
