@@ -47,3 +47,16 @@ class AnswerKeys(QObject):
     def close(self) -> None:
         """Release and let go of any connection (the window is going away)."""
         self.release()
+
+
+class FocusedAnswerKeys(AnswerKeys):
+    """No chords from other applications (a native Wayland window without the portal's
+    GlobalShortcuts), but the card answers ↵ and Esc once it has focus, and says so."""
+
+    @property
+    def hint(self) -> str:
+        return "↵ approve · Esc decline once focused"
+
+    @property
+    def short_hint(self) -> str:
+        return "↵ / Esc once focused"

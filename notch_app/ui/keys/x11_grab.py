@@ -93,7 +93,7 @@ class X11AnswerKeys(AnswerKeys):
         """Grab the chords as the keyboard is laid out now. Grabs already held that still
         fit are kept, never let go and taken again: no chord slips through to another
         application while the layout is read again (MappingNotify)."""
-        asked, plain = _chord_grabs(conn)
+        asked, plain = chord_grabs(conn)
         held = set(self._grabs)
         new = [(keycode, mods) for _, keycode, mods in asked if (keycode, mods) not in held]
         errors = iter(conn.grab_keys(new))
@@ -187,7 +187,7 @@ class X11AnswerKeys(AnswerKeys):
             conn.close()
 
 
-def _chord_grabs(conn: XcbConnection) -> tuple[list[tuple[AnswerRole, int, int]], int]:
+def chord_grabs(conn: XcbConnection) -> tuple[list[tuple[AnswerRole, int, int]], int]:
     """Every (chord, keycode, modifiers) to grab for the keyboard's layout now — each
     chord's keys with Ctrl+Alt and every mix of the lock modifiers — and Ctrl+Alt's mask."""
     per, syms = conn.keyboard_mapping()
