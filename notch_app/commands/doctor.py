@@ -15,7 +15,7 @@ import json
 import os
 import subprocess
 import sys
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -61,7 +61,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     findings, core_ok = examine(args.socket)
     if args.json:
-        print(json.dumps({"core": core_ok, "findings": [f.__dict__ for f in findings]}))
+        print(json.dumps({"core": core_ok, "findings": [asdict(f) for f in findings]}))
         return 0 if core_ok else 1
     print("notch doctor: what works on this desktop")
     for finding in findings:
@@ -147,7 +147,10 @@ def _compositor(session: DesktopSession) -> str:
             interfaces = {g.interface for g in offered_globals()}
         except WaylandError:
             return session.desktop
-        return compositor_from_globals(interfaces) or session.desktop
+        named = compositor_from_globals(interfaces)
+        if named.startswith("a wlroots") and session.desktop:
+            return session.desktop  # sway, Hyprland…: the session names which one
+        return named or session.desktop
     return session.desktop
 
 

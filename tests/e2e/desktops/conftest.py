@@ -470,3 +470,19 @@ def sway_focus(compositor: Compositor) -> str | None:
 def focused_in_sway() -> Callable[[Compositor], str | None]:
     """`focused_in_sway(sway)`: the app_id of the window that has the keyboard now."""
     return sway_focus
+
+
+@pytest.fixture
+def doctor(notch_argv: list[str], repo: Path) -> Callable[[dict[str, str]], dict[str, Any]]:
+    """`doctor(env)`: `notch doctor --json` in that session, its findings by topic (and
+    "core": whether cards can be shown and answered)."""
+
+    def examine(env: dict[str, str]) -> dict[str, Any]:
+        done = subprocess.run(
+            [*notch_argv, "doctor", "--json"], env=env, capture_output=True, text=True,
+            timeout=90, cwd=repo,
+        )  # fmt: skip
+        report = json.loads(done.stdout)
+        return {f["topic"]: f for f in report["findings"]} | {"core": report["core"]}
+
+    return examine

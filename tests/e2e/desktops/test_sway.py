@@ -19,8 +19,12 @@ TOP_MARGIN = 6  # OverlaySettings.top_margin
 
 def test_over_a_focused_window_the_card_drops_from_the_top_centre_and_a_click_decides(
     sway: Any, notch_env: dict[str, Path], start_notch: Any, ask_card: Any, wait_for: Any,
-    person_at_work: Any, focused_in_sway: Any, confirm_on: Any, repo: Path,
+    person_at_work: Any, focused_in_sway: Any, confirm_on: Any, repo: Path, doctor: Any,
 ) -> None:  # fmt: skip
+    said = doctor(sway.notch_env(repo))
+    assert said["core"] is True and "compositor: sway" in said["display"]["says"]
+    assert said["top centre"]["status"] == "ok" and "through XWayland" in said["top centre"]["says"]
+    assert said["answer keys"]["status"] == "no", "xdg-desktop-portal-wlr has no GlobalShortcuts"
     person_at_work(sway)
     wait_for(lambda: focused_in_sway(sway) == "person-at-work", 20, "the person's window")
     env = sway.notch_env(repo)
@@ -56,9 +60,15 @@ def test_over_a_focused_window_the_card_drops_from_the_top_centre_and_a_click_de
 
 def test_without_xwayland_sway_floats_the_card_whole_on_the_screen(
     sway: Any, notch_env: dict[str, Path], start_notch: Any, ask_card: Any, wait_for: Any,
-    repo: Path,
+    repo: Path, doctor: Any,
 ) -> None:  # fmt: skip
     env = sway.notch_env(repo, xwayland=False)
+    said = doctor(env)
+    assert said["top centre"]["status"] == "no"
+    assert (
+        "offers layer-shell, which the Qt inside PySide6 cannot use" in said["top centre"]["says"]
+    )
+    assert "xwayland enable" in said["top centre"]["fix"]
     start_notch(env, notch_env["socket"], notch_env["data_dir"], notch_env["log"])
     asked = ask_card(env, notch_env["socket"], "Placed by sway")
     card, shot = sway.settled_card(wait_for)

@@ -19,9 +19,14 @@ TOP_MARGIN = 6  # OverlaySettings.top_margin
 
 def test_through_xwayland_the_card_is_at_the_top_centre_and_clicks_decide_it(
     weston: Any, notch_env: dict[str, Path], start_notch: Any, ask_card: Any, wait_for: Any,
-    confirm_on: Any, repo: Path,
+    confirm_on: Any, repo: Path, doctor: Any,
 ) -> None:  # fmt: skip
     env = weston.notch_env(repo)
+    said = doctor(env)
+    assert said["core"] is True
+    assert "compositor: weston" in said["display"]["says"]
+    assert said["top centre"]["status"] == "ok" and "through XWayland" in said["top centre"]["says"]
+    assert said["answer keys"]["status"] == "no", "weston offers no GlobalShortcuts portal"
     start_notch(env, notch_env["socket"], notch_env["data_dir"], notch_env["log"])
 
     declined = ask_card(env, notch_env["socket"], "Not this one")
@@ -54,9 +59,13 @@ def test_through_xwayland_the_card_is_at_the_top_centre_and_clicks_decide_it(
 
 def test_without_xwayland_weston_places_the_card_itself_whole_on_the_screen(
     weston: Any, notch_env: dict[str, Path], start_notch: Any, ask_card: Any, wait_for: Any,
-    repo: Path,
+    repo: Path, doctor: Any,
 ) -> None:  # fmt: skip
     env = weston.notch_env(repo, xwayland=False)
+    said = doctor(env)
+    assert said["top centre"]["status"] == "no"
+    assert "start weston with --xwayland" in said["top centre"]["fix"]
+    assert "once the card has focus" in said["answer keys"]["says"]
     start_notch(env, notch_env["socket"], notch_env["data_dir"], notch_env["log"])
     asked = ask_card(env, notch_env["socket"], "Placed by weston")
     card, shot = weston.settled_card(wait_for)
