@@ -272,7 +272,12 @@ def run_notch(config: NotchConfig, scenario: Scenario | None = None, *, linger_s
     from PySide6.QtCore import Qt
     from PySide6.QtWidgets import QApplication
 
-    from notch_app.ui.desktop.display import display_lost, prepare_display, watch_display
+    from notch_app.ui.desktop.display import (
+        display_lost,
+        display_opened,
+        prepare_display,
+        watch_display,
+    )
 
     if QApplication.instance() is None:
         # XWayland on a Wayland session, where the notch can place itself; no display at
@@ -285,6 +290,7 @@ def run_notch(config: NotchConfig, scenario: Scenario | None = None, *, linger_s
         QApplication.setAttribute(Qt.ApplicationAttribute.AA_ShareOpenGLContexts)  # web widgets
     app = QApplication.instance() or QApplication(sys.argv[:1])
     assert isinstance(app, QApplication)
+    display_opened()
     app.setApplicationName("Notch")
     app.setApplicationDisplayName("Notch")
     app.setQuitOnLastWindowClosed(False)

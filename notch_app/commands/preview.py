@@ -82,8 +82,12 @@ def run(args: argparse.Namespace) -> int:
 
         app = headless_app()
     else:
+        from notch_app.ui.desktop.display import display_opened, watch_display
+
+        watch_display("notch preview")  # losing the display: one line, not a traceback
         existing = QApplication.instance()
         app = existing if isinstance(existing, QApplication) else QApplication(["notch preview"])
+        display_opened()
         app.setApplicationName("notch preview")
 
     from notch_app.ui.studio import StudioWindow

@@ -40,8 +40,12 @@ def run(args: argparse.Namespace) -> int:
     else:
         from PySide6.QtWidgets import QApplication
 
+        from notch_app.ui.desktop.display import display_opened, watch_display
+
+        watch_display("notch settings")  # no display, or losing it: one line, not a trace
         existing = QApplication.instance()
         app = existing if isinstance(existing, QApplication) else QApplication(sys.argv[:1])
+        display_opened()
 
     from notch_app.runtime.policy_book import PolicyBook
     from notch_app.runtime.policy_book.places import load_integrations, user_integrations_dir

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
 from typing import TextIO
 
 from PySide6.QtCore import QMessageLogContext, QtMsgType, qInstallMessageHandler
@@ -53,16 +54,18 @@ def watch_display(command: str = "notch", err: TextIO | None = None) -> None:
 
     def handler(kind: QtMsgType, context: QMessageLogContext, message: str) -> None:
         if any(m in message for m in _BROKE):
-            if not _lost:
-                line = f"{command}: lost the display ({_which(session)} went away); Notch stopped"
-                _lost.append(line)
-                print(line, file=out, flush=True)
+            _say_lost(command, session, out)
             return
         if any(m in message for m in _CANNOT_OPEN) or (
             kind == QtMsgType.QtFatalMsg and "platform plugin" in message
         ):
             if not _lost:
-                line = f"{command}: cannot open the display ({_which(session)}): is it running?"
+                line = (
+                    f"{command}: cannot open the display ({_which(session)}): is it running?"
+                    if session.server != "none" or os.environ.get("QT_QPA_PLATFORM")
+                    else f"{command}: no display to show a window on (neither DISPLAY nor "
+                    "WAYLAND_DISPLAY is set): run it in your desktop session"
+                )
                 _lost.append(line)
                 print(line, file=out, flush=True)
             if kind == QtMsgType.QtFatalMsg:
@@ -75,6 +78,57 @@ def watch_display(command: str = "notch", err: TextIO | None = None) -> None:
         print(f"{prefix}{message}", file=out, flush=True)
 
     qInstallMessageHandler(handler)
+    _said_by.clear()
+    _said_by.append(lambda: _say_lost(command, session, out))
+
+
+_said_by: list[Callable[[], None]] = []  # how watch_display says the display was lost
+
+
+def display_opened() -> None:
+    """Call once the QApplication exists: Qt's X11 platform also opens the display through
+    Xlib (for OpenGL) and sets Xlib's I/O error handler, which prints "XIO: fatal IO
+    error…" and exits when the X server goes away — at times before Qt itself notices.
+    Replaced now by one that says `watch_display`'s one line, then ends as Xlib would."""
+    if _said_by:
+        _quiet_xlib(_said_by[0])
+
+
+def _say_lost(command: str, session: DesktopSession, out: TextIO) -> None:
+    if not _lost:
+        line = f"{command}: lost the display ({_which(session)} went away); Notch stopped"
+        _lost.append(line)
+        print(line, file=out, flush=True)
+
+
+_xlib_handlers: list[object] = []  # ctypes callbacks live as long as the process
+
+
+def _quiet_xlib(say: Callable[[], None]) -> None:
+    """Qt's X11 platform also opens the display through Xlib (for OpenGL), whose own
+    handler prints "XIO: fatal IO error…" and exits when the X server goes away, at
+    times before Qt notices: say Notch's one line instead, then end as Xlib would."""
+    import ctypes
+    import ctypes.util
+
+    name = ctypes.util.find_library("X11")
+    if not name:
+        return
+    try:
+        xlib = ctypes.CDLL(name)
+    except OSError:
+        return
+    handler_type = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p)
+
+    def lost(_display: int | None) -> int:
+        say()
+        os._exit(1)  # Xlib exits the process after its handler returns, whatever it says
+
+    callback = handler_type(lost)
+    _xlib_handlers.append(callback)
+    xlib.XSetIOErrorHandler.argtypes = [handler_type]
+    xlib.XSetIOErrorHandler.restype = ctypes.c_void_p
+    xlib.XSetIOErrorHandler(callback)
 
 
 def display_lost() -> str | None:
