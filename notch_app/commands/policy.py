@@ -75,7 +75,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--refuse",
         action="store_true",
         help="refuse it at once, no card, telling the agent why: always (as --block), or "
-        "with --over / --not-one-of only past that threshold (\"never pay over 5000\")",
+        'with --over / --not-one-of only past that threshold ("never pay over 5000")',
     )
     limit = p.add_mutually_exclusive_group()
     limit.add_argument(
@@ -247,8 +247,11 @@ def _by_name(
         f"this applies to its tool {tool_name!r} from the moment it attaches — check the "
         "tool's name, nothing here can"
     )
-    if args.policy_command == "set" and args.refuse and not args.clear and (
-        args.over is not None or args.not_one_of is not None
+    if (
+        args.policy_command == "set"
+        and args.refuse
+        and not args.clear
+        and (args.over is not None or args.not_one_of is not None)
     ):
         refusal = _threshold(args)
         book.add_refusal_by_name(integration_id, tool_name, refusal)
@@ -333,7 +336,7 @@ def _resolve_integration(catalog: Catalog, wanted: str) -> Manifest:
 def _find_action(
     catalog: Catalog, book: PolicyBook, integration: str, tool_name: str
 ) -> tuple[Manifest, Tool]:
-    from notch_app.manifest.model import tool_kind
+    from notch_app.manifest.acting import must_ask
     from notch_app.runtime.policy_book import has_policy
     from notch_app.runtime.policy_book.schema_paths import nearest
 
@@ -348,7 +351,7 @@ def _find_action(
             + f" Its actions: {', '.join(actions) or 'none'}."
         )
     if not has_policy(tool):
-        if tool_kind(tool) == "read":
+        if not must_ask(tool, has_card=False):
             raise _Refusal(
                 f"{tool.name} in {manifest.id} is read-only: it never asks, so it has no "
                 "Asks first setting"
@@ -375,7 +378,7 @@ def _describe_state(book: PolicyBook, manifest: Manifest, tool: Tool) -> str:
 
 
 def _list(book: PolicyBook, catalog: Catalog, *, as_json: bool) -> int:
-    from notch_app.manifest.model import tool_kind
+    from notch_app.manifest.acting import must_ask
     from notch_app.runtime.policy_book import has_policy
 
     actions: list[dict[str, Any]] = []
@@ -388,7 +391,7 @@ def _list(book: PolicyBook, catalog: Catalog, *, as_json: bool) -> int:
         quiet: list[str] = []
         for tool in manifest.tools:
             if not has_policy(tool):
-                if tool_kind(tool) == "read":
+                if not must_ask(tool, has_card=False):
                     quiet.append(tool.name)
                     read_only.append({"integration": iid, "tool": tool.name})
                 continue

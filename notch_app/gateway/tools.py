@@ -16,8 +16,8 @@ from typing import Any
 
 import mcp_types as types
 
-from notch_app.manifest.generated_card import must_ask, read_only_contradicted
-from notch_app.manifest.model import Manifest, Tool, tool_kind
+from notch_app.manifest.acting import acting_verdict
+from notch_app.manifest.model import Manifest, Tool
 
 log = logging.getLogger(__name__)
 
@@ -58,11 +58,12 @@ def _annotations(tool: Tool) -> types.ToolAnnotations | None:
 
 
 def from_manifest(manifest: Manifest) -> dict[str, GatewayTool]:
-    """The manifest's tools, by name. A tool reads only when it has no card and the
-    manifest marks it read-only (or names it with a read verb and no hints)."""
+    """The manifest's tools, by name. A tool is forwarded without asking when the one
+    rule (`acting_verdict`) says it does not act: no card, and neither its annotations nor
+    its name's verbs say it acts (`phone_status` passes; `slack_send_message` asks)."""
     out: dict[str, GatewayTool] = {}
     for tool in manifest.tools:
-        kind = tool_kind(tool)
+        reads = not acting_verdict(tool).asks
         listed = types.Tool(
             name=tool.name,
             title=tool.title,
@@ -70,11 +71,10 @@ def from_manifest(manifest: Manifest) -> dict[str, GatewayTool]:
             input_schema=dict(tool.input_schema),
             annotations=_annotations(tool),
         )
-        reads = tool.confirmation is None and kind == "read"
         out[tool.name] = GatewayTool(
             listed,
             reads,
-            tool.confirmation is not None or kind == "acting",
+            not reads,
             background=tool.execution is not None and tool.execution.mode == "background",
         )
     return out
@@ -83,17 +83,15 @@ def from_manifest(manifest: Manifest) -> dict[str, GatewayTool]:
 def from_server(tools: Iterable[types.Tool]) -> dict[str, GatewayTool]:
     """A bare server's tools, by name: read-only only when it says `readOnlyHint: true`
     (and not `destructiveHint: true`), and its name or description does not say it
-    deletes, sends, pays or writes (`must_ask`, as Notch decides for the same tools);
-    every other tool asks. A hint not believed is logged with why."""
+    deletes, sends, pays or writes (`acting_verdict`, as Notch decides for the same
+    tools); every other tool asks. A hint not believed is logged with why."""
     out: dict[str, GatewayTool] = {}
     for tool in tools:
         document = tool_document(tool)
-        reads = not must_ask(document, has_card=False, bare_server=True)
-        why = read_only_contradicted(document)
-        if why is not None:
-            log.warning(
-                "notch mcp: %s says readOnlyHint: true, but %s; it asks first", tool.name, why
-            )
+        verdict = acting_verdict(document, has_card=False, bare_server=True)
+        reads = not verdict.asks
+        if verdict.mixed:
+            log.warning("%s: %s; it asks first", tool.name, verdict.why)
         out[tool.name] = GatewayTool(tool, reads, not reads)
     return out
 

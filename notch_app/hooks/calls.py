@@ -29,6 +29,7 @@ from typing import Any, Final, Literal
 
 from notch_app.hooks import file_change
 from notch_app.hooks.payload import HookPayload
+from notch_app.manifest.acting import acting_verdict
 
 CLAUDE_CODE: Final = "dev.notch.agents.claude-code"
 CODEX: Final = "dev.notch.agents.codex"
@@ -336,6 +337,11 @@ def _mcp_or_other(integration: str, payload: HookPayload, installed: Installed) 
         found = installed.find(*mcp)
         if found is not None:
             return NotchCall(found, mcp[1], dict(payload.tool_input), "same")
+        # An MCP tool Notch has no manifest for: its name is all there is to go on, read
+        # by the one rule `notch mcp`, validate and policy use (`acting_verdict`).
+        verdict = acting_verdict({"name": mcp[1]})
+        if not verdict.asks:
+            return NoCard(f"{mcp[1]} does not act ({verdict.why}); Notch does not ask about it")
     lines = json.dumps(
         payload.tool_input, indent=2, ensure_ascii=False, sort_keys=True
     ).splitlines()

@@ -27,8 +27,14 @@ from collections.abc import Iterator, Mapping
 from typing import Any, Final
 
 from notch_app.manifest import limits
+from notch_app.manifest.acting import (
+    acting_looking,
+    must_ask,
+    name_words,
+    read_only_contradicted,
+)
 from notch_app.manifest.bindings import PATH_RE
-from notch_app.manifest.model import ACTING_VERBS, READ_VERBS, Manifest, Tool
+from notch_app.manifest.model import Manifest, Tool
 from notch_app.manifest.view import ConfirmationView
 
 MAX_INPUTS: Final = 60
@@ -65,123 +71,10 @@ _CODE_NAMES: Final = frozenset(
     {"command", "cmd", "script", "code", "query", "sql", "shell", "patch", "diff", "snippet"}
 )
 """Arguments shown in a fixed-width font: a command or code reads in columns."""
-# An acronym first ("PR", "SMS" before "Sms"), so `merge_PR` reads "Merge pr", not "p r".
-_WORDS_RE: Final = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]{2,}|[A-Za-z][a-z]*|[0-9]+")
 MAX_BOUND_NAME_CHARS: Final = 200
 """Longer property names get no input (their values are listed under 'Also sends'): a
 label or binding built from them would pass the manifest's own limits."""
 _SPACES_RE: Final = re.compile(r"[ \t]+")
-
-
-# --- which tools ask ------------------------------------------------------------------
-
-
-def name_words(tool_name: str) -> list[str]:
-    """The words of a tool name, lower case: `slack_sendMessage` → slack, send, message."""
-    return [w.lower() for w in _WORDS_RE.findall(tool_name)]
-
-
-def acting_looking(tool_name: str) -> bool:
-    """Whether a tool's name reads like an action: its first word, or a word after a
-    prefix (`slack_send_message`), is an acting verb, and the first is no read verb."""
-    words = name_words(tool_name)
-    if not words or words[0] in READ_VERBS:
-        return False
-    return any(w in ACTING_VERBS for w in words)
-
-
-_CONTRADICTING_VERBS: Final = {
-    "deletes": ("delete", "remove", "erase", "wipe", "trash", "destroy", "purge", "unlink",
-                "rm"),
-    "sends": ("send", "email", "forward", "reply", "publish", "tweet"),
-    "pays": ("pay", "charge", "transfer", "purchase", "buy", "refund"),
-    "writes": ("write", "overwrite", "upload", "create", "update", "modify", "edit", "move",
-               "rename", "insert", "replace", "execute", "kill", "revoke", "grant", "deploy",
-               "install", "uninstall"),
-}  # fmt: skip
-"""What a tool named or described with these verbs does, whatever its hints say."""
-_CONTRADICTING: Final = {
-    verb: what for what, verbs in _CONTRADICTING_VERBS.items() for verb in verbs
-}
-_NEGATIONS: Final = frozenset({"never", "not", "without", "no", "nor", "doesn't", "won't"})
-_ENDINGS: Final = (("ies", "y"), ("es", ""), ("s", ""), ("ing", ""), ("ing", "e"))
-"""What it does now ("deletes", "sending"); "was last updated" says nothing of the tool."""
-
-
-def _verb_of(word: str, *, base: bool) -> str | None:
-    """The contradicting verb `word` is a form of (deletes, deleting → delete). A name's
-    words count only bare (`base`: `delete_all`, never `last_updated`); a description's
-    also as "deletes", "deleting", and bare as its first word ("Delete every file")."""
-    word = word.lower()
-    if word in _CONTRADICTING:
-        return word
-    for ending, back in () if base else _ENDINGS:
-        stem = word[: -len(ending)] + back
-        if word.endswith(ending) and stem in _CONTRADICTING:
-            return stem
-    return None
-
-
-def read_only_contradicted(tool: Mapping[str, Any] | Tool) -> str | None:
-    """Why `tool`'s `readOnlyHint: true` is not believed, or None: its name, or the first
-    sentence of its description, says it deletes, sends, pays or writes ("its name says
-    it deletes (delete_all)"). A verb after "never", "not", "without" does not count.
-    Never raises; bounded (a description's first 300 characters)."""
-    name, annotations = _name_and_annotations(tool)
-    if annotations.get("readOnlyHint") is not True:
-        return None
-    for word in name_words(name)[:12]:
-        verb = _verb_of(word, base=True)
-        if verb is not None:
-            return f"its name says it {_CONTRADICTING[verb]} ({name})"
-    description = tool.description if isinstance(tool, Tool) else tool.get("description")
-    if not isinstance(description, str):
-        return None
-    first = re.split(r"(?<=[.!?;])\s", description[:300], maxsplit=1)[0]
-    words = re.findall(r"[A-Za-z']+", first)
-    for index, word in enumerate(words):
-        verb = _verb_of(word, base=False)
-        if verb is not None and word.lower() == verb and index > 0:
-            continue  # a bare verb mid-sentence is a noun as often as not ("an update")
-        if verb is not None and (index == 0 or words[index - 1].lower() not in _NEGATIONS):
-            return f"its description says it {_CONTRADICTING[verb]} ({word!r})"
-    return None
-
-
-def must_ask(tool: Mapping[str, Any] | Tool, *, has_card: bool, bare_server: bool = False) -> bool:
-    """Whether a call of `tool` must be confirmed by the person before it runs.
-
-    `tool` is an MCP tool dict (`tools/list`) or a manifest Tool. True when it has a card
-    (`has_card`), unless its annotations say `readOnlyHint: true` without
-    `destructiveHint`; else when it is destructive (`destructiveHint`), says
-    `readOnlyHint: false`, or its name reads like an action (`acting_looking`). For a
-    tool of a bare MCP server (`bare_server`), every tool not marked `readOnlyHint: true`
-    asks, and so does one marked so whose name or description says it deletes, sends,
-    pays or writes (`read_only_contradicted`: a bare server's hint is its own word, so a
-    contradicted one fails closed). Never raises.
-    """
-    name, annotations = _name_and_annotations(tool)
-    destructive = annotations.get("destructiveHint") is True
-    read_only = annotations.get("readOnlyHint")
-    if destructive:
-        return True
-    if read_only is True:
-        return bare_server and read_only_contradicted(tool) is not None
-    if has_card or bare_server or read_only is False:
-        return True
-    return acting_looking(name)
-
-
-def _name_and_annotations(tool: Mapping[str, Any] | Tool) -> tuple[str, dict[str, Any]]:
-    if isinstance(tool, Tool):
-        ann = tool.annotations
-        found: dict[str, Any] = {}
-        if ann is not None:
-            found = {"readOnlyHint": ann.read_only_hint, "destructiveHint": ann.destructive_hint}
-        return tool.name, found
-    name = tool.get("name")
-    raw = tool.get("annotations")
-    return (name if isinstance(name, str) else ""), (raw if isinstance(raw, dict) else {})
 
 
 # --- untrusted text ---------------------------------------------------------------------
@@ -213,7 +106,7 @@ def safe_text(value: Any, limit: int, *, one_line: bool = True) -> str:
 
 def words_of(name: str) -> str:
     """A name in words: `open_pr` → "Open pr", `sendAs` → "Send as"."""
-    words = [w.lower() for w in _WORDS_RE.findall(name)] or [name]
+    words = name_words(name) or [name]
     text = " ".join(words)
     return text[:1].upper() + text[1:]
 
@@ -509,6 +402,7 @@ __all__ = [
     "generated_view",
     "generated_view_with_notes",
     "must_ask",
+    "read_only_contradicted",
     "safe_text",
     "tool_document",
     "with_generated_card",

@@ -265,21 +265,3 @@ def leading_verb(tool_name: str) -> str:
     """The first word of a tool name: `send_email` → `send`, `bookMeeting` → `book`."""
     m = _VERB_RE.match(tool_name)
     return (m.group(0) if m else tool_name).lower()
-
-
-def tool_kind(tool: Tool) -> Literal["acting", "read", "unknown"]:
-    """Whether a tool acts. MCP annotations decide where present, else the leading verb."""
-    ann = tool.annotations
-    if ann is not None:
-        if ann.destructive_hint:
-            return "acting"
-        if ann.read_only_hint is True:
-            return "read"
-        if ann.read_only_hint is False:
-            return "acting"
-    verb = leading_verb(tool.name)
-    if verb in READ_VERBS:
-        return "read"
-    if verb in ACTING_VERBS:
-        return "acting"
-    return "unknown"

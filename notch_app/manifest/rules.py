@@ -22,11 +22,12 @@ from typing import Any, Final
 from pydantic import ValidationError
 
 from notch_app.manifest import limits
+from notch_app.manifest.acting import acting_verdict
 from notch_app.manifest.argument_lookup import Lookup, lookup
 from notch_app.manifest.fixture_rules import fixture_problems
 from notch_app.manifest.fixtures import PreviewFixtures
-from notch_app.manifest.generated_card import SPEC_ACTING_VERBS, must_ask
-from notch_app.manifest.model import Manifest, Tool, leading_verb, tool_kind
+from notch_app.manifest.generated_card import SPEC_ACTING_VERBS
+from notch_app.manifest.model import Manifest, Tool, leading_verb
 from notch_app.manifest.problems import Problem, join_pointer, quote
 from notch_app.manifest.read_back import read_back_problems
 from notch_app.manifest.schema_check import SIMPLE_TYPES, first_schema_error
@@ -292,48 +293,47 @@ def _unknown_key(doc: SourceDocument, base: str, key: str, known: list[str], whe
 
 
 def _check_tool_kind(doc: SourceDocument, tool: Tool, base: str, out: list[Problem]) -> None:
-    kind = tool_kind(tool)
-    by_annotation = tool.annotations is not None and (
-        tool.annotations.read_only_hint is not None or bool(tool.annotations.destructive_hint)
-    )
-    reason = (
-        "its annotations say so"
-        if by_annotation
-        else f"its name starts with {leading_verb(tool.name)!r}"
-    )
+    """Whether the tool's card matches what it does, by the one rule (`acting_verdict`):
+    the same verdict `notch mcp`, policy and the generated cards go by."""
+    verdict = acting_verdict(tool, has_card=False)
+    verb = leading_verb(tool.name)
     if (
         tool.confirmation is None
-        and kind != "read"
-        and leading_verb(tool.name) in SPEC_ACTING_VERBS
+        and verdict.asks
+        and not verdict.mixed
+        and verb in SPEC_ACTING_VERBS
     ):
         out.append(
             doc.problem(
                 base + "/name",
                 "acting-tool-needs-confirmation",
-                f"tool {tool.name!r} acts (its name starts with {leading_verb(tool.name)!r}) "
+                f"tool {tool.name!r} acts (its name starts with {verb!r}) "
                 'but declares no confirmation; add a "confirmation" view showing what it '
                 'will do (or mark it "annotations": {"readOnlyHint": true} if it only reads)',
             )
         )
-    elif tool.confirmation is None and must_ask(tool, has_card=False):
-        why = reason if kind == "acting" else "its name reads like an action"
+    elif tool.confirmation is None and verdict.asks:
+        fix = (
+            "make the name, description and annotations agree"
+            if verdict.mixed
+            else 'mark it "annotations": {"readOnlyHint": true} if it only reads'
+        )
         out.append(
             doc.problem(
                 base + "/name",
                 "acting-tool-without-card",
-                f"tool {tool.name!r} looks like it acts ({why}) but declares no "
+                f"tool {tool.name!r} looks like it acts ({verdict.why}) but declares no "
                 "confirmation; Notch asks with a card generated from its inputSchema — add "
-                'a "confirmation" view to choose what the card shows (or mark it '
-                '"annotations": {"readOnlyHint": true} if it only reads)',
+                f'a "confirmation" view to choose what the card shows (or {fix})',
                 severity="warning",
             )
         )
-    elif kind == "read" and tool.confirmation is not None:
+    elif verdict.kind == "read" and tool.confirmation is not None:
         out.append(
             doc.problem(
                 base + "/confirmation",
                 "read-tool-has-confirmation",
-                f"tool {tool.name!r} only reads ({reason}) but declares a confirmation; "
+                f"tool {tool.name!r} only reads ({verdict.why}) but declares a confirmation; "
                 "remove it — asking before reads makes the assistant feel broken",
             )
         )

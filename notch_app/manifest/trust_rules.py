@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import PureWindowsPath
 from typing import Any, Final
 
-from notch_app.manifest.generated_card import read_only_contradicted
+from notch_app.manifest.acting import read_only_contradicted
 from notch_app.manifest.problems import Problem, join_pointer, quote
 from notch_app.manifest.source import SourceDocument
 from notch_app.manifest.view import walk_blocks
@@ -277,10 +277,10 @@ def read_only_hint_problems(doc: SourceDocument, data: dict[str, Any]) -> Iterat
             yield doc.problem(
                 join_pointer("/tools", index, "annotations", "readOnlyHint"),
                 "read-only-hint-contradicted",
-                f"tool {quote(str(tool.get('name')))} says readOnlyHint: true, but {why}; a "
-                "tool marked read-only runs without a card, so if it acts remove the hint "
-                "(Notch asks first for a bare MCP server saying this), and if it only reads, "
-                "say so in its name and description",
+                f"tool {quote(str(tool.get('name')))} says readOnlyHint: true, but {why}; "
+                "Notch does not believe the hint and asks first (a card is generated if it "
+                "has none), so if it acts remove the hint, and if it only reads, say so in "
+                "its name and description",
                 severity="warning",
             )
 

@@ -12,11 +12,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from notch_app.manifest.acting import tool_kind
 from notch_app.manifest.discovery import discover_integrations
 from notch_app.manifest.fixtures import PreviewFixtures
 from notch_app.manifest.generated_card import with_generated_cards
 from notch_app.manifest.integration import load_integration
-from notch_app.manifest.model import Manifest, Tool, tool_kind
+from notch_app.manifest.model import Manifest, Tool
 
 
 @dataclass(frozen=True, slots=True)

@@ -110,7 +110,7 @@ async def test_a_bare_servers_read_only_hint_on_delete_all_is_not_believed(
         assert ran.of("delete_all") == []
     # The gateway's log says why the hint was not believed.
     logged = (home / "gw.log").read_text()
-    assert "delete_all says readOnlyHint: true, but its name says it deletes" in logged
+    assert "delete_all: it says readOnlyHint: true, but its name says it deletes" in logged
 
 
 @pytest.mark.asyncio

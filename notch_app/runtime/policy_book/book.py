@@ -20,7 +20,8 @@ from typing import Any, Literal
 
 from pydantic import ValidationError
 
-from notch_app.manifest.model import Manifest, Tool, tool_kind
+from notch_app.manifest.acting import must_ask
+from notch_app.manifest.model import Manifest, Tool
 from notch_app.runtime.policy_book.document import (
     ASKER_GRACE_MAX_S,
     ASKER_GRACE_MIN_S,
@@ -177,13 +178,14 @@ class PolicyBook:
     ) -> Verdict:
         """Whether this call shows a card, runs at once, or is blocked. Never raises.
 
-        A tool without a card never asks when it is read-only; an acting tool without a
-        card (an invalid manifest) always asks: policy only loosens what it can show.
+        A tool without a card never asks when it does not act (`acting_verdict`); an
+        acting tool without a card (an invalid manifest) always asks: policy only loosens
+        what it can show.
         `source` is where the integration comes from (`integration_source`): an "off"
         made for another source asks again (a Block and guards apply to every source).
         """
         if tool.confirmation is None:
-            return Verdict("notRequired") if tool_kind(tool) == "read" else Verdict("ask")
+            return Verdict("ask") if must_ask(tool, has_card=False) else Verdict("notRequired")
         entry = self.stored(manifest.id, tool.name)
         if entry is None:
             return Verdict("ask")
@@ -330,7 +332,9 @@ class PolicyBook:
     def add_refusal(self, manifest: Manifest, tool: Tool, refusal: Guard) -> None:
         """Add a "refuses when" rule, replacing one of the same kind on the same argument."""
         current = self.stored(manifest.id, tool.name) or ActionPolicy()
-        others = [r for r in current.refusals if (r.kind, r.argument) != (refusal.kind, refusal.argument)]
+        others = [
+            r for r in current.refusals if (r.kind, r.argument) != (refusal.kind, refusal.argument)
+        ]
         self.set_refusals(manifest, tool, [*others, refusal])
 
     def remove_refusal(self, manifest: Manifest, tool: Tool, refusal: Guard) -> None:
@@ -343,7 +347,9 @@ class PolicyBook:
         a rule naming an argument the tool does not have never trips. Raises
         PolicyWriteError."""
         current = self.stored(integration_id, tool_name) or ActionPolicy()
-        others = [r for r in current.refusals if (r.kind, r.argument) != (refusal.kind, refusal.argument)]
+        others = [
+            r for r in current.refusals if (r.kind, r.argument) != (refusal.kind, refusal.argument)
+        ]
         kept = [*others, refusal]
         self._change(
             integration_id, tool_name, lambda entry: entry.model_copy(update={"refusals": kept})
@@ -567,7 +573,7 @@ class PolicyBook:
             raise PolicyRefused(
                 f"{tool.name} in {manifest.id} is read-only: it never asks, so it has no "
                 "Asks first setting"
-                if tool_kind(tool) == "read"
+                if not must_ask(tool, has_card=False)
                 else f"{tool.name} in {manifest.id} has no confirmation card, so it always "
                 "asks; fix the manifest to give it one"
             )

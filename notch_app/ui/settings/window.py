@@ -38,7 +38,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from notch_app.manifest.model import Manifest, tool_kind
+from notch_app.manifest.acting import tool_kind
+from notch_app.manifest.model import Manifest
 from notch_app.runtime.catalog import Catalog, CatalogEntry
 from notch_app.runtime.policy_book import PolicyBook, PolicyWriteError, has_policy
 from notch_app.runtime.secrets import SecretStore
@@ -403,7 +404,10 @@ class SettingsWindow(QWidget):
                 r = QHBoxLayout(row)
                 r.setContentsMargins(16, 9, 16, 9)
                 r.addWidget(_label(tool.display_title), 1)
-                why = "Never asks (read-only)" if tool_kind(tool) == "read" else "No card"
+                kind = tool_kind(tool)
+                why = {"read": "Never asks (read-only)", "unknown": "Never asks"}.get(
+                    kind, "No card"
+                )
                 r.addWidget(_label(why, "Faint"))
                 rows.append(row)
             column.addWidget(_group(rows))
