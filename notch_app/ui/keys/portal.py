@@ -128,7 +128,7 @@ class PortalAnswerKeys(AnswerKeys):
                 session = await self._create_session(router, portal, new_method_call)
                 bound = await self._bind(router, portal, session, new_method_call)
                 self._bound = bound
-                with router.filter(activated) as presses:
+                with router.filter(activated, bufsize=16) as presses:
                     await _add_match(router, activated)
                     while True:
                         press = await presses.get()

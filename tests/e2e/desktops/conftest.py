@@ -486,3 +486,78 @@ def doctor(notch_argv: list[str], repo: Path) -> Callable[[dict[str, str]], dict
         return {f["topic"]: f for f in report["findings"]} | {"core": report["core"]}
 
     return examine
+
+
+PORTAL_FIXTURE = (
+    Path(__file__).resolve().parents[2] / "fixtures" / "portal" / "global_shortcuts_portal.py"
+)
+
+
+@dataclass
+class ShortcutsPortal:
+    """A session bus of the test's own with a GlobalShortcuts portal on it."""
+
+    address: str
+    said: list[str]
+    """What the portal printed so far ("ready", "bound approve,decline")."""
+    _lines: Any
+
+    def heard(self) -> list[str]:
+        while not self._lines.empty():
+            self.said.append(self._lines.get())
+        return self.said
+
+    def press(self, shortcut: str, *, foreign: bool = False) -> None:
+        """The person presses a bound shortcut (`foreign`: one another program bound)."""
+        from jeepney import DBusAddress, new_method_call
+        from jeepney.io.blocking import open_dbus_connection
+
+        keyboard = DBusAddress(
+            "/org/freedesktop/portal/desktop",
+            bus_name="org.freedesktop.portal.Desktop",
+            interface="dev.notch.test.Keyboard",
+        )
+        with open_dbus_connection(bus=self.address) as conn:
+            reply = conn.send_and_get_reply(
+                new_method_call(keyboard, "PressForeign" if foreign else "Press", "s", (shortcut,)),
+                timeout=5,
+            )
+        assert reply.header.message_type.name == "method_return", reply.body
+
+
+@pytest.fixture
+def shortcuts_portal(wait_for: Any) -> Iterator[ShortcutsPortal]:
+    """A private session bus (dbus-daemon) with a desktop portal that offers
+    GlobalShortcuts, as KDE Plasma's and GNOME's do (tests/fixtures/portal/)."""
+    import queue
+    import threading
+
+    _need("dbus-daemon")
+    folder = _private_dir(None)
+    bus = subprocess.Popen(
+        ["dbus-daemon", "--session", "--nofork", "--print-address=1",
+         f"--address=unix:path={folder / 'bus'}"],
+        stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    assert bus.stdout is not None
+    address = bus.stdout.readline().strip()
+    env = dict(os.environ, DBUS_SESSION_BUS_ADDRESS=address)
+    portal = subprocess.Popen(
+        [sys.executable, str(PORTAL_FIXTURE)], env=env, stdout=subprocess.PIPE, text=True
+    )
+    lines: queue.Queue[str] = queue.Queue()
+
+    def pump() -> None:
+        assert portal.stdout is not None
+        for line in portal.stdout:
+            lines.put(line.strip())
+
+    threading.Thread(target=pump, daemon=True).start()
+    found = ShortcutsPortal(address, [], lines)
+    try:
+        wait_for(lambda: "ready" in found.heard(), 20, "the portal on the test's bus")
+        yield found
+    finally:
+        _stop(portal)
+        _stop(bus)
+        shutil.rmtree(folder, ignore_errors=True)

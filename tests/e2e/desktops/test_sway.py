@@ -80,3 +80,40 @@ def test_without_xwayland_sway_floats_the_card_whole_on_the_screen(
     sway.click_at(card.right() - 18, card.top() + 17)
     out, err = asked.communicate(timeout=30)
     assert json.loads(out)["outcome"] == "declined", err
+
+
+def test_a_desktop_portal_lends_the_chords_and_only_notchs_own_press_decides(
+    sway: Any, notch_env: dict[str, Path], start_notch: Any, ask_card: Any, wait_for: Any,
+    shortcuts_portal: Any, confirm_on: Any, repo: Path, doctor: Any,
+) -> None:  # fmt: skip
+    """KDE Plasma and GNOME 48 lend shortcuts through the GlobalShortcuts portal: Notch
+    binds Ctrl+Alt+Return / Ctrl+Alt+Escape there, and a press of them decides the card
+    on screen (decided "key"), while a press of another program's shortcut of the same
+    name does nothing."""
+    env = sway.notch_env(repo) | {"DBUS_SESSION_BUS_ADDRESS": shortcuts_portal.address}
+    said = doctor(env)
+    assert said["answer keys"]["status"] == "ok"
+    assert "Global Shortcuts portal (version 1)" in said["answer keys"]["says"]
+    start_notch(env, notch_env["socket"], notch_env["data_dir"], notch_env["log"])
+    wait_for(
+        lambda: "bound approve,decline" in shortcuts_portal.heard(), 20, "Notch to bind the chords"
+    )
+
+    approved = ask_card(env, notch_env["socket"], "By the chord")
+    card, _ = sway.settled_card(wait_for)
+    wait_for(lambda: confirm_on(sway.screen(), card)[0], 20, "the card's confirm to show armed")
+    shortcuts_portal.press("approve", foreign=True)  # someone else's shortcut: ignored
+    shortcuts_portal.press("approve")
+    out, err = approved.communicate(timeout=30)
+    decision = json.loads(out)
+    assert (decision["outcome"], decision["decidedBy"]) == ("approved", "key"), err
+    sway.card_gone(wait_for)
+
+    declined = ask_card(env, notch_env["socket"], "Not by this one")
+    card, _ = sway.settled_card(wait_for)
+    wait_for(lambda: confirm_on(sway.screen(), card)[0], 20, "the card's confirm to show armed")
+    shortcuts_portal.press("approve", foreign=True)  # armed: it would approve, were it Notch's
+    shortcuts_portal.press("decline")
+    out, err = declined.communicate(timeout=30)
+    decision = json.loads(out)
+    assert (decision["outcome"], decision["decidedBy"]) == ("declined", "key"), err
