@@ -31,6 +31,8 @@ def prepare_display(session: DesktopSession | None = None) -> str | None:
     """Ask Qt for the platform Notch's overlay wants on this session (XWayland on a
     Wayland session: see session.py). Returns why no window can be shown (no display
     at all), else None. Call before the QApplication is made."""
+    if not sys.platform.startswith(("linux", "freebsd", "openbsd", "netbsd")):
+        return None  # macOS and Windows have one display, no DISPLAY to look for
     session = session or read_session()
     forced = session.forced_platform
     if forced and forced not in ("xcb", "wayland"):
