@@ -27,6 +27,7 @@ from notch_app.manifest.argument_lookup import Lookup, lookup
 from notch_app.manifest.fixture_rules import fixture_problems
 from notch_app.manifest.fixtures import PreviewFixtures
 from notch_app.manifest.generated_card import SPEC_ACTING_VERBS
+from notch_app.manifest.headline_rules import headline_problems
 from notch_app.manifest.model import Manifest, Tool, leading_verb
 from notch_app.manifest.problems import Problem, join_pointer, quote
 from notch_app.manifest.read_back import read_back_problems
@@ -244,6 +245,9 @@ def _check_data(doc: SourceDocument, data: dict[str, Any]) -> ManifestCheck:
             shown = check_view(doc, tool, base + "/confirmation", view, schema_ok, result.problems)
             result.problems.extend(
                 read_back_problems(doc, tool, base + "/confirmation", view, schema_ok)
+            )
+            result.problems.extend(
+                headline_problems(doc, tool, base + "/confirmation", view, schema_ok)
             )
             # A view with an error (a mistyped binding, say) is fixed first: "not shown"
             # would mostly repeat it.

@@ -39,6 +39,9 @@ BindingText = Annotated[
 ReadBackText = Annotated[
     str, StringConstraints(min_length=1, max_length=limits.MAX_READ_BACK_TEMPLATE_CHARS)
 ]
+HeadlineText = Annotated[
+    str, StringConstraints(min_length=1, max_length=limits.MAX_READ_BACK_TEMPLATE_CHARS)
+]
 Color = Literal["accent", "neutral", "danger", "success", "warning"]
 Tone = Literal["neutral", "info", "success", "warning", "danger"]
 ActionRole = Literal["confirm", "cancel", "copy", "openUrl"]
@@ -54,6 +57,14 @@ class _Block(BaseModel):
         description="Show this block and everything under it only while the bound "
         "argument is truthy (non-empty, non-zero, not false). Hidden required inputs "
         "do not gate the confirm button.",
+    )
+    compact: bool | None = Field(
+        default=None,
+        description="Whether the card's first, compact view shows this block (the rest "
+        "is one click away under 'Details'). Unset: Notch's default — short facts "
+        "(keyValue, metadata, badges, titles, the image beside them) show, long or "
+        "editable content folds. A card with an empty required input, a guard, a risk "
+        "or a change since the last approval opens expanded whatever is marked.",
     )
 
 
@@ -456,6 +467,16 @@ class ConfirmationView(BaseModel):
         "(`read-back-incomplete`); secrets are never read back (`read-back-secret`). "
         "Without it Notch builds the sentence from the card's title and what it binds.",
         examples=["Send WhatsApp message to {{to}} ({{phone}}): '{{text}}'?"],
+    )
+    headline: HeadlineText | None = Field(
+        default=None,
+        description="The card's first line: the action and its key facts in plain words, "
+        "with bindings: 'Pay {{amount}} to {{payee.name}}'. A binding to an amount shows "
+        "it with the currency beside it in the person's locale ('€1,250.00'), a date or "
+        "time humanised in the person's zone ('Tue 3 Jun, 14:00 (in 2 days)'), a path "
+        "with the home folder as ~, a list as 'a, b and 3 more'; secrets as ••••••. "
+        "Without it Notch writes one from the tool's title and arguments.",
+        examples=["Pay {{amount}} to {{payee.name}}", "Book {{meeting.title}} · {{meeting.start}}"],
     )
 
 

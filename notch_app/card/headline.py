@@ -1,0 +1,616 @@
+"""A card's headline: the action and its key facts in one plain sentence.
+
+"Send email to Sam Lee (sam@example.com) and 2 others", "Pay €1,250.00 to Studio Nord
+GmbH", "Book Design review · Tue 3 Jun, 14:00–14:30 (in 2 days)", "Delete 3 files in
+~/Downloads", "Run `make` in ~/code/app". With it, the words of the confirm button: the
+verb and its object ("Send to 3 people", "Pay €1,250.00").
+
+An integration author writes it in the view (`confirmation.headline`, with bindings);
+where they don't, it is generated from the tool's title and the arguments, found by what
+they are called and hold (recipients, an amount beside a currency, a start time, paths,
+a command). Either way every value is the final argument value, shown as the card shows
+it: amounts with their currency in the person's locale, times humanised in the person's
+zone, paths with the home folder as `~` and a shared folder said once, invisible
+characters marked, each value cut to a length a line can hold.
+
+`headline(tool, arguments)` never raises; a tool whose arguments say nothing it knows
+gets its title.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime, tzinfo
+from email.utils import parseaddr
+from typing import Any, Final
+from urllib.parse import urlsplit
+
+from notch_app.card.display_text import mark_invisible
+from notch_app.card.interpolate import display_value, interpolate
+from notch_app.card.path_text import (
+    base_name,
+    folder_and_names,
+    home_short,
+    looks_like_path,
+    parent_folder,
+)
+from notch_app.card.paths import MISSING, get_path
+from notch_app.card.person_locale import as_amount, as_moment, money_text, when_text
+from notch_app.card.view_shape import view_shape
+from notch_app.manifest.bindings import MalformedBinding, find_bindings
+from notch_app.manifest.model import ACTING_VERBS, Tool, leading_verb
+from notch_app.manifest.read_back import is_secret_path, name_words, tool_arguments
+from notch_app.manifest.shown_arguments import counted_array
+from notch_app.manifest.view import CardBlock, WidgetBlock, walk_blocks
+
+MAX_HEADLINE_CHARS: Final = 160
+"""A headline is one sentence; the card wraps it to at most two lines."""
+MAX_CONFIRM_CHARS: Final = 36
+"""The confirm button's words: a verb and a short object, never a sentence."""
+_VALUE_CHARS: Final = 60
+_NAME_CHARS: Final = 48
+_COMMAND_CHARS: Final = 64
+_SECRET: Final = "••••••"
+
+_SPACE = re.compile(r"\s+")
+_AMOUNT_THEN_CURRENCY = re.compile(
+    r"((?:\{\{|<<)\s*[\w.]*(?:amount|total|price|cost|sum|fee|value)\s*(?:\}\}|>>))"
+    r"\s*(?:\{\{|<<)\s*[\w.]*(?:currency|currency_code|currencyCode|ccy)\s*(?:\}\}|>>)",
+    re.IGNORECASE,
+)
+_ARTICLES: Final = frozenset({"a", "an", "the"})
+
+_RECIPIENTS: Final = (
+    "to", "recipients", "recipient", "attendees", "attendee", "invitees", "invitee",
+    "participants", "members", "emails", "email", "phone", "phone_number", "phoneNumber",
+    "number", "contacts", "contact", "users", "user", "channel", "chat",
+)  # fmt: skip
+_MORE_RECIPIENTS: Final = ("cc", "bcc")
+_COUNTERPARTY: Final = (
+    "payee", "beneficiary", "merchant", "vendor", "creditor", "recipient", "to", "supplier",
+)  # fmt: skip
+_AMOUNTS: Final = ("amount", "total", "price", "cost", "sum", "fee", "value")
+_CURRENCIES: Final = ("currency", "currency_code", "currencyCode", "ccy")
+_STARTS: Final = (
+    "start", "start_time", "startTime", "starts_at", "startsAt", "start_at", "startAt",
+    "send_at", "sendAt", "scheduled_at", "scheduledAt", "scheduled_for", "scheduledFor",
+    "when", "at", "datetime", "date_time", "time", "date", "pay_on", "payOn", "run_at",
+    "runAt", "publish_at", "publishAt", "due", "due_date", "dueDate",
+)  # fmt: skip
+_ENDS: Final = ("end", "end_time", "endTime", "ends_at", "endsAt", "end_at", "endAt")
+_MINUTES: Final = (
+    "duration_minutes", "durationMinutes", "duration_min", "minutes", "length_minutes",
+)  # fmt: skip
+_SUBJECTS: Final = ("title", "subject", "name", "summary", "topic", "label")
+_PATH_LISTS: Final = ("paths", "files", "file_paths", "filePaths", "targets", "items")
+_SOURCES: Final = (
+    "source", "src", "from_path", "fromPath", "path", "file", "file_path", "filePath",
+    "filename", "target",
+)  # fmt: skip
+_DESTINATIONS: Final = (
+    "destination", "dest", "dst", "to_path", "toPath", "new_path", "newPath", "to",
+    "target_path", "targetPath",
+)  # fmt: skip
+_FOLDERS: Final = ("folder", "directory", "dir", "cwd", "working_directory", "workdir")
+_COMMANDS: Final = ("command", "cmd", "script", "shell_command", "shellCommand")
+_URLS: Final = ("url", "link", "href", "uri", "address")
+_WORDS: Final = ("text", "message", "body", "content", "prompt", "query")
+# Objects that describe a person or a party, not the thing acted on: their `name` is
+# nobody's subject ("organizer.name" is not the meeting's title).
+_PARTIES: Final = frozenset(
+    {"payee", "beneficiary", "merchant", "vendor", "creditor", "organizer", "owner",
+     "author", "sender", "from", "user", "contact", "recipient", "supplier", "customer"}
+)  # fmt: skip
+# The model's own account of the call: never the headline's fact.
+_NARRATION: Final = frozenset(
+    {"description", "summary", "notes", "note", "reason", "explanation", "rationale"}
+)
+_SCHEDULING: Final = frozenset(
+    {"book", "schedule", "reschedule", "create", "add", "invite", "reserve", "plan"}
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Headline:
+    """What a card says first, and what its confirm button says."""
+
+    text: str
+    """One sentence, at most MAX_HEADLINE_CHARS: "Pay €1,250.00 to Studio Nord GmbH"."""
+    confirm: str
+    """Verb and object, at most MAX_CONFIRM_CHARS: "Pay €1,250.00", "Send to 3 people"."""
+    authored: bool = False
+    """The manifest wrote `text` (`confirmation.headline`); False when generated."""
+
+
+def headline(
+    tool: Tool,
+    arguments: Mapping[str, Any],
+    *,
+    locale: str | None = None,
+    now: datetime | None = None,
+    zone: tzinfo | None = None,
+    home: str | None = None,
+) -> Headline:
+    """The headline of `tool` called with `arguments` (the card's final arguments).
+
+    `locale` is a Babel locale ("en_GB", "de_DE"), the desktop's when None; `now` and
+    `zone` fix the clock and the person's time zone (the system's when None); `home` is
+    the folder written `~` (the person's home when None). Never raises.
+    """
+    facts = _Facts(tool, arguments, locale=locale, now=now, zone=zone, home=home)
+    generated = _generated(facts)
+    view = tool.confirmation
+    template = getattr(view, "headline", None) if view is not None else None
+    confirm = _authored_confirm(tool, facts) or generated.confirm
+    if isinstance(template, str) and template.strip():
+        text = _one_line(interpolate(_currency_said_once(template), facts.binding_text))
+        if text:
+            return Headline(_cut(text, MAX_HEADLINE_CHARS), confirm, authored=True)
+    return Headline(generated.text, confirm)
+
+
+# --- what the arguments hold ----------------------------------------------------------
+
+
+class _Facts:
+    """The arguments read for a headline: each lookup by name, values shown as a card
+    shows them (secrets masked, invisibles marked, select values as their labels)."""
+
+    def __init__(
+        self,
+        tool: Tool,
+        arguments: Mapping[str, Any],
+        *,
+        locale: str | None,
+        now: datetime | None,
+        zone: tzinfo | None,
+        home: str | None,
+    ) -> None:
+        self.tool = tool
+        self.args = arguments
+        self.locale = locale
+        self.now = now
+        self.zone = zone
+        self.home = home
+        self.secrets = tool_arguments(tool).secrets
+        self.options: dict[str, dict[str, str]] = {}
+        if tool.confirmation is not None:
+            try:
+                inputs = view_shape(tool).inputs
+            except ValueError:
+                inputs = ()
+            for binding in inputs:
+                options = getattr(binding.block, "options", None)
+                if options:
+                    labels = {display_value(o.value): o.label for o in options}
+                    self.options.setdefault(binding.path, labels)
+
+    # -- finding an argument by what it is called --
+
+    def find(self, names: Sequence[str], *, nested: bool = True) -> tuple[str, Any] | None:
+        """The first argument called one of `names` that holds something (top level
+        first, then one level inside object arguments that are not a party)."""
+        for name in names:
+            value = self.value(name)
+            if _present(value):
+                return name, value
+        if not nested:
+            return None
+        for key, inner in self.args.items():
+            if not isinstance(inner, Mapping) or not isinstance(key, str):
+                continue
+            if key.lower() in _PARTIES or _narration(key):
+                continue
+            for name in names:
+                path = f"{key}.{name}"
+                value = self.value(path)
+                if _present(value):
+                    return path, value
+        return None
+
+    def value(self, path: str) -> Any:
+        if is_secret_path(path, self.secrets):
+            return MISSING
+        return get_path(self.args, path)
+
+    # -- showing one value --
+
+    def shown(self, path: str, value: Any, limit: int = _VALUE_CHARS) -> str:
+        if is_secret_path(path, self.secrets):
+            return _SECRET
+        text = display_value(value)
+        text = self.options.get(path, {}).get(text, text)
+        return _cut(_one_line(text), limit)
+
+    def money(self, path: str, value: Any) -> str | None:
+        head, _, _last = path.rpartition(".")
+        currency: Any = None
+        if isinstance(value, Mapping):  # {"value": 1250, "currency": "EUR"}
+            for name in _AMOUNTS:
+                if name in value:
+                    currency = _first_of(value, _CURRENCIES)
+                    value = value[name]
+                    break
+        else:
+            siblings = get_path(self.args, head) if head else self.args
+            if isinstance(siblings, Mapping):
+                currency = _first_of(siblings, _CURRENCIES)
+            if currency is None:
+                currency = _first_of(self.args, _CURRENCIES)
+        if isinstance(currency, str):
+            currency = _one_line(currency)
+        return money_text(value, currency, locale=self.locale)
+
+    def when(self, path: str, value: Any) -> str | None:
+        head, _, _last = path.rpartition(".")
+        siblings = get_path(self.args, head) if head else self.args
+        end = minutes = None
+        if isinstance(siblings, Mapping):
+            end = _first_of(siblings, _ENDS)
+            minutes = _first_of(siblings, _MINUTES)
+        return when_text(
+            value, end=end, minutes=minutes, locale=self.locale, now=self.now, zone=self.zone
+        )
+
+    def binding_text(self, path: str) -> Any:
+        """A binding of an authored headline: the value as `shown`, but an amount with
+        its currency, a time humanised, a path home-shortened, a list said briefly."""
+        if is_secret_path(path, self.secrets):
+            return _SECRET
+        value = get_path(self.args, path)
+        if value is MISSING:
+            counted = counted_array(path)
+            if counted is not None:
+                items = get_path(self.args, counted)
+                return len(items) if isinstance(items, list) else MISSING
+            return MISSING
+        words = set(name_words(path))
+        if words & set(_AMOUNTS) and as_amount(value) is not None:
+            return self.money(path, value) or self.shown(path, value)
+        if isinstance(value, str) and as_moment(value) is not None:
+            return self.when(path, value) or self.shown(path, value)
+        if looks_like_path(value):
+            return _cut(_one_line(home_short(str(value), self.home)), _VALUE_CHARS)
+        if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
+            return _some(self.shown(path, v, _NAME_CHARS) for v in value)
+        return self.shown(path, value)
+
+
+def _first_of(mapping: Mapping[str, Any], names: Iterable[str]) -> Any:
+    for name in names:
+        value = mapping.get(name)
+        if _present(value):
+            return value
+    return None
+
+
+def _present(value: Any) -> bool:
+    if value is MISSING or value is None or value is False:
+        return False
+    if isinstance(value, str | list | dict):
+        return bool(value.strip() if isinstance(value, str) else value)
+    return True
+
+
+def _narration(path: str) -> bool:
+    return any(w in _NARRATION for w in name_words(path))
+
+
+# --- the generated headline -----------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Action:
+    verb: str
+    """Capitalised: "Send"."""
+    noun: str
+    """The title after the verb, articles dropped: "email", "shell command"."""
+    title: str
+
+
+def _action(tool: Tool) -> _Action:
+    title = _one_line(tool.display_title) or tool.name
+    words = title.split(" ")
+    first = words[0].lower() if words else ""
+    if first in ACTING_VERBS or len(words) > 1:
+        verb = words[0]
+        rest = [w for w in words[1:] if w.lower() not in _ARTICLES]
+    else:
+        verb = leading_verb(tool.name)
+        rest = words
+    verb = verb[:1].upper() + verb[1:]
+    noun = " ".join(rest)
+    return _Action(verb, noun, title)
+
+
+def _generated(facts: _Facts) -> Headline:
+    act = _action(facts.tool)
+    for compose in (_command, _payment, _meeting, _message, _paths, _move, _one_path, _page):
+        made = compose(facts, act)
+        if made is not None:
+            text, confirm = made
+            return Headline(_cut(text, MAX_HEADLINE_CHARS), _confirm_cut(confirm))
+    return Headline(_cut(_plain(facts, act), MAX_HEADLINE_CHARS), _confirm_cut(_verb_noun(act)))
+
+
+def _verb_noun(act: _Action) -> str:
+    return f"{act.verb} {act.noun}".strip()
+
+
+def _command(facts: _Facts, act: _Action) -> tuple[str, str] | None:
+    found = facts.find(_COMMANDS, nested=False)
+    if found is None or not isinstance(found[1], str):
+        return None
+    command = facts.shown(found[0], found[1], _COMMAND_CHARS)
+    verb = act.verb if act.verb.lower() in ("run", "execute", "exec", "start") else "Run"
+    text = f"{verb} `{command}`"
+    folder = facts.find(_FOLDERS, nested=False)
+    if folder is not None and isinstance(folder[1], str):
+        text += " in " + _cut(_one_line(home_short(folder[1], facts.home)), _VALUE_CHARS)
+    return text, f"{verb} command"
+
+
+def _payment(facts: _Facts, act: _Action) -> tuple[str, str] | None:
+    found = facts.find(_AMOUNTS)
+    if found is None:
+        return None
+    money = facts.money(*found)
+    if money is None:
+        return None
+    text = f"{act.verb} {money}"
+    party = _counterparty(facts)
+    if party:
+        text += f" to {party}"
+    when = _when(facts)
+    if when:
+        text += f" · {when}"
+    return text, f"{act.verb} {money}"
+
+
+def _counterparty(facts: _Facts) -> str | None:
+    for name in _COUNTERPARTY:
+        value = facts.value(name)
+        if isinstance(value, Mapping):
+            inner = _first_of(value, ("name", "display_name", "displayName", "title", "email"))
+            if isinstance(inner, str):
+                return facts.shown(f"{name}.name", inner, _NAME_CHARS)
+        elif isinstance(value, str) and value.strip() and not looks_like_path(value):
+            return _person(value)
+    return None
+
+
+def _when(facts: _Facts) -> str | None:
+    found = facts.find(_STARTS)
+    if found is None:
+        return None
+    path, value = found
+    head, _, _ = path.rpartition(".")
+    # "send_at" beside an off "send_later" switch is not when it goes.
+    siblings = get_path(facts.args, head) if head else facts.args
+    if isinstance(siblings, Mapping):
+        later = [k for k in siblings if isinstance(k, str) and "later" in k.lower()]
+        if later and all(siblings.get(k) is False for k in later):
+            return None
+    return facts.when(path, value)
+
+
+def _people(facts: _Facts) -> list[str]:
+    people: list[str] = []
+    for names in (_RECIPIENTS, _MORE_RECIPIENTS):
+        for name in names:
+            value = facts.value(name)
+            items = value if isinstance(value, list) else [value]
+            for item in items:
+                shown = _person(item)
+                if shown and not looks_like_path(item):
+                    people.append(shown)
+            if people and names is _RECIPIENTS:
+                break
+    return people
+
+
+def _person(value: Any) -> str:
+    """One recipient in words: "Sam Lee (sam@example.com)" for `Sam Lee <sam@…>` or
+    `{name, email}`, the address alone otherwise. A display name that holds an address
+    of its own is dropped: it would show an address that is not the one written to."""
+    if isinstance(value, Mapping):
+        name = _first_of(value, ("name", "display_name", "displayName"))
+        address = _first_of(value, ("email", "address", "phone", "number", "id"))
+        value = f"{name} <{address}>" if isinstance(name, str) and address else address or name
+    if not isinstance(value, str) or not value.strip():
+        return ""
+    name, address = parseaddr(value)
+    if address and "@" in address and "<" in value:
+        name = _one_line(name)
+        if name and "@" not in name and "<" not in name:
+            return _cut(f"{name} ({_one_line(address)})", _NAME_CHARS)
+        return _cut(_one_line(address), _NAME_CHARS)
+    return _cut(_one_line(value), _NAME_CHARS)
+
+
+def _others(count: int) -> str:
+    return "1 other" if count == 1 else f"{count} others"
+
+
+def _message(facts: _Facts, act: _Action) -> tuple[str, str] | None:
+    people = _people(facts)
+    if not people:
+        return None
+    text = f"{_verb_noun(act)} to {people[0]}"
+    if len(people) > 1:
+        text += f" and {_others(len(people) - 1)}"
+    when = _when(facts)
+    if when:
+        text += f" · {when}"
+    if len(people) == 1:
+        confirm = f"{act.verb} to {people[0]}"
+        if len(confirm) > MAX_CONFIRM_CHARS:
+            confirm = f"{act.verb} to 1 person"
+    else:
+        confirm = f"{act.verb} to {len(people)} people"
+    return text, confirm
+
+
+def _meeting(facts: _Facts, act: _Action) -> tuple[str, str] | None:
+    if act.verb.lower() not in _SCHEDULING and leading_verb(facts.tool.name) not in _SCHEDULING:
+        return None
+    when = _when(facts)
+    if when is None:
+        return None
+    subject = facts.find(_SUBJECTS)
+    text = act.verb
+    text += f" {facts.shown(subject[0], subject[1], _VALUE_CHARS)}" if subject else f" {act.noun}"
+    text += f" · {when}"
+    return text, _verb_noun(act)
+
+
+def _paths(facts: _Facts, act: _Action) -> tuple[str, str] | None:
+    for name in _PATH_LISTS:
+        value = facts.value(name)
+        if isinstance(value, list) and value and all(looks_like_path(v) for v in value):
+            folder, names = folder_and_names([str(v) for v in value], facts.home)
+            noun = act.noun or "files"
+            if len(names) == 1:
+                text = f"{act.verb} {_cut(_one_line(names[0]), _NAME_CHARS)}"
+                confirm = f"{act.verb} {_one_line(base_name(names[0]))}"
+            else:
+                plural = noun if noun.endswith("s") else "files"
+                text = f"{act.verb} {len(names)} {plural}"
+                confirm = text
+            if folder:
+                text += f" in {_cut(_one_line(folder), _VALUE_CHARS)}"
+            return text, confirm
+    return None
+
+
+def _move(facts: _Facts, act: _Action) -> tuple[str, str] | None:
+    source = facts.find(_SOURCES, nested=False)
+    target = facts.find(_DESTINATIONS, nested=False)
+    if source is None or target is None:
+        return None
+    src, dst = source[1], target[1]
+    if not (looks_like_path(src) and looks_like_path(dst)):
+        return None
+    name = base_name(src)
+    place = home_short(dst, facts.home)
+    if base_name(dst) == name:
+        place = home_short(parent_folder(dst), facts.home) or place
+    text = f"{act.verb} {_cut(_one_line(name), _NAME_CHARS)} to {_cut(_one_line(place), 72)}"
+    return text, _verb_noun(act) or act.verb
+
+
+def _one_path(facts: _Facts, act: _Action) -> tuple[str, str] | None:
+    found = facts.find(_SOURCES, nested=False)
+    if found is None or not looks_like_path(found[1]):
+        return None
+    path = str(found[1])
+    name = _cut(_one_line(base_name(path)), _NAME_CHARS)
+    text = f"{act.verb} {name}"
+    folder = home_short(parent_folder(path), facts.home)
+    if folder:
+        text += f" in {_cut(_one_line(folder), _VALUE_CHARS)}"
+    return text, f"{act.verb} {name}"
+
+
+def _page(facts: _Facts, act: _Action) -> tuple[str, str] | None:
+    found = facts.find(_URLS, nested=False)
+    if found is None or not isinstance(found[1], str):
+        return None
+    try:
+        parts = urlsplit(found[1].strip())
+    except ValueError:
+        return None
+    if not parts.scheme or not parts.netloc:
+        return None
+    shown = _one_line(parts.netloc + (parts.path if parts.path != "/" else ""))
+    return f"{act.verb} {_cut(shown, _VALUE_CHARS)}", _verb_noun(act)
+
+
+def _plain(facts: _Facts, act: _Action) -> str:
+    """The title with the first fact that names the thing: a subject in quotes, else a
+    short text or the first short value the model did not write as narration."""
+    subject = facts.find(_SUBJECTS)
+    if subject is not None and isinstance(subject[1], str):
+        return f"{act.title} “{facts.shown(subject[0], subject[1], _VALUE_CHARS)}”"
+    words = facts.find(_WORDS, nested=False)
+    if words is not None and isinstance(words[1], str):
+        return f"{act.title}: “{facts.shown(words[0], words[1], _VALUE_CHARS)}”"
+    for key, value in facts.args.items():
+        if not isinstance(key, str) or _narration(key) or is_secret_path(key, facts.secrets):
+            continue
+        if isinstance(value, str) and 0 < len(value.strip()) <= 40 and "\n" not in value:
+            return f"{act.title}: {facts.shown(key, value, 40)}"
+    return act.title
+
+
+# --- the authored confirm ---------------------------------------------------------------
+
+
+def _authored_confirm(tool: Tool, facts: _Facts) -> str | None:
+    """The view's own confirm words when they say more than a bare verb ("Pay
+    {{amount}}", "Send message"); a one-word "Send" yields to the generated words."""
+    view = tool.confirmation
+    if view is None:
+        return None
+    root = view.root
+    label: str | None = None
+    if isinstance(root, WidgetBlock):
+        label = root.confirm_label
+    elif isinstance(root, CardBlock):
+        for visit in walk_blocks(root, action_items=True):
+            node = visit.block
+            if getattr(node, "role", None) == "confirm" and getattr(node, "label", None):
+                label = node.label
+                break
+    if not label:
+        return None
+    try:
+        binds = bool(find_bindings(label))
+    except MalformedBinding:
+        binds = False
+    if not binds and len(label.split()) < 2:
+        return None
+    text = _one_line(interpolate(_currency_said_once(label), facts.binding_text))
+    return _confirm_cut(text) if text else None
+
+
+def _currency_said_once(template: str) -> str:
+    """ "{{amount}} {{currency}}" without its second binding: the amount's binding
+    already shows its currency ("€1,250.00", not "€1,250.00 EUR")."""
+
+    def drop(match: re.Match[str]) -> str:
+        return match.group(1)
+
+    return _AMOUNT_THEN_CURRENCY.sub(drop, template)
+
+
+# --- text -----------------------------------------------------------------------------
+
+
+def _one_line(text: str) -> str:
+    marked = mark_invisible(text)
+    cleaned = "".join(c if c.isprintable() else " " for c in marked)
+    return _SPACE.sub(" ", cleaned).strip()
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def _confirm_cut(text: str) -> str:
+    return _cut(text, MAX_CONFIRM_CHARS)
+
+
+def _some(items: Iterable[str], shown: int = 2) -> str:
+    values = [v for v in items if v]
+    if len(values) <= shown + 1:
+        return ", ".join(values)
+    return ", ".join(values[:shown]) + f" and {len(values) - shown} more"
+
+
+HeadlineFor = Callable[[Tool, Mapping[str, Any]], Headline]
+"""The shape of `headline` with its defaults, for code that is handed one."""
+
+__all__ = ["MAX_CONFIRM_CHARS", "MAX_HEADLINE_CHARS", "Headline", "HeadlineFor", "headline"]
