@@ -36,7 +36,6 @@ from PySide6.QtWidgets import (
     QGraphicsOpacityEffect,
     QLabel,
     QLayout,
-    QPlainTextEdit,
     QScrollArea,
     QVBoxLayout,
     QWidget,
@@ -407,6 +406,7 @@ class CardView(QWidget):
         # The line saying why confirm is unavailable is made the first time it is.
         self._blockers: QLabel | None = None
         self._save_failure: SaveFailureNotice | None = None  # see show_save_failure
+        self._enter_hint: QLabel | None = None  # see keyPressEvent
 
         # Enter and Esc are not filtered on every widget (an event filter on each costs
         # a Python call per event while the card builds); the fields ignore them, so
@@ -810,10 +810,14 @@ class CardView(QWidget):
         self._blockers.setVisible(bool(line))
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
-        """Enter confirms (Ctrl+Enter inside a multiline field), Esc cancels, Enter on a
-        focused button presses that button. Fields pass these keys on to the card: a
-        line edit and a combo box ignore them, a text area keeps plain Enter (a new
-        line) and a chips field keeps Enter while it holds text (a new chip)."""
+        """Esc cancels. Enter never approves from a field, nor from the card around it
+        (issue 20: " there" added to a Subject and Enter sent the email): a field keeps
+        what Enter does in it (a text area a new line, a chips field a new chip, a list
+        its choice) and otherwise ignores it, and then the card only says how to approve.
+        Approving by keyboard is deliberate: Ctrl+Enter anywhere on the card (the
+        card's own chord; Ctrl+Alt+Enter from any application is the notch's), or Enter
+        with the keyboard focus on the confirm button, which presses it as it presses
+        any focused button."""
         key = event.key()
         if key == Qt.Key.Key_Escape:
             self.press("cancel")
@@ -826,14 +830,41 @@ class CardView(QWidget):
         if event.isAutoRepeat():
             return  # a held Enter is not a new yes: it must not run on into the next card
         focused = QApplication.focusWidget()
-        ctrl = bool(event.modifiers() & Qt.KeyboardModifier.ControlModifier)
-        if isinstance(focused, QPlainTextEdit) and not ctrl:
-            return  # a read-only text area: Enter there is not a decision
-        if isinstance(focused, QAbstractButton) and not ctrl and self.isAncestorOf(focused):
+        if event.modifiers() & Qt.KeyboardModifier.ControlModifier:
+            self.press("confirm")
+            return
+        if isinstance(focused, QAbstractButton) and self.isAncestorOf(focused):
             if focused.isEnabled():
                 focused.click()
             return
-        self.press("confirm")
+        if self._decision is None and self._ctx.confirm_buttons:
+            self._show_enter_hint()
+
+    ENTER_HINT = "Enter doesn't approve from here: press Ctrl+Enter, or Tab to “{label}” and Enter"
+    """What the card says when plain Enter reached it from a field or the card itself."""
+
+    def _show_enter_hint(self) -> None:
+        """Say, once, how to approve by keyboard, in a quiet line under the footer."""
+        button = self.confirm_button()
+        label = button.text() if button is not None else "confirm"
+        if self._enter_hint is None:
+            self._enter_hint = wrapped_label("ListMore", self._ctx.look, selectable=False)
+            self._enter_hint.setObjectName("EnterHint")
+            self._enter_hint.setAlignment(Qt.AlignmentFlag.AlignRight)
+            under_footer = next(
+                i + 1
+                for i in range(self._frame.count())
+                if (item := self._frame.itemAt(i)) is not None and item.layout() is self._footer
+            )
+            self._frame.insertWidget(under_footer, self._enter_hint)
+        self._enter_hint.setText(self.ENTER_HINT.format(label=label))
+        self._enter_hint.show()
+
+    @property
+    def enter_hint(self) -> str:
+        """The "Enter doesn't approve from here" line ("" while it is not shown)."""
+        hint = self._enter_hint
+        return hint.text() if hint is not None and not hint.isHidden() else ""
 
     def closeEvent(self, event: Any) -> None:
         self._unsubscribe()

@@ -6,7 +6,7 @@ from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication, QLineEdit
+from PySide6.QtWidgets import QApplication, QLineEdit, QPushButton
 
 from notch_app.ui.card_driver import CardDriver
 
@@ -87,19 +87,68 @@ def test_abc_in_an_integer_field_keeps_confirm_disabled_with_the_reason_at_the_f
     assert len(errors) == 1 and "whole number" in errors[0]
     assert errors[0] in CardDriver(view).visible_text()  # shown on the card, under the field
     assert view.input_widget("count").property("invalid") is True
-    QTest.keyClick(view.input_widget("count"), Qt.Key.Key_Return)
-    assert got == []  # Enter does not get past the gate
+    ctrl = Qt.KeyboardModifier.ControlModifier
+    QTest.keyClick(view.input_widget("count"), Qt.Key.Key_Return, ctrl)
+    assert got == []  # the keyboard's yes does not get past the gate
     CardDriver(view).set("count", "12")
     assert view.confirm_button().isEnabled()
-    QTest.keyClick(view.input_widget("count"), Qt.Key.Key_Return)
+    QTest.keyClick(view.input_widget("count"), Qt.Key.Key_Return, ctrl)
     assert got[0][0] is True and got[0][1]["count"] == 12 and "count" in got[0][2]
 
 
-def test_enter_confirms_from_a_single_line_field(qtbot: Any, watch: Any, card: Any) -> None:
+def test_enter_in_a_single_line_field_never_approves(qtbot: Any, watch: Any, card: Any) -> None:
+    # Issue 20, finding 3: " there" added to the Subject and Enter sent the email.
     view = make(qtbot, card)
     got = watch(view)
-    QTest.keyClick(view.input_widget("text"), Qt.Key.Key_Return)
+    field = view.input_widget("text")
+    field.setFocus()
+    QTest.keyClick(field, Qt.Key.Key_End)
+    QTest.keyClicks(field, " there")
+    QTest.keyClick(field, Qt.Key.Key_Return)
+    QTest.keyClick(field, Qt.Key.Key_Enter)  # the keypad's Enter too
+    assert got == [] and view.decision is None
+    assert view.state().value("text") == "hello there"
+    label = view.confirm_button().text()
+    assert "Ctrl+Enter" in view.enter_hint and f"“{label}”" in view.enter_hint
+    assert "Ctrl+Enter" in CardDriver(view).visible_text()
+    # Ctrl+Enter is the card's own chord: deliberate, never a habit's Enter.
+    QTest.keyClick(field, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+    assert got and got[0][0] is True and got[0][1]["text"] == "hello there"
+
+
+def test_enter_on_the_card_itself_never_approves(qtbot: Any, watch: Any, card: Any) -> None:
+    view = make(qtbot, card)
+    got = watch(view)
+    QTest.keyClick(view, Qt.Key.Key_Return)
+    assert got == [] and "Ctrl+Enter" in view.enter_hint
+
+
+def test_enter_on_the_focused_confirm_button_approves(qtbot: Any, watch: Any, card: Any) -> None:
+    view = make(qtbot, card)
+    got = watch(view)
+    view.activateWindow()
+    field = view.input_widget("text")
+    field.setFocus()
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is field, timeout=1000)
+    send = view.confirm_button()
+    for _ in range(12):  # Tab along the card, as a person would, to the confirm button
+        if QApplication.focusWidget() is send:
+            break
+        QTest.keyClick(QApplication.focusWidget(), Qt.Key.Key_Tab)
+    assert QApplication.focusWidget() is send
+    QTest.keyClick(send, Qt.Key.Key_Return)
     assert got == [(True, {"text": "hello", "later": False, "notify": False}, [])]
+
+
+def test_enter_on_the_focused_cancel_button_declines(qtbot: Any, watch: Any, card: Any) -> None:
+    view = make(qtbot, card)
+    got = watch(view)
+    cancel = next(b for b in view.findChildren(QPushButton) if b.text() == "Cancel")
+    view.activateWindow()
+    cancel.setFocus()
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is cancel, timeout=1000)
+    QTest.keyClick(cancel, Qt.Key.Key_Return)
+    assert got == [(False, {}, [])]
 
 
 def test_enter_in_a_multiline_field_is_a_new_line_and_ctrl_enter_confirms(
@@ -112,10 +161,41 @@ def test_enter_in_a_multiline_field_is_a_new_line_and_ctrl_enter_confirms(
     QTest.keyClicks(note, "one")
     QTest.keyClick(note, Qt.Key.Key_Return)
     QTest.keyClicks(note, "two")
+    QTest.keyClick(note, Qt.Key.Key_Enter)
     assert got == []
-    assert view.state().value("note") == "one\ntwo"
+    assert view.state().value("note") == "one\ntwo\n"
+    assert view.enter_hint == ""  # Enter did what it does there: nothing to explain
     QTest.keyClick(note, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
-    assert got and got[0][0] is True and got[0][1]["note"] == "one\ntwo"
+    assert got and got[0][0] is True and got[0][1]["note"] == "one\ntwo\n"
+
+
+def test_enter_in_a_select_chooses_and_never_approves(qtbot: Any, watch: Any, card: Any) -> None:
+    view = card(
+        [{"type": "select", "bind": "{{voice}}", "label": "Voice",
+          "options": [{"label": "Rachel", "value": "rachel"}, {"label": "Adam", "value": "adam"}]}],
+        {"voice": {"type": "string", "enum": ["rachel", "adam"]}},
+        {"voice": "rachel"},
+    )  # fmt: skip
+    qtbot.addWidget(view)
+    view.show()
+    got = watch(view)
+    box = view.input_widget("voice")
+    view.activateWindow()
+    box.setFocus()
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is box, timeout=1000)
+    QTest.keyClick(box, Qt.Key.Key_Down)  # a closed list steps to the next choice
+    QTest.keyClick(box, Qt.Key.Key_Return)
+    assert got == [] and view.decision is None
+    assert view.state().value("voice") == "adam"
+    assert "Ctrl+Enter" in view.enter_hint
+    box.showPopup()
+    qtbot.waitUntil(lambda: box.view().isVisible(), timeout=2000)
+    popup = box.view()
+    popup.setCurrentIndex(box.model().index(0, 0))
+    QTest.keyClick(popup, Qt.Key.Key_Return)  # Enter in the open list picks the choice
+    qtbot.waitUntil(lambda: not popup.isVisible(), timeout=2000)
+    assert view.state().value("voice") == "rachel"
+    assert got == [] and view.decision is None
 
 
 def test_escape_cancels_with_no_arguments(qtbot: Any, watch: Any, card: Any) -> None:
@@ -144,7 +224,7 @@ def test_every_input_has_its_label_as_accessible_name_and_tab_follows_the_card(
         assert QApplication.focusWidget() is expected
 
 
-def test_chips_enter_adds_a_chip_and_does_not_confirm(qtbot: Any, card: Any, watch: Any) -> None:
+def test_chips_enter_adds_a_chip_and_never_confirms(qtbot: Any, card: Any, watch: Any) -> None:
     view = card(
         [{"type": "chips", "bind": "{{to}}", "label": "To", "required": True}],
         {"to": {"type": "array", "items": {"type": "string"}}},
@@ -159,7 +239,9 @@ def test_chips_enter_adds_a_chip_and_does_not_confirm(qtbot: Any, card: Any, wat
     assert got == []
     assert view.state().value("to") == ["sam@example.com"]
     assert view.confirm_button().isEnabled()
-    QTest.keyClick(entry, Qt.Key.Key_Return)  # empty entry: Enter confirms
+    QTest.keyClick(entry, Qt.Key.Key_Return)  # empty entry: still a field, still no yes
+    assert got == [] and "Ctrl+Enter" in view.enter_hint
+    QTest.keyClick(entry, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
     assert got and got[0][1] == {"to": ["sam@example.com"]}
 
 

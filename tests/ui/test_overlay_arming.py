@@ -103,8 +103,8 @@ def try_every_yes(qtbot: Any, presenter: OverlayPresenter, view: CardView) -> No
     window = presenter.window.windowHandle()
     qtbot.mouseClick(window, Qt.MouseButton.LeftButton, pos=at_send(presenter, view))
     qtbot.mouseClick(send_button(view), Qt.MouseButton.LeftButton)
-    qtbot.keyClick(view, Qt.Key.Key_Return)
-    qtbot.keyClick(window, Qt.Key.Key_Return)
+    qtbot.keyClick(view, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+    qtbot.keyClick(window, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
     assert not view.press("confirm")
 
 
@@ -142,7 +142,9 @@ def test_enter_approves_once_armed(qtbot: Any, overlay: Any, mail: Any) -> None:
     presenter.present(mail("k"))
     view = settled(qtbot, presenter, "k")
     wait_armed(qtbot, presenter, "k")
-    qtbot.keyClick(view, Qt.Key.Key_Return)
+    qtbot.keyClick(view, Qt.Key.Key_Return)  # plain Enter on the card is no yes (issue 20)
+    assert not sink.of("decide") and view.decision is None
+    qtbot.keyClick(view, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
     assert [c[1:3] + c[5:] for c in sink.of("decide")] == [("k", True, "key")]
     assert view.decision is True
 
@@ -208,7 +210,7 @@ def test_the_next_card_in_the_queue_is_held(
     try_every_yes(qtbot, presenter, second)
     assert [c[1] for c in sink.of("decide")] == ["first"]
     wait_armed(qtbot, presenter, "second")
-    qtbot.keyClick(second, Qt.Key.Key_Return)
+    qtbot.keyClick(second, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
     assert [c[1:3] for c in sink.of("decide")] == [("first", True), ("second", True)]
     qtbot.waitUntil(lambda: presenter.window.look == "idle", timeout=3000)
 
@@ -350,9 +352,10 @@ def test_a_held_enter_does_not_run_on_into_the_next_card(
     wait_armed(qtbot, presenter, "r")
     # Enter held down since the card before: only auto-repeated presses arrive.
     repeat = QKeyEvent(
-        QEvent.Type.KeyPress, Qt.Key.Key_Return, Qt.KeyboardModifier.NoModifier, "\r", True
+        QEvent.Type.KeyPress, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier, "\r", True
     )
     QApplication.sendEvent(view, repeat)
     assert not sink.of("decide") and view.decision is None
-    qtbot.keyClick(view, Qt.Key.Key_Return)  # a fresh press is a yes
+    ctrl = Qt.KeyboardModifier.ControlModifier
+    qtbot.keyClick(view, Qt.Key.Key_Return, ctrl)  # a fresh press is a yes
     assert [c[1:3] for c in sink.of("decide")] == [("r", True)]

@@ -159,7 +159,7 @@ async def test_a_send_the_disk_refuses_keeps_the_card_says_why_and_a_retry_after
         # A press right away (a double click, a held Enter) is not a retry.
         disk.full = False
         qtbot.mouseClick(button(view, "confirm"), Qt.MouseButton.LeftButton)
-        qtbot.keyClick(view, Qt.Key.Key_Return)
+        qtbot.keyClick(view, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
         await service.drain()
         assert not future.done() and disk.refused == ["m1 approved"]
         await armed(presenter, "m1")  # the notch has grown to show the notice, and settled

@@ -131,7 +131,7 @@ def test_pressing_the_cards_confirm_shows_what_the_notch_would_hand_back(
     window = open_studio(mail_folder)
     card = _card(window)
     card.state().set("subject", "Q3")
-    qtbot.keyClick(card, Qt.Key.Key_Return)
+    qtbot.keyClick(card, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
     qtbot.waitUntil(lambda: window.live.decision.text().startswith("Approved"))
     assert "subject" in window.live.decision.text()
     window.start_over.click()
