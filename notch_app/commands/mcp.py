@@ -57,6 +57,15 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="how long an acting call waits for the person before its card is withdrawn "
         "and the call fails (default 590)",
     )
+    parser.add_argument(
+        "--progress-every",
+        metavar="SECONDS",
+        type=float,
+        default=None,
+        help="while a card waits, tell the client every SECONDS that the call is waiting "
+        "for the person (notifications/progress, when the client asked for progress; "
+        "default 10)",
+    )
     parser.epilog = (
         "In an MCP client's config: "
         '{"command": "notch", "args": ["mcp", "/path/to/integration"]}. '
@@ -95,7 +104,15 @@ def run(args: argparse.Namespace) -> int:
         print(f"notch mcp: --timeout must be a number of seconds above 0, not {timeout:g}",
               file=sys.stderr)  # fmt: skip
         return 2
-    import anyio
+    from notch_app.gateway.gateway import PROGRESS_EVERY_S
 
-    anyio.run(Gateway(front, args.socket, timeout).serve_stdio, backend="asyncio")
+    every = PROGRESS_EVERY_S if args.progress_every is None else args.progress_every
+    if not 0 < every < math.inf:
+        print(f"notch mcp: --progress-every must be a number of seconds above 0, not "
+              f"{every:g}", file=sys.stderr)  # fmt: skip
+        return 2
+    import asyncio
+
+    gateway = Gateway(front, args.socket, timeout, progress_every=every)
+    asyncio.run(gateway.serve_stdio())
     return 0

@@ -88,6 +88,11 @@ class Confirmations:
                 log.warning("notch mcp: %s: %s", self.integration_id, warning)
         self._attached = True
 
+    def reattach(self) -> None:
+        """The attachment changed (a bare server's new tool list): send it again before
+        the next question."""
+        self._attached = False
+
     async def ask(
         self, call_id: str, tool: str, arguments: Mapping[str, Any], context: Mapping[str, Any]
     ) -> Answer:
@@ -111,8 +116,8 @@ class Confirmations:
                     raise
                 await self.attach(left(ANSWER_WAIT_S))  # Notch restarted since: once more
                 decision = await self._confirm(call_id, tool, arguments, context, left())
-        except NotchNotRunning:
-            return Answer(not_running=True)
+        except NotchNotRunning as exc:
+            return Answer(problem=str(exc), not_running=True)
         except NotchTimeout:
             return Answer(
                 problem=f"No answer in Notch within {self.timeout:g} s, so the card was withdrawn"

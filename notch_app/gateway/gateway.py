@@ -1,48 +1,56 @@
-"""The gateway's MCP server: `tools/list` and `tools/call`, built on the SDK's lowlevel
-`Server` over stdio.
+"""The gateway: JSON-RPC lines relayed between the MCP client (this process's stdin and
+stdout) and the integration's own server (`wrapped`), held back only for a yes.
 
-A read-only call is forwarded at once. An acting call is asked about first, then
-forwarded with the arguments of the person's decision, never the model's. One request id,
-one call, one run: its callId is this session's nonce + the request id
-(`call_id_of`), and the gateway keeps what each request id of the session asked for. The
-same id sent again while its call is open joins it (one card, every request answered
-with the one result); once it has answered, the id is refused as a duplicate; with
-another tool or other arguments it is refused at once. Every way a call can fail to run
-is an `isError` tool result with a plain sentence, never a protocol error; a client's
-`notifications/cancelled` withdraws the card.
+Everything passes both ways unchanged, as the bytes that came: progress, logging,
+`list_changed`, prompts, resources (list, read, templates, subscribe), completion,
+`ping`, tasks, the server's requests to the client (sampling, elicitation, roots) and the
+client's answers. The server's `initialize` answer is the client's, so the client is
+offered exactly the capabilities the server has. What the gateway reads:
 
-What comes back is passed to the client unchanged. When it carries a glance
-(`_voiceos_glance` in its structured content, or in a JSON text item), Notch shows it
-(`glance.show`, tied to the approved callId). A tool the manifest runs in the background
-(`execution.mode: "background"`) is listed in the side notch while it runs (`work.begin`
-/ `work.end`): its glance, or a short failure line, shows when it ends.
+- `tools/list`: a folder's manifest answers it (`tools.from_manifest`); a bare server's
+  own answer is passed on (descriptions of acting tools say they ask), and remembered.
+- `tools/call` of a tool that does not act is forwarded as it came (a read never needs
+  Notch). An acting one is held: the person decides in `notch run` (`asking`), while
+  the client is sent `notifications/progress` ("Waiting for your answer in Notch") if it
+  gave a progress token; then it is forwarded with the decision's arguments, never the
+  model's, and its result passed back (with a line saying what the person changed).
+  One request id, one call, one run (`call_id_of`): a repeat while open joins it, after
+  its answer is refused, with other arguments is refused at once.
+- `notifications/cancelled` for a held call withdraws its card.
+- A bare server's `notifications/tools/list_changed` makes the gateway read the list
+  again (Notch is told the new tools); a tool once seen as acting keeps asking.
+- `server/discover` (the stateless protocol's probe) is answered "method not found", so
+  a client falls back to `initialize`: the gateway speaks the handshake protocols
+  (2024-11-05 to 2025-11-25), whose results it can write itself.
+
+Every way an acting call can fail to run is an `isError` tool result with a plain
+sentence, never a protocol error. A result's glance (`_voiceos_glance`) shows in the
+notch; a background tool is listed in the side notch while it runs.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import os
 import secrets
 import signal
+import sys
+import time
 from collections import OrderedDict
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
-import anyio
-import mcp_types as types
-from mcp.server.context import ServerRequestContext
-from mcp.server.lowlevel import Server
-from mcp.server.stdio import stdio_server
-from mcp.shared.exceptions import MCPError
+import orjson
 
 from notch_app import __version__
 from notch_app.gateway import sentences
 from notch_app.gateway.asking import DEFAULT_TIMEOUT_S, Confirmations
-from notch_app.gateway.tools import GatewayTool, from_server, tool_document
+from notch_app.gateway.tools import GatewayTool, from_server
 from notch_app.gateway.wrapped import ServerCommand, ServerGone, WrappedServer
 from notch_app.ipc.client import WITHDRAW_WAIT_S
 from notch_app.manifest.glance import GLANCE_KEY
@@ -57,6 +65,19 @@ REMEMBERED_CALLS: Final = 10_000
 repeat is refused here. Past it the oldest are forgotten, and Notch itself still holds
 the line: the callId is stable, so a repeat gets the stored decision, which the gateway
 never runs twice (`already_decided`), or is refused for other arguments."""
+PROGRESS_EVERY_S: Final = 10.0
+"""How often a held call tells the client it is still waiting (`notifications/progress`,
+when the request carried a progress token): well inside the TypeScript SDK's 60 s
+default, which a client resets on progress when it asks to."""
+WAITING: Final = "Waiting for your answer in Notch"
+OWN_INIT_WAIT_S: Final = 30.0
+"""How long a restarted server gets to answer the gateway's `initialize`."""
+_GLANCE_MARK: Final = GLANCE_KEY.encode()
+_METHOD_NOT_FOUND: Final = -32601
+_INTERNAL_ERROR: Final = -32603
+_INVALID_REQUEST: Final = -32600
+_PARSE_ERROR: Final = -32700
+_HANDSHAKE_VERSIONS: Final = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +85,7 @@ class Front:
     """What one `notch mcp` puts Notch in front of."""
 
     name: str
-    """Shown to the client as the server's name, and in logs."""
+    """Shown to the client in errors, and in logs."""
     integration_id: str
     command: ServerCommand
     environment: Callable[[], dict[str, str]]
@@ -76,205 +97,556 @@ class Front:
     """The manifest's tools; None for a bare server (its own `tools/list` is used)."""
 
 
-def glance_blocks(result: types.CallToolResult) -> list[Any] | None:
-    """The `_voiceos_glance.blocks` a tool result carries (in its structured content or
-    the JSON of a text item; see `find_glance`); None without one."""
-    structured = result.structured_content
-    if not (isinstance(structured, dict) and GLANCE_KEY in structured) and not any(
-        GLANCE_KEY in text
-        for text in (getattr(item, "text", "") for item in result.content)
-        if isinstance(text, str)
-    ):
-        return None  # the common case costs one substring search, no copy of the result
-    found = find_glance(result.model_dump(by_alias=True, mode="json", exclude_none=True))
+def glance_blocks(result: Any) -> list[Any] | None:
+    """The `_voiceos_glance.blocks` a tool result (MCP JSON) carries, in its structured
+    content or the JSON of a text item (see `find_glance`); None without one."""
+    if not isinstance(result, dict):
+        return None
+    found = find_glance(result)
     blocks = (
         found.value.get("blocks") if found is not None and isinstance(found.value, dict) else None
     )
     return blocks if isinstance(blocks, list) else None
 
 
-def _failure_text(result: types.CallToolResult) -> str:
-    texts = [getattr(item, "text", "") for item in result.content]
+def tool_error(text: str) -> dict[str, Any]:
+    """A tool result the model reads as a failure, with `text` as the reason."""
+    return {"content": [{"type": "text", "text": text}], "isError": True}
+
+
+def _failure_text(result: dict[str, Any]) -> str:
+    texts = [c.get("text", "") for c in result.get("content") or () if isinstance(c, dict)]
     return " ".join(t for t in texts if isinstance(t, str)).strip()[:2000]
 
 
-def tool_error(text: str) -> types.CallToolResult:
-    """A tool result the model reads as a failure, with `text` as the reason."""
-    return types.CallToolResult(content=[types.TextContent(text=text)], is_error=True)
+def _encode(message: dict[str, Any]) -> bytes:
+    try:
+        return orjson.dumps(message)
+    except TypeError:  # a big int orjson refuses: the stdlib writes any JSON value
+        return json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode()
 
 
-@dataclass(frozen=True, slots=True)
+def _decode(line: bytes) -> Any:
+    try:
+        return orjson.loads(line)
+    except orjson.JSONDecodeError:
+        return json.loads(line)  # big ints, NaN; raises ValueError for no JSON at all
+
+
+@dataclass(slots=True)
 class _Asked:
     """What one request id of the session asked for, and the task answering it (None
-    once it has answered: the result is not kept, only that it was answered)."""
+    once it has answered: only that it was answered is kept)."""
 
     what: str
     """The tool and arguments, as canonical JSON."""
-    task: asyncio.Task[types.CallToolResult] | None
+    task: asyncio.Task[dict[str, Any]] | None
+    copies: int = 1
+    """How many times the client sent it while open: each copy gets the answer."""
+
+
+@dataclass(slots=True)
+class _Forwarded:
+    """A client request sent on to the server, whose answer the gateway looks at."""
+
+    method: str
+    tool: str | None = None
+    answer: asyncio.Future[dict[str, Any]] | None = None
+    """Set when the gateway itself waits for the answer (an approved call)."""
+
+
+@dataclass(slots=True)
+class _Session:
+    """What the client said at `initialize`, replayed to a server that restarted."""
+
+    params: dict[str, Any] = field(default_factory=dict)
+    initialized: bool = False
+    client_name: str = "an MCP client"
 
 
 class Gateway:
     """Serves one MCP client on behalf of `front`; asks Notch at `socket_path`, waiting
-    at most `timeout` seconds for the person on each acting call.
+    at most `timeout` seconds for the person on each acting call. `front` may be a
+    coroutine still checking the manifest: the server starts meanwhile (`launch`).
 
     One Gateway serves one MCP session: `notch mcp` speaks stdio, one client per
-    process, so the session nonce of the callIds is the Gateway's own. (The SDK makes a
-    new session object per request, so it cannot be keyed on that.)"""
+    process, so the session nonce of the callIds is the Gateway's own."""
 
     def __init__(
-        self, front: Front, socket_path: Path | None = None, timeout: float = DEFAULT_TIMEOUT_S
+        self,
+        front: Front,
+        socket_path: Path | None = None,
+        timeout: float = DEFAULT_TIMEOUT_S,
+        *,
+        progress_every: float = PROGRESS_EVERY_S,
     ) -> None:
         self.front = front
         self.confirmations = Confirmations(
             socket_path, front.integration_id, front.attachment, timeout
         )
-        self.wrapped: WrappedServer
+        self.progress_every = progress_every
+        self.wrapped = WrappedServer(front.command, front.environment, self._from_server,
+                                     self._server_exited)  # fmt: skip
         self._tools = front.tools
-        self._listing = anyio.Lock()
+        self._once_acting: set[str] = set()
+        self._raw_tools: dict[str, dict[str, Any]] = {}
+        self._listing: asyncio.Lock | None = None
         self._calls: OrderedDict[str, _Asked] = OrderedDict()
+        self._forwarded: dict[Any, _Forwarded] = {}
+        self._own: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._own_ids = 0
+        self._session = _Session()
         self._scope = f"mcp-{secrets.token_hex(8)}"
-        """This session's part of every callId: a request id of another session (or of
-        an earlier run of `notch mcp`) never names one of this session's calls."""
-        self.server: Server[Any] = Server(
-            f"notch-mcp:{front.name}",
-            version=__version__,
-            instructions=(
-                "Acting tools ask the person on screen first (Notch) and run with the "
-                "arguments they approved; a refusal comes back as a tool error."
-            ),
-            on_list_tools=self._list_tools,
-            on_call_tool=self._call_tool,
-        )
+        """This session's part of every callId and of the gateway's own request ids."""
+        self._write: Callable[[bytes], None] = lambda line: None
+        self._start_problem: BaseException | None = None
+        self._starting: asyncio.Lock | None = None
+        self._tasks: set[asyncio.Task[Any]] = set()
+
+    # --- the two pipes -----------------------------------------------------------------
 
     async def serve_stdio(self) -> None:
-        """Serve MCP on this process's stdin/stdout until the client closes them. SIGTERM
-        or SIGHUP ends the process as the signal would, once the cards of its open calls
-        are withdrawn (within WITHDRAW_WAIT_S): not left for the person to approve."""
-        async with anyio.create_task_group() as group:
-            self.wrapped = WrappedServer(self.front.command, self.front.environment, group)
-            group.start_soon(self._warm_up)
-            group.start_soon(self._stop_on_signal)
-            async with stdio_server() as (read, write):
-                await self.server.run(read, write, self.server.create_initialization_options())
-            group.cancel_scope.cancel()
-        await self.confirmations.close()
+        """Serve MCP on this process's stdin/stdout until the client closes stdin.
+        SIGTERM or SIGHUP ends the process as the signal would, once the cards of its
+        open calls are withdrawn (within WITHDRAW_WAIT_S)."""
+        loop = asyncio.get_running_loop()
+        self._listing, self._starting = asyncio.Lock(), asyncio.Lock()
+        self._spawn(self._start_server())  # the server starts while the client starts
+        for number in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
+            if number is not None:
+                with contextlib.suppress(NotImplementedError, RuntimeError):
+                    loop.add_signal_handler(number, self._spawn_stop, number)
+        out = os.fdopen(os.dup(sys.stdout.fileno()), "wb", buffering=0)
+        transport, _ = await loop.connect_write_pipe(asyncio.Protocol, out)
+        self._write = lambda line: transport.write(line + b"\n")
+        reader = await _stdin_reader(loop)
+        try:
+            while True:
+                try:
+                    line = await reader.readuntil(b"\n")
+                except asyncio.IncompleteReadError as end:
+                    line = end.partial
+                    if line.strip():
+                        self._from_client(line.strip())
+                    break
+                except asyncio.LimitOverrunError:
+                    log.warning("the client sent a line over the limit; stopping")
+                    break
+                line = line.strip()
+                if line:
+                    self._from_client(line)
+        finally:
+            await self._withdraw_open()
+            await self.wrapped.close()
+            await self.confirmations.close()
+            transport.close()
 
-    async def _stop_on_signal(self) -> None:
-        """On SIGTERM or SIGHUP: withdraw the cards of the calls still open (all within
-        WITHDRAW_WAIT_S), then end the process by that signal. (Cancelling the server
-        would not do: its stdin reader is a thread blocked in a read until the client
-        writes or closes.)"""
-        stops = [s for s in (signal.SIGTERM, getattr(signal, "SIGHUP", None)) if s is not None]
-        with anyio.open_signal_receiver(*stops) as signals:
-            number = await anext(signals)
-        with anyio.move_on_after(WITHDRAW_WAIT_S):
-            async with anyio.create_task_group() as group:
-                for call_id, asked in list(self._calls.items()):
-                    if asked.task is not None:
-                        group.start_soon(self.confirmations.withdraw, call_id)
+    def _spawn(self, work: Awaitable[Any]) -> None:
+        task = asyncio.ensure_future(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _spawn_stop(self, number: int) -> None:
+        self._spawn(self._stop_on_signal(number))
+
+    async def _stop_on_signal(self, number: int) -> None:
+        await self._withdraw_open()
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self.wrapped.close(), 1.0)
         signal.signal(number, signal.SIG_DFL)
         os.kill(os.getpid(), number)
 
-    async def _warm_up(self) -> None:
-        """Start the wrapped server now, so the first call does not wait for it; a
-        failure here (a missing secret) is reported on the first call instead."""
-        try:
-            await self.wrapped.session()
-        except Exception as exc:
-            log.warning("notch mcp: %s: %s", self.front.name, exc)
+    async def _withdraw_open(self) -> None:
+        """Take away the cards of the calls still open, all within WITHDRAW_WAIT_S."""
+        open_calls = [cid for cid, asked in self._calls.items() if asked.task is not None]
+        if open_calls:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(
+                    asyncio.gather(*(self.confirmations.withdraw(c) for c in open_calls)),
+                    WITHDRAW_WAIT_S,
+                )
 
-    # --- tools/list ------------------------------------------------------------------
+    def _reply(self, request_id: Any, result: dict[str, Any]) -> None:
+        self._write(_encode({"jsonrpc": "2.0", "id": request_id, "result": result}))
+
+    def _error(self, request_id: Any, code: int, message: str) -> None:
+        error = {"code": code, "message": message}
+        self._write(_encode({"jsonrpc": "2.0", "id": request_id, "error": error}))
+
+    # --- the server --------------------------------------------------------------------
+
+    async def _start_server(self) -> bool:
+        """Start the server if it is not running; replay the client's `initialize` to a
+        server that restarted. False (the reason in `_start_problem`) when it cannot."""
+        assert self._starting is not None
+        async with self._starting:
+            if self.wrapped.alive:
+                return True
+            try:
+                await self.wrapped.start()
+                if self._session.initialized:
+                    await self._own_request("initialize", self._session.params, OWN_INIT_WAIT_S)
+                    self.wrapped.send(b'{"jsonrpc":"2.0","method":"notifications/initialized"}')
+            except Exception as exc:  # a missing secret, a command not found, no answer
+                self._start_problem = exc
+                if self._session.initialized or self.wrapped.starts > 1:
+                    log.warning("%s: %s", self.front.name, exc)
+                return False
+            self._start_problem = None
+            return True
+
+    async def _own_request(
+        self, method: str, params: dict[str, Any], timeout: float
+    ) -> dict[str, Any]:
+        """Ask the server something on the gateway's own account (an id of its own).
+        Raises ServerGone (no answer, or an error answer)."""
+        self._own_ids += 1
+        request_id = f"{self._scope}-{self._own_ids}"
+        answer: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._own[request_id] = answer
+        try:
+            message = {"jsonrpc": "2.0", "id": request_id, "method": method, "params": params}
+            self.wrapped.send(_encode(message))
+            reply = await asyncio.wait_for(answer, timeout)
+        except TimeoutError:
+            raise ServerGone(f"`{self.front.command}` did not answer {method}") from None
+        finally:
+            self._own.pop(request_id, None)
+        if "error" in reply:
+            raise ServerGone(f"`{self.front.command}` refused {method}: {reply['error']}")
+        result = reply.get("result")
+        return result if isinstance(result, dict) else {}
+
+    def _from_server(self, line: bytes) -> None:
+        """One line the server wrote: an answer the gateway waits for is taken; all else
+        goes to the client as it came."""
+        try:
+            message = _decode(line)
+        except ValueError:
+            log.info("the server wrote a line that is not JSON; passed on")
+            self._write(line)
+            return
+        if not isinstance(message, dict):
+            self._write(line)
+            return
+        if "method" not in message:  # an answer
+            request_id = message.get("id")
+            own = self._own.get(request_id) if isinstance(request_id, str) else None
+            if own is not None:
+                if not own.done():
+                    own.set_result(message)
+                return
+            forwarded = self._forwarded.pop(_key(request_id), None)
+            if forwarded is not None:
+                if forwarded.answer is not None:
+                    if not forwarded.answer.done():
+                        forwarded.answer.set_result(message)
+                    return
+                if forwarded.method == "tools/call" and _GLANCE_MARK in line:
+                    self._spawn(self._show_glance(forwarded.tool or "", message.get("result")))
+                elif forwarded.method == "tools/list" and self.front.tools is None:
+                    line = self._learn_tools(message, line)
+        elif message["method"] == "notifications/tools/list_changed" and self.front.tools is None:
+            self._spawn(self._relist())
+        self._write(line)
+
+    def _server_exited(self, wrapped: WrappedServer) -> None:
+        """Every request still with the server fails: a tool call as a tool error the
+        model reads, anything else as a JSON-RPC error."""
+        gone = f"`{self.front.command}` stopped before it answered"
+        for request_id, forwarded in list(self._forwarded.items()):
+            del self._forwarded[request_id]
+            if forwarded.answer is not None:
+                if not forwarded.answer.done():
+                    forwarded.answer.set_exception(ServerGone(gone))
+            elif forwarded.method == "tools/call":
+                self._reply(request_id[1], tool_error(self._gone_sentence(forwarded.tool)))
+            else:
+                self._error(request_id[1], _INTERNAL_ERROR, gone)
+        for own in self._own.values():
+            if not own.done():
+                own.set_exception(ServerGone(gone))
+
+    def _gone_sentence(self, tool_name: str | None) -> str:
+        name = tool_name or "the call"
+        title = name
+        if self._tools is not None and tool_name in self._tools:
+            title = self._tools[tool_name].title
+        return (
+            f"`{self.front.command}` stopped while running {name}. It may or may not have "
+            f"finished “{title}”; the next call starts the server again."
+        )
+
+    async def _send_to_server(self, line: bytes, request_id: Any, forwarded: _Forwarded) -> bool:
+        """Send a client request on, starting the server first if need be. False when
+        it cannot run (the client was answered)."""
+        if not self.wrapped.alive and not await self._start_server():
+            self._cannot_start(request_id, forwarded)
+            return False
+        self._forwarded[_key(request_id)] = forwarded
+        try:
+            self.wrapped.send(line)
+        except ServerGone:
+            self._forwarded.pop(_key(request_id), None)
+            self._cannot_start(request_id, forwarded)
+            return False
+        return True
+
+    def _cannot_start(self, request_id: Any, forwarded: _Forwarded) -> None:
+        problem = self._start_problem or ServerGone(f"`{self.front.command}` is not running")
+        if forwarded.answer is not None:
+            if not forwarded.answer.done():
+                forwarded.answer.set_exception(problem)
+        elif forwarded.method == "tools/call":
+            self._reply(request_id, tool_error(self._start_sentence(problem)))
+        else:
+            self._error(request_id, _INTERNAL_ERROR, f"{self.front.name}: {problem}")
+
+    def _start_sentence(self, problem: BaseException) -> str:
+        if isinstance(problem, ServerGone):
+            return f"{self.front.name} could not be started: {problem}"
+        return str(problem)  # the environment's own sentence: a missing secret
+
+    # --- the client ------------------------------------------------------------------
+
+    def _from_client(self, line: bytes) -> None:
+        try:
+            message = _decode(line)
+        except ValueError:
+            self._error(None, _PARSE_ERROR, "Parse error: the line is not JSON")
+            return
+        if not isinstance(message, dict):
+            self._error(None, _INVALID_REQUEST, "Invalid request: notch mcp takes one JSON-RPC "
+                        "message per line (batches were removed from MCP in 2025-06-18)")  # fmt: skip
+            return
+        method = message.get("method")
+        if not isinstance(method, str):  # the client's answer to a server request
+            self._spawn(self._pass_on(line))
+            return
+        if "id" not in message:
+            self._notification(method, message, line)
+            return
+        request_id = message["id"]
+        params = message.get("params")
+        params = params if isinstance(params, dict) else {}
+        if method == "tools/call":
+            tool = self._tools.get(params.get("name")) if self._tools is not None else None  # type: ignore[arg-type]
+            if tool is not None and tool.reads and not tool.background and self.wrapped.alive:
+                # The hot path: a read goes on as it came, without a task of its own.
+                self._forwarded[_key(request_id)] = _Forwarded("tools/call", tool.name)
+                try:
+                    self.wrapped.send(line)
+                    return
+                except ServerGone:
+                    del self._forwarded[_key(request_id)]
+            self._spawn(self._tool_call(request_id, params, line))
+        elif method == "tools/list" and self.front.tools is not None:
+            self._reply(request_id, {"tools": [t.listed for t in self.front.tools.values()]})
+        elif method == "initialize":
+            self._spawn(self._initialize(request_id, params, line))
+        elif method == "server/discover":
+            self._error(request_id, _METHOD_NOT_FOUND, "Method not found: notch mcp speaks "
+                        "the initialize handshake")  # fmt: skip
+        else:
+            self._spawn(self._send_to_server(line, request_id, _Forwarded(method)))
+
+    async def _pass_on(self, line: bytes) -> None:
+        if self.wrapped.alive:
+            with contextlib.suppress(ServerGone):
+                self.wrapped.send(line)
+
+    def _notification(self, method: str, message: dict[str, Any], line: bytes) -> None:
+        if method == "notifications/cancelled":
+            params = message.get("params")
+            cancelled = params.get("requestId") if isinstance(params, dict) else None
+            held = self._calls.get(call_id_of(self._scope, str(cancelled)))
+            on_card = _key(cancelled) not in self._forwarded
+            if held is not None and held.task is not None and not held.task.done() and on_card:
+                held.task.cancel()
+                return
+        elif method == "notifications/initialized":
+            self._session.initialized = True
+        self._spawn(self._pass_on(line))
+
+    async def _initialize(self, request_id: Any, params: dict[str, Any], line: bytes) -> None:
+        self._session.params = params
+        info = params.get("clientInfo")
+        if isinstance(info, dict) and isinstance(info.get("name"), str) and info["name"]:
+            self._session.client_name = info["name"][:80]
+        if await self._start_server():
+            await self._send_to_server(line, request_id, _Forwarded("initialize"))
+            return
+        # No server (a missing secret): the gateway answers, so the client can list the
+        # tools and read why a call cannot run; the next call tries the server again.
+        version = params.get("protocolVersion")
+        self._reply(request_id, {
+            "protocolVersion": version if version in _HANDSHAKE_VERSIONS else "2025-06-18",
+            "capabilities": {"tools": {}},
+            "serverInfo": {"name": f"notch-mcp:{self.front.name}", "version": __version__},
+        })  # fmt: skip
+
+    # --- tools ---------------------------------------------------------------------
 
     async def tools(self) -> dict[str, GatewayTool]:
-        """The tools offered: the manifest's, or the bare server's own list (asked once).
-        Raises ServerGone (or what the environment raised) for a bare server that
-        cannot be started."""
+        """The tools offered: the manifest's, or the bare server's own list (read once,
+        and again after it says the list changed). Raises ServerGone (or what the
+        environment raised) for a bare server that cannot be started."""
         if self._tools is not None:
             return self._tools
+        assert self._listing is not None
         async with self._listing:
             if self._tools is None:
-                listed = await self.wrapped.list_tools()
-                # Notch generates the cards from these (gateway.attach); never from a card
-                self.confirmations.attachment["tools"] = [tool_document(t) for t in listed]
-                self._tools = from_server(listed)
+                if not self.wrapped.alive and not await self._start_server():
+                    raise self._start_problem or ServerGone("not running")
+                listed: list[Any] = []
+                cursor: Any = None
+                for _page in range(100):
+                    params = {"cursor": cursor} if cursor else {}
+                    page = await self._own_request("tools/list", params, OWN_INIT_WAIT_S)
+                    listed.extend(page.get("tools") or ())
+                    cursor = page.get("nextCursor")
+                    if not cursor:
+                        break
+                self._know([t for t in listed if isinstance(t, dict)])
+            assert self._tools is not None
             return self._tools
 
-    async def _list_tools(
-        self, ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
-    ) -> types.ListToolsResult:
+    def _know(self, listed: list[dict[str, Any]], *, whole: bool = True) -> dict[str, GatewayTool]:
+        """A bare server's tools, as it listed them (`whole`: all of them; else one page
+        of its answer to the client). Notch generates their cards from these very
+        documents, so it is told again only when one changed (an "Always allow" is
+        bound to the card). Returns the tools of `listed`."""
+        fresh = from_server(listed, self._once_acting)
+        self._once_acting.update(name for name, t in fresh.items() if t.acts)
+        raw = {} if whole else dict(self._raw_tools)
+        raw.update((str(t["name"]), t) for t in listed if isinstance(t.get("name"), str))
+        known = {} if whole or self._tools is None else dict(self._tools)
+        known.update(fresh)
+        self._tools = known
+        if raw != self._raw_tools:
+            self._raw_tools = raw
+            self.confirmations.attachment["tools"] = list(raw.values())
+            self.confirmations.reattach()
+        return fresh
+
+    def _learn_tools(self, message: dict[str, Any], line: bytes) -> bytes:
+        """A bare server's answer to the client's `tools/list`: remembered (one page at a
+        time is enough to decide those tools), and passed on with acting tools' words."""
+        result = message.get("result")
+        page = result.get("tools") if isinstance(result, dict) else None
+        if not isinstance(page, list):
+            return line
+        fresh = self._know([t for t in page if isinstance(t, dict)], whole=False)
+        assert isinstance(result, dict)
+        return _encode(
+            {**message, "result": {**result, "tools": [t.listed for t in fresh.values()]}}
+        )
+
+    async def _relist(self) -> None:
+        """The bare server's tools changed: read them again before the next call."""
+        self._tools = None
         try:
-            tools = await self.tools()
-        except Exception as exc:  # a bare server that cannot start: nothing to list
-            raise MCPError(types.INTERNAL_ERROR, f"{self.front.name}: {exc}") from None
-        return types.ListToolsResult(tools=[tool.listed for tool in tools.values()])
+            await self.tools()
+        except Exception as exc:
+            log.warning("%s: could not read its new tool list: %s", self.front.name, exc)
 
-    # --- tools/call ------------------------------------------------------------------
-
-    async def _call_tool(
-        self, ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
-    ) -> types.CallToolResult:
+    async def _tool_call(self, request_id: Any, params: dict[str, Any], line: bytes) -> None:
+        name = params.get("name")
         try:
             tools = await self.tools()
         except Exception as exc:
-            return tool_error(f"{self.front.name} could not be started: {exc}")
-        tool = tools.get(params.name)
-        arguments = dict(params.arguments or {})
+            self._reply(request_id, tool_error(self._start_sentence(exc)))
+            return
+        tool = tools.get(name) if isinstance(name, str) else None
         if tool is None:
             names = ", ".join(sorted(tools)) or "none"
-            return tool_error(
-                f"There is no tool named {params.name!r} here; the tools are {names}."
-            )
+            self._reply(request_id, tool_error(
+                f"There is no tool named {name!r} here; the tools are {names}."
+            ))  # fmt: skip
+            return
+        if tool.reads and not tool.background:  # the fast path: the line as it came
+            await self._send_to_server(line, request_id, _Forwarded("tools/call", tool.name))
+            return
+        raw = params.get("arguments")
+        arguments = dict(raw) if isinstance(raw, dict) else {}
         if tool.reads:
-            return await self.forward(tool, arguments)
-        call_id = call_id_of(self._scope, str(ctx.request_id))
+            result = await self.forward(tool, request_id, params, arguments)
+            self._reply(request_id, result)
+            return
+        await self._acting_call(request_id, params, tool, arguments)
+
+    async def _acting_call(
+        self, request_id: Any, params: dict[str, Any], tool: GatewayTool, arguments: dict[str, Any]
+    ) -> None:
+        call_id = call_id_of(self._scope, str(request_id))
         try:
             what = canonical_json({"tool": tool.name, "arguments": arguments})
         except ValueError as exc:
-            return tool_error(f"The arguments cannot be checked ({exc}); nothing was run.")
+            self._reply(request_id, tool_error(
+                f"The arguments cannot be checked ({exc}); nothing was run."
+            ))  # fmt: skip
+            return
         known = self._calls.get(call_id)
         if known is not None and known.what != what:
-            return tool_error(
-                f"Request id {ctx.request_id!r} was already used in this session for "
-                "another call; a request id names one call. Nothing was run: send this "
-                "call with a new request id."
-            )
+            self._reply(request_id, tool_error(
+                f"Request id {request_id!r} was already used in this session for another "
+                "call; a request id names one call. Nothing was run: send this call with a "
+                "new request id."
+            ))  # fmt: skip
+            return
         if known is not None and (known.task is None or known.task.done()):
-            return tool_error(
-                f"Request id {ctx.request_id!r} was already answered in this session: this "
-                f"is a duplicate of that call, and “{tool.title}” runs at most once, so "
-                "nothing was run again. To do it again, send a new request id."
-            )
-        task: asyncio.Task[types.CallToolResult] | None
-        if known is None:
-            context = {"agent": self._client_name(ctx), "via": f"notch mcp · {self.front.name}"}
-            task = asyncio.ensure_future(self._ask_then_forward(call_id, tool, arguments, context))
-            asked = _Asked(what, task)
-            self._remember(call_id, asked)
-            task.add_done_callback(lambda _: self._answered(call_id, asked))
-        else:
-            task = known.task  # a repeat while the call is open joins it: one card, one run
-        assert task is not None  # an answered one was refused above
+            self._reply(request_id, tool_error(
+                f"Request id {request_id!r} was already answered in this session: this is a "
+                f"duplicate of that call, and “{tool.title}” runs at most once, so nothing "
+                "was run again. To do it again, send a new request id."
+            ))  # fmt: skip
+            return
+        if known is not None:  # a repeat while the call is open joins it: one card, one run
+            known.copies += 1
+            return
+        context = {"agent": self._session.client_name, "via": f"notch mcp · {self.front.name}"}
+        task = asyncio.ensure_future(
+            self._ask_then_forward(call_id, request_id, params, tool, arguments, context)
+        )
+        asked = _Asked(what, task)
+        self._remember(call_id, asked)
         try:
-            return await asyncio.shield(task)
+            result = await asyncio.shield(task)
         except asyncio.CancelledError:
-            if not task.done():  # notifications/cancelled: take the card away
-                with anyio.CancelScope(shield=True):
-                    await self.confirmations.withdraw(call_id)
-            raise
+            self._answered(call_id, asked)
+            return  # withdrawn (the card taken away): a cancelled request gets no answer
+        except Exception as exc:  # never a protocol error: one sentence the model reads
+            log.exception("notch mcp: %s failed", tool.name)
+            result = tool_error(f"{exc}; {sentences.nothing_done(tool.name)}.")
+        for _ in range(asked.copies):
+            self._reply(request_id, result)
+        self._answered(call_id, asked)
 
     async def _ask_then_forward(
-        self, call_id: str, tool: GatewayTool, arguments: dict[str, Any], context: dict[str, Any]
-    ) -> types.CallToolResult:
-        answer = await self.confirmations.ask(call_id, tool.name, arguments, context)
+        self,
+        call_id: str,
+        request_id: Any,
+        params: dict[str, Any],
+        tool: GatewayTool,
+        arguments: dict[str, Any],
+        context: dict[str, Any],
+    ) -> dict[str, Any]:
+        progress = self._keep_alive(params)
+        try:
+            answer = await self.confirmations.ask(call_id, tool.name, arguments, context)
+        except asyncio.CancelledError:
+            await asyncio.shield(self.confirmations.withdraw(call_id))
+            raise
+        finally:
+            if progress is not None:
+                progress.cancel()
         if answer.not_running:
-            return tool_error(sentences.notch_not_running(tool.title, tool.name))
+            return tool_error(sentences.notch_not_running(tool.title, tool.name, answer.problem))
         decision = answer.decision
         if decision is None:
             return tool_error(f"{answer.problem}; {sentences.nothing_done(tool.name)}.")
         if not decision.runs:
-            return tool_error(
-                sentences.refusal(decision.outcome, tool.title, tool.name, decision.for_model)
-            )
+            return tool_error(sentences.refusal(decision.outcome, tool.title, tool.name))
         if decision.outcome == "notRequired" and tool.acts:
             return tool_error(
                 f"Notch has no card for “{tool.title}”, so the person cannot confirm it; "
@@ -285,49 +657,95 @@ class Gateway:
                 f"“{tool.title}” was already decided for this request id and runs at most "
                 "once; send a new request to do it again."
             )
-        result = await self.forward(tool, dict(decision.arguments or {}), call_id)
-        if decision.edited_paths and not result.is_error:
-            ran = json.dumps(decision.arguments, ensure_ascii=False, sort_keys=True)
-            result.content.append(
-                types.TextContent(
-                    text=f"The person changed {', '.join(decision.edited_paths)} before "
-                    f"approving; it ran with {ran}."
-                )
-            )
+        ran = dict(decision.arguments or {})
+        result = await self.forward(tool, request_id, params, ran, call_id)
+        if decision.edited_paths and not result.get("isError"):
+            shown = json.dumps(decision.arguments, ensure_ascii=False, sort_keys=True)
+            content = list(result.get("content") or [])
+            content.append({"type": "text", "text": f"The person changed "
+                            f"{', '.join(decision.edited_paths)} before approving; it ran "
+                            f"with {shown}."})  # fmt: skip
+            result = {**result, "content": content}
         return result
 
+    def _keep_alive(self, params: dict[str, Any]) -> asyncio.Task[None] | None:
+        """While the person decides: `notifications/progress` every `progress_every`
+        seconds, when the client gave a progress token (the TypeScript SDK resets its
+        request timeout on each, with `resetTimeoutOnProgress`)."""
+        meta = params.get("_meta")
+        token = meta.get("progressToken") if isinstance(meta, dict) else None
+        if not isinstance(token, str | int) or isinstance(token, bool):
+            return None
+
+        async def tick() -> None:
+            started = time.monotonic()
+            while True:
+                await asyncio.sleep(self.progress_every)
+                waited = round(time.monotonic() - started)
+                self._write(_encode({"jsonrpc": "2.0", "method": "notifications/progress",
+                                     "params": {"progressToken": token, "progress": waited,
+                                                "message": WAITING}}))  # fmt: skip
+
+        return asyncio.ensure_future(tick())
+
     async def forward(
-        self, tool: GatewayTool, arguments: dict[str, Any], call_id: str | None = None
-    ) -> types.CallToolResult:
-        """Run the call on the wrapped server (listed as running in the side notch while
-        it does, for a background tool); show its glance; return its result as it sent
-        it, or a tool error when the server is gone or cannot start."""
+        self,
+        tool: GatewayTool,
+        request_id: Any,
+        params: dict[str, Any],
+        arguments: dict[str, Any],
+        call_id: str | None = None,
+    ) -> dict[str, Any]:
+        """Run the call on the server with `arguments` (the client's request otherwise as
+        it came: its progress token too), listed as running in the side notch while it
+        does for a background tool; show its glance; its result, or a tool error."""
         work_id = (
             await self.confirmations.begin_work(tool.name, call_id) if tool.background else None
         )
-        result = await self._run(tool, arguments)
-        blocks = glance_blocks(result)
+        result = await self._run(tool, request_id, params, arguments)
+        blocks = glance_blocks(result) if _GLANCE_MARK in _encode(result) else None
         if work_id is not None:
-            failure = _failure_text(result) if result.is_error else None
+            failure = _failure_text(result) if result.get("isError") else None
             ended = await self.confirmations.end_work(
-                work_id, ok=not result.is_error, message=failure, blocks=blocks
+                work_id, ok=not result.get("isError"), message=failure, blocks=blocks
             )
             if ended:
                 return result
-        if blocks is not None and not result.is_error:
+        if blocks is not None and not result.get("isError"):
             await self.confirmations.show_glance(tool.name, blocks, call_id)
         return result
 
-    async def _run(self, tool: GatewayTool, arguments: dict[str, Any]) -> types.CallToolResult:
+    async def _run(
+        self, tool: GatewayTool, request_id: Any, params: dict[str, Any], arguments: dict[str, Any]
+    ) -> dict[str, Any]:
+        answer: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        message = {"jsonrpc": "2.0", "id": request_id, "method": "tools/call",
+                   "params": {**params, "arguments": arguments}}  # fmt: skip
+        forwarded = _Forwarded("tools/call", tool.name, answer)
+        await self._send_to_server(_encode(message), request_id, forwarded)
         try:
-            return await self.wrapped.call(tool.name, arguments)
+            reply = await answer
         except ServerGone as exc:
-            return tool_error(
-                f"{exc}. It may or may not have finished “{tool.title}”; the next call "
-                "starts the server again."
-            )
+            if "stopped" in str(exc):
+                return tool_error(self._gone_sentence(tool.name))
+            return tool_error(self._start_sentence(exc))
         except Exception as exc:  # the environment's own error: a missing secret
             return tool_error(str(exc))
+        if "error" in reply:  # a protocol error from the server: its words
+            error = reply["error"]
+            said = error.get("message") if isinstance(error, dict) else error
+            return tool_error(f"The server refused {tool.name}: {said}")
+        result = reply.get("result")
+        return (
+            result
+            if isinstance(result, dict)
+            else tool_error(f"The server sent no result for {tool.name}")
+        )
+
+    async def _show_glance(self, tool: str, result: Any) -> None:
+        blocks = glance_blocks(result)
+        if blocks is not None and not (isinstance(result, dict) and result.get("isError")):
+            await self.confirmations.show_glance(tool, blocks, None)
 
     def _remember(self, call_id: str, asked: _Asked) -> None:
         """Keep what `call_id` asked; forget the oldest answered ones past
@@ -343,11 +761,25 @@ class Gateway:
         if self._calls.get(call_id) is asked:
             self._calls[call_id] = _Asked(asked.what, None)
 
-    # --- who is asking ---------------------------------------------------------------
 
-    @staticmethod
-    def _client_name(ctx: ServerRequestContext[Any]) -> str:
-        client = ctx.session.client_params
-        if client is not None and client.client_info.name:
-            return str(client.client_info.name)[:80]
-        return "an MCP client"
+def _key(request_id: Any) -> tuple[str, Any]:
+    """A request id as a dict key: 7 and "7" stay apart on the wire."""
+    return (type(request_id).__name__, request_id)
+
+
+async def _stdin_reader(loop: asyncio.AbstractEventLoop) -> asyncio.StreamReader:
+    """This process's stdin as a StreamReader: a pipe or socket directly; anything else
+    (a file) through a thread."""
+    reader = asyncio.StreamReader(limit=64 * 1024 * 1024)
+    stdin = os.fdopen(os.dup(sys.stdin.fileno()), "rb", buffering=0)
+    try:
+        await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), stdin)
+    except ValueError:  # a regular file: asyncio cannot watch it
+
+        def pump() -> None:
+            while chunk := stdin.read(65536):
+                loop.call_soon_threadsafe(reader.feed_data, chunk)
+            loop.call_soon_threadsafe(reader.feed_eof)
+
+        loop.run_in_executor(None, pump)
+    return reader

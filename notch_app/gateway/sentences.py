@@ -40,8 +40,11 @@ def refusal(outcome: str, title: str, tool_name: str, for_model: str = "") -> st
     return f"The request for {what} was withdrawn before the person decided; {nothing}."
 
 
-def notch_not_running(title: str, tool_name: str) -> str:
+def notch_not_running(title: str, tool_name: str, where: str | None = None) -> str:
+    """The sentence for an acting call with no Notch to ask; `where` is the client's own
+    error (it names every place Notch was looked for)."""
+    looked = f" ({where})" if where else ""
     return (
         f"Notch is not running, so nobody can confirm “{title}”; {nothing_done(tool_name)}. "
-        "Ask the person to start it with `notch run`, then try again."
+        f"Ask the person to start it with `notch run`, then try again.{looked}"
     )

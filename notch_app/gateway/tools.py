@@ -4,17 +4,19 @@ For an integration folder the manifest is the whole truth: the client sees the m
 tools (titles, descriptions, schemas, annotations), and what the wrapped server says
 about them in its own `tools/list` never changes whether they ask. For a bare server
 there is nothing else to go on: its tools are listed as it lists them, and every tool
-not marked `readOnlyHint: true` asks (with a card Notch generates).
+not marked `readOnlyHint: true` asks (with a card Notch generates). Both go by the one
+rule, `manifest.acting.acting_verdict`.
+
+Tools are plain MCP JSON here (camelCase keys, as `tools/list` carries them): the
+gateway relays JSON-RPC lines and builds no SDK objects.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
-
-import mcp_types as types
 
 from notch_app.manifest.acting import acting_verdict
 from notch_app.manifest.model import Manifest, Tool
@@ -26,35 +28,41 @@ log = logging.getLogger(__name__)
 class GatewayTool:
     """One tool as the client sees it, and how a call to it is handled."""
 
-    listed: types.Tool
-    """What `tools/list` answers for it."""
+    listed: dict[str, Any]
+    """What `tools/list` answers for it (MCP JSON)."""
     reads: bool
-    """Forwarded at once, without asking (a read-only tool)."""
+    """Forwarded at once, without asking: the one rule says it does not act."""
     acts: bool
-    """Certainly acting: it must be confirmed on a card, so a `notRequired` answer from
-    Notch (it has no card for the tool) is refused rather than run. A tool neither
-    `reads` nor `acts` (an unknown verb, no hints) is asked about, and runs on whatever
-    Notch decides."""
+    """It must be confirmed on a card, so a `notRequired` answer from Notch (it has no
+    card for the tool) is refused rather than run. Always `not reads`."""
     background: bool = False
     """The manifest runs it in the background (`execution.mode`): listed in the side
     notch while it runs."""
 
     @property
     def name(self) -> str:
-        return self.listed.name
+        return str(self.listed.get("name", ""))
 
     @property
     def title(self) -> str:
-        annotations = self.listed.annotations
-        return self.listed.title or (annotations.title if annotations else None) or self.name
+        annotations = self.listed.get("annotations")
+        title = self.listed.get("title") or (
+            annotations.get("title") if isinstance(annotations, dict) else None
+        )
+        return str(title or self.name)
 
 
-def _annotations(tool: Tool) -> types.ToolAnnotations | None:
-    if tool.annotations is None:
-        return None
-    return types.ToolAnnotations.model_validate(
-        tool.annotations.model_dump(by_alias=True, exclude_none=True)
-    )
+def _listed(tool: Tool, asks: bool) -> dict[str, Any]:
+    out: dict[str, Any] = {"name": tool.name}
+    if tool.title:
+        out["title"] = tool.title
+    description = tool.description or None
+    if description:
+        out["description"] = description
+    out["inputSchema"] = dict(tool.input_schema)
+    if tool.annotations is not None:
+        out["annotations"] = tool.annotations.model_dump(by_alias=True, exclude_none=True)
+    return out
 
 
 def from_manifest(manifest: Manifest) -> dict[str, GatewayTool]:
@@ -64,15 +72,8 @@ def from_manifest(manifest: Manifest) -> dict[str, GatewayTool]:
     out: dict[str, GatewayTool] = {}
     for tool in manifest.tools:
         reads = not acting_verdict(tool).asks
-        listed = types.Tool(
-            name=tool.name,
-            title=tool.title,
-            description=tool.description or None,
-            input_schema=dict(tool.input_schema),
-            annotations=_annotations(tool),
-        )
         out[tool.name] = GatewayTool(
-            listed,
+            _listed(tool, not reads),
             reads,
             not reads,
             background=tool.execution is not None and tool.execution.mode == "background",
@@ -80,22 +81,27 @@ def from_manifest(manifest: Manifest) -> dict[str, GatewayTool]:
     return out
 
 
-def from_server(tools: Iterable[types.Tool]) -> dict[str, GatewayTool]:
-    """A bare server's tools, by name: read-only only when it says `readOnlyHint: true`
-    (and not `destructiveHint: true`), and its name or description does not say it
-    deletes, sends, pays or writes (`acting_verdict`, as Notch decides for the same
-    tools); every other tool asks. A hint not believed is logged with why."""
+def from_server(
+    tools: Iterable[Mapping[str, Any]], once_acting: Iterable[str] = ()
+) -> dict[str, GatewayTool]:
+    """A bare server's tools (MCP JSON, as its `tools/list` sent them), by name: read-only
+    only when it says `readOnlyHint: true` (and not `destructiveHint: true`), and its
+    name or description does not say it deletes, sends, pays or writes (`acting_verdict`,
+    as Notch decides for the same tools); every other tool asks. A tool named in
+    `once_acting` asks whatever it says now: a server cannot talk a tool it listed as
+    acting into a read by listing it again. A hint not believed is logged with why."""
     out: dict[str, GatewayTool] = {}
+    sticky = set(once_acting)
     for tool in tools:
-        document = tool_document(tool)
-        verdict = acting_verdict(document, has_card=False, bare_server=True)
-        reads = not verdict.asks
+        name = tool.get("name")
+        if not isinstance(name, str):
+            continue
+        verdict = acting_verdict(tool, has_card=False, bare_server=True)
+        reads = not verdict.asks and name not in sticky
         if verdict.mixed:
-            log.warning("%s: %s; it asks first", tool.name, verdict.why)
-        out[tool.name] = GatewayTool(tool, reads, not reads)
+            log.warning("%s: %s; it asks first", name, verdict.why)
+        elif verdict.asks is False and name in sticky:
+            log.warning("%s: it now says it only reads, but it was listed as acting; it asks "
+                        "first", name)  # fmt: skip
+        out[name] = GatewayTool(dict(tool), reads, not reads)
     return out
-
-
-def tool_document(tool: types.Tool) -> dict[str, Any]:
-    """A server's tool as the plain MCP JSON `tools/list` carries (camelCase keys)."""
-    return tool.model_dump(by_alias=True, exclude_none=True, mode="json")

@@ -1,30 +1,41 @@
-"""The integration's own MCP server, started and spoken to with the official SDK's client.
+"""The integration's own MCP server: a child process spoken to in JSON-RPC lines.
 
-One process at a time. It starts on first use (or `start()`), with cwd = the folder and
-the environment an MCP client gives a server (the SDK's `get_default_environment`: PATH,
-HOME, ...) plus what `environment()` adds (the manifest's `runtime.env`, the person's
-preference values and secrets). A process that dies mid-call fails that call with
-`ServerGone`; the next call starts a fresh one.
+The gateway relays lines between the MCP client and this process (`gateway.py`): no
+SDK client sits in between, so nothing is validated or re-encoded on the way (a read
+costs one more pipe hop, not a second SDK). One process at a time; it starts at once
+(`start()`: the first call does not wait for it) with cwd = the folder and the
+environment an MCP client gives a server (HOME, LOGNAME, PATH, SHELL, TERM, USER, as the
+SDK's `get_default_environment`) plus what `environment()` adds (the manifest's
+`runtime.env`, the person's preference values and secrets). A process that exits is
+reported to `on_exit`; the next call starts a fresh one.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
+import os
 import sys
 from collections.abc import Callable
-from contextlib import AsyncExitStack
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
-import anyio
-import mcp_types as types
-from mcp.client.session import ClientSession
-from mcp.client.stdio import StdioServerParameters, stdio_client
-from mcp.shared.exceptions import MCPError
-from mcp_types import CONNECTION_CLOSED
+from typing import Final
 
 log = logging.getLogger(__name__)
+
+INHERITED: Final = (
+    ("APPDATA", "HOMEDRIVE", "HOMEPATH", "LOCALAPPDATA", "PATH", "PATHEXT", "PROCESSOR_ARCHITECTURE",
+     "SYSTEMDRIVE", "SYSTEMROOT", "TEMP", "USERNAME", "USERPROFILE")
+    if sys.platform == "win32"
+    else ("HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER")
+)  # fmt: skip
+"""What the MCP SDKs pass on to a server they start (Python `DEFAULT_INHERITED_ENV_VARS`,
+TypeScript the same): the wrapped server gets what it would get started directly."""
+LINE_LIMIT: Final = 64 * 1024 * 1024
+"""Longest line read from the server (a tool result with images runs to megabytes)."""
+STOP_WAIT_S: Final = 2.0
+"""How long a server gets to exit after its stdin closes, before it is terminated."""
 
 
 class ServerGone(Exception):
@@ -43,134 +54,122 @@ class ServerCommand:
         return " ".join((self.command, *self.args))
 
 
-@dataclass(slots=True)
-class _Running:
-    session: ClientSession
-    stop: anyio.Event = field(default_factory=anyio.Event)
-    tools: list[types.Tool] | None = None
+def inherited_environment() -> dict[str, str]:
+    """The variables an MCP client passes on to a server it starts."""
+    return {
+        k: v for k in INHERITED if (v := os.environ.get(k)) is not None and not v.startswith("()")
+    }
 
 
 class WrappedServer:
-    """The server behind the gateway. `environment()` is called at each start and may
-    raise (a missing secret): that start fails with the exception itself, and the next
-    call tries again, so a secret set meanwhile is picked up without a restart."""
+    """The server behind the gateway. `on_line(line)` gets every line it writes (one
+    JSON-RPC message each, newline stripped); `on_exit(process)` runs once it is gone.
+    `environment()` is called at each start and may raise (a missing secret): that start
+    fails with the exception itself, and the next one tries again, so a secret set
+    meanwhile is picked up without a restart."""
 
     def __init__(
         self,
         command: ServerCommand,
         environment: Callable[[], dict[str, str]],
-        task_group: anyio.abc.TaskGroup,
+        on_line: Callable[[bytes], None],
+        on_exit: Callable[[WrappedServer], None],
     ) -> None:
         self.command = command
         self.environment = environment
-        self._group = task_group
-        self._running: _Running | None = None
-        self._starting = anyio.Lock()
+        self._on_line = on_line
+        self._on_exit = on_exit
+        self._process: asyncio.subprocess.Process | None = None
+        self._reader: asyncio.Task[None] | None = None
         self.starts = 0
         """How many times a process was started (a test sees a restart)."""
 
-    async def session(self) -> _Running:
-        """The running server, started now if need be. Raises ServerGone when it cannot
-        start, or whatever `environment()` raised."""
-        async with self._starting:
-            if self._running is not None:
-                return self._running
-            env = self.environment()  # may raise MissingSecret: nothing is started
-            started: list[_Running | BaseException] = []
-            ready = anyio.Event()
-            self._group.start_soon(self._serve, env, started, ready)
-            await ready.wait()
-            outcome = started[0]
-            if isinstance(outcome, BaseException):
-                raise ServerGone(f"could not start `{self.command}`: {outcome}") from None
-            self._running = outcome
-            self.starts += 1
-            return outcome
+    @property
+    def alive(self) -> bool:
+        return self._process is not None and self._process.returncode is None
 
-    async def _serve(
-        self, env: dict[str, str], started: list[_Running | BaseException], ready: anyio.Event
-    ) -> None:
-        params = StdioServerParameters(
-            command=self.command.command,
-            args=list(self.command.args),
-            env=env,
-            cwd=self.command.cwd,
-        )
-        running: _Running | None = None
+    async def start(self) -> None:
+        """Start a process (if none runs). Raises ServerGone when it cannot start, or
+        whatever `environment()` raised."""
+        if self.alive:
+            return
+        env = {**inherited_environment(), **self.environment()}
         try:
-            async with AsyncExitStack() as stack:
-                read, write = await stack.enter_async_context(stdio_client(params, sys.stderr))
-                session = await stack.enter_async_context(ClientSession(read, write))
-                with anyio.fail_after(30):
-                    await session.initialize()
-                running = _Running(session)
-                started.append(running)
-                ready.set()
-                await running.stop.wait()
-        except Exception as exc:  # a start that fails, or a process that went away
-            if not ready.is_set():
-                started.append(exc)
-                ready.set()
-            else:
-                log.info("the wrapped server `%s` stopped: %s", self.command, exc)
-        finally:
-            if not ready.is_set():
-                started.append(ServerGone("it exited at once"))
-                ready.set()
-            if running is not None and self._running is running:
-                self._running = None
+            process = await asyncio.create_subprocess_exec(
+                self.command.command,
+                *self.command.args,
+                stdin=asyncio.subprocess.PIPE,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=sys.stderr,
+                env=env,
+                cwd=self.command.cwd,
+                limit=LINE_LIMIT,
+                start_new_session=True,  # a Ctrl+C meant for the client is not its
+            )
+        except OSError as exc:
+            raise ServerGone(f"could not start `{self.command}`: {exc.strerror or exc}") from None
+        self._process = process
+        self.starts += 1
+        self._reader = asyncio.ensure_future(self._read(process))
 
-    def _lost(self, running: _Running) -> None:
-        if self._running is running:
-            self._running = None
-        running.stop.set()
+    def send(self, line: bytes) -> None:
+        """Write one message (`line` without its newline). Raises ServerGone when no
+        process runs."""
+        process = self._process
+        if process is None or process.returncode is not None or process.stdin is None:
+            raise ServerGone(f"`{self.command}` is not running")
+        if process.stdin.is_closing():
+            raise ServerGone(f"`{self.command}` stopped")
+        process.stdin.write(line + b"\n")
 
-    async def list_tools(self) -> list[types.Tool]:
-        """Every tool the server lists (all pages). Raises ServerGone."""
-        running = await self.session()
-        if running.tools is not None:
-            return running.tools
-        tools: list[types.Tool] = []
-        cursor: str | None = None
+    async def _read(self, process: asyncio.subprocess.Process) -> None:
+        stdout = process.stdout
+        assert stdout is not None
         try:
             while True:
-                page = await running.session.list_tools(
-                    params=types.PaginatedRequestParams(cursor=cursor) if cursor else None
-                )
-                tools.extend(page.tools)
-                cursor = page.next_cursor
-                if not cursor:
+                try:
+                    line = await stdout.readuntil(b"\n")
+                except asyncio.IncompleteReadError:
                     break
-        except MCPError as exc:
-            self._gone_if_closed(running, exc)
-            raise ServerGone(f"`{self.command}` did not list its tools: {exc}") from None
-        running.tools = tools
-        return tools
+                except asyncio.LimitOverrunError:
+                    log.warning("`%s` wrote a line over %d bytes; stopped it", self.command,
+                                LINE_LIMIT)  # fmt: skip
+                    break
+                line = line.rstrip(b"\r\n")
+                if line:
+                    self._on_line(line)
+        except (ConnectionError, OSError) as exc:
+            log.info("reading `%s` failed: %s", self.command, exc)
+        finally:
+            await self._ended(process)
 
-    async def call(self, name: str, arguments: dict[str, Any]) -> types.CallToolResult:
-        """The server's result for one call, as it sent it. Raises ServerGone when the
-        server cannot be started or stops before it answers."""
-        running = await self.session()
-        try:
-            result = await running.session.call_tool(name, arguments)
-        except MCPError as exc:
-            if self._gone_if_closed(running, exc):
-                raise ServerGone(f"`{self.command}` stopped while running {name}") from None
-            # A protocol error from the server (unknown tool, bad params): its words.
-            return types.CallToolResult(
-                content=[types.TextContent(text=f"The server refused {name}: {exc}")],
-                is_error=True,
-            )
-        assert isinstance(result, types.CallToolResult)  # input-required is not allowed
-        return result
-
-    def _gone_if_closed(self, running: _Running, exc: MCPError) -> bool:
-        if exc.code == CONNECTION_CLOSED:
-            self._lost(running)
-            return True
-        return False
+    async def _ended(self, process: asyncio.subprocess.Process) -> None:
+        with contextlib.suppress(ProcessLookupError):
+            if process.returncode is None:
+                if process.stdin is not None:
+                    process.stdin.close()
+                try:
+                    await asyncio.wait_for(process.wait(), STOP_WAIT_S)
+                except TimeoutError:
+                    process.terminate()
+                    await process.wait()
+        if self._process is process:
+            self._process = None
+            self._on_exit(self)
 
     async def close(self) -> None:
-        """Stop the server (the SDK closes its stdin, then terminates it)."""
-        if self._running is not None:
-            self._lost(self._running)
+        """Stop the server: close its stdin, wait STOP_WAIT_S, then terminate it."""
+        process = self._process
+        if process is None:
+            return
+        with contextlib.suppress(OSError):
+            if process.stdin is not None:
+                process.stdin.close()
+        try:
+            await asyncio.wait_for(process.wait(), STOP_WAIT_S)
+        except TimeoutError:
+            with contextlib.suppress(ProcessLookupError):
+                process.terminate()
+        if self._reader is not None:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await asyncio.wait_for(self._reader, STOP_WAIT_S)

@@ -145,7 +145,7 @@ def test_notch_asks_for_exactly_those_tools_and_runs_the_rest(
 def test_a_bare_server_asks_unless_it_says_read_only_believably() -> None:
     """Without a manifest a server's hints are all there is: a tool with no hint asks
     (phone_status too), and Notch's catalog entry for it agrees with the gateway."""
-    listed = from_server([_as_mcp(t) for t in ALL])
+    listed = from_server(ALL)
     entry, left_out = bare_entry("corpus", ALL)
     assert left_out == []
     for doc in ALL:
@@ -155,12 +155,6 @@ def test_a_bare_server_asks_unless_it_says_read_only_believably() -> None:
         assert tool is not None
         assert (tool.confirmation is not None) is asks, doc["name"]
     assert not listed["phone_status"].reads
-
-
-def _as_mcp(doc: dict[str, Any]) -> Any:
-    import mcp_types as types
-
-    return types.Tool.model_validate(doc)
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED_ASKS))
