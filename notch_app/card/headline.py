@@ -40,6 +40,7 @@ from notch_app.card.paths import MISSING, get_path
 from notch_app.card.person_locale import as_amount, as_moment, money_text, when_text
 from notch_app.card.view_shape import view_shape
 from notch_app.manifest.bindings import MalformedBinding, find_bindings
+from notch_app.manifest.generated_card import words_of
 from notch_app.manifest.model import ACTING_VERBS, Tool, leading_verb
 from notch_app.manifest.read_back import is_secret_path, name_words, tool_arguments
 from notch_app.manifest.shown_arguments import counted_array
@@ -50,6 +51,7 @@ MAX_HEADLINE_CHARS: Final = 160
 MAX_CONFIRM_CHARS: Final = 36
 """The confirm button's words: a verb and a short object, never a sentence."""
 _VALUE_CHARS: Final = 60
+_WHOLE: Final = 1_000_000
 _NAME_CHARS: Final = 48
 _COMMAND_CHARS: Final = 64
 _SECRET: Final = "••••••"
@@ -122,6 +124,9 @@ class Headline:
     """Verb and object, at most MAX_CONFIRM_CHARS: "Pay €1,250.00", "Send to 3 people"."""
     authored: bool = False
     """The manifest wrote `text` (`confirmation.headline`); False when generated."""
+    said: frozenset[str] = frozenset()
+    """The argument paths whose whole value `text` states: a compact card need not
+    repeat them as facts of their own."""
 
 
 def headline(
@@ -140,15 +145,37 @@ def headline(
     the folder written `~` (the person's home when None). Never raises.
     """
     facts = _Facts(tool, arguments, locale=locale, now=now, zone=zone, home=home)
-    generated = _generated(facts)
+    generated = _generated(facts, _bare_verb(tool))
     view = tool.confirmation
     template = getattr(view, "headline", None) if view is not None else None
     confirm = _authored_confirm(tool, facts) or generated.confirm
     if isinstance(template, str) and template.strip():
         text = _one_line(interpolate(_currency_said_once(template), facts.binding_text))
         if text:
-            return Headline(_cut(text, MAX_HEADLINE_CHARS), confirm, authored=True)
-    return Headline(generated.text, confirm)
+            try:
+                bound = frozenset(b.path for b in find_bindings(template))
+            except MalformedBinding:
+                bound = frozenset()
+            said = bound if len(text) <= MAX_HEADLINE_CHARS else frozenset()
+            return Headline(_cut(text, MAX_HEADLINE_CHARS), confirm, True, said)
+    return Headline(generated.text, confirm, False, generated.said)
+
+
+def fact_words(
+    tool: Tool,
+    arguments: Mapping[str, Any],
+    path: str,
+    *,
+    locale: str | None = None,
+    now: datetime | None = None,
+    zone: tzinfo | None = None,
+    home: str | None = None,
+) -> str:
+    """One argument's value in the words a headline uses for it: an amount with its
+    currency, a time humanised, a path with `~`, a secret masked ("" when absent)."""
+    facts = _Facts(tool, arguments, locale=locale, now=now, zone=zone, home=home)
+    value = facts.binding_text(path, whole=True)
+    return "" if value is MISSING else str(value)
 
 
 # --- what the arguments hold ----------------------------------------------------------
@@ -175,6 +202,8 @@ class _Facts:
         self.zone = zone
         self.home = home
         self.secrets = tool_arguments(tool).secrets
+        self.said: set[str] = set()
+        """Paths whose whole value the generated headline states (see Headline.said)."""
         self.options: dict[str, dict[str, str]] = {}
         if tool.confirmation is not None:
             try:
@@ -224,6 +253,11 @@ class _Facts:
         text = self.options.get(path, {}).get(text, text)
         return _cut(_one_line(text), limit)
 
+    def stated(self, *paths: str, whole: bool = True) -> None:
+        """The headline states these paths' values (whole: not cut)."""
+        if whole:
+            self.said.update(p for p in paths if p)
+
     def money(self, path: str, value: Any) -> str | None:
         head, _, _last = path.rpartition(".")
         currency: Any = None
@@ -254,9 +288,11 @@ class _Facts:
             value, end=end, minutes=minutes, locale=self.locale, now=self.now, zone=self.zone
         )
 
-    def binding_text(self, path: str) -> Any:
+    def binding_text(self, path: str, whole: bool = False) -> Any:
         """A binding of an authored headline: the value as `shown`, but an amount with
-        its currency, a time humanised, a path home-shortened, a list said briefly."""
+        its currency, a time humanised, a path home-shortened, a list said briefly.
+        `whole`: nothing cut, every element of a list said (a fact, not a headline)."""
+        limit = _WHOLE if whole else _VALUE_CHARS
         if is_secret_path(path, self.secrets):
             return _SECRET
         value = get_path(self.args, path)
@@ -272,10 +308,12 @@ class _Facts:
         if isinstance(value, str) and as_moment(value) is not None:
             return self.when(path, value) or self.shown(path, value)
         if looks_like_path(value):
-            return _cut(_one_line(home_short(str(value), self.home)), _VALUE_CHARS)
+            return _cut(_one_line(home_short(str(value), self.home)), limit)
         if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
+            if whole:
+                return ", ".join(self.shown(path, v, limit) for v in value)
             return _some(self.shown(path, v, _NAME_CHARS) for v in value)
-        return self.shown(path, value)
+        return self.shown(path, value, limit)
 
 
 def _first_of(mapping: Mapping[str, Any], names: Iterable[str]) -> Any:
@@ -312,6 +350,8 @@ class _Action:
 
 def _action(tool: Tool) -> _Action:
     title = _one_line(tool.display_title) or tool.name
+    if title == tool.name:
+        title = words_of(tool.name)  # `do_thing` → "Do thing"
     words = title.split(" ")
     first = words[0].lower() if words else ""
     if first in ACTING_VERBS or len(words) > 1:
@@ -325,14 +365,24 @@ def _action(tool: Tool) -> _Action:
     return _Action(verb, noun, title)
 
 
-def _generated(facts: _Facts) -> Headline:
+def _generated(facts: _Facts, verb: str | None = None) -> Headline:
     act = _action(facts.tool)
+    if verb and verb.lower() == act.verb.lower():
+        verb = None  # the title's own verb: "Generate speech", not "Generate"
+    if verb:
+        # The author's own one-word confirm ("Send") names the verb; Notch adds the object.
+        act = _Action(verb, act.noun, act.title)
     for compose in (_command, _payment, _meeting, _message, _paths, _move, _one_path, _page):
         made = compose(facts, act)
         if made is not None:
             text, confirm = made
-            return Headline(_cut(text, MAX_HEADLINE_CHARS), _confirm_cut(confirm))
-    return Headline(_cut(_plain(facts, act), MAX_HEADLINE_CHARS), _confirm_cut(_verb_noun(act)))
+            said = frozenset(facts.said) if len(text) <= MAX_HEADLINE_CHARS else frozenset()
+            return Headline(_cut(text, MAX_HEADLINE_CHARS), _confirm_cut(confirm), False, said)
+    text = _plain(facts, act)
+    said = frozenset(facts.said) if len(text) <= MAX_HEADLINE_CHARS else frozenset()
+    # With nothing to name, the author's own verb stands alone ("Allow", not "Allow tool").
+    confirm = act.verb if verb else _verb_noun(act)
+    return Headline(_cut(text, MAX_HEADLINE_CHARS), _confirm_cut(confirm), False, said)
 
 
 def _verb_noun(act: _Action) -> str:
@@ -344,11 +394,13 @@ def _command(facts: _Facts, act: _Action) -> tuple[str, str] | None:
     if found is None or not isinstance(found[1], str):
         return None
     command = facts.shown(found[0], found[1], _COMMAND_CHARS)
+    facts.stated(found[0], whole=not command.endswith("…") and "\n" not in found[1].strip())
     verb = act.verb if act.verb.lower() in ("run", "execute", "exec", "start") else "Run"
     text = f"{verb} `{command}`"
     folder = facts.find(_FOLDERS, nested=False)
     if folder is not None and isinstance(folder[1], str):
         text += " in " + _cut(_one_line(home_short(folder[1], facts.home)), _VALUE_CHARS)
+        facts.stated(folder[0])
     return text, f"{verb} command"
 
 
@@ -360,6 +412,8 @@ def _payment(facts: _Facts, act: _Action) -> tuple[str, str] | None:
     if money is None:
         return None
     text = f"{act.verb} {money}"
+    head = found[0].rpartition(".")[0]
+    facts.stated(found[0], *(f"{head}.{c}" if head else c for c in _CURRENCIES))
     party = _counterparty(facts)
     if party:
         text += f" to {party}"
@@ -373,10 +427,14 @@ def _counterparty(facts: _Facts) -> str | None:
     for name in _COUNTERPARTY:
         value = facts.value(name)
         if isinstance(value, Mapping):
-            inner = _first_of(value, ("name", "display_name", "displayName", "title", "email"))
-            if isinstance(inner, str):
-                return facts.shown(f"{name}.name", inner, _NAME_CHARS)
+            for key in ("name", "display_name", "displayName", "title", "email"):
+                inner = value.get(key)
+                if isinstance(inner, str) and inner.strip():
+                    shown = facts.shown(f"{name}.{key}", inner, _NAME_CHARS)
+                    facts.stated(f"{name}.{key}", whole=not shown.endswith("…"))
+                    return shown
         elif isinstance(value, str) and value.strip() and not looks_like_path(value):
+            facts.stated(name)
             return _person(value)
     return None
 
@@ -393,19 +451,26 @@ def _when(facts: _Facts) -> str | None:
         later = [k for k in siblings if isinstance(k, str) and "later" in k.lower()]
         if later and all(siblings.get(k) is False for k in later):
             return None
-    return facts.when(path, value)
+    said = facts.when(path, value)
+    if said is not None:
+        names = (*_ENDS, *_MINUTES)
+        facts.stated(path, *(f"{head}.{n}" if head else n for n in names))
+    return said
 
 
-def _people(facts: _Facts) -> list[str]:
+def _people(facts: _Facts, used: list[str] | None = None) -> list[str]:
     people: list[str] = []
     for names in (_RECIPIENTS, _MORE_RECIPIENTS):
         for name in names:
             value = facts.value(name)
             items = value if isinstance(value, list) else [value]
+            before = len(people)
             for item in items:
                 shown = _person(item)
                 if shown and not looks_like_path(item):
                     people.append(shown)
+            if used is not None and len(people) > before:
+                used.append(name)
             if people and names is _RECIPIENTS:
                 break
     return people
@@ -435,9 +500,11 @@ def _others(count: int) -> str:
 
 
 def _message(facts: _Facts, act: _Action) -> tuple[str, str] | None:
-    people = _people(facts)
+    used: list[str] = []
+    people = _people(facts, used)
     if not people:
         return None
+    facts.stated(*used, whole=len(people) == 1 and not people[0].endswith("…"))
     text = f"{_verb_noun(act)} to {people[0]}"
     if len(people) > 1:
         text += f" and {_others(len(people) - 1)}"
@@ -461,7 +528,12 @@ def _meeting(facts: _Facts, act: _Action) -> tuple[str, str] | None:
         return None
     subject = facts.find(_SUBJECTS)
     text = act.verb
-    text += f" {facts.shown(subject[0], subject[1], _VALUE_CHARS)}" if subject else f" {act.noun}"
+    if subject:
+        shown = facts.shown(subject[0], subject[1], _VALUE_CHARS)
+        facts.stated(subject[0], whole=not shown.endswith("…"))
+        text += f" {shown}"
+    else:
+        text += f" {act.noun}"
     text += f" · {when}"
     return text, _verb_noun(act)
 
@@ -473,6 +545,7 @@ def _paths(facts: _Facts, act: _Action) -> tuple[str, str] | None:
             folder, names = folder_and_names([str(v) for v in value], facts.home)
             noun = act.noun or "files"
             if len(names) == 1:
+                facts.stated(name)
                 text = f"{act.verb} {_cut(_one_line(names[0]), _NAME_CHARS)}"
                 confirm = f"{act.verb} {_one_line(base_name(names[0]))}"
             else:
@@ -498,6 +571,7 @@ def _move(facts: _Facts, act: _Action) -> tuple[str, str] | None:
     if base_name(dst) == name:
         place = home_short(parent_folder(dst), facts.home) or place
     text = f"{act.verb} {_cut(_one_line(name), _NAME_CHARS)} to {_cut(_one_line(place), 72)}"
+    facts.stated(source[0], target[0])
     return text, _verb_noun(act) or act.verb
 
 
@@ -506,6 +580,7 @@ def _one_path(facts: _Facts, act: _Action) -> tuple[str, str] | None:
     if found is None or not looks_like_path(found[1]):
         return None
     path = str(found[1])
+    facts.stated(found[0])
     name = _cut(_one_line(base_name(path)), _NAME_CHARS)
     text = f"{act.verb} {name}"
     folder = home_short(parent_folder(path), facts.home)
@@ -525,6 +600,7 @@ def _page(facts: _Facts, act: _Action) -> tuple[str, str] | None:
     if not parts.scheme or not parts.netloc:
         return None
     shown = _one_line(parts.netloc + (parts.path if parts.path != "/" else ""))
+    facts.stated(found[0], whole=not parts.query and len(shown) <= _VALUE_CHARS)
     return f"{act.verb} {_cut(shown, _VALUE_CHARS)}", _verb_noun(act)
 
 
@@ -548,22 +624,33 @@ def _plain(facts: _Facts, act: _Action) -> str:
 # --- the authored confirm ---------------------------------------------------------------
 
 
-def _authored_confirm(tool: Tool, facts: _Facts) -> str | None:
-    """The view's own confirm words when they say more than a bare verb ("Pay
-    {{amount}}", "Send message"); a one-word "Send" yields to the generated words."""
+def _confirm_label(tool: Tool) -> str | None:
     view = tool.confirmation
     if view is None:
         return None
     root = view.root
-    label: str | None = None
     if isinstance(root, WidgetBlock):
-        label = root.confirm_label
-    elif isinstance(root, CardBlock):
+        return root.confirm_label
+    if isinstance(root, CardBlock):
         for visit in walk_blocks(root, action_items=True):
             node = visit.block
             if getattr(node, "role", None) == "confirm" and getattr(node, "label", None):
-                label = node.label
-                break
+                return str(node.label)
+    return None
+
+
+def _bare_verb(tool: Tool) -> str | None:
+    """The view's confirm label when it is one word ("Send"), else None."""
+    label = _confirm_label(tool)
+    if label and len(label.split()) == 1 and label.strip().isalpha():
+        return label.strip()
+    return None
+
+
+def _authored_confirm(tool: Tool, facts: _Facts) -> str | None:
+    """The view's own confirm words when they say more than a bare verb ("Pay
+    {{amount}}", "Send message"); a one-word "Send" yields to the generated words."""
+    label = _confirm_label(tool)
     if not label:
         return None
     try:
@@ -573,7 +660,7 @@ def _authored_confirm(tool: Tool, facts: _Facts) -> str | None:
     if not binds and len(label.split()) < 2:
         return None
     text = _one_line(interpolate(_currency_said_once(label), facts.binding_text))
-    return _confirm_cut(text) if text else None
+    return text or None  # the author's words whole: a long label wraps in its pill
 
 
 def _currency_said_once(template: str) -> str:
@@ -613,4 +700,11 @@ def _some(items: Iterable[str], shown: int = 2) -> str:
 HeadlineFor = Callable[[Tool, Mapping[str, Any]], Headline]
 """The shape of `headline` with its defaults, for code that is handed one."""
 
-__all__ = ["MAX_CONFIRM_CHARS", "MAX_HEADLINE_CHARS", "Headline", "HeadlineFor", "headline"]
+__all__ = [
+    "MAX_CONFIRM_CHARS",
+    "MAX_HEADLINE_CHARS",
+    "Headline",
+    "HeadlineFor",
+    "fact_words",
+    "headline",
+]

@@ -59,8 +59,15 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--screen",
         action="store_true",
-        help="draw the card as the screen shows it: folded past the screen's height, "
-        "with 'More below' (default: the whole card)",
+        help="draw the card as the screen shows it: its compact first view, the body "
+        "folded past 70%% of the screen's height, with 'More below' (default: the whole "
+        "card, Details open)",
+    )
+    parser.add_argument(
+        "--screen-size",
+        metavar="WxH",
+        default=None,
+        help="with --screen: the screen to draw it for, e.g. 1280x720 (default: this one)",
     )
 
 
@@ -95,6 +102,17 @@ def run(args: argparse.Namespace) -> int:
 
     if not 280 <= args.width <= 1200:
         return _fail(f"--width {args.width} is out of range: use 280 to 1200 pixels")
+    screen_height: int | None = None
+    if args.screen_size is not None:
+        w, sep, h = str(args.screen_size).lower().partition("x")
+        if not (sep and w.isdigit() and h.isdigit() and 320 <= int(h) <= 10000):
+            return _fail(
+                f"--screen-size {args.screen_size!r} is not a screen size: write it as "
+                "WIDTHxHEIGHT in pixels, e.g. --screen-size 1280x720"
+            )
+        if not args.screen:
+            return _fail("--screen-size is for --screen: add --screen, or leave it out")
+        screen_height = int(h)
     if args.glance is not None:
         card_only = [
             flag
@@ -201,6 +219,8 @@ def run(args: argparse.Namespace) -> int:
         # A PNG cannot hold a live page: a widget view's page is drawn as a still panel,
         # and the web engine (Chromium, ~180 MiB) is never started for a picture.
         live_pages=False,
+        compact=args.screen,  # the whole card shows Details open
+        screen_height=screen_height,
     )
     try:
         save_card_png(card, args.output, whole=not args.screen)

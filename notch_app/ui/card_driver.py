@@ -89,6 +89,8 @@ class CardDriver:
         editor = self.view.editor(path)
         if not self.view.is_input_visible(path):
             raise ValueError(f"the input for {path!r} is hidden (its visibleIf is false)")
+        if not editor.field.isVisibleTo(self.view):
+            self.view.open_details()  # folded under Details: a person opens it first
         if isinstance(editor, TextEditor):
             self._type(editor, _as_text(value))
         elif isinstance(editor, SelectEditor):

@@ -11,6 +11,7 @@ every part of the card (texts, visibility, errors, gate, fold), and must stay on
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 from collections.abc import Mapping
@@ -34,6 +35,7 @@ from PySide6.QtWidgets import (
     QApplication,
     QFrame,
     QGraphicsOpacityEffect,
+    QHBoxLayout,
     QLabel,
     QLayout,
     QScrollArea,
@@ -42,13 +44,17 @@ from PySide6.QtWidgets import (
 )
 
 from notch_app.card.also_sends import AlsoSent, also_sends
+from notch_app.card.coerce import is_blank
+from notch_app.card.compact import in_compact_view
 from notch_app.card.display_text import lookalike_warnings, mark_invisible
 from notch_app.card.interpolate import display_value
 from notch_app.card.read_back import card_read_back
 from notch_app.card.staged_args import WidgetCardState, card_state_for
 from notch_app.card.state import REQUIRED_MESSAGE, CardState
+from notch_app.manifest.bindings import MalformedBinding, parse_single_binding
 from notch_app.manifest.model import Tool
-from notch_app.manifest.view import CardBlock, WidgetBlock
+from notch_app.manifest.shown_arguments import shown_paths
+from notch_app.manifest.view import CardBlock, WidgetBlock, walk_blocks
 from notch_app.reply import classify_reply
 from notch_app.ui.blocks import CardContext, build_block
 from notch_app.ui.blocks.inputs import InputEditor
@@ -59,6 +65,13 @@ from notch_app.ui.theme import Look
 from notch_app.ui.widgets.also_sends import AlsoSendsSection, CheckNotes
 from notch_app.ui.widgets.asker_strip import Asker, AskerStrip
 from notch_app.ui.widgets.code_view import SeenScroll
+from notch_app.ui.widgets.details_fold import (
+    DETAILS_KEY,
+    DETAILS_REASON,
+    DetailsToggle,
+    FoldedFacts,
+    HeadlineLine,
+)
 from notch_app.ui.widgets.guard_notice import GuardNotice
 from notch_app.ui.widgets.label_text import shown
 from notch_app.ui.widgets.link_prompt import LinkPrompt
@@ -79,18 +92,26 @@ HELD_CONFIRM_OPACITY = 0.4
 """A held (not yet armed) confirm button is drawn at this opacity: its own colour,
 plainly not ready, unlike the grey of a confirm the card's required fields block."""
 
-SCREEN_RESERVE = 280
-"""Screen height kept free of the body on a tall screen: the notch's own header, the
-card's title and footer, and a margin. A taller screen shows more of the card unscrolled:
-what a person is about to approve should be in view, not below a fold."""
+SCREEN_SHARE = 0.7
+"""No card is taller than this share of the screen it is on: a notch, not a dialog."""
+SCREEN_RESERVE = 250
+"""Of that share, what is not the body: the notch's own header, the identity strip, the
+headline, Details, the footer and the reply line. A taller screen shows more of the card
+unscrolled: what a person is about to approve should be in view, not below a fold."""
+MIN_BODY_HEIGHT = 160
 
 
 def max_body_height(widget: QWidget) -> int:
-    """How tall the card's body may grow before it scrolls, on the screen `widget` is on."""
-    screen = widget.screen() or QGuiApplication.primaryScreen()
-    if screen is None:
-        return MAX_BODY_HEIGHT
-    return max(MAX_BODY_HEIGHT, screen.availableGeometry().height() - SCREEN_RESERVE)
+    """How tall the card's body may grow before it scrolls, on the screen `widget` is on:
+    the card as a whole stays within SCREEN_SHARE of the screen's height."""
+    height: int | None = getattr(widget, "screen_height", None)
+    if height is None:
+        screen = widget.screen() or QGuiApplication.primaryScreen()
+        if screen is None:
+            return MAX_BODY_HEIGHT
+        height = screen.availableGeometry().height()
+    share = int(height * SCREEN_SHARE)
+    return max(MIN_BODY_HEIGHT, share - SCREEN_RESERVE)
 
 
 class _MoreBelow(QWidget):
@@ -161,6 +182,9 @@ class _Body(QScrollArea):
         # block; kept until the content's layout changes.
         self._hint: QSize | None = None
         self._unfolded = False
+        self.screen_height: int | None = None
+        """The height of the screen the card is drawn for, when not the one it is on
+        (`notch render --screen-size`, golden pictures)."""
         self.reserve = 0
         """Height of Notch's own lines shown above the body after the card was built (the
         words for a spoken yes): taken off the body's maximum, so the card grows no taller
@@ -246,6 +270,10 @@ class CardView(QWidget):
     over 500"): shown as a quiet line at the top of the card and given as the card's
     accessible description. With `live_pages` False a widget view's HTML page is not
     started (no web engine): a still panel holds its place, as `notch render` draws it.
+    With `compact` (the default) the card opens at a notch's size: its headline, the
+    blocks of the compact view, one line per folded value and "Details", which unfolds
+    the whole form in place (see `notch_app.card.compact`); False shows the whole form.
+    `screen_height` draws it for a screen of that height instead of the one it is on.
     Raises ValueError (from CardState) when the tool has no usable confirmation view.
     """
 
@@ -269,6 +297,8 @@ class CardView(QWidget):
         asker: Asker | None = None,
         scopes: bool = False,
         live_pages: bool = True,
+        compact: bool = True,
+        screen_height: int | None = None,
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
@@ -334,8 +364,15 @@ class CardView(QWidget):
         header.setSpacing(3)
         frame.addLayout(header)
         self._ctx.parent = glass
-        if isinstance(root, CardBlock):
-            add_card_header(root, header, self._ctx)
+        # The card's first line is its headline: the action and its key facts in plain
+        # words (the author's title is one of the things it is made from).
+        self.headline_line = HeadlineLine(self._ctx.look, self._state, glass)
+        header.addWidget(self.headline_line)
+        if isinstance(root, CardBlock) and root.subtitle:
+            add_card_header(root.model_copy(update={"title": None}), header, self._ctx)
+            subtitle = header.itemAt(header.count() - 1)
+            line = subtitle.widget() if subtitle is not None else None
+            self.headline_line.subtitle = line if isinstance(line, QLabel) else None
         children = list(root.children) if isinstance(root, CardBlock) else [root]
         footer_blocks: list[Any] = list(root.footer) if isinstance(root, CardBlock) else []
         if isinstance(root, WidgetBlock):
@@ -358,6 +395,7 @@ class CardView(QWidget):
             body.setContentsMargins(0, 0, 4, 0)
             body.setSpacing(12)
             self._body = _Body(content, width - 40, self._ctx.look, glass)
+            self._body.screen_height = screen_height
             self._content_layout = body
             frame.addWidget(self._body)
         footer = QVBoxLayout()
@@ -365,8 +403,21 @@ class CardView(QWidget):
         frame.addLayout(footer)
         self._frame = frame
         self._footer = footer
+        folded: list[tuple[Any, QWidget]] = []
+        self._folded: list[QWidget] = []
         for child in children:
-            body.addWidget(build_block(child, self._ctx, content))
+            built = build_block(child, self._ctx, content)
+            if compact and isinstance(root, CardBlock) and not in_compact_view(child):
+                # Folded under Details: a holder of its own, so the fold and the block's
+                # visibleIf never set the same widget's visibility.
+                holder = QWidget(content)
+                held = QVBoxLayout(holder)
+                held.setContentsMargins(0, 0, 0, 0)
+                held.addWidget(built)
+                folded.append((child, holder))
+                self._folded.append(holder)
+                built = holder
+            body.addWidget(built)
         for block in footer_blocks:
             footer.addWidget(build_block(block, self._ctx, glass))
         self.scope_choices: ScopeChoices | None = None
@@ -386,6 +437,12 @@ class CardView(QWidget):
         self._ctx.focus_chain.append(self.reply_field.invitation)
         self._show_also_sends(also)
         self._show_check_notes()
+        self.details: DetailsToggle | None = None
+        self.folded_facts: FoldedFacts | None = None
+        if folded and self._content_layout is not None:
+            self._make_fold(folded, width - 40, notice)
+        else:
+            self._refresh_fold()
         # Polished now (as showing would), so the sizes asked from here on are final: the
         # body's height for its width changes with polish, and a card sized before it
         # would be laid out and painted too short, then grow a frame later.
@@ -421,7 +478,102 @@ class CardView(QWidget):
         for path, editor in self._ctx.editors.items():
             editor.set_error(self._state.field_error(path))
         self._unsubscribe = self._state.subscribe(self._changed)
+        # After the card's own pass: the headline and the confirm words follow the
+        # values that pass has just applied.
+        self._unsubscribe_fold = self._state.subscribe(self._refresh_fold)
         self.destroyed.connect(lambda *_: None)
+
+    # --- the compact first view (issue 22) ---------------------------------------------
+
+    def _make_fold(self, folded: list[tuple[Any, QWidget]], width: int, notice: str | None) -> None:
+        """The compact view: what is folded says its values in one line each, "Details"
+        unfolds the form in place. Opens unfolded where the person has to act or read:
+        an empty required field, a refused value, a notice."""
+        state = self._state
+        under = {id(v.block) for block, _h in folded for v in walk_blocks(block)}
+        inputs = [b for b in state.inputs if id(b.block) in under]
+        # A value a block of the compact view already shows whole is not said twice
+        # (the playlist's description under its cover; a switch its badge stands for).
+        root = state.view.root
+        kept = (
+            [c for c in root.children if in_compact_view(c)] if isinstance(root, CardBlock) else []
+        )
+        shown = {s.path for child in kept for s in shown_paths(child)}
+        for child in kept:
+            for visit in walk_blocks(child):
+                condition = getattr(visit.block, "visible_if", None)
+                if isinstance(condition, str):
+                    with contextlib.suppress(MalformedBinding):
+                        shown.add(parse_single_binding(condition))
+        inputs = [b for b in inputs if b.path not in shown]
+        facts = FoldedFacts(self._ctx.look, state, inputs, width)
+        content = self._content_layout
+        assert content is not None
+        # Where the first folded block stands: the facts keep the form's reading order.
+        content.insertWidget(max(0, content.indexOf(folded[0][1])), facts)
+        self.folded_facts = facts
+        toggle = DetailsToggle(self._ctx.look, self._frame.parentWidget())
+        toggle.set_count(len(inputs))
+        choices = self.scope_choices.layout() if self.scope_choices is not None else None
+        if isinstance(choices, QHBoxLayout):
+            # On the left of "or Allow for this session · Always allow": a line, not two.
+            choices.insertWidget(0, toggle)
+        else:
+            assert self._body is not None  # a fold needs a body to fold
+            self._frame.insertWidget(self._frame.indexOf(self._body) + 1, toggle)
+        self.details = toggle
+        self._ctx.focus_chain.insert(0, toggle)
+        toggle.toggled_open.connect(self._show_fold)
+        self._refresh_fold()
+        must_act = any(
+            b.required and state.is_visible(b.block) and is_blank(state.value(b.path))
+            for b in inputs
+        ) or any(state.field_error(b.path) for b in inputs)
+        if must_act or (notice and notice.strip()):
+            toggle.set_open(True)
+        else:
+            self._show_fold(False)
+
+    def _show_fold(self, opened: bool) -> None:
+        for holder in self._folded:
+            holder.setVisible(opened)
+        if self.folded_facts is not None:
+            self._refresh_fold()
+            if opened:
+                self.folded_facts.hide()
+        if opened:
+            self._state.seen(DETAILS_KEY)  # every folded value is on the card now
+        if self._body is not None:
+            self._body.refresh()
+
+    def _refresh_fold(self) -> None:
+        facts = self.folded_facts
+        self.headline_line.refresh()
+        button = self.confirm_button()
+        if button is not None:
+            # The verb and its object ("Send to 3 people", "Pay €1,250.00"): the author's
+            # own words when they say more than a bare verb (see card/headline.py).
+            button.setText(self.headline_line.current.confirm)
+        if facts is None or self.details is None:
+            return
+        if self.details.opened:
+            facts.hide()
+            return
+        cut = facts.refresh(lambda b: self._state.is_visible(b.block), self.headline_line.current)
+        if cut and not self.details.ever_opened:
+            self._state.hold_until_seen(DETAILS_KEY, DETAILS_REASON.format(label=cut[0]))
+        else:
+            self._state.seen(DETAILS_KEY)
+
+    @property
+    def details_open(self) -> bool:
+        """True while the whole form shows (Details open, or a card with nothing folded)."""
+        return self.details is None or self.details.opened
+
+    def open_details(self) -> None:
+        """Unfold the whole form in place (a risk or a change to look at, a test)."""
+        if self.details is not None:
+            self.details.set_open(True)
 
     # --- the public face ---------------------------------------------------------------
 
@@ -607,8 +759,15 @@ class CardView(QWidget):
 
     def is_input_visible(self, path: str) -> bool:
         """True while the input bound to `path` is shown (its visibleIf chain is truthy)."""
-        editor = self._ctx.editors[path]
-        return editor.container.isVisibleTo(self)
+        return self._input_shown(self._ctx.editors[path].container)
+
+    def _input_shown(self, container: QWidget) -> bool:
+        # Folded under Details is not hidden: its value is on the card as a fact, and
+        # one click shows the field (only a false visibleIf hides an input).
+        for holder in self._folded:
+            if holder.isAncestorOf(container):
+                return container.isVisibleTo(holder)
+        return container.isVisibleTo(self)
 
     @property
     def notice(self) -> str:
@@ -756,7 +915,7 @@ class CardView(QWidget):
             for text in value if isinstance(value, list) else [value]:
                 if not isinstance(text, str) or (text.isascii() and text.isprintable()):
                     continue  # plain ASCII holds no hidden or look-alike letters
-                if not editor.container.isVisibleTo(self):
+                if not self._input_shown(editor.container):
                     break
                 marked = mark_invisible(text)
                 if marked != text:
@@ -868,6 +1027,7 @@ class CardView(QWidget):
 
     def closeEvent(self, event: Any) -> None:
         self._unsubscribe()
+        self._unsubscribe_fold()
         super().closeEvent(event)
 
 

@@ -75,13 +75,13 @@ EXPECTED = {
     "claude-code:Edit": ("Edit cart.ts in ~/shop/src", "Save the edit"),
     "claude-code:Write": ("Write NOTES.md in ~/shop", "Write the file"),
     "claude-code:WebFetch": ("Fetch docs.example.com/api/cart", "Fetch web page"),
-    "claude-code:Other": ("Use create_issue", "Use tool"),
+    "claude-code:Other": ("Use create_issue", "Allow"),
     "elevenlabs:generate_speech": (
         "Say “VoiceOS turns your voice into action.” in Rachel's voice",
         "Generate speech",
     ),
     "music:publish_playlist": (
-        "Publish playlist “Morning focus” with 5 tracks",
+        "Publish “Morning focus” with 5 tracks",
         "Publish playlist",
     ),
 }

@@ -80,6 +80,7 @@ def _card(
     base_dir: Path | None = None,
     network_domains: tuple[str, ...] = (),
     theme: str = "dark",
+    compact: bool = False,
 ) -> CardView:
     root = {
         "type": "card",
@@ -101,6 +102,7 @@ def _card(
         base_dir=base_dir,
         network_domains=network_domains,
         theme=theme,
+        compact=compact,  # the whole form: these tests are about the blocks, not the fold
     )
 
 

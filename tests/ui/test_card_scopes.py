@@ -43,7 +43,8 @@ def test_the_scopes_sit_under_confirm_and_never_replace_it(qtbot: Any, make_tool
     choices = view.scope_choices
     assert choices is not None
     confirm = view.confirm_button()
-    assert confirm is not None and confirm.text() == "Send"
+    # The author's "Send" with its object (issue 22's headline): "Send to sam".
+    assert confirm is not None and confirm.text() == "Send to sam"
     session, always = choices.buttons["session"], choices.buttons["always"]
     assert (session.text(), always.text()) == ("Allow for this session", "Always allow")
     below = confirm.mapTo(view, confirm.rect().bottomLeft()).y()

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 
 from notch_app.card.display_text import mark_invisible
 from notch_app.card.interpolate import display_value
+from notch_app.card.path_text import break_points, folder_and_names, looks_like_path
 from notch_app.card.paths import MISSING
 from notch_app.manifest.bindings import parse_single_binding
 from notch_app.manifest.view import KeyValueBlock, ListBlock, ListItemBlock, MetadataBlock
@@ -215,11 +216,23 @@ class ListBuilder:
                     w.deleteLater()
             elements = list(value) if isinstance(value, list | tuple) else []
             room = max(0, limit - len(fixed))
+            titles = [element_title(e) for e in elements]
+            if len(elements) > 1 and all(looks_like_path(e) for e in elements):
+                # Fifty paths say their shared folder once, then each name below it,
+                # wrapping between folders, never inside a name.
+                folder, names = folder_and_names(titles)
+                if folder:
+                    where = wrapped_label("ListSubtitle", ctx.look)
+                    where.setObjectName("ListFolder")
+                    where.setText(break_points(shown(f"In {folder}", 1000)))
+                    dyn_layout.addWidget(where)
+                    titles = names
             for i, element in enumerate(elements[:room]):
                 index = len(fixed) + i + 1 if block.ordered else None
-                frame, *_ = _row(
-                    element_title(element), _element_subtitle(element), None, index, ctx.look
-                )
+                title = titles[i]
+                if looks_like_path(element):
+                    title = break_points(title)
+                frame, *_ = _row(title, _element_subtitle(element), None, index, ctx.look)
                 dyn_layout.addWidget(frame)
                 if box.isVisible():
                     frame.show()

@@ -1,0 +1,239 @@
+"""The card's compact first view: its headline, one line per folded value, "Details".
+
+`HeadlineLine` is the card's first line (`notch_app.card.headline`), live with the edits.
+`FoldedFacts` says, while the form is folded, what each folded input will send ("To
+sam@example.com, lee@example.com"): nothing that runs is out of view. A value too long
+for its lines is cut with … and holds confirm until Details was opened once, as a
+scrolling code panel holds it until scrolled (nothing approved unseen).
+`DetailsToggle` unfolds the full form in place, and folds it again.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Final
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QFontMetrics
+from PySide6.QtWidgets import QGridLayout, QLabel, QPushButton, QSizePolicy, QWidget
+
+from notch_app.card.headline import Headline, fact_words, headline
+from notch_app.card.state import SECRET_MASK, CardState
+from notch_app.card.view_shape import InputBinding
+from notch_app.ui.blocks.text import wrapped_label
+from notch_app.ui.theme import Look, style_text
+
+DETAILS_KEY: Final = "card:details"
+"""The hold a folded value too long for its line puts on confirm (see `FoldedFacts`)."""
+DETAILS_REASON: Final = "Open Details to see all of {label}"
+FACT_LINES: Final = 2
+"""Lines a folded value is given before it is cut."""
+TEXT_LINES: Final = 4
+"""Lines a folded message (a multi-line text) is given before it is cut."""
+_KEY_WIDTH: Final = 130
+_SPACE_CHARS: Final = " \t\r\n"
+
+
+class HeadlineLine(QLabel):
+    """The headline in the card's title type, two lines at most, following the edits."""
+
+    def __init__(self, look: Look, state: CardState, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("CardHeadline")
+        self.setTextFormat(Qt.TextFormat.PlainText)
+        self.setWordWrap(True)
+        self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        style_text(self, "Headline", look)
+        self._state = state
+        self.current: Headline = headline(state.tool, state.final_arguments())
+        self.setText(self.current.text)
+        self.setAccessibleName(self.current.text)
+
+        self.subtitle: QLabel | None = None
+        """The author's subtitle under the headline: hidden while the headline says it."""
+
+    def refresh(self) -> Headline:
+        """Say the headline of the card's current arguments; returns it."""
+        said = headline(self._state.tool, self._state.final_arguments())
+        if said != self.current:
+            self.current = said
+            self.setText(said.text)
+            self.setAccessibleName(said.text)
+        subtitle = self.subtitle
+        if subtitle is not None:
+            # "in /home/maya/Downloads" under "Delete 3 files in ~/Downloads": said twice.
+            raw = subtitle.text().strip()
+            home = os.path.expanduser("~").rstrip("/")
+            forms = {raw, raw.replace(home + "/", "~/")} if home else {raw}
+            subtitle.setVisible(bool(raw) and not any(f in said.text for f in forms))
+        return said
+
+
+@dataclass(slots=True)
+class _Fact:
+    binding: InputBinding
+    key: QLabel
+    value: QLabel
+    full: str = ""
+
+
+class FoldedFacts(QWidget):
+    """One row per folded input: its label, and its value cut to fit a line or two."""
+
+    def __init__(
+        self,
+        look: Look,
+        state: CardState,
+        inputs: list[InputBinding],
+        width: int,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.setObjectName("FoldedFacts")
+        self._state = state
+        self._look = look
+        grid = QGridLayout(self)
+        grid.setContentsMargins(0, 0, 0, 0)
+        grid.setHorizontalSpacing(14)
+        grid.setVerticalSpacing(5)
+        grid.setColumnStretch(1, 1)
+        self._key_width = 0
+        self._facts: list[_Fact] = []
+        key_metrics = QFontMetrics(look.font("KeyLabel"))
+        for binding in inputs:
+            if binding.kind != "toggle":
+                advance = key_metrics.horizontalAdvance(binding.label)
+                self._key_width = max(self._key_width, min(_KEY_WIDTH, advance))
+        self._value_width = max(80, width - self._key_width - 14)
+        for row, binding in enumerate(inputs):
+            key = QLabel(self)
+            key.setTextFormat(Qt.TextFormat.PlainText)
+            style_text(key, "KeyLabel", look)
+            # One line: a long label is cut (whole in its tooltip), never stacked in three.
+            key.setText(
+                key_metrics.elidedText(binding.label, Qt.TextElideMode.ElideRight, _KEY_WIDTH)
+            )
+            key.setToolTip(binding.label if key.text() != binding.label else "")
+            value = wrapped_label("KeyValue", look, selectable=False)
+            value.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+            if binding.kind == "toggle":
+                # A switch that is on reads as what it does: "✓ Email the invitation".
+                grid.addWidget(value, row, 0, 1, 2)
+                key.hide()
+            else:
+                grid.addWidget(key, row, 0, Qt.AlignmentFlag.AlignTop)
+                grid.addWidget(value, row, 1)
+            self._facts.append(_Fact(binding, key, value))
+        self.cut: list[str] = []
+        """The labels whose value did not fit its lines (confirm waits for Details)."""
+
+    def refresh(self, visible: Callable[[InputBinding], bool], said: Headline) -> list[str]:
+        """Show each visible input's value; an input whose whole value the headline
+        already states is left out. Returns the labels whose value was cut."""
+        metrics = QFontMetrics(self._look.font("KeyValue"))
+        cut: list[str] = []
+        shown_any = False
+        for fact in self._facts:
+            text, lines = self._text(fact.binding)
+            toggle = fact.binding.kind == "toggle"
+            stated = fact.binding.path in said.said
+            keep = bool(text) and visible(fact.binding) and not stated
+            fact.key.setVisible(keep and not toggle)
+            fact.value.setVisible(keep)
+            if not keep:
+                continue
+            shown_any = True
+            width = self._value_width if not toggle else self._value_width + self._key_width
+            # A word-wrapped line ends short of the edge: keep a few characters per line.
+            room = width * lines - metrics.averageCharWidth() * 3 * lines
+            fitted = metrics.elidedText(text, Qt.TextElideMode.ElideRight, room)
+            fact.full = text
+            fact.value.setText(fitted)
+            fact.value.setToolTip(text if fitted != text else "")
+            if fitted != text:
+                cut.append(fact.binding.label)
+        self.setVisible(shown_any)
+        self.cut = cut
+        return cut
+
+    def _text(self, binding: InputBinding) -> tuple[str, int]:
+        value = self._state.value(binding.path)
+        if binding.secret:
+            return (SECRET_MASK if value not in (None, "") else ""), 1
+        if binding.kind == "toggle":
+            return (f"\u2713 {binding.label}" if value is True else ""), 1
+        if binding.kind == "select":
+            for option in getattr(binding.block, "options", ()):
+                if option.value == value:
+                    return option.label, 1
+        text = fact_words(self._state.tool, self._state.final_arguments(), binding.path)
+        if not text:
+            return "", 1
+        long_text = getattr(binding.block, "multiline", False) or "\n" in text
+        return " ".join(text.split()), TEXT_LINES if long_text else FACT_LINES
+
+    def facts(self) -> dict[str, str]:
+        """Label → the whole value, of each row shown (for tests and the review)."""
+        return {f.binding.label: f.full for f in self._facts if not f.value.isHidden()}
+
+
+class DetailsToggle(QPushButton):
+    """ "Details ▾" under the compact view; "Hide details ▴" once open."""
+
+    toggled_open = Signal(bool)
+
+    def __init__(self, look: Look, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("DetailsToggle")
+        self.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.setFlat(True)
+        self.setFocusPolicy(Qt.FocusPolicy.TabFocus)
+        style_text(self, "DetailsToggle", look)
+        self._look = look
+        self.opened = False
+        self.ever_opened = False
+        """Opened at least once: every folded value has been on the card whole."""
+        self._count = 0
+        self.setStyleSheet(
+            "QPushButton#DetailsToggle { border: none; background: transparent;"
+            f" color: {look.color('link').name()}; padding: 2px 0px; text-align: left; }}"
+        )
+        self.clicked.connect(self._flip)
+        self._say()
+
+    def set_count(self, count: int) -> None:
+        self._count = count
+        self._say()
+
+    def set_open(self, opened: bool) -> None:
+        if opened != self.opened:
+            self.opened = opened
+            self.ever_opened = self.ever_opened or opened
+            self._say()
+            self.toggled_open.emit(opened)
+
+    def _flip(self) -> None:
+        self.set_open(not self.opened)
+
+    def _say(self) -> None:
+        count = self._count
+        fields = "the 1 field" if count == 1 else f"all {count} fields"
+        if self.opened:
+            text = "Hide details \u25b4"
+            self.setToolTip("Back to the short card")
+        else:
+            text = "Details \u25be"
+            self.setToolTip(f"Show and edit {fields}" if count else "Show the whole card")
+        self.setText(text)
+        self.setAccessibleName("Hide details" if self.opened else "Details")
+
+
+__all__ = [
+    "DETAILS_KEY",
+    "DETAILS_REASON",
+    "DetailsToggle",
+    "FoldedFacts",
+    "HeadlineLine",
+]
