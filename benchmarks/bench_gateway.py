@@ -638,8 +638,10 @@ def main() -> int:
                     ms(st["gateway_tools_list_ms"]), f"{up:.2f}x", "≤ 1.5x",
                     yes(up <= 1.5)))  # fmt: skip
     first = st["gateway_first_call_ms"] / st["direct_first_call_ms"]
+    later = st["gateway_first_call_ms"] - st["direct_first_call_ms"]
     rows.append(Row("start → first get_status answered", ms(st["direct_first_call_ms"]),
-                    ms(st["gateway_first_call_ms"]), f"{first:.2f}x", "-", "-"))  # fmt: skip
+                    ms(st["gateway_first_call_ms"]) + f" ({later:+.0f} ms)", f"{first:.2f}x",
+                    "≤ direct + 100 ms", yes(later <= 100)))  # fmt: skip
     for case, c in cards.items():
         rows.append(Row(f"card build: {case}", ms(c["ms"]["authored"]) + " authored",
                         ms(c["ms"]["generated"]) + " generated", f"{c['ratio']:.2f}x",

@@ -74,7 +74,37 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from notch_app.gateway.asking import DEFAULT_TIMEOUT_S
+    from notch_app.gateway import launch
+    from notch_app.gateway.launch import DEFAULT_TIMEOUT_S, PROGRESS_EVERY_S
+
+    timeout = DEFAULT_TIMEOUT_S if args.timeout is None else args.timeout
+    if not 0 < timeout < math.inf:
+        print(f"notch mcp: --timeout must be a number of seconds above 0, not {timeout:g}",
+              file=sys.stderr)  # fmt: skip
+        return 2
+    every = PROGRESS_EVERY_S if args.progress_every is None else args.progress_every
+    if not 0 < every < math.inf:
+        print(f"notch mcp: --progress-every must be a number of seconds above 0, not "
+              f"{every:g}", file=sys.stderr)  # fmt: skip
+        return 2
+    if args.name is None and len(args.target) != 1:
+        print("notch mcp: give one integration folder, or --name NAME -- COMMAND ARGS",
+              file=sys.stderr)  # fmt: skip
+        return 2
+    import os
+
+    settings = None
+    if args.name is None and args.data_dir is not None:
+        from notch_app.runtime.policy_book.settings_file import settings_path
+
+        settings = settings_path(args.data_dir.expanduser())
+    # The server starts first (its own start is most of a client's wait), while the rest
+    # of notch mcp is imported and the folder is checked as `notch run` checks it.
+    if args.name is not None:
+        started = launch.early_bare_server(list(args.target), dict(os.environ))
+    else:
+        started = launch.early_folder_server(Path(args.target[0]), settings)
+
     from notch_app.gateway.fronts import FrontError, bare_front, folder_front
     from notch_app.gateway.gateway import Front, Gateway
 
@@ -83,36 +113,17 @@ def run(args: argparse.Namespace) -> int:
     try:
         if args.name is not None:
             front = bare_front(args.name, list(args.target))
-        elif len(args.target) == 1:
-            settings = None
-            if args.data_dir is not None:
-                from notch_app.runtime.policy_book.settings_file import settings_path
-
-                settings = settings_path(args.data_dir.expanduser())
-            front = folder_front(Path(args.target[0]), settings)
         else:
-            print(
-                "notch mcp: give one integration folder, or --name NAME -- COMMAND ARGS",
-                file=sys.stderr,
-            )
-            return 2
+            front = folder_front(Path(args.target[0]), settings)
     except FrontError as exc:
+        if started is not None:
+            started.terminate()
         print(f"notch mcp: {exc}", file=sys.stderr)
-        return 2
-    timeout = DEFAULT_TIMEOUT_S if args.timeout is None else args.timeout
-    if not 0 < timeout < math.inf:
-        print(f"notch mcp: --timeout must be a number of seconds above 0, not {timeout:g}",
-              file=sys.stderr)  # fmt: skip
-        return 2
-    from notch_app.gateway.gateway import PROGRESS_EVERY_S
-
-    every = PROGRESS_EVERY_S if args.progress_every is None else args.progress_every
-    if not 0 < every < math.inf:
-        print(f"notch mcp: --progress-every must be a number of seconds above 0, not "
-              f"{every:g}", file=sys.stderr)  # fmt: skip
         return 2
     import asyncio
 
     gateway = Gateway(front, args.socket, timeout, progress_every=every)
+    if started is not None:
+        gateway.wrapped.adopt(started)
     asyncio.run(gateway.serve_stdio())
     return 0

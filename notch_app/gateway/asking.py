@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
+from notch_app.gateway.launch import DEFAULT_TIMEOUT_S
 from notch_app.ipc import protocol as rpc
 from notch_app.ipc.client import (
     ANSWER_WAIT_S,
@@ -37,9 +38,6 @@ from notch_app.runtime.decision import Decision
 log = logging.getLogger(__name__)
 
 ATTACH_METHOD = "gateway.attach"
-DEFAULT_TIMEOUT_S: Final = 590.0
-"""How long an acting call waits for the person before its card is withdrawn (as the
-coding-agent hooks do); `notch mcp --timeout` sets it."""
 GLANCE_WAIT_S: Final = 2.0
 """How long a result waits for Notch to take its glance or a background-work note."""
 _LAST_TRY_S: Final = 0.05

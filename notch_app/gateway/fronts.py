@@ -4,10 +4,10 @@ server and what each tool does) or a bare server (a command line and a name)."""
 from __future__ import annotations
 
 import os
-import sys
 from pathlib import Path
 
 from notch_app.gateway.gateway import Front
+from notch_app.gateway.launch import interpreter
 from notch_app.gateway.tools import from_manifest
 from notch_app.gateway.wrapped import ServerCommand
 from notch_app.manifest.model import LocalMcpRuntime, Manifest
@@ -35,7 +35,7 @@ def folder_front(folder: Path, settings_path: Path | None = None) -> Front:
             'manifest needs "runtime": {"kind": "local-mcp", "command": ..., "args": [...]}'
         )
     cwd = folder / runtime.cwd if runtime.cwd else folder
-    command = ServerCommand(_interpreter(runtime.command), tuple(runtime.args), cwd)
+    command = ServerCommand(interpreter(runtime.command), tuple(runtime.args), cwd)
     fixed = dict(runtime.env)
 
     def environment() -> dict[str, str]:
@@ -49,12 +49,6 @@ def folder_front(folder: Path, settings_path: Path | None = None) -> Front:
         attachment={"folder": str(folder)},
         tools=from_manifest(manifest),
     )
-
-
-def _interpreter(command: str) -> str:
-    """`python` in a runtime means the Python running Notch: it has the `mcp` SDK, while the
-    PATH an MCP client passes may find one without it (a venv that is not activated)."""
-    return sys.executable if command in ("python", "python3") and sys.executable else command
 
 
 def _person_environment(manifest: Manifest, settings_path: Path | None) -> dict[str, str]:

@@ -49,7 +49,8 @@ import orjson
 
 from notch_app import __version__
 from notch_app.gateway import sentences
-from notch_app.gateway.asking import DEFAULT_TIMEOUT_S, Confirmations
+from notch_app.gateway.asking import Confirmations
+from notch_app.gateway.launch import DEFAULT_TIMEOUT_S, PROGRESS_EVERY_S
 from notch_app.gateway.tools import GatewayTool, from_server
 from notch_app.gateway.wrapped import ServerCommand, ServerGone, WrappedServer
 from notch_app.ipc.client import WITHDRAW_WAIT_S
@@ -65,10 +66,6 @@ REMEMBERED_CALLS: Final = 10_000
 repeat is refused here. Past it the oldest are forgotten, and Notch itself still holds
 the line: the callId is stable, so a repeat gets the stored decision, which the gateway
 never runs twice (`already_decided`), or is refused for other arguments."""
-PROGRESS_EVERY_S: Final = 10.0
-"""How often a held call tells the client it is still waiting (`notifications/progress`,
-when the request carried a progress token): well inside the TypeScript SDK's 60 s
-default, which a client resets on progress when it asks to."""
 WAITING: Final = "Waiting for your answer in Notch"
 OWN_INIT_WAIT_S: Final = 30.0
 """How long a restarted server gets to answer the gateway's `initialize`."""
@@ -202,6 +199,10 @@ class Gateway:
         self._start_problem: BaseException | None = None
         self._starting: asyncio.Lock | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
+        self._usable = False
+        """The server runs and knows the session (its initialize answered or replayed)."""
+        self._held_lines: list[bytes] | None = []
+        """What the client sent before its initialize went on, kept in order."""
 
     # --- the two pipes -----------------------------------------------------------------
 
@@ -280,7 +281,7 @@ class Gateway:
         server that restarted. False (the reason in `_start_problem`) when it cannot."""
         assert self._starting is not None
         async with self._starting:
-            if self.wrapped.alive:
+            if self._usable:
                 return True
             try:
                 await self.wrapped.start()
@@ -293,7 +294,8 @@ class Gateway:
                     log.warning("%s: %s", self.front.name, exc)
                 return False
             self._start_problem = None
-            return True
+            self._usable = self.wrapped.alive
+            return self._usable
 
     async def _own_request(
         self, method: str, params: dict[str, Any], timeout: float
@@ -353,6 +355,7 @@ class Gateway:
     def _server_exited(self, wrapped: WrappedServer) -> None:
         """Every request still with the server fails: a tool call as a tool error the
         model reads, anything else as a JSON-RPC error."""
+        self._usable = False
         gone = f"`{self.front.command}` stopped before it answered"
         for request_id, forwarded in list(self._forwarded.items()):
             del self._forwarded[request_id]
@@ -380,7 +383,7 @@ class Gateway:
     async def _send_to_server(self, line: bytes, request_id: Any, forwarded: _Forwarded) -> bool:
         """Send a client request on, starting the server first if need be. False when
         it cannot run (the client was answered)."""
-        if not self.wrapped.alive and not await self._start_server():
+        if not self._usable and not await self._start_server():
             self._cannot_start(request_id, forwarded)
             return False
         self._forwarded[_key(request_id)] = forwarded
@@ -420,8 +423,11 @@ class Gateway:
                         "message per line (batches were removed from MCP in 2025-06-18)")  # fmt: skip
             return
         method = message.get("method")
+        if self._held_lines is not None and method != "initialize":
+            self._held_lines.append(line)  # nothing overtakes the client's initialize
+            return
         if not isinstance(method, str):  # the client's answer to a server request
-            self._spawn(self._pass_on(line))
+            self._pass_on(line)
             return
         if "id" not in message:
             self._notification(method, message, line)
@@ -431,7 +437,7 @@ class Gateway:
         params = params if isinstance(params, dict) else {}
         if method == "tools/call":
             tool = self._tools.get(params.get("name")) if self._tools is not None else None  # type: ignore[arg-type]
-            if tool is not None and tool.reads and not tool.background and self.wrapped.alive:
+            if tool is not None and tool.reads and not tool.background and self._usable:
                 # The hot path: a read goes on as it came, without a task of its own.
                 self._forwarded[_key(request_id)] = _Forwarded("tools/call", tool.name)
                 try:
@@ -450,8 +456,10 @@ class Gateway:
         else:
             self._spawn(self._send_to_server(line, request_id, _Forwarded(method)))
 
-    async def _pass_on(self, line: bytes) -> None:
-        if self.wrapped.alive:
+    def _pass_on(self, line: bytes) -> None:
+        """A notification or an answer for the server, sent now, in order; dropped when
+        no server runs (it would not know the request, or the session, it is about)."""
+        if self._usable:
             with contextlib.suppress(ServerGone):
                 self.wrapped.send(line)
 
@@ -466,7 +474,7 @@ class Gateway:
                 return
         elif method == "notifications/initialized":
             self._session.initialized = True
-        self._spawn(self._pass_on(line))
+        self._pass_on(line)
 
     async def _initialize(self, request_id: Any, params: dict[str, Any], line: bytes) -> None:
         self._session.params = params
@@ -475,15 +483,18 @@ class Gateway:
             self._session.client_name = info["name"][:80]
         if await self._start_server():
             await self._send_to_server(line, request_id, _Forwarded("initialize"))
-            return
-        # No server (a missing secret): the gateway answers, so the client can list the
-        # tools and read why a call cannot run; the next call tries the server again.
-        version = params.get("protocolVersion")
-        self._reply(request_id, {
-            "protocolVersion": version if version in _HANDSHAKE_VERSIONS else "2025-06-18",
-            "capabilities": {"tools": {}},
-            "serverInfo": {"name": f"notch-mcp:{self.front.name}", "version": __version__},
-        })  # fmt: skip
+        else:
+            # No server (a missing secret): the gateway answers, so the client can list
+            # the tools and read why a call cannot run; the next call tries again.
+            version = params.get("protocolVersion")
+            self._reply(request_id, {
+                "protocolVersion": version if version in _HANDSHAKE_VERSIONS else "2025-06-18",
+                "capabilities": {"tools": {}},
+                "serverInfo": {"name": f"notch-mcp:{self.front.name}", "version": __version__},
+            })  # fmt: skip
+        held, self._held_lines = self._held_lines or [], None
+        for later in held:
+            self._from_client(later)
 
     # --- tools ---------------------------------------------------------------------
 
@@ -496,7 +507,7 @@ class Gateway:
         assert self._listing is not None
         async with self._listing:
             if self._tools is None:
-                if not self.wrapped.alive and not await self._start_server():
+                if not self._usable and not await self._start_server():
                     raise self._start_problem or ServerGone("not running")
                 listed: list[Any] = []
                 cursor: Any = None

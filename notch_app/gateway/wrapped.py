@@ -16,6 +16,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import subprocess
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -61,9 +62,27 @@ def inherited_environment() -> dict[str, str]:
     }
 
 
+def spawn(command: ServerCommand, env: dict[str, str]) -> subprocess.Popen[bytes]:
+    """Start `command` with `env` on top of what an MCP client passes on, its stdin and
+    stdout pipes, stderr this process's. Raises ServerGone when it cannot start. Plain
+    `subprocess`, so `notch mcp` can start its server before anything else is imported
+    (`WrappedServer.adopt`)."""
+    try:
+        return subprocess.Popen(
+            [command.command, *command.args],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            env={**inherited_environment(), **env},
+            cwd=command.cwd,
+            start_new_session=True,  # a Ctrl+C meant for the client is not its
+        )
+    except OSError as exc:
+        raise ServerGone(f"could not start `{command}`: {exc.strerror or exc}") from None
+
+
 class WrappedServer:
     """The server behind the gateway. `on_line(line)` gets every line it writes (one
-    JSON-RPC message each, newline stripped); `on_exit(process)` runs once it is gone.
+    JSON-RPC message each, newline stripped); `on_exit(server)` runs once it is gone.
     `environment()` is called at each start and may raise (a missing secret): that start
     fails with the exception itself, and the next one tries again, so a secret set
     meanwhile is picked up without a restart."""
@@ -79,52 +98,47 @@ class WrappedServer:
         self.environment = environment
         self._on_line = on_line
         self._on_exit = on_exit
-        self._process: asyncio.subprocess.Process | None = None
+        self._process: subprocess.Popen[bytes] | None = None
+        self._stdin: asyncio.WriteTransport | None = None
         self._reader: asyncio.Task[None] | None = None
+        self._adopted: subprocess.Popen[bytes] | None = None
         self.starts = 0
         """How many times a process was started (a test sees a restart)."""
 
+    def adopt(self, process: subprocess.Popen[bytes]) -> None:
+        """Use `process`, started already (`spawn`), as the first server."""
+        self._adopted = process
+
     @property
     def alive(self) -> bool:
-        return self._process is not None and self._process.returncode is None
+        return self._process is not None and self._process.poll() is None
 
     async def start(self) -> None:
         """Start a process (if none runs). Raises ServerGone when it cannot start, or
         whatever `environment()` raised."""
         if self.alive:
             return
-        env = {**inherited_environment(), **self.environment()}
-        try:
-            process = await asyncio.create_subprocess_exec(
-                self.command.command,
-                *self.command.args,
-                stdin=asyncio.subprocess.PIPE,
-                stdout=asyncio.subprocess.PIPE,
-                stderr=sys.stderr,
-                env=env,
-                cwd=self.command.cwd,
-                limit=LINE_LIMIT,
-                start_new_session=True,  # a Ctrl+C meant for the client is not its
-            )
-        except OSError as exc:
-            raise ServerGone(f"could not start `{self.command}`: {exc.strerror or exc}") from None
+        process, self._adopted = self._adopted, None
+        if process is None:
+            process = spawn(self.command, self.environment())
+        assert process.stdin is not None and process.stdout is not None
+        loop = asyncio.get_running_loop()
+        reader = asyncio.StreamReader(limit=LINE_LIMIT)
+        await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), process.stdout)
+        self._stdin, _ = await loop.connect_write_pipe(asyncio.Protocol, process.stdin)
         self._process = process
         self.starts += 1
-        self._reader = asyncio.ensure_future(self._read(process))
+        self._reader = asyncio.ensure_future(self._read(process, reader))
 
     def send(self, line: bytes) -> None:
         """Write one message (`line` without its newline). Raises ServerGone when no
         process runs."""
-        process = self._process
-        if process is None or process.returncode is not None or process.stdin is None:
+        stdin = self._stdin
+        if self._process is None or stdin is None or stdin.is_closing():
             raise ServerGone(f"`{self.command}` is not running")
-        if process.stdin.is_closing():
-            raise ServerGone(f"`{self.command}` stopped")
-        process.stdin.write(line + b"\n")
+        stdin.write(line + b"\n")
 
-    async def _read(self, process: asyncio.subprocess.Process) -> None:
-        stdout = process.stdout
-        assert stdout is not None
+    async def _read(self, process: subprocess.Popen[bytes], stdout: asyncio.StreamReader) -> None:
         try:
             while True:
                 try:
@@ -141,35 +155,34 @@ class WrappedServer:
         except (ConnectionError, OSError) as exc:
             log.info("reading `%s` failed: %s", self.command, exc)
         finally:
-            await self._ended(process)
+            await self._stop(process)
+            if self._process is process:
+                self._process = None
+                self._stdin = None
+                self._on_exit(self)
 
-    async def _ended(self, process: asyncio.subprocess.Process) -> None:
-        with contextlib.suppress(ProcessLookupError):
-            if process.returncode is None:
-                if process.stdin is not None:
-                    process.stdin.close()
-                try:
-                    await asyncio.wait_for(process.wait(), STOP_WAIT_S)
-                except TimeoutError:
-                    process.terminate()
-                    await process.wait()
-        if self._process is process:
-            self._process = None
-            self._on_exit(self)
-
-    async def close(self) -> None:
-        """Stop the server: close its stdin, wait STOP_WAIT_S, then terminate it."""
-        process = self._process
-        if process is None:
-            return
-        with contextlib.suppress(OSError):
-            if process.stdin is not None:
-                process.stdin.close()
+    async def _stop(self, process: subprocess.Popen[bytes]) -> None:
+        """Close its stdin, give it STOP_WAIT_S to exit, then terminate it."""
+        if self._process is process and self._stdin is not None:
+            self._stdin.close()
+        loop = asyncio.get_running_loop()
         try:
-            await asyncio.wait_for(process.wait(), STOP_WAIT_S)
+            await asyncio.wait_for(loop.run_in_executor(None, process.wait), STOP_WAIT_S)
         except TimeoutError:
             with contextlib.suppress(ProcessLookupError):
                 process.terminate()
+            await loop.run_in_executor(None, process.wait)
+
+    async def close(self) -> None:
+        """Stop the server (as `_stop`), and a started one never adopted."""
+        if self._adopted is not None:
+            with contextlib.suppress(ProcessLookupError):
+                self._adopted.terminate()
+            self._adopted = None
+        process = self._process
+        if process is None:
+            return
+        await self._stop(process)
         if self._reader is not None:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await asyncio.wait_for(self._reader, STOP_WAIT_S)
