@@ -39,7 +39,7 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
@@ -56,6 +56,9 @@ from notch_app.ui.notch_window import DoneTone, NotchWindow
 from notch_app.ui.overlay_settings import OverlaySettings
 from notch_app.ui.side_notch import ParkedCard, SideNotch
 from notch_app.ui.widgets.integration_icon import InstalledIcon
+
+if TYPE_CHECKING:  # the voice modules load on the first voiced card only
+    from notch_app.ui.voice.clock import VoiceClock
 
 
 @dataclass(slots=True)
@@ -145,7 +148,10 @@ class OverlayPresenter(QObject):
         side_notch: SideNotch | None = None,
         describe: Callable[[ConfirmationRequest], str] | None = None,
         glance_factory: GlanceFactory | None = None,
+        voice_clock: VoiceClock | None = None,
     ) -> None:
+        """`voice_clock`: what voice rounds wait on; the wall clock unless a test builds
+        the notch with its `FileClock` (never from the environment or the socket)."""
         super().__init__()
         self._sink = sink
         self._factory = card_factory
@@ -199,6 +205,7 @@ class OverlayPresenter(QObject):
         # "Answer by voice" (off by default): nothing of it exists until a card is voiced.
         self._voice: Any = None  # notch_app.ui.voice.answer_round.VoiceChannel
         self._voice_round: tuple[str, Any] | None = None  # (callId, AnswerRound)
+        self._voice_clock = voice_clock
         self._voiced_call_id: str | None = None  # one spoken round per card
         # Picks each card's words for a spoken yes (approval_words.WordPicker), made on
         # the first card built while voice is on.
@@ -515,7 +522,7 @@ class OverlayPresenter(QObject):
         self._voiced_call_id = entry.call_id
         if self._voice is None:
             try:
-                self._voice = VoiceChannel(voice_input_choice(), self)
+                self._voice = VoiceChannel(voice_input_choice(), self, self._voice_clock)
             except VoiceSetupError as exc:
                 print(f"notch: answer by voice: {exc}", file=sys.stderr)
                 return

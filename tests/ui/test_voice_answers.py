@@ -1,7 +1,13 @@
 """Answering a card by voice, through the real parts: espeak-ng renders the person's reply
 to a WAV file, Notch's audio input is pointed at it (NOTCH_VOICE_INPUT, the recognizer's
 file input) and the real PocketSphinx recognizer hears it; the overlay decides as a click
-would. Skipped only where espeak-ng or pocketsphinx cannot be installed."""
+would, and the agent gets the decision over the real socket.
+
+The file plays on a `FileClock` (notch_app/ui/voice/clock.py): in its own time, as fast as
+the recognizer takes it, with the read-back lasting its length in that time. What is said
+before the read-back ends is discarded as in real time, to the sample; the one test that
+waits in real time is tests/e2e/test_voice_e2e.py. Skipped only where espeak-ng or
+pocketsphinx cannot be installed."""
 
 from __future__ import annotations
 
@@ -9,14 +15,21 @@ import shutil
 import subprocess
 import sys
 import wave
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from notch_app.runtime.presenter import ConfirmationRequest
+from notch_app import headless
+from notch_app.app import BUNDLED_MANIFESTS
+from notch_app.card.read_back import read_back
+from notch_app.ipc.client import AsyncNotchClient
+from notch_app.runtime.catalog import Catalog
+from notch_app.runtime.presenter import ConfirmationRequest, DecisionSink
 from notch_app.ui.card_view import CardView
+from notch_app.ui.overlay_cards import ManifestCardFactory
 from notch_app.ui.overlay_presenter import OverlayPresenter
 from notch_app.ui.overlay_settings import OverlaySettings
 
@@ -30,24 +43,27 @@ if shutil.which("espeak-ng") is None:
     )
 
 from notch_app.ui.voice.answer_round import SAY_THE_WORDS, WRONG_WORDS
-from notch_app.ui.voice.approval_words import WORDS
+from notch_app.ui.voice.approval_words import WORDS, WordPicker
+from notch_app.ui.voice.clock import FileClock
 
 SPEECH = "io.elevenlabs"
+ARGS = {"text": "Hi", "voice": "rachel"}
 VOICE = OverlaySettings(expand_ms=60, done_ms=60, park_after_s=0, answer_by_voice=True)
 AFTER_QUESTION_S = 1.2
 """The reply starts this long after the read-back has played (its length is measured)."""
+NEXT_ANSWER_AFTER_S = 3.0
+"""A later reply starts this long after the question would have been said again: hearing
+the earlier one's end (~0.4 s) and a margin; well inside the 6 s Notch listens after it."""
+SEED = 1812
+"""NOTCH_VOICE_WORDS_SEED for the socket tests: the words are known before Notch starts."""
+TEST = "the test"
+"""Holds a test's FileClock until the test watches the round (see `_watch`)."""
 
 
 def _speech(text: str, path: Path) -> tuple[bytes, int]:
     subprocess.run(["espeak-ng", "-v", "en-us", "-w", str(path), text], check=True)
     with wave.open(str(path)) as said:
         return said.readframes(said.getnframes()), said.getframerate()
-
-
-NEXT_ANSWER_AFTER_S = 3.0
-"""A later reply starts this long after the question would have been said again: hearing
-the earlier one's end (~0.4 s), rendering the question again and a margin; well inside the
-6 s Notch listens after it."""
 
 
 def _silence(seconds: float, rate: int) -> bytes:
@@ -116,62 +132,131 @@ def _read_back_of(request: ConfirmationRequest, bundled_factory: Any, qtbot: Any
 
 
 @pytest.fixture
-def voice_overlay(sink: Any, bundled_factory: Any, qtbot: Any) -> Any:
-    """`voice_overlay()`: the notch with "Answer by voice" on; its hearing thread ends with
-    the test."""
+def voice_overlay(
+    sink: Any, bundled_factory: Any, qtbot: Any
+) -> Iterator[Callable[[], tuple[OverlayPresenter, FileClock]]]:
+    """`voice_overlay()`: the notch with "Answer by voice" on and its FileClock, which
+    stands still until the test lets it go (`_watch`); the hearing thread ends with the
+    test."""
     made: list[OverlayPresenter] = []
 
-    def make() -> OverlayPresenter:
-        presenter = OverlayPresenter(sink, bundled_factory(), VOICE)
+    def make() -> tuple[OverlayPresenter, FileClock]:
+        clock = FileClock()
+        clock.hold(TEST)
+        presenter = OverlayPresenter(sink, bundled_factory(), VOICE, voice_clock=clock)
         qtbot.addWidget(presenter.window)
         qtbot.addWidget(presenter.side_notch)
         made.append(presenter)
-        return presenter
+        return presenter, clock
 
     yield make
     for presenter in made:
         presenter._close_voice()  # the hearing thread ends with the test
 
 
+@dataclass
+class Watched:
+    """What one card's voice round did, in order."""
+
+    round: Any
+    told: list[tuple[str, int, str | None]] = field(default_factory=list)
+    """(the note on the card, decisions made by then, the card on screen then)."""
+    heard: list[str] = field(default_factory=list)
+    ended: bool = False
+
+
+def _watch(qtbot: Any, presenter: OverlayPresenter, clock: FileClock, sink: Any) -> Watched:
+    """Wait for the card's voice round (its file's time stands still until then), watch
+    what it says on the card, then let the file play."""
+    qtbot.waitUntil(lambda: presenter._voice_round is not None, timeout=10000)
+    assert presenter._voice_round is not None
+    spoken = presenter._voice_round[1]
+    view = presenter.window.card
+    assert isinstance(view, CardView) and view.voice_words_line is not None
+    line = view.voice_words_line
+    watched = Watched(spoken)
+
+    def told(_note: str) -> None:  # after the card showed it (connected after the notch)
+        front = presenter.on_screen.call_id if presenter.on_screen else None
+        watched.told.append((line.note_text, len(sink.of("decide")), front))
+
+    def ended() -> None:
+        watched.ended = True
+
+    spoken.told.connect(told)
+    spoken.heard.connect(watched.heard.append)
+    spoken.ended.connect(ended)
+    clock.release(TEST)
+    return watched
+
+
+@pytest.mark.asyncio
 @pytest.mark.parametrize(
-    ("reply", "approved", "revised"),
+    ("reply", "outcome", "reason"),
     [
-        ("yes {words}", True, False),
-        ("yes, {words}", True, False),
-        ("no", False, False),
-        ("cancel", False, False),
-        ("no, make it shorter", False, True),
+        ("yes {words}", "approved", None),
+        ("yes, {words}", "approved", None),
+        ("no", "declined", None),
+        ("cancel", "declined", None),
+        ("no, make it shorter", "declined", "revise"),
     ],
 )
-def test_a_spoken_reply_answers_the_card(
+async def test_a_spoken_reply_answers_the_card(
     qtbot: Any,
-    sink: Any,
-    bundled_factory: Any,
-    mail: Any,
-    reply_wav: Any,
+    tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
-    voice_overlay: Any,
+    reply_wav: Any,
     reply: str,
-    approved: bool,
-    revised: bool,
+    outcome: str,
+    reason: str | None,
 ) -> None:
-    request = mail("c1")
-    presenter = voice_overlay()
-    presenter.present(request)
-    said = reply.format(words=_card_words(presenter))
-    wav = reply_wav(_read_back_of(request, bundled_factory, qtbot), said, AFTER_QUESTION_S)
+    # The real service and socket: the agent gets the spoken answer as its decision. The
+    # card's words come from NOTCH_VOICE_WORDS_SEED (it counts with NOTCH_VOICE_INPUT
+    # only), so the reply is recorded before Notch starts, as the e2e tests do.
+    catalog, problems = Catalog.load([BUNDLED_MANIFESTS])
+    assert not problems
+    words = WordPicker(SEED).pick()
+    question = read_back(catalog.tool(SPEECH, "generate_speech"), ARGS)
+    wav = reply_wav(question, reply.format(words=words), AFTER_QUESTION_S)
     monkeypatch.setenv("NOTCH_VOICE_INPUT", str(wav))
-    qtbot.waitUntil(lambda: bool(sink.of("decide")), timeout=40000)
-    (_kind, call_id, ok, final, _edited, by) = sink.of("decide")[0]
-    assert (call_id, ok, by) == ("c1", approved, "voice")
-    assert (final is not None) == approved
-    assert sink.of("words") and sink.of("words")[0][2]
-    if approved:  # the words that approved it, kept once it is decided
-        assert sink.of("words")[0][2] == said.replace(",", "")
-    assert bool(sink.of("revise")) == revised
-    if revised:
-        assert sink.of("revise")[0][2] == "revise" and sink.of("revise")[0][3]
-    qtbot.waitUntil(lambda: presenter.window.look == "idle", timeout=5000)
+    monkeypatch.setenv("NOTCH_VOICE_WORDS_SEED", str(SEED))
+    clock = FileClock()
+    clock.hold(TEST)
+    made: list[OverlayPresenter] = []
+
+    def overlay(sink: DecisionSink) -> OverlayPresenter:
+        presenter = OverlayPresenter(sink, ManifestCardFactory(catalog), VOICE, voice_clock=clock)
+        made.append(presenter)
+        return presenter
+
+    notch = await headless.start(
+        tmp_path / "s" / "notch.sock", tmp_path / "data", presenter=overlay, catalog=catalog
+    )
+    try:
+        async with AsyncNotchClient(notch.server.path) as agent:
+            call_id, decided = await agent.submit(SPEECH, "generate_speech", ARGS)
+            assert decided is None
+            presenter = made[0]
+            qtbot.waitUntil(lambda: presenter.on_screen is not None, timeout=10000)
+            assert _card_words(presenter) == words  # the seed's words, shown on the card
+            clock.release(TEST)
+            decision = await agent.await_decision(call_id, timeout=60)
+            qtbot.waitUntil(lambda: presenter.window.look == "idle", timeout=5000)
+    finally:
+        for presenter in made:
+            presenter._close_voice()
+        await notch.close()
+    assert decision.outcome == outcome
+    assert decision.decided_by == "voice"
+    assert decision.words
+    assert decision.reason == reason
+    if reason == "revise":
+        assert decision.feedback
+    if outcome == "approved":  # the words that approved it, kept once it is decided
+        assert decision.arguments == ARGS
+        assert decision.words == f"yes {words}"
+    else:
+        assert decision.arguments is None
 
 
 @pytest.mark.parametrize("bare", ["yes", "yes send it"])
@@ -188,19 +273,16 @@ def test_a_yes_without_the_card_words_is_told_to_say_them(
     # The played "yes" of the attack run: heard after the question, it approves nothing;
     # the card says why and asks again, and the yes with its words then approves.
     request = mail("bare")
-    presenter = voice_overlay()
+    presenter, clock = voice_overlay()
     presenter.present(request)
     words = _card_words(presenter)
     read_back = _read_back_of(request, bundled_factory, qtbot)
     wav = reply_wav(read_back, bare, AFTER_QUESTION_S, f"yes {words}")
     monkeypatch.setenv("NOTCH_VOICE_INPUT", str(wav))
-    view = presenter.window.card
-    assert isinstance(view, CardView) and view.voice_words_line is not None
-    line = view.voice_words_line
-    qtbot.waitUntil(lambda: line.note_text == SAY_THE_WORDS, timeout=40000)
-    assert not sink.of("decide")
-    assert presenter.on_screen is not None and presenter.on_screen.call_id == "bare"
+    spoken = _watch(qtbot, presenter, clock, sink)
     qtbot.waitUntil(lambda: bool(sink.of("decide")), timeout=40000)
+    # Said on the card while it was still on screen and nothing was decided.
+    assert spoken.told == [(SAY_THE_WORDS, 0, "bare")]
     assert sink.of("decide")[0][1:3] == ("bare", True)
     assert sink.of("decide")[0][5] == "voice"
     assert sink.of("words")[0][2] == f"yes {words}"
@@ -217,20 +299,18 @@ def test_a_yes_with_other_words_does_not_approve(
     voice_overlay: Any,
 ) -> None:
     request = mail("guess")
-    presenter = voice_overlay()
+    presenter, clock = voice_overlay()
     presenter.present(request)
     words = _card_words(presenter)
     read_back = _read_back_of(request, bundled_factory, qtbot)
     wav = reply_wav(read_back, f"yes {_other_words(words)}", AFTER_QUESTION_S, "no")
     monkeypatch.setenv("NOTCH_VOICE_INPUT", str(wav))
-    view = presenter.window.card
-    assert isinstance(view, CardView) and view.voice_words_line is not None
-    line = view.voice_words_line
-    qtbot.waitUntil(lambda: line.note_text == WRONG_WORDS, timeout=40000)
-    assert not sink.of("decide")
-    # Declining needs no words, and the card stayed open for it.
+    spoken = _watch(qtbot, presenter, clock, sink)
     qtbot.waitUntil(lambda: bool(sink.of("decide")), timeout=40000)
+    assert spoken.told == [(WRONG_WORDS, 0, "guess")]
+    # Declining needs no words, and the card stayed open for it.
     assert sink.of("decide")[0][1:3] == ("guess", False)
+    assert sink.of("decide")[0][5] == "voice"
     assert sink.of("words")[0][2] == "no"
     qtbot.waitUntil(lambda: presenter.window.look == "idle", timeout=5000)
 
@@ -245,19 +325,25 @@ def test_a_yes_said_before_the_read_back_ended_does_not_approve(
     voice_overlay: Any,
 ) -> None:
     request = mail("early")
-    presenter = voice_overlay()
+    presenter, clock = voice_overlay()
     presenter.present(request)
     # The yes, with the card's words, ends well before the question does: heard while
     # Notch speaks, discarded.
     said = f"yes {_card_words(presenter)}"
     wav = reply_wav(_read_back_of(request, bundled_factory, qtbot), said, -2.0)
     monkeypatch.setenv("NOTCH_VOICE_INPUT", str(wav))
-    qtbot.waitUntil(lambda: presenter._voice_round is not None, timeout=10000)
-    spoken = presenter._voice_round[1]
-    with qtbot.waitSignal(spoken.ended, timeout=60000):
-        pass  # asked twice, heard nothing after either question: waits for a click
+    spoken = _watch(qtbot, presenter, clock, sink)
+    qtbot.waitUntil(lambda: spoken.ended, timeout=30000)
+    # Asked twice, heard nothing after either question: the card waits for a click.
+    assert spoken.round.asks == 2
+    assert spoken.heard == [] and spoken.told == []
     assert not sink.of("decide")
     assert presenter.on_screen is not None and presenter.on_screen.call_id == "early"
+    view = presenter.window.card
+    assert isinstance(view, CardView) and view.press("cancel")
+    qtbot.waitUntil(lambda: bool(sink.of("decide")), timeout=5000)
+    assert sink.of("decide")[0][1:3] == ("early", False)
+    assert sink.of("decide")[0][5] != "voice"
 
 
 def test_a_spoken_yes_on_a_card_whose_confirm_is_closed_does_not_approve(
@@ -270,18 +356,34 @@ def test_a_spoken_yes_on_a_card_whose_confirm_is_closed_does_not_approve(
     voice_overlay: Any,
 ) -> None:
     request = mail("gated", text="")  # nothing to say: Generate is closed
-    presenter = voice_overlay()
+    presenter, clock = voice_overlay()
     presenter.present(request)
     said = f"yes {_card_words(presenter)}"
     wav = reply_wav(_read_back_of(request, bundled_factory, qtbot), said, AFTER_QUESTION_S)
     monkeypatch.setenv("NOTCH_VOICE_INPUT", str(wav))
-    qtbot.waitUntil(lambda: presenter._voice_round is not None, timeout=10000)
-    view = presenter.window.card
-    assert isinstance(view, CardView)
-    heard: list[str] = []
-    presenter._voice_round[1].heard.connect(heard.append)
-    qtbot.waitUntil(lambda: any(h.startswith("Not yet") for h in heard), timeout=40000)
+    spoken = _watch(qtbot, presenter, clock, sink)
+    qtbot.waitUntil(lambda: any(h.startswith("Not yet") for h in spoken.heard), timeout=40000)
+    qtbot.waitUntil(lambda: spoken.ended, timeout=30000)  # asked again, then gave up
     assert not sink.of("decide")
+
+
+def test_a_file_clock_never_paces_a_microphone(
+    qtbot: Any,
+    sink: Any,
+    mail: Any,
+    monkeypatch: pytest.MonkeyPatch,
+    voice_overlay: Any,
+    capfd: pytest.CaptureFixture[str],
+) -> None:
+    # A microphone is heard in real time or not at all: with no WAV input, a notch built
+    # with a FileClock opens no voice round (and no microphone), and says why.
+    monkeypatch.delenv("NOTCH_VOICE_INPUT", raising=False)
+    presenter, clock = voice_overlay()
+    clock.release(TEST)
+    presenter.present(mail("mic"))
+    qtbot.waitUntil(lambda: presenter.armed, timeout=10000)
+    qtbot.waitUntil(lambda: "file clock plays only a WAV input" in capfd.readouterr().err)
+    assert presenter._voice is None and presenter._voice_round is None
 
 
 IDLE_PROBE = """

@@ -15,13 +15,12 @@ yes approves until the person decides a card by hand.
 
 from __future__ import annotations
 
-import time
-
-from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtCore import QObject, Signal
 
 from notch_app.ui.voice.approval_words import WORDS_PER_CARD, words_after_yes
+from notch_app.ui.voice.clock import VoiceClock, WallClock
 from notch_app.ui.voice.hearing import Hearing
-from notch_app.ui.voice.input_choice import VoiceInputChoice
+from notch_app.ui.voice.input_choice import VoiceInputChoice, VoiceSetupError
 from notch_app.ui.voice.microphone import Microphone
 from notch_app.ui.voice.speaker import ReadBackSpeaker
 from notch_app.ui.voice.wav_input import WavFileInput
@@ -47,16 +46,31 @@ NO_WORDS = "This card cannot be approved by voice: approve on screen, or say no.
 
 class VoiceChannel(QObject):
     """What every round uses while "Answer by voice" is on: the speaker, the input (the
-    microphone or a WAV file) and the hearing thread. Made on the first voiced card,
-    closed when the setting goes off."""
+    microphone or a WAV file), the hearing thread and the clock they all wait on. Made on
+    the first voiced card, closed when the setting goes off.
 
-    def __init__(self, choice: VoiceInputChoice, parent: QObject | None = None) -> None:
+    `clock`: the wall clock unless a test gives its `FileClock` (the notch's own
+    construction only); raises VoiceSetupError for a FileClock with a microphone, which
+    is heard in real time or not at all."""
+
+    def __init__(
+        self,
+        choice: VoiceInputChoice,
+        parent: QObject | None = None,
+        clock: VoiceClock | None = None,
+    ) -> None:
         super().__init__(parent)
-        self.speaker = ReadBackSpeaker(self)
+        self.clock: VoiceClock = clock or WallClock()
+        if not self.clock.real_time and choice.wav_file is None:
+            raise VoiceSetupError(
+                "a test's file clock plays only a WAV input: set NOTCH_VOICE_INPUT to one "
+                "(a microphone is heard in real time)"
+            )
+        self.speaker = ReadBackSpeaker(self, self.clock)
         self.input: Microphone | WavFileInput = (
-            WavFileInput(choice.wav_file, self) if choice.wav_file else Microphone(self)
+            WavFileInput(choice.wav_file, self, self.clock) if choice.wav_file else Microphone(self)
         )
-        self.hearing = Hearing(choice.whisper_model, self)
+        self.hearing = Hearing(choice.whisper_model, self, self.clock)
         self.wrong_words = 0
         """Yeses heard with other words than their card's since the last one with the
         right words or the last decision by hand (see MAX_WRONG_WORDS)."""
@@ -98,11 +112,10 @@ class AnswerRound(QObject):
         self._asks = 0
         self._listening = False
         self._done = False
-        self._listen_timer = QTimer(self)
-        self._listen_timer.setSingleShot(True)
-        self._listen_timer.timeout.connect(self._ask_again)
+        # Silence after the question is counted on the channel's clock (a test's file time).
+        self._listen_timer = channel.clock.one_shot(self, self._ask_again)
         self.question_ended_at: float | None = None
-        """time.monotonic() when the last read-back finished playing."""
+        """When the last read-back finished playing, on the channel's clock."""
 
     def start(self) -> None:
         """Open the input and say the question."""
@@ -161,6 +174,11 @@ class AnswerRound(QObject):
     def listening(self) -> bool:
         return self._listening
 
+    @property
+    def asks(self) -> int:
+        """How many times the question was said (at most MAX_ASKS)."""
+        return self._asks
+
     def _ask(self) -> None:
         self._asks += 1
         self._listening = False
@@ -179,7 +197,7 @@ class AnswerRound(QObject):
     def _on_question_ended(self) -> None:
         if self._done:
             return
-        self.question_ended_at = time.monotonic()
+        self.question_ended_at = self._channel.clock.now()
         self._listening = True
         self._channel.hearing.listen()
         self._listen_timer.start(LISTEN_MS)

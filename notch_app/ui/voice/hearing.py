@@ -1,10 +1,13 @@
 """Hearing runs on a thread of its own: finding utterances and recognizing them never
 blocks the notch. The thread exists only while "Answer by voice" is on; it is a daemon
-thread, so a notch that quits mid-sentence never waits for it."""
+thread, so a notch that quits mid-sentence never waits for it.
+
+On a test's `FileClock` the file's time stands still while the thread has audio left to
+take (it says when it has caught up): a slow decode never lets the file run ahead of what
+was heard, as it cannot in real time."""
 
 from __future__ import annotations
 
-import contextlib
 import queue
 import threading
 import time
@@ -13,6 +16,7 @@ from typing import Protocol
 
 from PySide6.QtCore import QObject, Signal
 
+from notch_app.ui.voice.clock import VoiceClock, WallClock
 from notch_app.ui.voice.recognizer import Heard
 from notch_app.ui.voice.utterances import UtteranceFinder
 
@@ -35,12 +39,25 @@ class Hearing(QObject):
     """An utterance began, this many seconds after listening began."""
     heard = Signal(str, str, str, float)
     """(words, verdict, heard_by, monotonic time its end was found)."""
+    caughtUp = Signal(int)
+    """The thread took this many messages and has none left (only on a clock that waits
+    for it, a test's FileClock)."""
 
-    def __init__(self, whisper_model: Path | None = None, parent: QObject | None = None) -> None:
+    def __init__(
+        self,
+        whisper_model: Path | None = None,
+        parent: QObject | None = None,
+        clock: VoiceClock | None = None,
+    ) -> None:
         super().__init__(parent)
         self._whisper_model = whisper_model
         self._inbox: queue.Queue[tuple[str, int, bytes]] = queue.Queue(MAX_WAITING_CHUNKS)
         self._epoch = 0
+        self._clock = clock or WallClock()
+        self._keeps_pace = not self._clock.real_time
+        self._sent = 0  # messages put in the inbox (the UI thread's count)
+        if self._keeps_pace:
+            self.caughtUp.connect(self._on_caught_up)
         self._thread = threading.Thread(target=self._run, name="notch-voice-hearing", daemon=True)
         self._thread.start()
 
@@ -61,13 +78,22 @@ class Hearing(QObject):
         """End the hearing thread (voice turned off, or Notch quits)."""
         self._epoch += 1
         self._send("close")
+        self._clock.release(self)  # a closed thread never catches up
 
     def _send(self, what: str, pcm: bytes = b"") -> None:
         if what != "feed":  # a control word always gets through (the thread drains fast)
             self._inbox.put((what, self._epoch, pcm), timeout=1)
-            return
-        with contextlib.suppress(queue.Full):  # a stalled recognizer loses audio, never memory
-            self._inbox.put_nowait((what, self._epoch, pcm))
+        else:
+            try:  # a stalled recognizer loses audio, never memory
+                self._inbox.put_nowait((what, self._epoch, pcm))
+            except queue.Full:
+                return
+        self._sent += 1
+        self._clock.hold(self)
+
+    def _on_caught_up(self, taken: int) -> None:
+        if taken == self._sent:  # else more was sent since: its own caughtUp follows
+            self._clock.release(self)
 
     # ---- the hearing thread ------------------------------------------------------
 
@@ -75,6 +101,7 @@ class Hearing(QObject):
         recognizer = self._load()
         finder: UtteranceFinder | None = None
         epoch = -1
+        taken = 0
         while True:
             what, sent_in, pcm = self._inbox.get()
             if what == "close":
@@ -85,6 +112,9 @@ class Hearing(QObject):
                 finder = None
             elif finder is not None and sent_in == epoch and recognizer is not None:
                 finder = self._hear(finder, recognizer, pcm)
+            taken += 1
+            if self._keeps_pace and self._inbox.empty():
+                self.caughtUp.emit(taken)  # after what it heard: queued in that order
 
     def _load(self) -> _Recognizer | None:
         try:

@@ -1,52 +1,53 @@
 """A WAV file heard in place of the microphone: the test seam for the real recognizer.
 
-It "plays" in real time from `start()` (when the read-back starts playing), as a person
-in the room would speak: what it holds in its first seconds arrives while the read-back is
-said (and is discarded, as a
-microphone's would be). After its end it gives silence, like a quiet room.
+It "plays" from `start()` (when the read-back starts playing), as a person in the room
+would speak: what it holds in its first seconds arrives while the read-back is said (and is
+discarded, as a microphone's would be). After its end it gives silence, like a quiet room.
+It plays on the channel's clock: in real time on the wall clock, as fast as the recognizer
+takes it on a test's `FileClock` (the same audio at the same moments of the file's time).
 """
 
 from __future__ import annotations
 
 import array
 import sys
-import time
 import wave
 from pathlib import Path
 
-from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtCore import QObject, Signal
 
+from notch_app.ui.voice.clock import VoiceClock, WallClock
 from notch_app.ui.voice.utterances import BYTES_PER_SECOND, SAMPLE_RATE
 
-TICK_MS = 30
 MAX_FILE_S = 120
 """Longer recordings are cut: the file is read into memory."""
 
 
 class WavFileInput(QObject):
-    """`audio(bytes)` every ~30 ms, paced by the clock; `failed(why)` for a file that is
-    not a 16-bit PCM WAV."""
+    """`audio(bytes)` every tick of the clock (~30 ms of audio), stamped in the file's own
+    time; `failed(why)` for a file that is not a 16-bit PCM WAV."""
 
     audio = Signal(bytes)
     failed = Signal(str)
 
-    def __init__(self, path: Path, parent: QObject | None = None) -> None:
+    def __init__(
+        self, path: Path, parent: QObject | None = None, clock: VoiceClock | None = None
+    ) -> None:
         super().__init__(parent)
         self._path = path
         self._pcm = b""
         self._sent = 0
+        self._clock = clock or WallClock()
         self._began = 0.0
-        self._timer = QTimer(self)
-        self._timer.setInterval(TICK_MS)
-        self._timer.timeout.connect(self._tick)
+        self._ticks = self._clock.ticks(self, self._play_until)
 
     @property
     def is_open(self) -> bool:
-        return self._timer.isActive()
+        return self._ticks.isActive()
 
     def start(self) -> None:
         """Start "playing" the file from its beginning (again only after `stop`)."""
-        if self._timer.isActive():
+        if self._ticks.isActive():
             return
         try:
             self._pcm = read_wav_16k_mono(self._path)
@@ -54,14 +55,15 @@ class WavFileInput(QObject):
             self.failed.emit(f"{self._path}: {exc}")
             return
         self._sent = 0
-        self._began = time.monotonic()
-        self._timer.start()
+        self._began = self._clock.now()
+        self._ticks.start()
 
     def stop(self) -> None:
-        self._timer.stop()
+        self._ticks.stop()
 
-    def _tick(self) -> None:
-        due = int((time.monotonic() - self._began) * BYTES_PER_SECOND) & ~1
+    def _play_until(self, now: float) -> None:
+        """Hand on the audio from where it stopped up to `now` (silence past the end)."""
+        due = int((now - self._began) * BYTES_PER_SECOND) & ~1
         if due <= self._sent:
             return
         chunk = self._pcm[self._sent : due]
