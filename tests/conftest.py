@@ -1,12 +1,50 @@
-"""Shared test setup: Qt renders offscreen unless a test starts its own X server."""
+"""Shared test setup: Qt renders offscreen unless a test starts its own X server; tests
+that start the web engine run in a pytest process of their own; hypothesis profiles.
 
+The suite runs on parallel workers (pytest-xdist, `addopts` in pyproject.toml). A test
+that starts QtWebEngine (Chromium) inside the test process is marked `web_engine`: the
+worker that draws those tests runs them all in one child pytest, whose reports it passes
+on as its own, so a crash of Chromium (it has segfaulted inside pytest-qt's event
+processing) fails those tests, not the whole run, and no other test ever shares a process
+with a live engine. A test that starts the engine without the mark fails, saying so.
+"""
+
+from __future__ import annotations
+
+import json
 import os
 import shutil
+import signal
 import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+# ---- hypothesis profiles -----------------------------------------------------------------
+
+# Every profile: no per-example deadline and no "too slow" health check. Both measure the
+# machine, not the property: on a loaded 2-core machine running the suite on parallel
+# workers an example can take longer than 200 ms, and that made a passing property fail.
+# Example counts stay where each test sets them (each is chosen for its property).
+settings.register_profile(
+    "dev", deadline=None, suppress_health_check=[HealthCheck.too_slow], print_blob=True
+)
+# CI: the same examples on every run (a failure on CI replays anywhere with the same
+# seed-free run) and no example database written into the clone.
+settings.register_profile(
+    "ci",
+    parent=settings.get_profile("dev"),
+    derandomize=True,
+    database=None,
+)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -23,3 +61,159 @@ def _fonts_are_installed() -> None:
             "the DejaVu Sans font is not installed (fontconfig + fonts-dejavu-core): "
             "run scripts/setup.sh, which installs scripts/debian-packages.txt"
         )
+
+
+# ---- tests that start the web engine: a pytest process of their own ----------------------
+
+OWN_PROCESS = "NOTCH_TESTS_WEB_ENGINE_REPORTS"
+"""Set in the child pytest that runs the `web_engine` tests: where it writes its reports."""
+WEB_ENGINE_MODULE = "PySide6.QtWebEngineCore"
+_CONFIG: list[pytest.Config] = []
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    _CONFIG[:] = [config]
+    config.addinivalue_line(
+        "markers",
+        "web_engine: starts QtWebEngine (Chromium) in the test process; runs in a pytest "
+        "process of its own (tests/conftest.py)",
+    )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if os.environ.get(OWN_PROCESS):
+        return
+    for item in items:
+        if item.get_closest_marker("web_engine"):
+            # One worker draws them all (--dist loadgroup) and runs them in one child.
+            item.add_marker(pytest.mark.xdist_group("web_engine"))
+            # The child's own pytest-timeout bounds each test; the first of the group
+            # here waits for all of them.
+            item.add_marker(pytest.mark.timeout(0))
+
+
+class _WebEngineBatch:
+    """The `web_engine` tests of this session, run once in a child pytest; its reports by
+    node id."""
+
+    def __init__(self, session: pytest.Session) -> None:
+        self.session = session
+        self.items = [i for i in session.items if i.get_closest_marker("web_engine")]
+        self.reports: dict[str, list[Any]] = {}
+        self.crash = ""
+        self._ran = False
+
+    def reports_for(self, item: pytest.Item) -> list[Any]:
+        if not self._ran:
+            self._ran = True
+            self._run()
+        return self.reports.get(item.nodeid, [])
+
+    def _run(self) -> None:
+        config = self.session.config
+        base = Path(tempfile.mkdtemp(prefix="notch-web-engine-"))
+        out = base / "reports.jsonl"
+        log = base / "child.log"
+        argv = [
+            sys.executable, "-m", "pytest", "-n", "0", "-p", "no:cacheprovider", "-q",
+            f"--basetemp={base / 'tmp'}", *[i.nodeid for i in self.items],
+        ]  # fmt: skip
+        env = {**os.environ, OWN_PROCESS: str(out)}
+        with log.open("wb") as said:
+            child = subprocess.run(
+                argv, cwd=config.rootpath, env=env, stdout=said, stderr=subprocess.STDOUT,
+                timeout=120 + 300 * len(self.items), check=False,
+            )  # fmt: skip
+        if out.exists():
+            for line in out.read_text(encoding="utf-8").splitlines():
+                report = config.hook.pytest_report_from_serializable(
+                    config=config, data=json.loads(line)
+                )
+                self.reports.setdefault(report.nodeid, []).append(report)
+        code = child.returncode
+        if code < 0 or code not in (0, 1):  # killed by a signal, or pytest's own failure
+            how = f"signal {signal.Signals(-code).name}" if code < 0 else f"exit code {code}"
+            tail = log.read_text(encoding="utf-8", errors="replace")[-6000:]
+            self.crash = f"the web engine's test process ended with {how} ({log}):\n{tail}"
+        else:
+            shutil.rmtree(base, ignore_errors=True)
+
+
+def _replay(item: pytest.Item, reports: list[Any], crash: str) -> None:
+    from _pytest.reports import TestReport
+
+    item.ihook.pytest_runtest_logstart(nodeid=item.nodeid, location=item.location)
+    seen = {r.when for r in reports}
+    for report in reports:
+        item.ihook.pytest_runtest_logreport(report=report)
+    if "teardown" not in seen:  # the child died before finishing this test
+        why = crash or "the web engine's test process never reported this test"
+        if crash and not seen:
+            why = "not run: " + crash.split("\n", 1)[0] + " during an earlier test"
+        for when, outcome in (("setup", "passed"), ("call", "failed"), ("teardown", "passed")):
+            if when in seen:
+                continue
+            report = TestReport(
+                item.nodeid, item.location, dict.fromkeys(item.keywords, 1), outcome,
+                why if outcome == "failed" else None, when, [], 0.0,
+            )  # fmt: skip
+            item.ihook.pytest_runtest_logreport(report=report)
+    item.ihook.pytest_runtest_logfinish(nodeid=item.nodeid, location=item.location)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> bool | None:
+    if os.environ.get(OWN_PROCESS) or not item.get_closest_marker("web_engine"):
+        return None
+    batch = item.session.stash.setdefault(_BATCH, _WebEngineBatch(item.session))
+    _replay(item, batch.reports_for(item), batch.crash)
+    return True
+
+
+_BATCH = pytest.StashKey[_WebEngineBatch]()
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    target = os.environ.get(OWN_PROCESS)
+    if not target:
+        return
+    config = _CONFIG[0]
+    data = config.hook.pytest_report_to_serializable(config=config, report=report)
+    with open(target, "a", encoding="utf-8") as out:
+        out.write(json.dumps(data) + "\n")
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_make_collect_report(collector: pytest.Collector) -> Iterator[Any]:
+    """A test module that loads the web engine when imported fails to collect, naming the
+    fix: every worker imports every module, so the engine would sit in all of them."""
+    before = WEB_ENGINE_MODULE in sys.modules
+    report = yield
+    if (
+        isinstance(collector, pytest.Module)
+        and not before
+        and WEB_ENGINE_MODULE in sys.modules
+        and not os.environ.get(OWN_PROCESS)
+    ):
+        report.outcome = "failed"
+        report.longrepr = (
+            f"importing {collector.nodeid} loads the web engine ({WEB_ENGINE_MODULE}) into "
+            "every test process: import it inside the tests of a module marked "
+            "`pytest.mark.web_engine` (CONTRIBUTING.md)"
+        )
+    return report
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
+    """A test that starts the web engine in a shared test process fails, naming the fix."""
+    before = WEB_ENGINE_MODULE in sys.modules
+    result = yield
+    if not before and WEB_ENGINE_MODULE in sys.modules and not os.environ.get(OWN_PROCESS):
+        raise AssertionError(
+            f"{item.nodeid} started the web engine ({WEB_ENGINE_MODULE}) in a test process "
+            "that other tests share: a crash of Chromium would end the whole run. Mark the "
+            "module `pytestmark = pytest.mark.web_engine` (it then runs in a pytest process "
+            "of its own: CONTRIBUTING.md)"
+        )
+    return result

@@ -12,12 +12,16 @@ deadline, and fails naming what it waited for.
 
 from __future__ import annotations
 
+import functools
 import os
+import re
+import select
 import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -206,25 +210,61 @@ def _rect(card: dict[str, int]) -> QRect:
     return QRect(card["X"], card["Y"], card["WIDTH"], card["HEIGHT"])
 
 
-def confirm_armed_on(image: QImage, card: QRect) -> bool:
-    """True while the card at `card` on `image` (a screenshot) shows its confirm pill at
-    full strength (see XServer.confirm_armed)."""
+TOLERANCE = 24
+"""How far (per channel) a drawn pixel may be from a pill's colour: antialiasing and the
+compositor's rounding."""
+
+
+@functools.cache
+def _near_table(value: int) -> bytes:
+    """A bytes.translate table: 1 for a channel value within TOLERANCE of `value`, else 0."""
+    return bytes(int(abs(v - value) <= TOLERANCE) for v in range(256))
+
+
+def _footer_rows(image: QImage, card: QRect) -> tuple[QRect, list[bytes]]:
+    """The card's footer on `image` (clipped to it), and its rows as RGB bytes."""
     area = QRect(
         card.x(), card.y() + card.height() - FOOTER_PX, card.width(), FOOTER_PX
     ).intersected(image.rect())
-    rows = [
-        [image.pixelColor(x, y).getRgb()[:3] for x in range(area.left(), area.right() + 1)]
-        for y in range(area.top(), area.bottom() + 1, 2)
-    ]
+    if area.isEmpty():
+        return area, []
+    part = image.copy(area).convertToFormat(QImage.Format.Format_RGB888)
+    stride, width = part.bytesPerLine(), part.width() * 3
+    data = bytes(part.constBits())  # type: ignore[call-overload]
+    return area, [data[y * stride : y * stride + width] for y in range(part.height())]
+
+
+def _near_mask(row: bytes, fill: tuple[int, int, int]) -> int:
+    """One byte per pixel of `row` (as an int, most significant first): 1 where every
+    channel is within TOLERANCE of `fill`. Whole rows at a time in C (translate and big
+    int AND), not pixel by pixel in Python: a footer is ~100,000 pixels, looked at many
+    times while a test waits for a card to arm."""
+    mask = -1
+    for channel, value in enumerate(fill):
+        mask &= int.from_bytes(row[channel::3].translate(_near_table(value)), "big")
+    return mask
+
+
+def _runs(mask: int, width: int) -> list[tuple[int, int]]:
+    """(first, last) pixel of each run of PILL_RUN_PX or more matching pixels."""
+    found = mask.to_bytes(width, "big")
+    return [(m.start(), m.end() - 1) for m in _PILL_RUN.finditer(found)]
+
+
+_PILL_RUN = re.compile(b"\x01{%d,}" % PILL_RUN_PX)
+
+
+def confirm_armed_on(image: QImage, card: QRect) -> bool:
+    """True while the card at `card` on `image` (a screenshot) shows its confirm pill at
+    full strength (see XServer.confirm_armed)."""
+    _, rows = _footer_rows(image, card)
+    rows = rows[::2]
     for fill in _confirm_fills():
         solid_rows = 0
         for row in rows:
-            run = longest = 0
-            for rgb in row:
-                close = all(abs(a - b) <= 24 for a, b in zip(rgb, fill, strict=True))
-                run = run + 1 if close else 0
-                longest = max(longest, run)
-            solid_rows += longest >= PILL_RUN_PX
+            solid_rows += b"\x01" * PILL_RUN_PX in _near_mask(row, fill).to_bytes(
+                len(row) // 3, "big"
+            )
         if solid_rows >= 4:  # 8 px of the pill's height above and below its label
             return True
     return False
@@ -233,24 +273,15 @@ def confirm_armed_on(image: QImage, card: QRect) -> bool:
 def confirm_center_on(image: QImage, card: QRect) -> tuple[int, int] | None:
     """The centre of the confirm pill of the card at `card` on `image`, armed or held
     (see XServer.confirm_center); None when none is drawn."""
-    area = QRect(
-        card.x(), card.y() + card.height() - FOOTER_PX, card.width(), FOOTER_PX
-    ).intersected(image.rect())
+    area, rows = _footer_rows(image, card)
     fills = _confirm_fills() + _confirm_fills(0.4)
     hits: list[tuple[int, int, int]] = []  # (y, first x, last x) of long runs
-    for y in range(area.top(), area.bottom() + 1):
-        run, start = 0, area.left()
-        for x in range(area.left(), area.right() + 1):
-            rgb = image.pixelColor(x, y).getRgb()[:3]
-            if any(all(abs(a - b) <= 24 for a, b in zip(rgb, f, strict=True)) for f in fills):
-                start = x if run == 0 else start
-                run += 1
-                if run == PILL_RUN_PX:
-                    hits.append((y, start, x))
-                elif run > PILL_RUN_PX:
-                    hits[-1] = (y, start, x)
-            else:
-                run = 0
+    for dy, row in enumerate(rows):
+        mask = 0
+        for fill in fills:
+            mask |= _near_mask(row, fill)
+        for first, last in _runs(mask, len(row) // 3):
+            hits.append((area.top() + dy, area.left() + first, area.left() + last))
     hits = [h for h in hits if h[2] - h[1] <= 220]  # a pill, not an edge of the glass
     # Rows of one shape share their span: the pill is the span with the most rows
     # (a pill is ~30 px tall; a stray line of the same colour is a row or two).
@@ -280,11 +311,45 @@ def confirm_on() -> Callable[[QImage, QRect], tuple[bool, tuple[int, int] | None
     return look
 
 
-def _free_display() -> int:
-    for n in range(91, 200):
-        if not Path(f"/tmp/.X11-unix/X{n}").exists() and not Path(f"/tmp/.X{n}-lock").exists():
-            return n
-    raise RuntimeError("no free X display number between :91 and :199")
+def start_xvfb(*args: str, timeout: float = 30) -> tuple[str, subprocess.Popen[bytes]]:
+    """An Xvfb with `args` (its screen and extensions), on a display number it chose
+    itself, and that display (":N") once it accepts connections. Xvfb's -displayfd takes
+    the first number whose lock file it can create and writes it to a pipe when ready: no
+    two X servers, of this run's parallel workers or of anything else on the machine, can
+    pick the same number (looking for a free number first, then starting, could)."""
+    read_end, write_end = os.pipe()
+    try:
+        proc = subprocess.Popen(
+            ["Xvfb", "-displayfd", str(write_end), *args],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            pass_fds=(write_end,),
+        )
+    finally:
+        os.close(write_end)
+    said = b""
+    deadline = time.monotonic() + timeout
+    try:
+        with os.fdopen(read_end, "rb", buffering=0) as pipe:
+            while not said.endswith(b"\n"):
+                if time.monotonic() > deadline or proc.poll() is not None:
+                    break
+                ready, _, _ = select.select([pipe], [], [], POLL_S)
+                if ready:
+                    chunk = pipe.read(64)
+                    if not chunk:
+                        break  # Xvfb closed the pipe without a number: it failed
+                    said += chunk
+    except BaseException:
+        _stop(proc)
+        raise
+    if not said.strip().isdigit():
+        _stop(proc)
+        raise AssertionError(
+            f"Xvfb {' '.join(args)} gave no display number within {timeout:.0f} s "
+            f"(exit code {proc.poll()})"
+        )
+    return f":{int(said)}", proc
 
 
 def _stop(proc: subprocess.Popen[bytes] | subprocess.Popen[str]) -> None:
@@ -295,6 +360,13 @@ def _stop(proc: subprocess.Popen[bytes] | subprocess.Popen[str]) -> None:
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait(5)
+
+
+@pytest.fixture(scope="session", name="start_xvfb")
+def start_xvfb_fixture() -> Callable[..., tuple[str, subprocess.Popen[bytes]]]:
+    """`start_xvfb(*args)`: (":N", the Xvfb process) on a display number no one else can
+    take (see `start_xvfb`); stop the process when done."""
+    return start_xvfb
 
 
 @pytest.fixture(scope="session")
@@ -310,12 +382,8 @@ def xserver() -> Iterator[XServer]:
             if os.environ.get("CI"):
                 pytest.fail(reason)
             pytest.skip(reason)
-    n = _free_display()
-    display = f":{n}"
-    xvfb = subprocess.Popen(
-        ["Xvfb", display, "-screen", "0", "1280x800x24", "-nolisten", "tcp", "+extension", "RANDR"],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+    display, xvfb = start_xvfb(
+        "-screen", "0", "1280x800x24", "-nolisten", "tcp", "+extension", "RANDR"
     )
     env = dict(os.environ)
     env.update(
@@ -326,7 +394,6 @@ def xserver() -> Iterator[XServer]:
     )
     env.pop("WAYLAND_DISPLAY", None)
     try:
-        wait_for(lambda: Path(f"/tmp/.X11-unix/X{n}").exists(), 10, f"Xvfb on {display}")
         compositor = None
         if shutil.which("xcompmgr"):
             # Without a compositor translucent corners render black; with it, as on a desktop.
@@ -346,9 +413,14 @@ class NotchProcess:
     socket: Path
     data_dir: Path
     log: Path
+    log_start: int = 0
+    """Where this test's part of the log begins (a shared `notch run` served others first)."""
 
     def output(self) -> str:
-        return self.log.read_text(encoding="utf-8", errors="replace")
+        """What the process printed (to its log), from this test's start."""
+        with self.log.open("rb") as log:
+            log.seek(self.log_start)
+            return log.read().decode("utf-8", errors="replace")
 
 
 @pytest.fixture(scope="session")
@@ -396,18 +468,19 @@ def stop_notch() -> Iterator[Callable[[NotchProcess], None]]:
         _stop(n.proc)
 
 
-@pytest.fixture
-def start_notch(
-    stop_notch: Callable[[NotchProcess], None],
-) -> Callable[..., NotchProcess]:
-    """`start_notch(env, socket, data_dir, log, *flags)`: `notch run` as a process,
-    returned once its socket accepts connections, stopped when the test ends."""
+def _launch(
+    env: dict[str, str],
+    socket: Path,
+    data_dir: Path,
+    log: Path,
+    *extra: str,
+    started: Callable[[NotchProcess], None] = lambda _: None,
+) -> NotchProcess:
+    """`notch run` as a process, returned once its socket accepts connections; `started`
+    is told of it at once (to stop it however the wait ends)."""
     from notch_app.ipc.address import socket_is_live
 
-    def start(
-        env: dict[str, str], socket: Path, data_dir: Path, log: Path, *extra: str
-    ) -> NotchProcess:
-        handle = log.open("a", encoding="utf-8")
+    with log.open("a", encoding="utf-8") as handle:
         proc = subprocess.Popen(
             [*NOTCH, "run", "--socket", str(socket), "--data-dir", str(data_dir), *extra],
             env=env,
@@ -416,18 +489,173 @@ def start_notch(
             text=True,
             cwd=REPO,
         )
-        notch = NotchProcess(proc, socket, data_dir, log)
-        stop_notch(notch)
+    notch = NotchProcess(proc, socket, data_dir, log)
+    started(notch)
 
-        def ready() -> bool:
-            if proc.poll() is not None:
-                raise AssertionError(f"notch run exited with {proc.returncode}:\n{notch.output()}")
-            return socket_is_live(socket)
+    def ready() -> bool:
+        if proc.poll() is not None:
+            raise AssertionError(f"notch run exited with {proc.returncode}:\n{notch.output()}")
+        return socket_is_live(socket)
 
-        wait_for(ready, 30, "notch run to listen on its socket")
-        return notch
+    wait_for(ready, 30, "notch run to listen on its socket")
+    return notch
+
+
+@pytest.fixture
+def start_notch(
+    stop_notch: Callable[[NotchProcess], None], shared_notch_on_screen: SharedNotchOnScreen
+) -> Callable[..., NotchProcess]:
+    """`start_notch(env, socket, data_dir, log, *flags)`: `notch run` as a process of
+    this test's own, returned once its socket accepts connections, stopped when the test
+    ends. A shared `notch run` of this module (`shared_notch`) is stopped first: one
+    notch on the screen at a time."""
+
+    def start(
+        env: dict[str, str], socket: Path, data_dir: Path, log: Path, *extra: str
+    ) -> NotchProcess:
+        shared_notch_on_screen.stop()
+        return _launch(env, socket, data_dir, log, *extra, started=stop_notch)
 
     return start
+
+
+# ---- one `notch run` for the tests of a module -------------------------------------------
+
+SIDE_NOTCH = "^Notch – parked cards and running work$"
+
+
+class SharedNotchOnScreen:
+    """The one shared `notch run` of this test process (at most one at a time: two notches
+    on one X server would both show and both grab the answer chords).
+
+    Started by the first test of a module that asks for it with some flags, handed to the
+    next tests asking for the same flags, and checked after each test as qutebrowser's
+    quteproc is: still running, back to its idle pill with nothing parked, the same
+    integrations loaded and the same settings file. Whatever a test left behind (a card
+    up, a folder attached, a changed policy, a killed process) stops it, and the next
+    test gets a fresh one; so does the end of the module, or a test starting its own.
+    """
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.running: NotchProcess | None = None
+        self.flags: tuple[str, ...] = ()
+        self.starts = 0
+        self._integrations: list[dict[str, Any]] = []
+        self._settings = b""
+
+    def get(self, xserver: XServer, flags: tuple[str, ...]) -> NotchProcess:
+        """The shared `notch run` with `flags`, idle, its log read from now on."""
+        if self.running is not None and (
+            self.flags != flags or self.running.proc.poll() is not None
+        ):
+            self.stop()
+        if self.running is None:
+            self._start(xserver, flags)
+        notch = self.running
+        assert notch is not None
+        xserver.notch_idle()
+        notch.log_start = notch.log.stat().st_size
+        return notch
+
+    def after_test(self, xserver: XServer) -> None:
+        """Keep the process for the next test only if this one left it as it was handed out."""
+        notch = self.running
+        if notch is None:
+            return
+        if notch.proc.poll() is not None or not self._idle(xserver) or self._changed(notch):
+            self.stop()
+
+    def stop(self) -> None:
+        if self.running is not None:
+            _stop(self.running.proc)
+            shutil.rmtree(self.running.socket.parent, ignore_errors=True)
+            self.running = None
+
+    def _start(self, xserver: XServer, flags: tuple[str, ...]) -> None:
+        self.starts += 1
+        home = self.root / f"notch-{self.starts}"
+        home.mkdir(parents=True)
+        short = Path(tempfile.mkdtemp(prefix="notch-e2e-"))  # Unix socket paths are short
+        notch = _launch(
+            xserver.env, short / "notch.sock", home / "data", home / "notch.log", *flags
+        )
+        self.running, self.flags = notch, flags
+        xserver.notch_idle()
+        self._integrations = self._loaded(notch)
+        self._settings = self._settings_file(notch)
+
+    def _idle(self, xserver: XServer) -> bool:
+        def idle() -> bool:
+            now = xserver.window()
+            pill = now is None or (now["HEIGHT"] < 30 and not now["SHAPED"])
+            return pill and xserver.window(SIDE_NOTCH) is None
+
+        try:
+            wait_for(idle, 10, "the shared notch to go back to its idle pill")
+        except AssertionError:
+            return False
+        return True
+
+    def _changed(self, notch: NotchProcess) -> bool:
+        try:
+            return (
+                self._loaded(notch) != self._integrations
+                or self._settings_file(notch) != self._settings
+            )
+        except Exception:  # no answer from its socket: not fit for the next test
+            return True
+
+    @staticmethod
+    def _loaded(notch: NotchProcess) -> list[dict[str, Any]]:
+        from notch_app.client import NotchClient
+
+        with NotchClient(notch.socket) as client:
+            return client.integrations(timeout=20)
+
+    @staticmethod
+    def _settings_file(notch: NotchProcess) -> bytes:
+        found = sorted(notch.data_dir.glob("*settings*.json"))
+        return b"".join(p.read_bytes() for p in found)
+
+
+@pytest.fixture(scope="session")
+def shared_notch_on_screen(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[SharedNotchOnScreen]:
+    """The shared `notch run` of this test process (see SharedNotchOnScreen)."""
+    shared = SharedNotchOnScreen(tmp_path_factory.mktemp("shared-notch"))
+    yield shared
+    shared.stop()
+
+
+@pytest.fixture(scope="module")
+def _shared_notch_for_module(
+    shared_notch_on_screen: SharedNotchOnScreen,
+) -> Iterator[SharedNotchOnScreen]:
+    yield shared_notch_on_screen
+    shared_notch_on_screen.stop()  # a module's notch never serves the next module
+
+
+@pytest.fixture
+def shared_notch(
+    xserver: XServer, _shared_notch_for_module: SharedNotchOnScreen
+) -> Iterator[Callable[..., NotchProcess]]:
+    """`shared_notch(*flags)`: `notch run FLAGS` on the X server, shared by the tests of
+    this module that ask for the same flags: started by the first, handed idle to the
+    next (its `output()` from this test's start), and replaced by a fresh one after a test
+    that left it otherwise (see SharedNotchOnScreen). Use `start_notch` for a test that
+    needs a process of its own: one it kills, restarts or starts with its own data."""
+    used: list[NotchProcess] = []
+
+    def get(*flags: str) -> NotchProcess:
+        notch = _shared_notch_for_module.get(xserver, tuple(flags))
+        used.append(notch)
+        return notch
+
+    yield get
+    if used:
+        _shared_notch_for_module.after_test(xserver)
 
 
 @dataclass

@@ -217,9 +217,9 @@ class Asking:
 
 
 @pytest.fixture
-def notch(xserver: Any, notch_env: dict[str, Path], start_notch: Any, wait_for: Any) -> Any:
-    """`notch run` on the display, its idle pill up."""
-    process = start_notch(xserver.env, notch_env["socket"], notch_env["data_dir"], notch_env["log"])
+def notch(xserver: Any, shared_notch: Any, wait_for: Any) -> Any:
+    """`notch run` on the display (this module's shared one), its idle pill up."""
+    process = shared_notch()
     wait_for(lambda: xserver.window(), 20, "the idle notch pill")
     return process
 

@@ -15,7 +15,15 @@ web = pytest.importorskip("notch_app.ui.web")
 if not web.web_engine_available():
     pytest.skip("QtWebEngine is not installed (the web extra)", allow_module_level=True)
 
-from notch_app.ui.web.sandbox import sandbox_engine  # noqa: E402
+# Chromium runs in this module's own pytest process (tests/conftest.py); it is started,
+# and its module imported, inside the tests only.
+pytestmark = pytest.mark.web_engine
+
+
+def sandbox_engine() -> Any:
+    from notch_app.ui.web.sandbox import sandbox_engine as engine
+
+    return engine()
 
 PAGE = "<!doctype html><meta charset=utf-8><p>" + "x" * 200_000 + "</p>"
 

@@ -18,6 +18,9 @@ web = pytest.importorskip("notch_app.ui.web")
 if not web.web_engine_available():
     pytest.skip("QtWebEngine is not installed (the web extra)", allow_module_level=True)
 
+# Chromium runs in this module's own pytest process (tests/conftest.py).
+pytestmark = pytest.mark.web_engine
+
 
 def page(on_init: str) -> str:
     """A page that runs `on_init` (JavaScript) once it gets voiceos:init as `m`."""
