@@ -31,7 +31,11 @@ def card_image(widget: QWidget, backdrop: QColor | None = None, *, whole: bool =
     # Focus on the card itself: no blinking text cursor in the picture.
     widget.setFocus()
     QApplication.processEvents()
-    widget.adjustSize()
+    # As the notch sizes a card: until its layout stops changing (a code panel counts
+    # its rows again once it has its real width, and the card follows).
+    from notch_app.ui.notch_window import settle_layout  # the notch's own way
+
+    settle_layout(widget)
     QApplication.processEvents()
     image = QImage(widget.size(), QImage.Format.Format_ARGB32_Premultiplied)
     image.setDevicePixelRatio(1.0)

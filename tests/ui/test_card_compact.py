@@ -178,3 +178,32 @@ def test_the_confirm_button_names_the_verb_and_its_object(qtbot: Any) -> None:
     assert button is not None and button.text() == "Send to 3 people"
     CardDriver(view).set("cc", [])
     assert button.text() == "Send to sam@example.com"
+
+
+def test_a_diff_is_red_and_green_with_numbers_and_a_command_never_folds(qtbot: Any) -> None:
+    from notch_app.ui.widgets.code_view import CodeView
+
+    view = _view("claude-code", "Edit")
+    qtbot.addWidget(view)
+    _shown(view)
+    panel = view.findChild(CodeView)
+    assert panel is not None
+    rows = panel.panel._diff
+    assert rows is not None and {r.kind for r in rows} >= {"add", "remove"}
+    image = panel.panel.viewport().grab().toImage()
+    # A removed line's band is red, an added line's green (the fixture: lines 5 and 6).
+    tints = []
+    for row, box in panel.panel._visible_rows():
+        if row.kind in ("add", "remove"):
+            colour = image.pixelColor(image.width() - 4, int(box.center().y()))
+            tints.append((row.kind, colour.red() > colour.green()))
+    assert ("remove", True) in tints and ("add", False) in tints
+    # A command shaped like a diff is coloured, never folded: every line stays on the card.
+    lines = "\n".join(f" echo {i}" for i in range(30))
+    sneaky = f"--- a\n+++ b\n@@ -1,31 +1,31 @@\n{lines}\n rm -rf ~"
+    bash = _view("codex", "Bash", command=sneaky)
+    qtbot.addWidget(bash)
+    _shown(bash)
+    code = bash.findChild(CodeView)
+    assert code is not None
+    assert "rm -rf ~" in code.text() and "unchanged" not in code.text()

@@ -6,6 +6,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QEnterEvent
 from PySide6.QtWidgets import QLabel, QWidget
 
+from notch_app.manifest.bindings import MalformedBinding, find_bindings
+from notch_app.manifest.read_back import name_words
 from notch_app.manifest.view import MarkdownBlock, TextBlock
 from notch_app.ui.blocks._context import CardContext
 from notch_app.ui.theme import Look, style_text
@@ -52,7 +54,10 @@ class TextBuilder:
     def build(self, block: TextBlock, ctx: CardContext) -> QWidget:
         if block.variant == "code":
             # Never cut: the panel scrolls, counts its lines and holds confirm until seen.
-            view = CodeView(ctx.look, ctx.state, f"code:{id(block)}", ctx.parent)
+            diff = any(w in ("diff", "patch") for w in _bound_words(block.text))
+            view = CodeView(
+                ctx.look, ctx.state, f"code:{id(block)}", ctx.parent, folds_context=diff
+            )
             view.setProperty("variant", "code")
             ctx.focusable(view.panel)
             ctx.bind_text(block.text, view.set_text)
@@ -83,3 +88,11 @@ def _bounded(text: str) -> str:
 
 
 __all__ = ["MarkdownBuilder", "SelectableLabel", "TextBuilder", "wrapped_label"]
+
+
+def _bound_words(template: str) -> set[str]:
+    """The words of the argument paths `template` binds (`{{diff}}` → {"diff"})."""
+    try:
+        return {w for b in find_bindings(template) for w in name_words(b.path)}
+    except MalformedBinding:
+        return set()

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from typing import Final
 
 from PySide6.QtCore import QEvent, QObject, QRect, QRectF, QSize, Qt
 from PySide6.QtGui import (
@@ -38,6 +39,7 @@ from PySide6.QtWidgets import (
 )
 
 from notch_app.card.code_text import MARKS, line_count, lines_said, mark_blanks
+from notch_app.card.diff_lines import DiffLine, folded, read_diff
 from notch_app.card.state import CardState
 from notch_app.ui.theme import Look, style_text
 from notch_app.ui.widgets.shapes import ThinScrollBar, paint_round
@@ -48,6 +50,8 @@ MAX_CODE_CHARS = 200_000
 """A panel holds at most this much text (the hooks send no more); past it the text is cut
 with a last line saying how much, and confirm is held for good: nothing unseen is approved."""
 _FADE_PX = 18
+_MIN_PANEL_WIDTH = 240
+"""The narrowest a code panel is laid out (the narrowest card, less its margins)."""
 _MIN_LINE_CHARS = 40
 """Fewer characters than fit on one line of the narrowest panel: a value longer than this
 many lines of them may wrap past the panel."""
@@ -207,6 +211,23 @@ def faint_marks(document: QTextDocument, look: Look) -> QSyntaxHighlighter:
     return _Marks(document, look.color("text_quiet"))
 
 
+_DIFF_TINTS: Final = {"add": "badge_success", "remove": "badge_danger", "fold": "badge_neutral"}
+_DIFF_INK: Final = {"add": "badge_success_text", "remove": "badge_danger_text"}
+
+
+class _Gutter(QWidget):
+    """The line numbers left of a diff: tinted like their line, and continuing down a
+    wrapped line (one tinted band for the whole block), so a wrapped `+` line is never
+    read as a line of its own."""
+
+    def __init__(self, panel: CodePanel) -> None:
+        super().__init__(panel)
+        self._panel = panel
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        self._panel.paint_gutter(self)
+
+
 class CodePanel(QPlainTextEdit):
     """Read-only fixed-width text on the faint rounded panel of the `code` variant: as
     tall as its lines up to MAX_VISIBLE_LINES, then it scrolls inside itself, with a
@@ -236,6 +257,78 @@ class CodePanel(QPlainTextEdit):
         self._marks = faint_marks(self.document(), look)
         self._rows = 1
         self.setFixedHeight(self._height_for(1))
+        self._diff: list[DiffLine] | None = None
+        self._gutter = _Gutter(self)
+        self._gutter.hide()
+        self._gutter_width = 0
+        self.updateRequest.connect(self._follow_scroll)
+
+    def set_diff(self, rows: list[DiffLine] | None) -> None:
+        """Draw the text as a diff (`rows`, one per line): a numbered gutter, added lines
+        green, removed red; None draws plain code."""
+        self._diff = rows
+        numbers = [r.number for r in rows or [] if r.number is not None]
+        digits = len(str(max(numbers))) if numbers else 0
+        width = self.fontMetrics().horizontalAdvance("9") * digits + 10 if rows else 0
+        self._gutter_width = width
+        f = self._look.metrics["field"]
+        self.setViewportMargins(
+            width + f["padding_x"] - 4, f["padding_y"] - 4, 2, f["padding_y"] - 4
+        )
+        self._gutter.setVisible(bool(rows))
+        self._place_gutter()
+        self.viewport().update()
+
+    def _place_gutter(self) -> None:
+        inner = self.contentsRect()
+        self._gutter.setGeometry(inner.left(), inner.top(), self._gutter_width, inner.height())
+
+    def _follow_scroll(self, rect: QRect, dy: int) -> None:
+        if self._diff is not None:
+            self._gutter.update()
+
+    def _visible_rows(self) -> list[tuple[DiffLine, QRectF]]:
+        """Each block on screen with its DiffLine and its rectangle (viewport coordinates)."""
+        rows = self._diff or []
+        out: list[tuple[DiffLine, QRectF]] = []
+        block = self.firstVisibleBlock()
+        offset = self.contentOffset()
+        bottom = self.viewport().height()
+        while block.isValid():
+            box = self.blockBoundingGeometry(block).translated(offset)
+            if box.top() > bottom:
+                break
+            index = block.blockNumber()
+            if block.isVisible() and index < len(rows):
+                out.append((rows[index], box))
+            block = block.next()
+        return out
+
+    def paint_gutter(self, gutter: QWidget) -> None:
+        painter = QPainter(gutter)
+        painter.setFont(self.font())
+        quiet = self._look.color("text_faint")
+        top = self.viewport().geometry().top() - self.contentsRect().top()
+        for row, box in self._visible_rows():
+            band = QRectF(0, box.top() + top, gutter.width(), box.height())
+            tint = _DIFF_TINTS.get(row.kind)
+            if tint:
+                painter.fillRect(band, self._look.color(tint))
+            if row.number is not None:
+                painter.setPen(
+                    self._look.color(_DIFF_INK.get(row.kind, "text_faint"))
+                    if row.kind in _DIFF_INK
+                    else quiet
+                )
+                line = QRectF(
+                    0, band.top(), gutter.width() - 5, self.fontMetrics().lineSpacing() + 4
+                )
+                painter.drawText(
+                    line,
+                    int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter),
+                    str(row.number),
+                )
+        painter.end()
 
     def show_text(self, text: str) -> None:
         """Show `text` (already marked) from its first line."""
@@ -257,6 +350,10 @@ class CodePanel(QPlainTextEdit):
             rows = MAX_VISIBLE_LINES
         else:
             width = max(self.viewport().width() - 2 * int(self.document().documentMargin()), 40)
+            if not self.isVisible():
+                # Not laid out yet: its width is Qt's default, far narrower than any card.
+                # Counting rows at that width makes a panel (and a card) too tall at first.
+                width = max(width, _MIN_PANEL_WIDTH - self._gutter_width)
             rect = self.fontMetrics().boundingRect(
                 QRect(0, 0, width, 10**6), int(Qt.TextFlag.TextWordWrap), text or " "
             )
@@ -271,10 +368,22 @@ class CodePanel(QPlainTextEdit):
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
+        self._place_gutter()
         if event.oldSize().width() != event.size().width():
             self._fit()
 
     def paintEvent(self, event: QPaintEvent) -> None:
+        if self._diff is not None:
+            # Whole-width bands behind the text: green for added lines, red for removed.
+            painter = QPainter(self.viewport())
+            for row, box in self._visible_rows():
+                tint = _DIFF_TINTS.get(row.kind)
+                if tint:
+                    painter.fillRect(
+                        QRectF(0, box.top(), self.viewport().width(), box.height()),
+                        self._look.color(tint),
+                    )
+            painter.end()
         super().paintEvent(event)
         bar = self.verticalScrollBar()
         if bar.value() >= bar.maximum():
@@ -318,9 +427,20 @@ class CodeView(QWidget):
     """A `code` text block: the line count over a scrolling CodePanel, which holds the
     card's confirm (through `state`) until all of it has been on screen."""
 
-    def __init__(self, look: Look, state: CardState, key: str, parent: QWidget | None = None):
+    def __init__(
+        self,
+        look: Look,
+        state: CardState,
+        key: str,
+        parent: QWidget | None = None,
+        *,
+        folds_context: bool = False,
+    ):
         super().__init__(parent)
         self._look = look
+        self._folds_context = folds_context
+        """Unchanged runs of a diff fold to their ends: only for an argument that is a
+        diff (`diff`, `patch`), never for a command that merely looks like one."""
         self.count = 0
         column = QVBoxLayout(self)
         column.setContentsMargins(0, 0, 0, 0)
@@ -350,7 +470,14 @@ class CodeView(QWidget):
             cut = f"\n… {len(text) - MAX_CODE_CHARS:,} more characters not shown"
             text = text[:MAX_CODE_CHARS]
         self.count = line_count(text)
-        self.panel.show_text(mark_blanks(text) + cut)
+        rows = read_diff(text)
+        marked = mark_blanks(text)
+        if rows is not None and self._folds_context:
+            marked, rows = folded(marked, rows)
+        if rows is not None and cut:
+            rows = [*rows, DiffLine("fold")]
+        self.panel.set_diff(rows)
+        self.panel.show_text(marked + cut)
         self.panel.setAccessibleName(f"Code, {lines_said(self.count)}")
         self.seen.reset()
         if self.count > MAX_VISIBLE_LINES or len(text) > MAX_VISIBLE_LINES * _MIN_LINE_CHARS:
