@@ -97,6 +97,7 @@ class ManifestCardFactory:
         return BuiltCard(
             card,
             title=self.title(request),
+            header=self.header(request),
             action=_one_line(tool.display_title, 40),
             # From the catalog's entry for the integration, as installed: nothing in the
             # request (arguments, context, its words) can choose the icon the notch shows.
@@ -185,7 +186,8 @@ class ManifestCardFactory:
         return built
 
     def title(self, request: ConfirmationRequest) -> str:
-        """The notch's header line: "Mail assistant → Mail · Send email"."""
+        """The card in words, for the side notch's menu and a parked card: "Mail
+        assistant → Mail · Send email"."""
         manifest = self._catalog.integration(request.integration_id)
         tool = self._catalog.tool(request.integration_id, request.tool_name)
         title = (
@@ -197,3 +199,14 @@ class ManifestCardFactory:
         if isinstance(agent, str) and agent.strip():
             title = f"{_one_line(agent, 28)} → {title}"
         return _one_line(title, MAX_TITLE_CHARS)
+
+    @staticmethod
+    def header(request: ConfirmationRequest) -> str:
+        """The notch's header line over a card: who asks ("Asked by Mail assistant"), or
+        nothing. The card's own strip is its one identity row (icon, integration, where
+        it comes from) and its headline says the action: the header says neither again,
+        so the key hint beside it never cuts a name."""
+        agent = request.context.get("agent") if isinstance(request.context, dict) else None
+        if isinstance(agent, str) and agent.strip():
+            return _one_line(f"Asked by {_one_line(agent, 28)}", MAX_TITLE_CHARS)
+        return ""

@@ -73,6 +73,9 @@ class BuiltCard:
     """What approving does, for the done note: "Generate speech"."""
     icon: InstalledIcon | None = None
     """The installed integration's icon, for the notch's header, idle pill and side notch."""
+    header: str | None = None
+    """The notch's header line over the card when it is not `title` ("Asked by Claude
+    Code", or "" where the card's own identity strip says it all)."""
 
 
 ARMING_DELAY_MS = 600
@@ -645,7 +648,7 @@ class OverlayPresenter(QObject):
             entry.card.widget.installEventFilter(self)
             self.window.show_card(
                 entry.card.widget,
-                title=entry.card.title,
+                title=entry.card.title if entry.card.header is None else entry.card.header,
                 icon=entry.card.icon,
                 position=self._decided_in_run + 1,
                 total=self._decided_in_run + len(self._queue),
