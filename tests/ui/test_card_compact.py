@@ -207,3 +207,14 @@ def test_a_diff_is_red_and_green_with_numbers_and_a_command_never_folds(qtbot: A
     code = bash.findChild(CodeView)
     assert code is not None
     assert "rm -rf ~" in code.text() and "unchanged" not in code.text()
+
+
+def test_the_notch_header_names_only_who_asks() -> None:
+    from types import SimpleNamespace
+
+    from notch_app.ui.overlay_cards import ManifestCardFactory
+
+    asked = SimpleNamespace(context={"agent": "Claude Code"})
+    assert ManifestCardFactory.header(asked) == "Asked by Claude Code"  # type: ignore[arg-type]
+    # Without an agent the header says nothing: the card's strip is the identity row.
+    assert ManifestCardFactory.header(SimpleNamespace(context={})) == ""  # type: ignore[arg-type]
