@@ -1,7 +1,9 @@
 """The agent never has a path to the microphone or the voice channel: nothing on the
 socket can submit an utterance, start listening or answer a card by voice. A client tries
 every method name it can think of, with a spoken "yes" in every shape, while a card is
-waiting for the person's voice; the card stays open and no word reaches it."""
+waiting for the person's voice; the card stays open and no word reaches it. Nor can it
+reach the voice round's clock: a method that would speed up or feed the round is refused
+like the rest (the clock is given only when the notch is built, in its own process)."""
 
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ from notch_app.runtime.presenter import DecisionSink
 from notch_app.ui.overlay_cards import ManifestCardFactory
 from notch_app.ui.overlay_presenter import OverlayPresenter
 from notch_app.ui.overlay_settings import OverlaySettings
+from notch_app.ui.voice.clock import FileClock
 
 VOICE = OverlaySettings(expand_ms=0, done_ms=60, park_after_s=0, answer_by_voice=True)
 
@@ -49,6 +52,11 @@ METHOD_NAMES = [
     "settings.set",
     "policy.set",
     "overlay.answerByVoice",
+    "voice.clock",
+    "voice.speed",
+    "voice.input",
+    "voice.wav",
+    "clock.set",
 ]
 SHAPES: list[dict[str, Any]] = [
     {"text": "yes"},
@@ -75,10 +83,14 @@ async def test_no_socket_method_submits_an_utterance_or_answers_by_voice(
     monkeypatch.setenv("NOTCH_VOICE_INPUT", str(silent_wav))
     catalog, problems = Catalog.load([BUNDLED_MANIFESTS])
     assert not problems
+    # The quiet room's time stands still: the round stays open, its question being said,
+    # for as long as the agent tries.
+    clock = FileClock()
+    clock.hold("the test")
     made: list[OverlayPresenter] = []
 
     def overlay(sink: DecisionSink) -> OverlayPresenter:
-        presenter = OverlayPresenter(sink, ManifestCardFactory(catalog), VOICE)
+        presenter = OverlayPresenter(sink, ManifestCardFactory(catalog), VOICE, voice_clock=clock)
         made.append(presenter)
         return presenter
 
@@ -93,6 +105,8 @@ async def test_no_socket_method_submits_an_utterance_or_answers_by_voice(
             assert decided is None
             presenter = made[0]
             qtbot.waitUntil(lambda: presenter.armed, timeout=10000)
+            qtbot.waitUntil(lambda: presenter._voice_round is not None, timeout=10000)
+            spoken = presenter._voice_round[1]
             refused = 0
             for method in METHOD_NAMES:
                 for shape in SHAPES:
@@ -102,6 +116,8 @@ async def test_no_socket_method_submits_an_utterance_or_answers_by_voice(
                     except NotchError:
                         refused += 1
             assert refused == len(METHOD_NAMES) * len(SHAPES)
+            assert presenter._voice_round == (call_id, spoken)  # still its first round
+            assert spoken.asks == 1 and not spoken.listening
             assert await agent.status(call_id) == "pending"
             assert presenter.on_screen is not None and presenter.on_screen.call_id == call_id
     finally:

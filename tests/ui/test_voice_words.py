@@ -4,12 +4,15 @@ The real service and socket carry a request while the card shows its words: the 
 events, `confirm.get`, the store on disk, Notch's output and the read-back Notch says
 aloud never hold them before the decision. Wrong words pause a spoken yes until the person
 decides by hand; typed replies (the person at the card) need no words; with voice off the
-card offers none. Skipped only where espeak-ng or pocketsphinx cannot be installed."""
+card offers none. The WAVs play on a FileClock (the file's own time, as fast as the
+recognizer takes it; see test_voice_answers.py). Skipped only where espeak-ng or
+pocketsphinx cannot be installed."""
 
 from __future__ import annotations
 
 import shutil
 import subprocess
+import sys
 import time
 import wave
 from pathlib import Path
@@ -38,11 +41,14 @@ if shutil.which("espeak-ng") is None:
 
 from notch_app.ui.voice.answer_round import MAX_WRONG_WORDS, PAUSED, WRONG_WORDS
 from notch_app.ui.voice.approval_words import WORDS
+from notch_app.ui.voice.clock import FileClock
 from notch_app.ui.voice.speaker import ReadBackSpeaker
 
 SPEECH = "io.elevenlabs"
 ARGS = {"text": "Hi", "voice": "rachel"}
 VOICE = OverlaySettings(expand_ms=60, done_ms=60, park_after_s=0, answer_by_voice=True)
+TEST = "the test"
+"""Holds a FileClock: the file's time stands still while the test looks around."""
 
 
 def _speech(text: str, path: Path) -> tuple[bytes, int]:
@@ -100,10 +106,12 @@ async def test_the_words_reach_no_one_before_the_decision(
     monkeypatch.setattr(ReadBackSpeaker, "say", record)
     catalog, problems = Catalog.load([BUNDLED_MANIFESTS])
     assert not problems
+    clock = FileClock()
+    clock.hold(TEST)  # the card waits, its question said, while the test looks everywhere
     made: list[OverlayPresenter] = []
 
     def overlay(sink: DecisionSink) -> OverlayPresenter:
-        presenter = OverlayPresenter(sink, ManifestCardFactory(catalog), VOICE)
+        presenter = OverlayPresenter(sink, ManifestCardFactory(catalog), VOICE, voice_clock=clock)
         made.append(presenter)
         return presenter
 
@@ -128,16 +136,27 @@ async def test_the_words_reach_no_one_before_the_decision(
             monkeypatch.setenv("NOTCH_VOICE_INPUT", str(wav))
             qtbot.waitUntil(lambda: bool(said_aloud), timeout=20000)
 
-            # Everything the agent, the disk and the terminal hold while the card waits.
+            # Everything the agent, the disk, `notch log` and the terminal hold while the
+            # card waits.
             pending = await agent.call("confirm.get", {"callId": call_id, "token": agent.token})
             assert pending.get("status") == "pending"
+            logged = subprocess.run(
+                [sys.executable, "-m", "notch_app", "log", "--data-dir", str(data), "--json"],
+                capture_output=True,
+                text=True,
+                check=False,
+                timeout=60,
+            )
+            assert logged.returncode == 0, logged.stderr
             seen = [repr(pending), *(repr(e) for e in events), *said_aloud]
+            seen += [logged.stdout, logged.stderr]
             seen += [p.read_bytes().decode("latin-1") for p in data.rglob("*") if p.is_file()]
             out, err = capfd.readouterr()
             seen += [out, err]
             for word in words.split():
                 assert not [s for s in seen if word in s.casefold()], word
 
+            clock.release(TEST)
             decision = await agent.await_decision(call_id, timeout=60)
     finally:
         for presenter in made:
@@ -155,7 +174,8 @@ def voice_overlay(sink: Any, bundled_factory: Any, qtbot: Any) -> Any:
     made: list[OverlayPresenter] = []
 
     def make() -> OverlayPresenter:
-        presenter = OverlayPresenter(sink, bundled_factory(), VOICE)
+        clock = FileClock()
+        presenter = OverlayPresenter(sink, bundled_factory(), VOICE, voice_clock=clock)
         qtbot.addWidget(presenter.window)
         qtbot.addWidget(presenter.side_notch)
         made.append(presenter)
@@ -238,8 +258,14 @@ def test_wrong_words_pause_a_spoken_yes_until_the_person_decides_by_hand(
 
 
 def test_each_card_shows_its_own_words_and_none_with_voice_off(
-    qtbot: Any, sink: Any, preview_args: Any, voice_overlay: Any
+    qtbot: Any,
+    sink: Any,
+    preview_args: Any,
+    silent_wav: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    voice_overlay: Any,
 ) -> None:
+    monkeypatch.setenv("NOTCH_VOICE_INPUT", str(silent_wav))  # a quiet room, no microphone
     presenter = voice_overlay()
     presenter.present(_request("a", preview_args))
     presenter.present(_request("b", preview_args))
