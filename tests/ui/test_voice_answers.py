@@ -344,6 +344,7 @@ def test_a_yes_said_before_the_read_back_ended_does_not_approve(
     qtbot.waitUntil(lambda: bool(sink.of("decide")), timeout=5000)
     assert sink.of("decide")[0][1:3] == ("early", False)
     assert sink.of("decide")[0][5] != "voice"
+    qtbot.waitUntil(lambda: presenter.window.look == "idle", timeout=5000)
 
 
 def test_a_spoken_yes_on_a_card_whose_confirm_is_closed_does_not_approve(

@@ -8,6 +8,7 @@ model for revisions), or by faster-whisper when the person configured a local mo
 One module per job: `speaker` (the read-back), `microphone` and `wav_input` (where the
 audio comes from), `utterances` (where a reply starts and ends), `recognizer` (what was
 said), `whisper_backend` (the optional recognizer), `answer_round` (one card's question and
-answer), `input_choice` (which input and recognizer this run uses). Nothing here is imported
+answer), `input_choice` (which input and recognizer this run uses), `clock` (what a round
+waits on: the wall clock, or a test's file time). Nothing here is imported
 while the setting is off: the overlay imports `answer_round` on the first card it voices.
 """
