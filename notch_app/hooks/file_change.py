@@ -19,6 +19,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from notch_app.card.risk import OUTSIDE_NOTE
+
 MAX_READ_BYTES: Final = 2 * 1024 * 1024
 MAX_DIFF_CHARS: Final = 120_000
 """Within what the card's scrolling code panel shows whole (`ui/widgets/code_view.py`)."""
@@ -145,7 +147,7 @@ def _finish(place: _Place, diff_lines: list[str], what: str, notes: list[str]) -
     added, removed = _counts(diff_lines)
     text, partial = bounded(diff_lines) if diff_lines else ("(no change to the file's text)", False)
     if place.outside:
-        notes.insert(0, "Outside the working directory")
+        notes.insert(0, OUTSIDE_NOTE)  # the card's risk section reads it
     if partial:
         notes.append("Part of the change is not shown")
     change = f"{what} · {_lines_said(added, removed)}" if what else _lines_said(added, removed)

@@ -77,6 +77,7 @@ from notch_app.ui.widgets.label_text import shown
 from notch_app.ui.widgets.link_prompt import LinkPrompt
 from notch_app.ui.widgets.markdown_view import link_allowed
 from notch_app.ui.widgets.reply_field import ReplyField
+from notch_app.ui.widgets.risk_notes import RiskSection
 from notch_app.ui.widgets.save_failure_notice import SaveFailureNotice
 from notch_app.ui.widgets.scope_choices import Scope, ScopeChoices
 from notch_app.ui.widgets.shapes import GlassFrame, ThinScrollBar
@@ -427,6 +428,10 @@ class CardView(QWidget):
             footer.addWidget(choices)
             self._ctx.confirm_buttons.extend(choices.buttons.values())
             self.scope_choices = choices
+        # Notch's risk lines above the body (issue 20): what the call does that a person
+        # should see first; a risky call's confirm takes the destructive style.
+        self.risk = RiskSection(self._ctx.look, self._state, self._ctx.confirm_buttons, glass)
+        frame.insertWidget(self._check_notes_at, self.risk.notes)
         # Decline with words: a quiet line under the footer, opened only when clicked.
         # The words for a spoken yes (made when the overlay gives them; see show_voice_words).
         self.voice_words_line: VoiceWords | None = None
@@ -874,6 +879,8 @@ class CardView(QWidget):
         if shown_changed and self._show_also_sends(also_sends(state)):
             relayout = True
         self._show_check_notes()
+        if self.risk.refresh():
+            relayout = True
         self._apply_gate()
         if relayout and self._body is not None:
             self._body.refresh()
