@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from notch_app.ipc.client import NotchError
+from notch_app.runtime.model_sentence import ASKS_FIRST, described_for_model
 
 NAME_RULE: Final = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 """What OpenAI and Anthropic accept as a tool name."""
@@ -228,13 +229,18 @@ def _catalog_tool(name: str, identity: tuple[str, str], tool: Mapping[str, Any])
 
 
 def _description(tool: Mapping[str, Any]) -> str:
-    """The tool's description (else its title), bounded for the provider."""
+    """The tool's description (else its title), bounded for the provider; a tool that
+    shows a card ends with the sentence that calling it asks the person first (never cut:
+    the author's words are cut to make room for it)."""
+    confirms = bool(tool.get("confirms"))
+    room = MAX_DESCRIPTION - (len(ASKS_FIRST) + 2 if confirms else 0)
     for key in ("description", "title", "name"):
         text = tool.get(key)
         if isinstance(text, str) and text.strip():
             text = text.strip()
-            return text if len(text) <= MAX_DESCRIPTION else text[: MAX_DESCRIPTION - 1] + "…"
-    return ""
+            text = text if len(text) <= room else text[: room - 1] + "…"
+            return described_for_model(text, confirms) or ""
+    return ASKS_FIRST if confirms else ""
 
 
 def _shown(name: object) -> str:

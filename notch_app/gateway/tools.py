@@ -20,6 +20,7 @@ from typing import Any
 
 from notch_app.manifest.acting import acting_verdict
 from notch_app.manifest.model import Manifest, Tool
+from notch_app.runtime.model_sentence import described_for_model
 
 log = logging.getLogger(__name__)
 
@@ -56,7 +57,7 @@ def _listed(tool: Tool, asks: bool) -> dict[str, Any]:
     out: dict[str, Any] = {"name": tool.name}
     if tool.title:
         out["title"] = tool.title
-    description = tool.description or None
+    description = described_for_model(tool.description or None, asks)
     if description:
         out["description"] = description
     out["inputSchema"] = dict(tool.input_schema)
@@ -103,5 +104,10 @@ def from_server(
         elif verdict.asks is False and name in sticky:
             log.warning("%s: it now says it only reads, but it was listed as acting; it asks "
                         "first", name)  # fmt: skip
-        out[name] = GatewayTool(dict(tool), reads, not reads)
+        listed = dict(tool)
+        description = tool.get("description")
+        told = described_for_model(description if isinstance(description, str) else None, not reads)
+        if told is not None:
+            listed["description"] = told
+        out[name] = GatewayTool(listed, reads, not reads)
     return out

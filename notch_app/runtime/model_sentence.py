@@ -138,3 +138,25 @@ def _why(message: str | None) -> str:
 
 def _cut(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+ASKS_FIRST: Final = (
+    "Calling this asks the person first (Notch shows them the call); it has run only "
+    "if the result says so, so do not tell them it is done before that."
+)
+"""The one sentence every acting tool's description carries for the model (`notch mcp`'s
+`tools/list`, the connectors' ToolNames): calling it asks the person, and success is only
+what the result says (the voice-confirm seed: "the model is told that calling the tool
+asks the caller" and not to claim success)."""
+
+
+def described_for_model(description: str | None, asks: bool) -> str | None:
+    """A tool's description as the model is given it: the author's words, then, for a tool
+    that asks the person first, ASKS_FIRST (once, however often this is applied). A
+    read-only tool's description is left as it is."""
+    text = (description or "").rstrip()
+    if not asks or ASKS_FIRST in text:
+        return description
+    if text and text[-1] not in ".!?…":
+        text += "."
+    return f"{text} {ASKS_FIRST}" if text else ASKS_FIRST

@@ -72,6 +72,7 @@ from notch_app.runtime.presenter import (
     Scope,
 )
 from notch_app.runtime.redaction import present_paths, redact, secret_paths
+from notch_app.runtime.repeats import updated_note
 from notch_app.runtime.store import (
     DecisionStore,
     NewDecision,
@@ -96,6 +97,11 @@ STORE_STOPPED: Final = "Store damaged: restart with notch run --reset-store"
 notch's width (the socket's error and the log say more)."""
 ASKER_GONE: Final = "the asking agent went away"
 """Why a request is withdrawn when its asker's connections closed and none came back."""
+SAME_TURN_S: Final = 1.0
+"""A model's parallel tool calls of one turn reach Notch within milliseconds of each
+other; an agent calling the same tool again to update it has waited for an answer first
+(a "waiting for the person" status, a timeout): seconds. So a second call of the same
+tool by the same asker replaces its open card only once that card is this old."""
 RETRY_EXPIRY_AFTER_S: Final = 5.0
 """An expiry whose write failed (a full disk) is tried again this long after, not at once:
 a due expiry re-armed with no delay would retry the failing write every loop turn."""
@@ -257,6 +263,9 @@ class ConfirmationService:
         """Per asker (token hash): the actions the person allowed "for this session"."""
         self._reads: OrderedDict[str, tuple[str | None, str, str]] = OrderedDict()
         """Recent read-only calls answered notRequired: callId → (asker, integration, tool)."""
+        self.same_turn_s = SAME_TURN_S
+        """Calls of one tool by one asker this close together are one turn's parallel
+        calls (each its own card); a later one replaces the open card (`_repeat_of`)."""
 
     # --- lifecycle -------------------------------------------------------------------
 
@@ -336,7 +345,7 @@ class ConfirmationService:
         different call, a `supersedes` that is not open, too many open requests, or a
         store failure.
         """
-        planned = self._plan(call, listener)
+        planned = self._plan(call, listener, repeat_replaces=True)
         return planned if isinstance(planned, asyncio.Future) else self._launch(planned)
 
     def check_ahead(self, calls: list[ToolCall]) -> asyncio.Future[None] | None:
@@ -420,11 +429,18 @@ class ConfirmationService:
         return out
 
     def _plan(
-        self, call: ToolCall, listener: EventListener | None, queued: int = 0
+        self,
+        call: ToolCall,
+        listener: EventListener | None,
+        queued: int = 0,
+        *,
+        repeat_replaces: bool = False,
     ) -> asyncio.Future[Decision] | _Planned:
         """Check `call` (see `submit`): a future when it is answered without a card or a
         policy decision, else what `_launch` decides or shows. `queued` calls of the same
-        batch are planned but not yet open (they count against MAX_PENDING)."""
+        batch are planned but not yet open (they count against MAX_PENDING). With
+        `repeat_replaces` (a single call, not a batch), a call of a tool whose card its
+        asker already has open replaces that card (repeats.py)."""
         loop = self._loop or asyncio.get_running_loop()
         self._loop = loop
         _check_call_id(call.call_id, "callId")
@@ -457,6 +473,11 @@ class ConfirmationService:
                             args, (), digest, "service", now)  # fmt: skip
             return _done(loop, self._told(_sealed(free, tool), tool, args))
         old = self._to_supersede(call, queued)
+        updated: str | None = None
+        if old is None and call.supersedes is None and repeat_replaces:
+            old = self._repeat_of(call)
+            if old is not None:
+                updated = updated_note(old.request.arguments, args, secret_paths(tool))
         self._check_share(call, old, queued)
         source = integration_source(self.catalog.entry(integration.id), integration)
         verdict = self._verdict(integration, tool, args, source)
@@ -480,7 +501,7 @@ class ConfirmationService:
             context=context,
             created_at=now,
             expires_at=None if call.expires_in_ms is None else now + call.expires_in_ms / 1000,
-            reason=verdict.reason if verdict.verdict == "ask" else None,
+            reason=_with_update(verdict.reason if verdict.verdict == "ask" else None, updated),
             process=call.process,
         )
         item = _Open(request, integration, tool, digest, loop.create_future())
@@ -600,6 +621,30 @@ class ConfirmationService:
                 "wait for some decisions, then ask again",
             )
         return old
+
+    def _repeat_of(self, call: ToolCall) -> _Open | None:
+        """The open card, not in a batch and not being decided, that `call`'s asker (its
+        token) has for the same tool: the newest one, or None. A card asked less than
+        `same_turn_s` ago is not replaced: calls that arrive together are one model turn's
+        parallel calls (each gets its card), not an update. The app's own calls (no token)
+        never replace one another."""
+        owner = owner_of(call.token)
+        if owner is None:
+            return None
+        found: _Open | None = None
+        turn_began = self._clock() - self.same_turn_s
+        for item in self._open.values():
+            request = item.request
+            if (
+                item.owner == owner
+                and item.ending is None
+                and request.batch_id is None
+                and request.created_at <= turn_began
+                and request.integration_id == call.integration_id
+                and request.tool_name == call.tool_name
+            ):
+                found = item
+        return found
 
     def _check_share(self, call: ToolCall, old: _Open | None, queued: int = 0) -> None:
         """Raises ServiceError(overloaded) when the process sending `call` already has
@@ -1290,6 +1335,14 @@ def _with_count_check(
     if verdict.verdict == "ask" and verdict.reason:
         note = f"{verdict.reason} {note}"
     return PolicyVerdict("ask", note), None
+
+
+def _with_update(reason: str | None, updated: str | None) -> str | None:
+    """A replacing card's notice: the guard's reason (if one tripped), then what the agent
+    updated."""
+    if updated is None:
+        return reason
+    return f"{reason} {updated}" if reason else updated
 
 
 def _read_back(tool: Tool, arguments: Mapping[str, Any]) -> str:

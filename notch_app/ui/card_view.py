@@ -259,6 +259,12 @@ class _Body(QScrollArea):
         self.more_below.follow()
 
 
+UNCLEAR_ONCE = "Not sure what you meant — yes, no, or what to change?"
+"""What the card says to a reply it cannot read as yes, no or a change ("hmm maybe")."""
+UNCLEAR_TWICE = "Still not sure — nothing was sent. Use the buttons to decide."
+"""After a second unclear reply: the card stays as it is, for a click."""
+
+
 class CardView(QWidget):
     """One confirmation request, rendered from the tool's confirmation view.
 
@@ -626,11 +632,22 @@ class CardView(QWidget):
         if not said.words.strip():
             field.show_note("Say what it should do instead, or yes or no.")
             return False
+        if said.verdict == "unclear":
+            # The voice-confirm seed: an unclear reply keeps the question open and asks
+            # once more; a second one leaves the card as it is, for a click.
+            self.unclear_replies += 1
+            field.line.clear()
+            field.show_note(UNCLEAR_ONCE if self.unclear_replies == 1 else UNCLEAR_TWICE)
+            return False
         self._decision = False
         self.reply_words = said.text
         field.collapse()
         self.revised.emit(said.text)
         return True
+
+    unclear_replies = 0
+    """Replies in a row the classifier found unclear (the card asks once more, then waits
+    for a click)."""
 
     def _carries_voice_words(self, text: str) -> bool:
         # "yes, zebra garden" typed as the card says to speak it: a yes, not a change.

@@ -16,7 +16,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from notch_app.client import NotchClient, NotchError
-from notch_app.connect.tools import ToolNames, UnknownToolName
+from notch_app.connect.tools import MAX_DESCRIPTION, ToolNames, UnknownToolName
+from notch_app.runtime.model_sentence import ASKS_FIRST
 
 PROVIDER_RULE = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 MAIL = "com.example.mail"
@@ -42,7 +43,7 @@ def test_a_unique_tool_keeps_its_own_name_and_both_styles_carry_its_schema() -> 
         "type": "function",
         "function": {
             "name": "send_email",
-            "description": "Does send_email.",
+            "description": f"Does send_email. {ASKS_FIRST}",
             "parameters": {"type": "object", "properties": {"to": {"type": "string"}}},
         },
     }
@@ -50,6 +51,24 @@ def test_a_unique_tool_keeps_its_own_name_and_both_styles_carry_its_schema() -> 
     assert anthropic["input_schema"] == openai["function"]["parameters"]
     assert names.resolve("send_email") == (MAIL, "send_email")
     assert names.resolve("book_meeting") == ("com.example.cal", "book_meeting")
+
+
+def test_the_model_is_told_an_acting_tool_asks_first_and_a_read_is_left_alone() -> None:
+    long = "Sends it. " * 200
+    catalog = [
+        {"id": MAIL, "tools": [
+            {"name": "send_email", "description": long, "confirms": True},
+            {"name": "search_mail", "description": "Searches.", "confirms": False},
+            {"name": "wipe", "confirms": True},
+        ]},
+    ]  # fmt: skip
+    by_name = {t["name"]: t["description"] for t in ToolNames.from_catalog(catalog).anthropic()}
+    # The sentence is never cut, however long the author's description: theirs is.
+    assert by_name["send_email"].endswith(ASKS_FIRST)
+    assert len(by_name["send_email"]) <= MAX_DESCRIPTION
+    assert by_name["search_mail"] == "Searches."
+    assert by_name["wipe"] == f"wipe. {ASKS_FIRST}"
+    assert by_name["send_email"].count("asks the person first") == 1
 
 
 def test_the_same_tool_name_in_two_integrations_is_qualified_by_each() -> None:

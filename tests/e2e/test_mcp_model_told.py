@@ -1,0 +1,44 @@
+"""The model knows (issue 24 §4): the real `notch mcp`, listed by the SDK's own stdio
+client, gives every acting tool's description the one sentence that calling it asks the
+person first and that success is only what the result says; reads are left as written.
+Needs no `notch run` (listing never asks)."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+from mcp.client.session import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
+
+from notch_app.runtime.model_sentence import ASKS_FIRST
+
+pytestmark = pytest.mark.e2e
+
+REPO = Path(__file__).resolve().parents[2]
+NOTES = REPO / "tests" / "fixtures" / "mcp_servers" / "notes"
+
+
+@pytest.mark.asyncio
+@pytest.mark.timeout(90)
+async def test_tools_list_tells_the_model_that_acting_tools_ask_first(tmp_path: Path) -> None:
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "notch_app", "mcp", str(NOTES), "--socket", str(tmp_path / "none.sock"),
+              "--data-dir", str(tmp_path / "data")],
+        env={"PATH": f"{Path(sys.executable).parent}:{os.environ.get('PATH', '')}",
+             "HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path / "config")},
+        cwd=str(REPO),
+    )  # fmt: skip
+    with (tmp_path / "gw.log").open("a") as err:
+        async with stdio_client(params, err) as (read, write), ClientSession(read, write) as s:
+            await s.initialize()
+            listed = {t.name: t.description for t in (await s.list_tools()).tools}
+    # Acting tools: the author's words, then the sentence, once.
+    assert listed["send_message"] == f"Send a chat message to someone. {ASKS_FIRST}"
+    assert listed["delete_note"] == f"Delete a note for good. {ASKS_FIRST}"
+    # Reads run without asking: their descriptions are the author's alone.
+    assert listed["get_status"] == "How the notes are doing."
+    assert all(ASKS_FIRST not in (d or "") for n, d in listed.items() if n == "get_status")
