@@ -37,6 +37,7 @@ from notch_app.card.coerce import Coerced, coerce, is_blank, same_value
 from notch_app.card.display_text import lookalike_warnings, mark_invisible
 from notch_app.card.interpolate import interpolate
 from notch_app.card.paths import MISSING, PathError, delete_path, get_path, set_path
+from notch_app.card.plain_errors import plain_problem, with_label
 from notch_app.card.schema import is_argument_required, property_schema
 from notch_app.card.validation import ArgumentCheck
 from notch_app.card.view_shape import InputBinding, binding_path, view_shape
@@ -316,7 +317,7 @@ class CardState:
                     break
             message = coercion_errors.get(path)
             if message is None and problems:
-                message = _problem_at(problems, path)
+                message = _problem_at(problems, path, self._quotable(path))
             if (
                 message is None
                 and visible
@@ -329,8 +330,9 @@ class CardState:
                 errors.setdefault(path, message)
             if visible:
                 covered.add(path)
-                if message is not None and f"{binding.label} {message}" not in blockers:
-                    blockers.append(f"{binding.label} {message}")
+                reason = with_label(binding.label, message) if message is not None else None
+                if reason is not None and reason not in blockers:
+                    blockers.append(reason)
         # Schema problems nobody can see at a visible field still block confirm; name them
         # by their input's label when one exists, else by the argument path.
         for problem in problems:
@@ -345,10 +347,17 @@ class CardState:
         self._gate_cache = (self._version, gate)
         return gate
 
+    def _quotable(self, path: str) -> Mapping[str, Any] | None:
+        """The values an error about `path` may quote: none for a secret."""
+        if any(_under(path, s) or _under(s, path) for s in self._secret_paths):
+            return None
+        return self._current
+
     def field_error(self, path: str) -> str | None:
         """What to show under the field bound to `path`, or None: the coercion error,
-        else the inputSchema's complaint about that path (or inside it), else "is
-        required" for a required, visible input that is blank. Never quotes the value.
+        else the inputSchema's complaint about that path (or inside it) in a person's
+        words ("“sam@” is not an email address": the value quoted, cut and marked, never
+        a secret's), else "is required" for a required, visible input that is blank.
 
         A field the person has not touched that is blank (or missing) shows no error: an
         untouched form never looks like it failed (the spec's quiet, permanent `*`);
@@ -357,7 +366,9 @@ class CardState:
         gate = self._gate()
         message = gate.errors.get(path)
         if message is None:
-            message = self._coercion_errors.get(path) or _problem_at(gate.problems, path)
+            message = self._coercion_errors.get(path) or _problem_at(
+                gate.problems, path, self._quotable(path)
+            )
         untouched = path not in self._touched
         if untouched and (message == REQUIRED_MESSAGE or is_blank(get_path(self._current, path))):
             return None
@@ -492,14 +503,23 @@ def _under(path: str, prefix: str) -> bool:
     return path == prefix or path.startswith(prefix + ".")
 
 
-def _problem_at(problems: list[ArgumentProblem], path: str) -> str | None:
+def _problem_at(
+    problems: list[ArgumentProblem], path: str, current: Mapping[str, Any] | None = None
+) -> str | None:
+    """The first problem at `path` or inside it, in a person's words, naming the value
+    it is about ("“sam@” is not an email address") when `current` holds it."""
+    values = current if current is not None else {}
     for problem in problems:
         if problem.path == path:
-            return problem.message
+            return plain_problem(problem.message, get_path(values, path))
     for problem in problems:
         if _under(problem.path, path):
-            inner = problem.path[len(path) + 1 :]
-            return f"has a problem at {inner}: {problem.message}"
+            inner = get_path(values, problem.path)
+            said = plain_problem(problem.message, inner)
+            if said.startswith("\u201c"):
+                return said
+            where = problem.path[len(path) + 1 :]
+            return f"has a problem at {where}: {said}"
     return None
 
 

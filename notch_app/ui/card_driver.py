@@ -81,6 +81,16 @@ class CardDriver:
     def __init__(self, view: CardView) -> None:
         self.view = view
 
+    def read_through(self) -> None:
+        """Scroll the card's body down a page at a time to its end, as a person reads a
+        card taller than its screen (what confirm waits for); nothing when it all fits."""
+        body = getattr(self.view, "_body", None)
+        if body is None:
+            return
+        bar = body.verticalScrollBar()
+        while bar.value() < bar.maximum():
+            bar.setValue(bar.value() + max(1, bar.pageStep() // 2))
+
     def set(self, path: str, value: Any) -> None:
         """Change the input bound to `path` through its real widget: type into the field,
         pick the option, flip the toggle, add or remove chips. Raises KeyError for an

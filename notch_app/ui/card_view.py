@@ -14,7 +14,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -100,6 +100,8 @@ SCREEN_RESERVE = 250
 headline, Details, the footer and the reply line. A taller screen shows more of the card
 unscrolled: what a person is about to approve should be in view, not below a fold."""
 MIN_BODY_HEIGHT = 160
+NOTCH_CHROME = 52
+"""The notch's own header and padding around a card, in pixels."""
 
 
 def max_body_height(widget: QWidget) -> int:
@@ -112,7 +114,9 @@ def max_body_height(widget: QWidget) -> int:
             return MAX_BODY_HEIGHT
         height = screen.availableGeometry().height()
     share = int(height * SCREEN_SHARE)
-    return max(MIN_BODY_HEIGHT, share - SCREEN_RESERVE)
+    chrome: Callable[[], int] | None = getattr(widget, "chrome", None)
+    reserve = chrome() + NOTCH_CHROME if chrome is not None else SCREEN_RESERVE
+    return max(MIN_BODY_HEIGHT, share - reserve)
 
 
 class _MoreBelow(QWidget):
@@ -184,6 +188,9 @@ class _Body(QScrollArea):
         self._hint: QSize | None = None
         self._unfolded = False
         self.screen_height: int | None = None
+        self.chrome: Callable[[], int] | None = None
+        """The card's height without this body (set by the card): the body takes what
+        is left of SCREEN_SHARE, no more."""
         """The height of the screen the card is drawn for, when not the one it is on
         (`notch render --screen-size`, golden pictures)."""
         self.reserve = 0
@@ -234,7 +241,9 @@ class _Body(QScrollArea):
             h = layout.totalHeightForWidth(width)
         else:
             h = content.sizeHint().height()
-        hint = QSize(width, h if self._unfolded else min(h, max_body_height(self) - self.reserve))
+        # With `chrome` the card's own lines are measured (the voice words among them).
+        reserve = 0 if self.chrome is not None else self.reserve
+        hint = QSize(width, h if self._unfolded else min(h, max_body_height(self) - reserve))
         if self._content.testAttribute(Qt.WidgetAttribute.WA_WState_Polished):
             self._hint = hint  # before polish the sizes are not final yet
         return hint
@@ -403,6 +412,8 @@ class CardView(QWidget):
             body.setSpacing(12)
             self._body = _Body(content, width - 40, self._ctx.look, glass)
             self._body.screen_height = screen_height
+            self._body.chrome = self._chrome_height
+            self._ctx_width = width
             self._content_layout = body
             frame.addWidget(self._body)
         footer = QVBoxLayout()
@@ -493,6 +504,34 @@ class CardView(QWidget):
         # values that pass has just applied.
         self._unsubscribe_fold = self._state.subscribe(self._refresh_fold)
         self.destroyed.connect(lambda *_: None)
+
+    def _chrome_height(self) -> int:
+        """The card's height without its body: the strip, headline, footer and the lines
+        around them, as laid out now."""
+        frame = self._frame
+        margins = frame.contentsMargins()
+        total = margins.top() + margins.bottom()
+        width = self._ctx_width - margins.left() - margins.right()
+        parts = 0
+        for i in range(frame.count()):
+            item = frame.itemAt(i)
+            if item is None:
+                continue
+            widget = item.widget()
+            if widget is self._body:
+                parts += 1
+                continue
+            if widget is not None and widget.isHidden():
+                continue
+            # A wrapped line's height at the card's own width (its size hint assumes
+            # some narrower width and reads taller).
+            height = (
+                item.heightForWidth(width) if item.hasHeightForWidth() else item.sizeHint().height()
+            )
+            if height > 0:
+                total += height
+                parts += 1
+        return total + frame.spacing() * max(0, parts - 1)
 
     # --- the compact first view (issue 22) ---------------------------------------------
 
@@ -962,12 +1001,14 @@ class CardView(QWidget):
         # quiet `*` is the marker). The tooltip and accessible description say it all.
         loud = reasons
         if reasons:
+            # Said from the moment the card shows, and gone with its reason; a required
+            # field nobody has touched yet is asked for, not scolded ("Fill in Subject").
             quiet = {
-                f"{b.label} {REQUIRED_MESSAGE}"
+                f"{b.label} {REQUIRED_MESSAGE}": f"Fill in {b.label}"
                 for b in state.inputs
                 if not state.is_touched(b.path)
             }
-            loud = tuple(r for r in reasons if r not in quiet)
+            loud = tuple(quiet.get(r, r) for r in reasons)
         gate = (enabled, reasons, loud)
         if gate == self._last_gate:
             return

@@ -218,3 +218,14 @@ def test_the_notch_header_names_only_who_asks() -> None:
     assert ManifestCardFactory.header(asked) == "Asked by Claude Code"  # type: ignore[arg-type]
     # Without an agent the header says nothing: the card's strip is the identity row.
     assert ManifestCardFactory.header(SimpleNamespace(context={})) == ""  # type: ignore[arg-type]
+
+
+def test_the_chip_the_tool_refuses_is_marked(qtbot: Any) -> None:
+    view = _view("mail", "send_email", to=["sam@example.com", "sam.example.com"], subject="")
+    qtbot.addWidget(view)
+    _shown(view)
+    box = view.editor("to").box  # type: ignore[attr-defined]
+    marked = {chip.value: chip.bad for chip in box.chips()}
+    assert marked == {"sam@example.com": False, "sam.example.com": True}
+    CardDriver(view).set("to", ["sam@example.com", "lee@example.com"])
+    assert not any(chip.bad for chip in box.chips())

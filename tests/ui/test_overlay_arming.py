@@ -16,6 +16,7 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QAbstractButton, QApplication
 
 from notch_app.runtime.presenter import ConfirmationRequest
+from notch_app.ui.card_driver import CardDriver
 from notch_app.ui.card_view import CardView
 from notch_app.ui.overlay_presenter import (
     ARMING_DELAY_MS,
@@ -177,7 +178,9 @@ def test_a_supersede_under_the_pointer_is_held(qtbot: Any, overlay: Any, mail: A
     wait_armed(qtbot, presenter, "a")
     where = at_send(presenter, card_on_screen(presenter))
 
-    presenter.replace("a", mail("b", to="attacker@evil.example"))
+    # One that reads as long as the first: its headline wraps the same (issue 22's
+    # headline names the recipient, so a longer one would move Send).
+    presenter.replace("a", mail("b", to="sam@example.org"))
     swapped = card_on_screen(presenter)
     assert presenter.on_screen is not None and presenter.on_screen.call_id == "b"
     # Same layout: the new Send sits exactly where the old one was, under the pointer.
@@ -193,7 +196,7 @@ def test_a_supersede_under_the_pointer_is_held(qtbot: Any, overlay: Any, mail: A
     wait_armed(qtbot, presenter, "b")
     qtbot.mouseClick(presenter.window.windowHandle(), Qt.MouseButton.LeftButton, pos=where)
     assert [c[1:3] for c in sink.of("decide")] == [("b", True)]
-    assert sink.of("decide")[0][3]["to"] == ["attacker@evil.example"]
+    assert sink.of("decide")[0][3]["to"] == ["sam@example.org"]
 
 
 def test_the_next_card_in_the_queue_is_held(
@@ -260,6 +263,7 @@ def test_the_persons_own_edits_do_not_hold_the_card(qtbot: Any, overlay: Any, ma
     wait_armed(qtbot, presenter, "e")
     height = presenter.window.height()
     window = presenter.window.windowHandle()
+    view.open_details()  # the message is folded under Details until the person opens it
     body = view.input_widget("body")
     body.setFocus()
     for _ in range(8):  # the person types lines into the body: the card grows
@@ -269,6 +273,7 @@ def test_the_persons_own_edits_do_not_hold_the_card(qtbot: Any, overlay: Any, ma
         timeout=2000,
     )
     assert presenter.armed, "typing is not a swap"
+    CardDriver(view).read_through()  # the whole form, on a screen of 800 lines, scrolls
     assert view.press("confirm")
     assert sink.of("decide")[0][1:3] == ("e", True)
     assert PERSON_EDIT_GRACE_MS >= ARMING_DELAY_MS
@@ -284,6 +289,7 @@ def test_arming_and_the_cards_own_gate_are_separate_reasons(
     assert not view.state().confirm_enabled
     assert not view.press("confirm"), "armed, but the subject is required"
     qtbot.keyClicks(view.input_widget("subject"), "Q3 report")
+    CardDriver(view).read_through()  # the whole form, on a screen of 800 lines, scrolls
     assert view.state().confirm_enabled
     assert view.press("confirm")
     assert sink.of("decide")[0][3]["subject"] == "Q3 report"

@@ -37,6 +37,7 @@ from notch_app.card.code_text import (
 from notch_app.card.display_text import mark_invisible
 from notch_app.card.interpolate import display_value
 from notch_app.card.paths import MISSING
+from notch_app.card.plain_errors import bad_value, quoted
 from notch_app.manifest.bindings import parse_single_binding
 from notch_app.manifest.view import (
     ChipsBlock,
@@ -559,6 +560,13 @@ class ChipsEditor(InputEditor):
 
     def shown_text(self) -> str:
         return "\n".join(self.box.values())
+
+    def set_error(self, message: str | None) -> None:
+        super().set_error(message)
+        # The chip the message names is marked: thirty recipients, one of them wrong.
+        bad = bad_value(message)
+        for chip in self.box.chips():
+            chip.set_bad(bad is not None and quoted(chip.value) == f"\u201c{bad}\u201d")
 
 
 class ChipsBuilder:

@@ -41,6 +41,8 @@ class Chip(RoundedPanel):
         self._on_remove = on_remove
         self._size: QSize | None = None
         self._hot = False
+        self.bad = False
+        """The tool refuses this value (see `set_bad`)."""
         # Hidden characters marked: an agent's value must not reverse or hide its text.
         marked = value if value.isascii() and value.isprintable() else mark_invisible(value)
         self.text = marked if len(marked) <= _CHIP_TEXT_CHARS else marked[:_CHIP_TEXT_CHARS] + "…"
@@ -49,6 +51,17 @@ class Chip(RoundedPanel):
         self.setAccessibleDescription("Press Delete to remove it")
         self.setFocusPolicy(Qt.FocusPolicy.TabFocus)
         self.setMouseTracking(True)
+
+    def set_bad(self, bad: bool) -> None:
+        """Mark this chip as the value the tool refuses (its border in the error colour)."""
+        if bad == self.bad:
+            return
+        self.bad = bad
+        self._border = self._look.color("field_error" if bad else "chip_border")
+        self.setAccessibleDescription(
+            "Not accepted; press Delete to remove it" if bad else "Press Delete to remove it"
+        )
+        self.update()
 
     def remove_rect(self) -> QRect:
         """Where the × is: a click there removes the chip."""
