@@ -579,7 +579,9 @@ class CardView(QWidget):
             b.required and state.is_visible(b.block) and is_blank(state.value(b.path))
             for b in inputs
         ) or any(state.field_error(b.path) for b in inputs)
-        if must_act or (notice and notice.strip()):
+        risk = getattr(self, "risk", None)
+        risky = risk is not None and risk.notes.risk.risky  # issue 20's reading of the call
+        if must_act or risky or (notice and notice.strip()):
             toggle.set_open(True)
         else:
             self._show_fold(False)

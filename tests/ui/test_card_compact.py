@@ -229,3 +229,13 @@ def test_the_chip_the_tool_refuses_is_marked(qtbot: Any) -> None:
     assert marked == {"sam@example.com": False, "sam.example.com": True}
     CardDriver(view).set("to", ["sam@example.com", "lee@example.com"])
     assert not any(chip.bad for chip in box.chips())
+
+
+def test_a_risky_call_opens_expanded(qtbot: Any) -> None:
+    calm = _view("claude-code", "Bash")
+    risky = _view("claude-code", "Bash", command="rm -rf ~/")
+    for view in (calm, risky):
+        qtbot.addWidget(view)
+    assert not calm.details_open
+    assert risky.risk.notes.risk.risky
+    assert risky.details_open
