@@ -34,9 +34,10 @@ Outcome = Literal[
 """How a request ended. `notRequired` is a read-only tool; `autoApproved`/`blocked` come
 from the person's per-action policy ("Asks first" off / Blocked)."""
 
-DecidedBy = Literal["click", "key", "voice", "policy", "service", "timeout", "agent"]
-"""How a decision was made, for the log: the person (click, key, voice), the person's
-stored policy, or the service itself (read-only tool, supersede, withdraw, expiry)."""
+DecidedBy = Literal["click", "key", "voice", "policy", "service", "timeout", "agent", "phone"]
+"""How a decision was made, for the log: the person (click, key, voice, or on a paired
+phone: its name is in the decision's message), the person's stored policy, or the
+service itself (read-only tool, supersede, withdraw, expiry)."""
 
 Scope = Literal["once", "session", "always"]
 """How far the person's yes reaches: this call only; every call to the same action from

@@ -881,8 +881,10 @@ class ConfirmationService:
         reason: Reason | None = None,
         feedback: str | None = None,
         words: str | None = None,
+        answered_on: str | None = None,
     ) -> bool:
-        """The person approved or declined `call_id`. A decline with `reason` "revise"
+        """The person approved or declined `call_id` (`answered_on`: the name of the
+        paired phone they answered on, kept in the decision's message for the log). A decline with `reason` "revise"
         carries the person's `feedback` (their words: what to change); `words` are what
         the person typed or said to decide (kept for the log). With an approval, `scope` "session"
         also lets later calls to this action from the same asker session run without a
@@ -903,11 +905,12 @@ class ConfirmationService:
         heard = _bounded_words(words)
         if not approved:
             wants = _bounded_words(feedback) if reason == "revise" else None
+            declined = "the person asked for a change" if wants else "the person declined"
             self._finish(
                 item,
                 "declined",
                 decided_by,
-                message="the person asked for a change" if wants else "the person declined",
+                message=_on_phone(declined, answered_on),
                 person=True,
                 reason="revise" if wants else None,
                 feedback=wants,
@@ -924,17 +927,21 @@ class ConfirmationService:
         edited = set(edited_paths) | set(changed_paths(item.request.arguments, final))
         edited.discard("")
         kept = self._allowance(item, scope)
-        action = (item.integration.id, item.tool.name)
-        owner = item.owner
+        session = session_key(item.request.context, item.owner, item.integration.id)
 
         def remembered() -> None:
-            if kept == "session" and owner is not None:
-                self._allowed.setdefault(owner, set()).add(action)
+            if kept == "session" and session is not None:
+                # As far as the card said: the command's prefix in its folder, one exact
+                # command, or the action (card/scope_reach.py), from what was approved.
+                self.allowances.add(session, item.integration.id, item.tool.name,
+                                    item.tool.display_title, session_reach(item.tool, final),
+                                    call_id)  # fmt: skip
 
         self._finish(
             item,
             "approved",
             decided_by,
+            message=_on_phone(None, answered_on),
             arguments=final,
             edited=sorted(edited),
             person=True,
@@ -1335,6 +1342,14 @@ def _with_count_check(
     if verdict.verdict == "ask" and verdict.reason:
         note = f"{verdict.reason} {note}"
     return PolicyVerdict("ask", note), None
+
+
+def _on_phone(message: str | None, device: str | None) -> str | None:
+    """A decision's message with the phone it was answered on ("answered on Pixel 8")."""
+    if device is None:
+        return message
+    where = f"answered on {' '.join(device.split())[:40]}"
+    return f"{message} · {where}" if message else where
 
 
 def _with_update(reason: str | None, updated: str | None) -> str | None:

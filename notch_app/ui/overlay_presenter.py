@@ -378,6 +378,22 @@ class OverlayPresenter(QObject):
         if entry is not None and entry.saving:
             self._decision_done(entry, outcome)
 
+    def answered_elsewhere(self, call_id: str, outcome: Outcome, device: str) -> None:
+        """The person answered `call_id` on a paired phone (its decision is stored and
+        sent): the card goes, and the note says where it was answered."""
+        entry = self._find(call_id)
+        if entry is None:
+            return
+        on_screen = self._is_on_screen(entry)
+        action = entry.card.action if entry.card else entry.request.tool_name
+        self._remove(entry)
+        if on_screen:
+            self._park_timer.stop()
+            tone: DoneTone = "approved" if outcome == "approved" else "declined"
+            self._show_done(f"Answered on {' '.join(device.split())[:40]} · {action}", tone)
+        else:
+            self._update_counter()
+
     def decision_not_saved(self, call_id: str, reason: str) -> None:
         """The person's decision could not be stored (nothing was sent): the card stays,
         says why, and takes a decision again once confirm re-arms (the notice changed

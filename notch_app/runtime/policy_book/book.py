@@ -36,6 +36,7 @@ from notch_app.runtime.policy_book.document import (
     NotOneOfGuard,
     OverGuard,
     OverlayPreferences,
+    PhonePreferences,
     SettingsDocument,
 )
 from notch_app.runtime.policy_book.fingerprint import card_fingerprint, source_fingerprint
@@ -466,6 +467,23 @@ class PolicyBook:
                 update={"agents": document.agents.model_copy(update={"asker_grace_seconds": kept})}
             )
         )
+
+    @property
+    def phone(self) -> PhonePreferences:
+        """Answer from your phone: whether the page is served, and on which port."""
+        return self._document.phone
+
+    def set_phone(self, enabled: bool, port: int | None = None) -> None:
+        """Turn "Answer from your phone" on or off (and choose its port). Raises
+        PolicyRefused for a port outside 1024..65535, PolicyWriteError on write failure."""
+        update: dict[str, object] = {"enabled": bool(enabled)}
+        if port is not None:
+            update["port"] = port
+        try:
+            kept = PhonePreferences.model_validate({**self.phone.model_dump(), **update})
+        except ValidationError as exc:
+            raise PolicyRefused(f"phone: {exc.errors()[0]['msg']}") from None
+        self._mutate(lambda document: document.model_copy(update={"phone": kept}))
 
     def set_glance_seconds(self, seconds: int) -> None:
         """Keep a tool result's glance this many seconds (one of 2, 4, 6, 10, 20).

@@ -196,6 +196,26 @@ class AgentPreferences(_Closed):
         return value
 
 
+DEFAULT_PHONE_PORT = 47800
+
+
+class PhonePreferences(_Closed):
+    """Answer from your phone (opt-in): Notch serves a page on the local network, over
+    TLS, to the phones paired with it (the devices themselves are kept beside the store,
+    `notch_app.phone.devices`)."""
+
+    enabled: bool = Field(
+        default=False,
+        description="Serve the phone page while Notch runs; off by default.",
+    )
+    port: int = Field(
+        default=DEFAULT_PHONE_PORT,
+        ge=1024,
+        le=65535,
+        description="The TCP port the phone page listens on, on every local address.",
+    )
+
+
 FieldName = Annotated[str, StringConstraints(min_length=1, max_length=limits.MAX_NAME_CHARS)]
 PreferenceValue = (
     Annotated[str, StringConstraints(max_length=limits.MAX_TEXT_CHARS)] | bool | int | float
@@ -242,6 +262,10 @@ class SettingsDocument(_Closed):
     agents: AgentPreferences = Field(
         default_factory=AgentPreferences,
         description="How agents that ask are treated (absent from older files).",
+    )
+    phone: PhonePreferences = Field(
+        default_factory=PhonePreferences,
+        description="Answer from your phone (absent from older files: off).",
     )
     integrations: dict[IntegrationId, IntegrationValues] = Field(
         default_factory=dict,
