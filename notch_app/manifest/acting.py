@@ -145,6 +145,13 @@ _CONTRADICTING: Final = {
     verb: what for what, verbs in _CONTRADICTING_VERBS.items() for verb in verbs
 }
 _NEGATIONS: Final = frozenset({"never", "not", "without", "no", "nor", "doesn't", "won't"})
+_BEFORE_FORM: Final = frozenset(
+    {"it", "this", "that", "which", "and", "then", "also", "tool", "permanently",
+     "immediately", "silently", "actually", "really"}
+)  # fmt: skip
+"""Words after which "deletes" / "sending" is the tool's own verb ("it deletes")."""
+_BEFORE_BARE: Final = frozenset({"will", "can", "may", "might", "would", "then", "also", "and"})
+"""Words after which a bare "delete" is a verb ("will delete"), not a noun."""
 _ENDINGS: Final = (("ies", "y"), ("es", ""), ("s", ""), ("ing", ""), ("ing", "e"))
 """What it does now ("deletes", "sending"); "was last updated" says nothing of the tool."""
 
@@ -182,9 +189,15 @@ def read_only_contradicted(tool: Mapping[str, Any] | Tool) -> str | None:
     words = re.findall(r"[A-Za-z']+", first)
     for index, word in enumerate(words):
         verb = _verb_of(word, base=False)
-        if verb is not None and word.lower() == verb and index > 0:
-            continue  # a bare verb mid-sentence is a noun as often as not ("an update")
-        if verb is not None and (index == 0 or words[index - 1].lower() not in _NEGATIONS):
+        if verb is None:
+            continue
+        before = words[index - 1].lower() if index else ""
+        if before in _NEGATIONS:
+            continue
+        # Mid-sentence a verb's form is a noun as often as not ("an update", "progress
+        # updates"): it counts only where a verb stands ("it deletes", "will send").
+        bare = word.lower() == verb
+        if index == 0 or (before in _BEFORE_BARE if bare else before in _BEFORE_FORM):
             return f"its description says it {_CONTRADICTING[verb]} ({word!r})"
     return None
 

@@ -32,6 +32,18 @@ VOICEOS_READS = [
     "phone_status", "whatsapp_status", "unread_messages", "read_chat", "list_chats",
     "find_contact", "focus_repo", "ask_cursor", "list_repos", "agent_status",
 ]  # fmt: skip
+REAL_READS = [
+    {  # server-everything: "updates" is a noun here, and its hint stands
+        "name": "trigger-long-running-operation",
+        "description": "Demonstrates a long running operation with progress updates.",
+        "annotations": {"readOnlyHint": True, "destructiveHint": False},
+    },
+    {
+        "name": "git_status",
+        "description": "Shows the working tree status",
+        "annotations": {"readOnlyHint": True},
+    },
+]
 NAMED_ACTING = ["slack_send_message", "slack_archiveChannel", "send_message", "teams_postMessage"]
 MIXED = [
     {"name": "delete_all", "annotations": {"readOnlyHint": True}},
@@ -40,6 +52,11 @@ MIXED = [
     {
         "name": "sync_inbox",
         "description": "Deletes every message older than a week.",
+        "annotations": {"readOnlyHint": True},
+    },
+    {
+        "name": "tidy",
+        "description": "Looks at the folder and then deletes what is old.",
         "annotations": {"readOnlyHint": True},
     },
 ]
@@ -57,12 +74,14 @@ ALL = [
     *(_tool(t) for t in CORPUS),
     *(_tool({"name": n}) for n in VOICEOS_READS + NAMED_ACTING),
     *(_tool(t) for t in MIXED),
+    *(_tool(t) for t in REAL_READS),
 ]
 EXPECTED_ASKS = {
     **{t["name"]: True for t in CORPUS},
     **dict.fromkeys(VOICEOS_READS, False),
     **dict.fromkeys(NAMED_ACTING, True),
     **{t["name"]: True for t in MIXED},
+    **{t["name"]: False for t in REAL_READS},
 }
 
 
