@@ -39,6 +39,7 @@ from notch_app.runtime.store import StoreError
 from notch_app.ui.overlay_settings import IdleMode, OverlaySettings
 
 if TYPE_CHECKING:
+    from notch_app.phone.answering import PhoneAnswers
     from notch_app.ui.overlay_cards import ManifestCardFactory
     from notch_app.ui.overlay_presenter import OverlayPresenter
 
@@ -60,6 +61,9 @@ class NotchConfig:
     """`notch run --idle`: the idle look for this run, over the settings file."""
     park_after_override_s: float | None = None
     """`notch run --park-after`: the park time for this run, over the settings file."""
+    phone_host: str = "0.0.0.0"
+    """Where the phone page listens when turned on: every local address (the phone is on
+    the local network); tests and embedders may keep it on this machine (127.0.0.1)."""
     leave_note: bool = False
     """Say where this Notch listens in the person's state folder (`ipc/address.py`), so
     a client started with a bare environment finds it; `notch run` without --socket."""
@@ -102,6 +106,9 @@ class NotchApp:
         self.overlay_settings = config.settings
         """What the overlay uses now: the settings file's choices under this run's flags."""
         self._unsubscribe_overlay: Callable[[], None] | None = None
+        self.phone: PhoneAnswers | None = None
+        """Answer from your phone (served while the person's setting says so)."""
+        self._unsubscribe_phone: Callable[[], None] | None = None
         self._last_choice: dict[str, object] = {}
         self.stopped = asyncio.Event()
 
@@ -160,6 +167,14 @@ class NotchApp:
         # Once listening (a client connecting now is queued, not refused): build one card
         # per acting tool off screen, so the first real card shows as fast as later ones.
         presenter.warm_up()
+        # Answer from your phone: off unless the person turned it on; follows Settings.
+        from notch_app.phone.answering import PhoneAnswers
+
+        self.phone = PhoneAnswers(self.service, self.config.data_dir, host=self.config.phone_host)
+        await self.phone.follow(book.phone.enabled, book.phone.port)
+        if self.phone.problem:
+            print(f"notch: {self.phone.problem}", file=self._err)
+        self._unsubscribe_phone = book.subscribe(self._follow_phone)
         # `notch policy` and the Settings window of another process write the same file.
         self._settings_watcher = SettingsFileWatcher(book)
         # The idle look and park time follow the person's Settings while Notch runs.
@@ -168,6 +183,13 @@ class NotchApp:
             tray = NotchTray(quit=self.request_stop, open_settings=lambda _t: self.open_settings())
             tray.show()
             self.tray = tray
+
+    def _follow_phone(self) -> None:
+        if self.policy_book is None or self.phone is None:
+            return
+        wanted = self.policy_book.phone
+        if (wanted.enabled, wanted.port) != (self.phone.serving, self.phone.port or wanted.port):
+            asyncio.ensure_future(self.phone.follow(wanted.enabled, wanted.port))
 
     def _follow_overlay_preferences(self) -> None:
         if self.policy_book is None or self.presenter is None:
@@ -224,6 +246,7 @@ class NotchApp:
                 lambda: self.catalog,
                 user_integrations_dir(),
                 reload_integrations=self.reload_integrations,
+                phone=self.phone,
             )
             self.settings_window = window
         assert isinstance(window, SettingsWindow)
@@ -238,6 +261,11 @@ class NotchApp:
         if self._unsubscribe_overlay is not None:
             self._unsubscribe_overlay()
             self._unsubscribe_overlay = None
+        if self._unsubscribe_phone is not None:
+            self._unsubscribe_phone()
+            self._unsubscribe_phone = None
+        if self.phone is not None:
+            await self.phone.stop()
         if self.server is not None:
             if self.config.leave_note:
                 take_note_back(self.config.socket_path)

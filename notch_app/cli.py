@@ -27,6 +27,7 @@ COMMANDS: dict[str, str] = {
     "demo": "start the overlay and play a short scripted agent",
     "log": "list past decisions",
     "policy": "show or change 'Asks first' per action",
+    "phone": "answer from your phone: pair one (a QR code), list or unpair them, turn it on or off",
     "settings": "open the Settings window (integrations, Asks first, Block, guards)",
     "mcp": "put Notch in front of an MCP server: acting tools ask the person first",
     "secrets": "keep, clear or list an integration's API keys in the OS keyring",

@@ -46,6 +46,7 @@ from notch_app.runtime.secrets import SecretStore
 from notch_app.ui.settings.action_panel import ActionPanel, _label
 from notch_app.ui.settings.api_keys_group import ApiKeysGroup
 from notch_app.ui.settings.in_the_notch import InTheNotch
+from notch_app.ui.settings.phone_group import PhoneChoices, PhoneGroup
 from notch_app.ui.settings.install import (
     InstallError,
     check_install,
@@ -178,9 +179,12 @@ class SettingsWindow(QWidget):
         reload_integrations: Callable[[], object] | None = None,
         theme: ThemeName | None = None,
         parent: QWidget | None = None,
+        phone: PhoneChoices | None = None,
     ) -> None:
         super().__init__(parent)
         self.book = book
+        self.phone_choices = phone
+        """Pairing and the paired phones of the running Notch (None: pair from there)."""
         self.catalog_provider = catalog_provider
         self.install_dir = Path(install_dir)
         self.reload_integrations = reload_integrations
@@ -334,6 +338,10 @@ class SettingsWindow(QWidget):
         self.park_after = self.in_the_notch.park_after
         self.glance_seconds = self.in_the_notch.glance_seconds
         column.addWidget(_group(self.in_the_notch.rows))
+        column.addSpacing(14)
+        column.addWidget(_section("Answer from your phone"))
+        self.phone_group = PhoneGroup(self.book, self.phone_choices, self._set_status)
+        column.addWidget(_group(self.phone_group.rows))
         column.addStretch(1)
         return contents
 
