@@ -180,7 +180,12 @@ class NotchApp:
         # The idle look and park time follow the person's Settings while Notch runs.
         self._unsubscribe_overlay = book.subscribe(self._follow_overlay_preferences)
         if self.config.tray and NotchTray.available():
-            tray = NotchTray(quit=self.request_stop, open_settings=lambda _t: self.open_settings())
+            tray = NotchTray(
+                quit=self.request_stop,
+                open_settings=lambda _t: self.open_settings(),
+                recent=presenter.recent_lines,
+                show_recent=presenter.show_recent,
+            )
             tray.show()
             self.tray = tray
 

@@ -47,6 +47,13 @@ def add_service_options(parser: argparse.ArgumentParser) -> None:
         "setting, a pill until changed)",
     )
     parser.add_argument(
+        "--theme",
+        choices=("system", "dark", "light"),
+        default=None,
+        help="the cards' look: follow the desktop's light or dark scheme (system, the "
+        "default), or always dark or light",
+    )
+    parser.add_argument(
         "--park-after",
         metavar="SECONDS",
         type=float,
@@ -86,7 +93,11 @@ def config_from(args: argparse.Namespace) -> NotchConfig:
     park_after = args.park_after
     if park_after is not None and not (math.isfinite(park_after) and park_after >= 0):
         raise ValueError(f"--park-after {park_after:g}: use 0 (never park) or more seconds")
+    from notch_app.ui.overlay_settings import OverlaySettings
+
+    theme = getattr(args, "theme", None)
     return NotchConfig(
+        settings=OverlaySettings(theme=theme) if theme else OverlaySettings(),
         socket_path=(args.socket or default_socket_path()).expanduser(),
         data_dir=(args.data_dir or default_data_dir()).expanduser(),
         manifest_dirs=list(args.manifests),

@@ -19,6 +19,7 @@ from notch_app.runtime.catalog import Catalog
 from notch_app.runtime.presenter import ConfirmationRequest, ResultGlance
 from notch_app.ui.notch_window import ICON_SIZE
 from notch_app.ui.overlay_presenter import BuiltCard
+from notch_app.ui.theme import resolved_theme
 from notch_app.ui.widgets.integration_icon import InstalledIcon
 
 MAX_TITLE_CHARS = 60
@@ -62,7 +63,11 @@ class ManifestCardFactory:
     """A `CardFactory` over a catalog. Raises LookupError for an unknown integration/tool."""
 
     def __init__(
-        self, catalog: Catalog, *, theme: Literal["dark", "light"] = "dark", width: int = 440
+        self,
+        catalog: Catalog,
+        *,
+        theme: Literal["dark", "light", "system"] = "dark",
+        width: int = 440,
     ) -> None:
         self._catalog = catalog
         self._theme = theme
@@ -87,7 +92,7 @@ class ManifestCardFactory:
             dict(request.arguments),
             base_dir=entry.folder,
             network_domains=entry.manifest.network_domains,
-            theme=self._theme,
+            theme=resolved_theme(self._theme),  # "system": the desktop as it is now
             width=self._width,
             notice=request.reason,
             asker=asker_for(entry.manifest, entry.folder, source=source_of(entry)),
@@ -115,7 +120,7 @@ class ManifestCardFactory:
             raise LookupError(f"{result.integration_id} is not a loaded integration")
         view = GlanceView(
             result.blocks,
-            theme=self._theme,
+            theme=resolved_theme(self._theme),  # "system": the desktop as it is now
             width=self._width,
             app_icon=InstalledIcon.of(entry.manifest, entry.folder),
             widget_factory=_web_widgets(),

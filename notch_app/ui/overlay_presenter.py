@@ -78,6 +78,9 @@ class BuiltCard:
     Code", or "" where the card's own identity strip says it all)."""
 
 
+RECENT_KEPT = 8
+"""Recent decisions the resting notch and the tray list."""
+
 ARMING_DELAY_MS = 600
 """How long a card must have been fully in view, unchanged and unmoved, before confirm acts.
 
@@ -197,6 +200,11 @@ class OverlayPresenter(QObject):
         self.window.activity.connect(self._on_activity)
         self.window.pillClicked.connect(self._on_pill_clicked)
         self.window.lookChanged.connect(lambda _look: self._follow_notch())
+        self.recent: deque[tuple[float, str]] = deque(maxlen=RECENT_KEPT)
+        """The last decisions and results the notch said ("Approved ✓  Send email"), with
+        when: the resting pill's hover, its click and the tray menu list them."""
+        self.window.lookChanged.connect(self._say_resting)
+        self._say_resting(self.window.look)
         self.window.cardMoved.connect(self._on_card_moved)
         self.window.cardSettled.connect(self._start_arming)
         self.window.pinToggled.connect(self._on_pin_toggled)
@@ -902,12 +910,64 @@ class OverlayPresenter(QObject):
     def _on_pill_clicked(self) -> None:
         if self._parked:
             self.restore(self._parked[-1].call_id)
+        else:
+            self.show_recent()
 
     def _restart_park_timer(self) -> None:
         if self._settings.park_after_s > 0 and self.window.look == "card":
             self._park_timer.start(int(self._settings.park_after_s * 1000))
 
+    def resting_words(self) -> str:
+        """What the resting pill says on hover: what Notch is doing, what waits, the last
+        decision ("Notch is waiting: it asks before your agents act. 2 parked cards —
+        click to bring one back. Last: Approved ✓  Send email, 14:02")."""
+        lines = ["Notch is waiting: it asks before your agents act."]
+        parked = len(self._parked)
+        if parked:
+            lines.append(
+                f"{parked} parked card{'s' if parked != 1 else ''} — click to bring "
+                + ("it back." if parked == 1 else "the last one back.")
+            )
+        if self.recent:
+            at, said = self.recent[-1]
+            lines.append(f"Last: {said}, {time.strftime('%H:%M', time.localtime(at))}")
+            if not parked:
+                lines.append("Click for recent decisions.")
+        return "\n".join(lines)
+
+    def recent_lines(self) -> list[str]:
+        """The recent decisions, newest first ("14:02  Approved ✓  Send email")."""
+        return [
+            f"{time.strftime('%H:%M', time.localtime(at))}  {said}"
+            for at, said in reversed(self.recent)
+        ]
+
+    def _say_resting(self, look: str) -> None:
+        # The hover line is the resting pill's: a card or a note has its own words.
+        self.window.setToolTip(self.resting_words() if look == "idle" else "")
+
+    def show_recent(self) -> None:
+        """Open the list of recent decisions under the notch (a click on the resting pill
+        with nothing parked, the tray's left click)."""
+        from PySide6.QtWidgets import QMenu
+
+        menu = QMenu(self.window)
+        menu.setObjectName("recentDecisions")
+        menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
+        lines = self.recent_lines()
+        if not lines:
+            lines = ["Nothing decided yet"]
+        for line in lines:
+            menu.addAction(line).setEnabled(False)  # what happened; nothing to redo here
+        self.recent_menu = menu
+        where = self.window.mapToGlobal(self.window.rect().bottomLeft())
+        menu.popup(where)
+
+    recent_menu: Any = None
+    """The last recent-decisions menu opened (tests read it)."""
+
     def _show_done(self, text: str, tone: DoneTone, ms: int | None = None) -> None:
+        self.recent.append((time.time(), " ".join(text.split())))
         self._hold()
         self.window.release_focus()
         self.window.show_done(text, tone)

@@ -30,7 +30,9 @@ class OverlaySettings:
     glance stays until dismissed)."""
     answer_by_voice: bool = False
     """Say each card's read-back and listen for a spoken yes / no / revision (opt-in)."""
-    theme: Literal["dark", "light"] = "dark"
+    theme: Literal["dark", "light", "system"] = "system"
+    """The cards' theme; `system` follows the desktop's light or dark scheme, read as
+    each card is drawn (`notch run --theme`)."""
     card_width: int = 440
     top_margin: int = 6
     """Gap between the top edge of the screen's available area and the notch."""

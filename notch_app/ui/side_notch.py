@@ -42,11 +42,17 @@ RING = 12.0
 
 
 def elapsed_text(elapsed_s: float, estimated_ms: int | None) -> str:
-    """ "0:12 / ~0:30" (against the estimate), "0:12" without one."""
+    """ "0:12 / ~0:30" (against the estimate), "0:12" without one, "0:42 / ~0:30 · over"
+    once it has run past its estimate."""
     done = _clock_text(elapsed_s)
     if not estimated_ms:
         return done
-    return f"{done} / ~{_clock_text(estimated_ms / 1000)}"
+    over = " · over" if elapsed_s * 1000 > estimated_ms else ""
+    return f"{done} / ~{_clock_text(estimated_ms / 1000)}{over}"
+
+
+_WORK_NAME_CHARS = 22
+"""The running work's name on the pill is cut past this (whole in the tooltip)."""
 
 
 def _clock_text(seconds: float) -> str:
@@ -83,7 +89,8 @@ class SideNotch(QWidget):
         self._tick.setInterval(1000)
         self._tick.timeout.connect(self._on_tick)
         self._settings = settings or OverlaySettings()
-        self._palette = theme.palette(self._settings.theme)  # the menu, a window of its own
+        # The menu, a window of its own; "system" read as the desktop is now.
+        self._palette = theme.palette(theme.resolved_theme(self._settings.theme))
         self._chrome = theme.palette("dark")  # the pill is dark glass like the notch
         self._parked: list[ParkedCard] = []
         self._menu: QMenu | None = None
@@ -122,13 +129,17 @@ class SideNotch(QWidget):
         self._refresh()
 
     def running_text(self) -> str:
-        """What the pill says of the background work: "Title 0:12 / ~0:30", "2 running"."""
+        """What the pill says of the background work: "Render video 0:12 / ~0:30" (the
+        name, so the time says what it is about), "2 running"."""
         if not self._running:
             return ""
         if len(self._running) > 1:
             return f"{len(self._running)} running"
         work = self._running[0]
-        return elapsed_text(self._clock() - work.started_at, work.estimated_ms)
+        name = " ".join(work.title.split())
+        if len(name) > _WORK_NAME_CHARS:
+            name = name[: _WORK_NAME_CHARS - 1] + "…"
+        return f"{name}  {elapsed_text(self._clock() - work.started_at, work.estimated_ms)}"
 
     def _refresh(self) -> None:
         n = len(self._parked)
@@ -276,12 +287,16 @@ class SideNotch(QWidget):
         return max(0.02, min(0.95, elapsed_ms / work.estimated_ms))
 
     def _paint_parked(self, painter: QPainter, rect: QRectF) -> None:
-        # Two short bars read as "paused / set aside", then the count.
-        painter.setPen(Qt.PenStyle.NoPen)
-        painter.setBrush(QColor(self._chrome.get("warning_fill", "#f5a524")))
+        # Two stacked cards (set aside, waiting), not two bars: bars read as "pause".
         cy = rect.center().y()
-        for dx in (12.0, 17.5):
-            painter.drawRoundedRect(QRectF(dx, cy - 5, 3, 10), 1.5, 1.5)
+        fill = QColor(self._chrome.get("warning_fill", "#f5a524"))
+        painter.setPen(Qt.PenStyle.NoPen)
+        back = QColor(fill)
+        back.setAlpha(120)
+        painter.setBrush(back)
+        painter.drawRoundedRect(QRectF(13.5, cy - 6, 8, 9), 2, 2)
+        painter.setBrush(fill)
+        painter.drawRoundedRect(QRectF(11, cy - 3, 8, 9), 2, 2)
         x = float(_BARS_END)
         top = round(cy - ICON_SIZE / 2)
         for icon in self._icons:

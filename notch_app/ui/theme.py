@@ -23,7 +23,16 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Literal
 
-from PySide6.QtGui import QColor, QFont, QFontDatabase, QFontMetrics, QIcon, QPalette
+from PySide6.QtCore import Qt
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QFontDatabase,
+    QFontMetrics,
+    QGuiApplication,
+    QIcon,
+    QPalette,
+)
 from PySide6.QtWidgets import QWidget
 
 from notch_app.bundled import bundled_folder
@@ -49,6 +58,25 @@ _RGBA = re.compile(r"rgba?\(\s*(\d+)\s*,\s*(\d+)\s*,\s*(\d+)\s*(?:,\s*(\d+)\s*)?
 
 class ThemeError(RuntimeError):
     """A theme file is missing, unreadable, or names a token its palette does not define."""
+
+
+def system_theme() -> ThemeName:
+    """Dark or light, following the desktop's colour scheme (light when unknown)."""
+    app = QGuiApplication.instance()
+    if isinstance(app, QGuiApplication):
+        scheme = app.styleHints().colorScheme()
+        if scheme == Qt.ColorScheme.Dark:
+            return "dark"
+        if scheme == Qt.ColorScheme.Light:
+            return "light"
+        if app.palette().window().color().lightness() < 128:
+            return "dark"
+    return "light"
+
+
+def resolved_theme(name: str) -> ThemeName:
+    """`name` as a ThemeName, "system" read from the desktop now (`system_theme`)."""
+    return system_theme() if name == "system" else theme_name(name)
 
 
 def theme_name(name: str) -> ThemeName:

@@ -33,28 +33,51 @@ def notch_icon(size: int = 64) -> QIcon:
 
 
 class NotchTray(QObject):
-    """A tray icon with Settings… and Quit: `open_settings(tray)` is called when the person
-    chooses Settings…, `quit()` when they choose Quit."""
+    """A tray icon whose menu lists the recent decisions, then Settings… and Quit:
+    `open_settings(tray)` is called when the person chooses Settings…, `quit()` when they
+    choose Quit. `recent()` gives the recent decisions' lines (newest first); a left click
+    calls `show_recent()` (the list under the notch)."""
 
     def __init__(
         self,
         quit: Callable[[], None],
         open_settings: Callable[[NotchTray], None],
+        recent: Callable[[], list[str]] | None = None,
+        show_recent: Callable[[], None] | None = None,
     ) -> None:
         super().__init__()
         self.open_settings = open_settings
         self._quit = quit
+        self._recent = recent
+        self._show_recent = show_recent
         self._icon = QSystemTrayIcon(notch_icon(), self)
         self._icon.setToolTip("Notch — asks before your agent acts")
         self._menu = QMenu()
+        self.recent_menu = QMenu("Recent decisions", self._menu)
+        self.recent_menu.aboutToShow.connect(self._fill_recent)
         self.settings_action = QAction("Settings…", self._menu)
         self.settings_action.triggered.connect(lambda: self.open_settings(self))
         self.quit_action = QAction("Quit Notch", self._menu)
         self.quit_action.triggered.connect(self._quit)
+        if recent is not None:
+            self._menu.addMenu(self.recent_menu)
+            self._menu.addSeparator()
         self._menu.addAction(self.settings_action)
         self._menu.addSeparator()
         self._menu.addAction(self.quit_action)
         self._icon.setContextMenu(self._menu)
+        self._icon.activated.connect(self._activated)
+
+    def _fill_recent(self) -> None:
+        self.recent_menu.clear()
+        lines = self._recent() if self._recent is not None else []
+        for line in lines or ["Nothing decided yet"]:
+            self.recent_menu.addAction(line).setEnabled(False)
+
+    def _activated(self, reason: QSystemTrayIcon.ActivationReason) -> None:
+        # A left click shows what Notch did lately; the menu stays on the right click.
+        if reason == QSystemTrayIcon.ActivationReason.Trigger and self._show_recent is not None:
+            self._show_recent()
 
     @staticmethod
     def available() -> bool:

@@ -226,10 +226,14 @@ def test_the_side_notch_lists_running_work_against_its_estimate(
         (RunningWork("w1", "com.example.video", "render", "Render video", 100.0, 30_000),)
     )
     assert side.isVisible()
-    assert side.running_text() == "0:00 / ~0:30"
+    # Its name with the time (issue 22: "0:12 / ~0:08" alone said nothing of what runs).
+    assert side.running_text() == "Render video  0:00 / ~0:30"
     now[0] = 112.4
-    assert side.running_text() == "0:12 / ~0:30"
+    assert side.running_text() == "Render video  0:12 / ~0:30"
     assert "Render video" in side.toolTip()
+    now[0] = 131.0
+    assert side.running_text() == "Render video  0:31 / ~0:30 · over"
+    now[0] = 112.4
     tick = side.findChild(QTimer)
     assert tick is not None and tick.isActive(), "it redraws while work runs"
     overlay.work_changed(

@@ -5,9 +5,8 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
-from PySide6.QtGui import QGuiApplication
-
 from notch_app.ui.theme import ICON_DIR, ThemeName, fill_tokens, palette
+from notch_app.ui.theme import system_theme as theme_system_theme
 
 _QSS = Path(__file__).with_name("settings.qss")
 
@@ -41,17 +40,5 @@ def settings_style_sheet(theme: ThemeName) -> str:
     return fill_tokens(_QSS.read_text(encoding="utf-8"), tokens, _QSS)
 
 
-def system_theme() -> ThemeName:
-    """Dark or light, following the desktop's colour scheme (light when unknown)."""
-    app = QGuiApplication.instance()
-    if isinstance(app, QGuiApplication):
-        from PySide6.QtCore import Qt
-
-        scheme = app.styleHints().colorScheme()
-        if scheme == Qt.ColorScheme.Dark:
-            return "dark"
-        if scheme == Qt.ColorScheme.Light:
-            return "light"
-        if app.palette().window().color().lightness() < 128:
-            return "dark"
-    return "light"
+system_theme = theme_system_theme
+"""Dark or light, following the desktop's colour scheme (the overlay's own, theme.py)."""

@@ -22,7 +22,6 @@ from PySide6.QtWidgets import QGridLayout, QLabel, QPushButton, QSizePolicy, QWi
 from notch_app.card.headline import Headline, fact_words, headline
 from notch_app.card.state import SECRET_MASK, CardState
 from notch_app.card.view_shape import InputBinding
-from notch_app.ui.blocks.text import wrapped_label
 from notch_app.ui.theme import Look, style_text
 
 DETAILS_KEY: Final = "card:details"
@@ -34,6 +33,17 @@ TEXT_LINES: Final = 4
 """Lines a folded message (a multi-line text) is given before it is cut."""
 _KEY_WIDTH: Final = 130
 _SPACE_CHARS: Final = " \t\r\n"
+
+
+def _value_label(look: Look, role: str) -> QLabel:
+    """A plain-text, word-wrapping label in a text role (never rich text: values are the
+    agent's)."""
+    label = QLabel()
+    label.setObjectName(role)
+    label.setTextFormat(Qt.TextFormat.PlainText)
+    label.setWordWrap(True)
+    style_text(label, role, look)
+    return label
 
 
 class HeadlineLine(QLabel):
@@ -116,7 +126,7 @@ class FoldedFacts(QWidget):
                 key_metrics.elidedText(binding.label, Qt.TextElideMode.ElideRight, _KEY_WIDTH)
             )
             key.setToolTip(binding.label if key.text() != binding.label else "")
-            value = wrapped_label("KeyValue", look, selectable=False)
+            value = _value_label(look, "KeyValue")
             value.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
             if binding.kind == "toggle":
                 # A switch that is on reads as what it does: "✓ Email the invitation".
