@@ -36,4 +36,14 @@ fi
 .venv/bin/python -m pip install -q -e ".[test,bench,web,langchain,openai-agents,voice]" 2>&1 | grep -v "^WARNING: Location" || true
 .venv/bin/python -c "import notch_app, PySide6, pydantic, jsonschema, qasync" \
   || { echo "setup: the virtualenv is incomplete; see the pip output above" >&2; exit 1; }
+# The TypeScript MCP SDK (a real client) and server-everything for the gateway's e2e
+# tests, pinned by tests/clients/node/package-lock.json; without npm those tests skip.
+if [ ! -d tests/clients/node/node_modules/@modelcontextprotocol/sdk ]; then
+  if command -v npm >/dev/null 2>&1; then
+    npm ci --prefix tests/clients/node --no-audit --no-fund --loglevel=error >/dev/null \
+      || echo "setup: npm ci in tests/clients/node failed; the TypeScript client tests will skip" >&2
+  else
+    echo "setup: no npm here; the TypeScript client tests will skip" >&2
+  fi
+fi
 echo "setup: ready (.venv)"
