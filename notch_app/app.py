@@ -251,6 +251,7 @@ class NotchApp:
                 lambda: self.catalog,
                 user_integrations_dir(),
                 reload_integrations=self.reload_integrations,
+                allowances=self.service,
                 phone=self.phone,
             )
             self.settings_window = window

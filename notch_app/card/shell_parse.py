@@ -80,6 +80,8 @@ class Command:
     """The name of the shell function whose body holds it."""
     in_loop: bool = False
     """It runs inside a `for`, `while` or `until` loop (once per item, perhaps)."""
+    assignments: list[str] = field(default_factory=list)
+    """`NAME=value` words before the name (its environment: `LD_PRELOAD=x.so ls`)."""
 
     @property
     def base(self) -> str:
@@ -269,8 +271,10 @@ class _Reader:
     def _command(self, node: Node, where: _Where, redirects: list[Redirect]) -> list[Command]:
         name_node = node.child_by_field_name("name")
         inner: list[Command] = []
+        assigned: list[str] = []
         for child in node.children:
             if child.type == "variable_assignment":
+                assigned.append(self.text(child))
                 inner.extend(self._inner_of(child, where))
         if name_node is None:
             return inner
@@ -283,6 +287,7 @@ class _Reader:
         args.extend(w for r in [*redirects, *extra] if r is not None for w in r.extra)
         command = Command(name, args, [*redirects, *(r for r in extra if r is not None)],
                           where.cwd, in_function=where.function, in_loop=where.loop)  # fmt: skip
+        command.assignments = assigned
         self.commands.append(command)
         if command.base == "cd" and where is not None:
             where.cwd = _moved(where.cwd, args)

@@ -155,7 +155,9 @@ def verdict_for(agent: Agent, call: calls.NotchCall, payload: HookPayload, d: De
     if d.outcome == "notRequired":
         return Verdict("none", "Notch has no card for this tool (it only reads)")
     if d.outcome == "declined":
-        words = f" Their words: “{d.feedback}”." if d.feedback else ""
+        # Their words once: the sentence for the model may quote them already.
+        quoted = bool(d.feedback) and " ".join(str(d.feedback).split())[:40] in (said or "")
+        words = f" Their words: “{d.feedback}”." if d.feedback and not quoted else ""
         return Verdict("deny", (said or "The person declined this in Notch; nothing ran.") + words)
     if d.outcome == "blocked":
         return Verdict("deny", said or "The person has blocked this in Notch's settings.")
@@ -244,9 +246,15 @@ class HookRun:
                 self.asked = (call_id, token)
                 # A timeout withdraws the card (within WITHDRAW_WAIT_S) before it raises;
                 # if the person decided first, that decision comes back instead.
+                # The agent's own session: "Allow for this session" on this card covers
+                # the later calls of that session (runtime/allowances.py), although each
+                # hook call is a process and an asker of its own.
+                context = {"agent": agent.name}
+                if payload.session_id:
+                    context["session"] = payload.session_id
                 decision = client.confirm(
                     mapped.integration, mapped.tool, mapped.arguments,
-                    call_id=call_id, context={"agent": agent.name}, timeout=_left(until),
+                    call_id=call_id, context=context, timeout=_left(until),
                 )  # fmt: skip
                 return verdict_for(agent, mapped, payload, decision)
         except NotchNotRunning:

@@ -37,9 +37,11 @@ from typing import Any, Concatenate, Final, Literal, ParamSpec, TypeVar
 
 from notch_app.card.count_claims import count_disagreements
 from notch_app.card.read_back import read_back
+from notch_app.card.scope_reach import always_label, session_reach
 from notch_app.manifest.argument_fast_path import surely_valid
 from notch_app.manifest.arguments import argument_problems
 from notch_app.manifest.model import Manifest, Tool
+from notch_app.runtime.allowances import Allowance, Allowances, session_key
 from notch_app.runtime.argument_checks import ArgumentChecks
 from notch_app.runtime.askers import (
     DEFAULT_GRACE_S,
@@ -259,8 +261,9 @@ class ConfirmationService:
         the person's setting (`policy.asker_grace_seconds`), else DEFAULT_GRACE_S."""
         self.askers = Askers(self._grace_seconds, self._asker_gone)
         """Which askers have a connection open (the socket server tells it)."""
-        self._allowed: dict[str, set[tuple[str, str]]] = {}
-        """Per asker (token hash): the actions the person allowed "for this session"."""
+        self.allowances = Allowances(self._clock)
+        """What the person allowed "for this session", each as far as it reaches, per
+        session (the agent's own, else its asker's): see allowances.py."""
         self._reads: OrderedDict[str, tuple[str | None, str, str]] = OrderedDict()
         """Recent read-only calls answered notRequired: callId → (asker, integration, tool)."""
         self.same_turn_s = SAME_TURN_S
@@ -483,12 +486,12 @@ class ConfirmationService:
         verdict = self._verdict(integration, tool, args, source)
         owner = owner_of(call.token)
         scope: Scope | None = "always" if verdict.verdict == "autoApprove" else None
+        session = session_key(context, owner, integration.id)
         if (
             # Neither a block nor a guard that tripped (an ask with a reason): those win.
             verdict.verdict == "ask"
             and verdict.reason is None
-            and owner is not None
-            and (integration.id, tool.name) in self._allowed.get(owner, ())
+            and self.allowances.find(session, integration.id, tool.name, args) is not None
         ):
             verdict = PolicyVerdict("autoApprove")
             scope = "session"
@@ -951,13 +954,47 @@ class ConfirmationService:
         )
         return True
 
+    def forget_allowance(self, allowance_id: str) -> Allowance | None:
+        """The person removed an "Allow for this session" (Settings, the pill): later
+        calls it covered ask again. Returns it, or None when it had already ended."""
+        return self.allowances.forget(allowance_id)
+
+    def undo_scope(self, call_id: str) -> str | None:
+        """Undo how far the person's approval of `call_id` reached, from its pill: its
+        session allowance ends, or the action's Asks first turns back on ("always").
+        Returns what was undone, in a few words, or None when there was nothing to."""
+        allowance = self.allowances.made_by(call_id)
+        if allowance is not None:
+            self.allowances.forget(allowance.id)
+            return f"Asks again: {allowance.label}"
+        stored = self.store.decision(call_id)
+        if stored is None or stored.scope != "always":
+            return None
+        integration = self.catalog.integration(stored.integration_id)
+        tool = self.catalog.tool(stored.integration_id, stored.tool_name)
+        turn_on = getattr(self.policy, "undo_always", None)
+        if integration is None or tool is None or turn_on is None:
+            return None
+        try:
+            turn_on(integration, tool)
+        except Exception:  # a settings file that cannot be written
+            log.exception("could not turn Asks first back on for %s", tool.name)
+            return None
+        return f"Asks first again: {tool.display_title}"
+
     def _allowance(self, item: _Open, scope: Scope) -> Scope:
         """The scope that takes effect for the person's approval of `item`: "session"
         needs an asker (a socket client); "always" turns Asks first off now, through
         the policy (`allow_always`), and falls back to "once" when that fails."""
         if scope == "session":
-            return "session" if item.owner is not None else "once"
+            named = session_key(item.request.context, item.owner, item.integration.id)
+            return "session" if named is not None else "once"
         if scope != "always":
+            return "once"
+        if always_label(item.tool, item.request.arguments) is None:
+            # Never offered for a shell command, a file edit, a risky or destructive call
+            # (card/scope_reach.py); a presenter that sent it anyway gets a plain yes.
+            log.warning("'always' is not offered for %s; approving it once", item.tool.name)
             return "once"
         allow = getattr(self.policy, "allow_always", None)
         if allow is None:
@@ -992,7 +1029,7 @@ class ConfirmationService:
     def _asker_gone(self, owner: str) -> None:
         """`owner`'s connections closed and none came back in time: withdraw its open
         requests (nothing would run them) and end its session's allowances."""
-        self._allowed.pop(owner, None)
+        self.allowances.end_session(f"asker:{owner}")
         for item in [i for i in self._open.values() if i.owner == owner]:
             if item.ending is None:
                 self._finish(item, "withdrawn", "service", message=ASKER_GONE, dismiss=True)

@@ -445,6 +445,7 @@ class CardView(QWidget):
             footer.addWidget(choices)
             self._ctx.confirm_buttons.extend(choices.buttons.values())
             self.scope_choices = choices
+            choices.follow(self._state)  # what each choice covers, for the card's values
         # Notch's risk lines above the body (issue 20): what the call does that a person
         # should see first; a risky call's confirm takes the destructive style.
         self.risk = RiskSection(self._ctx.look, self._state, self._ctx.confirm_buttons, glass)
@@ -762,6 +763,9 @@ class CardView(QWidget):
         held. Returns True when it decided the card."""
         if self._decision is not None or not self._state.confirm_enabled or not self._armed:
             return False
+        choices = self.scope_choices
+        if scope == "always" and (choices is None or not choices.offers_always):
+            return False  # not offered for this call (a shell command, a risky one…)
         self.approval_scope = scope
         return self._pressed("confirm", None)
 

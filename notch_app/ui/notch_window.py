@@ -277,6 +277,8 @@ class NotchWindow(QWidget):
     activity = Signal()
     """The person touched the card (mouse, key, wheel): restarts the walk-away timer."""
     pillClicked = Signal()
+    doneClicked = Signal()
+    """The person clicked the "done" note (it offers to undo a scope: issue 20)."""
     lookChanged = Signal(str)
     """Emitted with the new look once an animation has settled."""
     cardMoved = Signal()
@@ -828,6 +830,8 @@ class NotchWindow(QWidget):
                 self.last_input_kind = "click"
                 if self._look == "idle":
                     self.pillClicked.emit()
+                elif self._look == "done":
+                    self.doneClicked.emit()
                 elif self._look == "card" and self._accepts_focus:
                     self.activateWindow()
                     card = self._card

@@ -61,6 +61,10 @@ if TYPE_CHECKING:  # the voice modules load on the first voiced card only
     from notch_app.ui.voice.clock import VoiceClock
 
 
+UNDO_NOTE_MS = 6000
+"""How long the note of a scoped approval stays, for its "click to undo"."""
+
+
 @dataclass(slots=True)
 class BuiltCard:
     """A card widget for one request, with the words the notch shows around it."""
@@ -199,7 +203,12 @@ class OverlayPresenter(QObject):
         self.window.approveRequested.connect(self._on_approve_requested)
         self.window.activity.connect(self._on_activity)
         self.window.pillClicked.connect(self._on_pill_clicked)
+        self.window.doneClicked.connect(self._undo_scope)
+        self._undoable: str | None = None
+        """The callId whose scoped approval the done note on screen offers to undo."""
         self.window.lookChanged.connect(lambda _look: self._follow_notch())
+        self._sent_back: dict[str, str] = {}
+        """callId → the words a card was sent back with (its done note says them)."""
         self.recent: deque[tuple[float, str]] = deque(maxlen=RECENT_KEPT)
         """The last decisions and results the notch said ("Approved ✓  Send email"), with
         when: the resting pill's hover, its click and the tray menu list them."""
@@ -632,6 +641,7 @@ class OverlayPresenter(QObject):
         entry.saving = True
         try:
             if verdict == "revise":
+                self._sent_back[call_id] = words
                 saving = self._sink.decide(
                     call_id, False, None, [], "voice", reason="revise", feedback=words, words=words
                 )
@@ -725,6 +735,7 @@ class OverlayPresenter(QObject):
 
     def _on_revised(self, call_id: str, words: str) -> None:
         """The person declined with words: the agent gets reason "revise" and the words."""
+        self._sent_back[call_id] = words
         self._on_decided(call_id, False, None, [], feedback=words)
 
     def _on_decided(
@@ -794,16 +805,26 @@ class OverlayPresenter(QObject):
         entry.saving = False
         on_screen = self._is_on_screen(entry)
         action = entry.card.action if entry.card else entry.request.tool_name
+        scoped = self._scope_note(entry) if outcome == "approved" else None  # before _remove
         if self._find(entry.call_id) is entry:
             self._remove(entry)
         self._park_timer.stop()
         if on_screen:
             self._decided_in_run += 1
             note, self._batch_note = self._batch_note, None
-            if note is not None:
+            if scoped is not None and note is None:
+                # How far the yes reaches, said on the pill, one click from undone.
+                self._show_done(scoped, "approved", UNDO_NOTE_MS)
+                self._undoable = entry.call_id
+            elif note is not None:
                 self._show_done(note, "approved" if outcome == "approved" else "declined")
             elif outcome == "approved":
                 self._show_done(f"Approved ✓  {action}", "approved")
+            elif outcome == "declined" and entry.call_id in self._sent_back:
+                # Sent back, not turned down: the agent tries again with these words.
+                said = " ".join(self._sent_back.pop(entry.call_id).split())
+                said = said if len(said) <= 48 else said[:47] + "…"
+                self._show_done(f"Sent back with your words: “{said}”", "neutral")
             elif outcome == "declined":
                 self._show_done(f"Declined · {action}", "declined")
             else:
@@ -907,6 +928,34 @@ class OverlayPresenter(QObject):
         self.armedChanged.emit(entry.call_id, True)
         self._update_batch_actions()
 
+    def _scope_note(self, entry: _Entry) -> str | None:
+        """"Allowed for this session: `npm test` in ~/code/app · click to undo" for a
+        scoped approval (issue 20), else None."""
+        widget = entry.card.widget if entry.card else None
+        scope = getattr(widget, "approval_scope", "once")
+        choices = getattr(widget, "scope_choices", None)
+        action = entry.card.action if entry.card else entry.request.tool_name
+        if scope == "session":
+            what = getattr(choices, "session_label", "") or action
+            return f"Allowed for this session: {what} · click to undo"
+        if scope == "always":
+            return f"Always allowed: {action} · click to undo"
+        return None
+
+    def _undo_scope(self) -> None:
+        """The done note of a scoped approval was clicked: undo how far it reached."""
+        call_id, self._undoable = self._undoable, None
+        undo = getattr(self._sink, "undo_scope", None)
+        if call_id is None or undo is None:
+            return
+        try:
+            said = undo(call_id)
+        except Exception as exc:  # the pill must not break on a service that cannot
+            print(f"notch: could not undo the scope of {call_id}: {exc}", file=sys.stderr)
+            return
+        if said:
+            self._show_done(f"{said} ✓", "neutral")
+
     def _on_pill_clicked(self) -> None:
         if self._parked:
             self.restore(self._parked[-1].call_id)
@@ -967,6 +1016,7 @@ class OverlayPresenter(QObject):
     """The last recent-decisions menu opened (tests read it)."""
 
     def _show_done(self, text: str, tone: DoneTone, ms: int | None = None) -> None:
+        self._undoable = None  # a note offers an undo only while it is the one on screen
         self.recent.append((time.time(), " ".join(text.split())))
         self._hold()
         self.window.release_focus()

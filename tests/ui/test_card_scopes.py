@@ -46,7 +46,8 @@ def test_the_scopes_sit_under_confirm_and_never_replace_it(qtbot: Any, make_tool
     # The author's "Send" with its object (issue 22's headline): "Send to sam".
     assert confirm is not None and confirm.text() == "Send to sam"
     session, always = choices.buttons["session"], choices.buttons["always"]
-    assert (session.text(), always.text()) == ("Allow for this session", "Always allow")
+    # "Always allow" says what it covers (issue 20): the action, by its name.
+    assert (session.text(), always.text()) == ("Allow for this session", "Always allow do_thing")
     below = confirm.mapTo(view, confirm.rect().bottomLeft()).y()
     assert session.mapTo(view, session.rect().topLeft()).y() >= below
     # Without scopes (a preview of the card elsewhere) there is no such line.

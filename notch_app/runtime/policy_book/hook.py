@@ -42,6 +42,11 @@ class PersonPolicy:
         digest) only. Raises PolicyRefused / PolicyWriteError as `set_asks_first` does."""
         self.book.set_asks_first(integration, tool, False, source)
 
+    def undo_always(self, integration: Manifest, tool: Tool) -> None:
+        """The person undid an "Always allow" (from the pill): the action asks first
+        again, for every source. Raises as `set_asks_first` does."""
+        self.book.set_asks_first(integration, tool, True)
+
     def verdict(
         self, integration: Manifest, tool: Tool, arguments: Mapping[str, Any]
     ) -> PolicyVerdict:

@@ -44,6 +44,7 @@ from notch_app.runtime.catalog import Catalog, CatalogEntry
 from notch_app.runtime.policy_book import PolicyBook, PolicyWriteError, has_policy
 from notch_app.runtime.secrets import SecretStore
 from notch_app.ui.settings.action_panel import ActionPanel, _label
+from notch_app.ui.settings.allowances_group import AllowanceSource, allowances_section
 from notch_app.ui.settings.api_keys_group import ApiKeysGroup
 from notch_app.ui.settings.in_the_notch import InTheNotch
 from notch_app.ui.settings.phone_group import PhoneChoices, PhoneGroup
@@ -178,6 +179,7 @@ class SettingsWindow(QWidget):
         *,
         reload_integrations: Callable[[], object] | None = None,
         theme: ThemeName | None = None,
+        allowances: AllowanceSource | None = None,
         parent: QWidget | None = None,
         phone: PhoneChoices | None = None,
     ) -> None:
@@ -185,6 +187,9 @@ class SettingsWindow(QWidget):
         self.book = book
         self.phone_choices = phone
         """Pairing and the paired phones of the running Notch (None: pair from there)."""
+        self.allowances = allowances
+        """The running service's "Allow for this session" choices (None: a Settings
+        window with no Notch running behind it)."""
         self.catalog_provider = catalog_provider
         self.install_dir = Path(install_dir)
         self.reload_integrations = reload_integrations
@@ -312,6 +317,10 @@ class SettingsWindow(QWidget):
         self.status_label = _label(self.status, "Status", wrap=True)
         self.status_label.setVisible(bool(self.status))
         column.addWidget(self.status_label)
+        if self.allowances is not None:
+            allowed = allowances_section(self.allowances, self._schedule_redraw, _group)
+            if allowed is not None:
+                column.addWidget(allowed)
 
         self.rows: dict[str, IntegrationRow] = {}
         rows: list[QWidget] = []

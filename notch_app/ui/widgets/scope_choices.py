@@ -6,6 +6,11 @@ just appeared or changed under the pointer), and say how far the yes reaches: th
 of this agent's session, or from now on (the action's Asks first turns off, exactly as in
 Settings). Block rules and guards still win over either; that is the service's side.
 They are the person's alone: nothing on the socket reaches them.
+
+Each says exactly what it covers (issue 20): "Allow `npm test` in ~/code/app for this
+session" on a shell card (its command's prefix in its folder, `card/scope_reach.py`),
+"Always allow Send email"; "Always allow" is not offered for a shell command, a file
+edit, a risky call or a destructive action. The labels follow the card's values.
 """
 
 from __future__ import annotations
@@ -17,6 +22,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QWidget
 
+from notch_app.card.scope_reach import always_label, session_reach
+from notch_app.card.state import CardState
 from notch_app.ui.theme import Look, style_text
 
 Scope = Literal["once", "session", "always"]
@@ -77,3 +84,50 @@ class ScopeChoices(QWidget):
             button.clicked.connect(lambda _c=False, s=scope: choose(s))
             row.addWidget(button)
             self.buttons[scope] = button
+            if i:
+                self._always_dot = dot
+        self.offers_always = True
+        """Whether "Always allow" is offered for the card's values now."""
+        self.session_label = ""
+        """What "Allow for this session" covers now ("`npm test` in ~/code/app")."""
+
+    def follow(self, state: CardState) -> None:
+        """Say what each choice covers for `state`'s values, now and after each change."""
+        self._state = state
+        self.refresh()
+        state.subscribe(self.refresh)
+
+    def refresh(self) -> None:
+        state = self._state
+        final = state.final_arguments()
+        reach = session_reach(state.tool, final)
+        session = self.buttons["session"]
+        # The action is the card's own: its name is in the tooltip. A command's prefix
+        # and folder are the whole point: on the button.
+        text = (
+            "Allow for this session"
+            if reach.kind == "action"
+            else f"Allow {reach.label} for this session"
+        )
+        if text != session.text():
+            self.session_label = reach.label
+            session.setText(text)
+            session.setAccessibleName(text)
+            why = (
+                f"Approve this, and let this agent run {reach.label} again without asking "
+                "until its session ends"
+                if reach.kind != "action"
+                else f"Approve this, and let this agent {state.tool.display_title.lower()} "
+                "again without asking until its session ends"
+            )
+            session.setStatusTip(why)  # the tooltip is the card gate's (why it is closed)
+        always = always_label(state.tool, final)
+        self.offers_always = always is not None
+        button = self.buttons["always"]
+        button.setVisible(always is not None)
+        self._always_dot.setVisible(always is not None)
+        if always is not None and always != button.text():
+            button.setText(always)
+            button.setAccessibleName(always)
+            why = f"Approve this, and turn Asks first off for {state.tool.display_title} (undo in Settings or from the notch)"
+            button.setStatusTip(why)
