@@ -33,6 +33,13 @@ TIMED_WAITS_ALLOWED = {
     "observation window: a pinned glance outlasts its own time",
     ("ui/test_demo_self_play.py", "test_a_card_the_person_touched_is_left_to_them"): "an "
     "observation window: the demo leaves a touched card alone past its own wait",
+    ("core/test_repeat_replaces.py", "_open_for"): "until a card's age passes the same-turn "
+    "window (time is the state), polled with a deadline",
+    ("e2e/phone/conftest.py", "wait_js"): "the poll interval of a wait for a state in a "
+    "browser's page (it has no event to await from here), with a deadline",
+    ("ui/test_reply_unclear.py", "test_an_unclear_reply_asks_once_more_then_waits_for_a_"
+     "click"): "the poll interval of a wait for the overlay's armed state on the qasync "
+    "loop, with a deadline",
 }  # fmt: skip
 
 

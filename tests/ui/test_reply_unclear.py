@@ -76,8 +76,7 @@ async def test_an_unclear_reply_asks_once_more_then_waits_for_a_click(
             note = card.reply_field.note
             assert note.isVisibleTo(card) and note.text() == UNCLEAR_ONCE
             assert card.reply_field.is_open and card.reply_field.line.text() == ""
-            for _ in range(20):  # nothing may reach the agent
-                await asyncio.sleep(0)
+            await notch.service.drain()  # every decision queued so far is written
             assert not asked.done()
             assert [r.call_id for r in notch.service.open_requests] == ["m1"]
 
