@@ -49,9 +49,10 @@ def sentence_for_model(
         words = (decision.feedback or "").strip()
         if words and decision.reason == "revise":
             said = _cut(" ".join(words.split()), MAX_FEEDBACK_QUOTED)
+            # Plain words the agent acts on: no Notch terms (callId, supersedes).
             text = (
-                f'The person wants a change to {name} and said: "{said}". Nothing ran; '
-                "send a new request with their change (supersedes this callId)."
+                f'The person wants a change to {name}: "{said}". Nothing ran; ask again '
+                "with that change made."
             )
         elif words:
             said = _cut(" ".join(words.split()), MAX_FEEDBACK_QUOTED)

@@ -91,3 +91,25 @@ def test_the_overlay_follows_the_desktops_light_or_dark(
     configure(parser)
     assert config_from(parser.parse_args([])).settings.theme == "system"
     assert config_from(parser.parse_args(["--theme", "light"])).settings.theme == "light"
+
+
+def test_a_card_sent_back_with_words_says_so(
+    qtbot: Any, sink: Any, bundled_factory: Any, preview_args: Any
+) -> None:
+    from notch_app.runtime.presenter import ConfirmationRequest
+    from notch_app.ui.card_view import CardView
+
+    presenter = OverlayPresenter(sink, bundled_factory(), FAST)
+    qtbot.addWidget(presenter.window)
+    qtbot.addWidget(presenter.side_notch)
+    args = preview_args("mail", "send_email")
+    presenter.present(ConfirmationRequest("r", "dev.notch.examples.mail", "send_email", args))
+    qtbot.waitUntil(lambda: isinstance(presenter.window.card, CardView), timeout=3000)
+    view = presenter.window.card
+    assert isinstance(view, CardView)
+    assert view.reply("make it shorter")
+    qtbot.waitUntil(lambda: presenter.window.look == "done", timeout=3000)
+    note = presenter.window._note.text()
+    assert note == "Sent back with your words: “make it shorter”", note
+    decided = sink.of("decide")[0]
+    assert decided[2] is False
