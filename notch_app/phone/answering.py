@@ -17,6 +17,7 @@ from notch_app.phone.pairing import PairingInvite, invite, local_addresses
 from notch_app.phone.server import PhonePage, PhoneServer
 from notch_app.phone.tls import certificate
 from notch_app.phone.watch import PhoneWatch
+from notch_app.runtime.policy_book.document import DEFAULT_PHONE_PORT
 from notch_app.runtime.service import ConfirmationService
 
 log = logging.getLogger("notch.phone")
@@ -34,6 +35,9 @@ class PhoneAnswers:
         self.host = host
         self.server: PhoneServer | None = None
         self.watch: PhoneWatch | None = None
+        self.wanted_port = DEFAULT_PHONE_PORT
+        """The port the person's setting names (what an invitation says before the page
+        has started listening)."""
         self.problem: str | None = None
         """Why the page is not served although it is turned on (a port taken), else None."""
 
@@ -48,6 +52,7 @@ class PhoneAnswers:
     async def follow(self, enabled: bool, port: int) -> None:
         """Serve the page on `port` when `enabled`, else stop serving it. A port that
         cannot be used is kept in `problem` (and logged), never raised."""
+        self.wanted_port = port or self.wanted_port
         if self.server is not None and (not enabled or port not in (0, self.server.page.port)):
             await self.stop()
         if not enabled or self.server is not None:
@@ -77,7 +82,7 @@ class PhoneAnswers:
         """A new one-time invitation to pair a phone (the page's URL on this machine's
         local address). Raises PhoneError when the phone folder cannot be written."""
         cert = certificate(self.folder)
-        port = self.port or 0
+        port = self.port or self.wanted_port
         return invite(local_addresses()[0], port, self.devices.new_pairing_code(), cert.fingerprint)
 
     def paired(self) -> list[Device]:

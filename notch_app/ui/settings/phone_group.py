@@ -133,6 +133,7 @@ class PhoneGroup:
         column.addWidget(self.qr, 0, Qt.AlignmentFlag.AlignHCenter)
         column.addWidget(self.url)
         self.invitation.hide()
+        self.invitation_url = ""
         self.rows.append(self.invitation)
 
         self.unpair_buttons: dict[str, QPushButton] = {}
@@ -158,7 +159,11 @@ class PhoneGroup:
             self._report(str(exc))
             return
         self.qr.setPixmap(qr_pixmap(made.qr_rows()))
-        self.url.setText(made.url)
+        # A URL has no spaces to wrap at: break points every 40 characters, so the page
+        # keeps its width (the whole URL is the tooltip).
+        self.url.setText("\u200b".join(made.url[i : i + 40] for i in range(0, len(made.url), 40)))
+        self.url.setToolTip(made.url)
+        self.invitation_url = made.url
         self.invitation.show()
 
     def _toggled(self, on: bool) -> None:
