@@ -121,7 +121,7 @@ def test_adding_and_removing_guards(
     window, book, _ = setup
     window.open_integration(PAY)
     panel = window.action_panels["pay_invoice"]
-    panel.guard_argument.setCurrentText("amount")
+    panel.guard_argument.setCurrentText("Amount")  # the card's label, not the key
     assert panel.guard_kind.currentText() == "is over"  # suggested for a number
     panel.guard_value.setText("500")
     panel.add_guard_button.click()
@@ -130,7 +130,7 @@ def test_adding_and_removing_guards(
     assert guards == [{"kind": "over", "argument": "amount", "limit": 500}]
 
     panel = window.action_panels["pay_invoice"]
-    panel.guard_argument.setCurrentText("currency")
+    panel.guard_argument.setCurrentText("Currency")
     panel.guard_kind.setCurrentText("is not one of")
     panel.guard_value.setText("EUR, CHF")
     panel.add_guard_button.click()
@@ -152,7 +152,7 @@ def test_a_refusal_rule_from_settings_refuses_past_its_limit_and_says_what_it_te
     panel = window.action_panels["pay_invoice"]
     panel.guard_effect.setCurrentText("Refuse when")
     assert panel.add_guard_button.text() == "Add refusal"
-    panel.guard_argument.setCurrentText("amount")
+    panel.guard_argument.setCurrentText("Amount")  # the card's label, not the key
     panel.guard_value.setText("5,000")
     panel.add_guard_button.click()
     qtbot.waitUntil(lambda: len(window.action_panels["pay_invoice"].refusal_chips) == 1)
@@ -181,7 +181,7 @@ def test_a_bad_guard_value_is_explained_and_nothing_stored(
     window, book, _ = setup
     window.open_integration(PAY)
     panel = window.action_panels["pay_invoice"]
-    panel.guard_argument.setCurrentText("amount")
+    panel.guard_argument.setCurrentText("Amount")  # the card's label, not the key
     panel.guard_kind.setCurrentText("is over")
     panel.guard_value.setText("a lot")
     panel.add_guard_button.click()
@@ -525,3 +525,22 @@ async def test_a_flag_given_to_notch_run_wins_for_that_run(tmp_path: Path, qtbot
         "notch: this run was started with --idle pill, so your new setting (hidden) "
         "applies from the next start\n"
     )
+
+
+def test_the_guard_builder_names_fields_in_words_and_settings_shows_no_markup(
+    setup: tuple[SettingsWindow, PolicyBook, Integrations], qtbot: QtBot
+) -> None:
+    """Issue 22: the guard builder listed raw keys (invoice_id, approval_pin, payee.iban)
+    and Settings showed literal backticks."""
+    from notch_app.ui.settings.action_panel import manifest_words, one_line_summary
+
+    window, _book, _ = setup
+    window.open_integration(PAY)
+    panel = window.action_panels["pay_invoice"]
+    names = [panel.guard_argument.itemText(i) for i in range(panel.guard_argument.count())]
+    assert "Approval PIN" in names and "Payee IBAN" in names and "Invoice ID" in names
+    assert not any("_" in n or "." in n for n in names), names
+    assert manifest_words("through `notch hook codex` (its **hook**)") == (
+        "through notch hook codex (its hook)"
+    )
+    assert "`" not in one_line_summary("Runs `npm test`. Then more.")

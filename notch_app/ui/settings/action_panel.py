@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from notch_app.card.view_shape import view_shape
 from notch_app.manifest.model import Manifest, Tool
 from notch_app.runtime.policy_book import (
     Guard,
@@ -214,8 +215,16 @@ class ActionPanel(QWidget):
         editor.addWidget(self.guard_effect, 2)
         self.guard_argument = QComboBox()
         self.guard_argument.setAccessibleName("Argument")
-        for info in argument_paths(self.tool):
-            self.guard_argument.addItem(info.path, info)
+        # The person's words for each argument (the card's label: "Approval PIN", "Payee
+        # IBAN"), never its key (`approval_pin`, `payee.iban`); the key is in the tooltip.
+        infos = argument_paths(self.tool)
+        labels = [field_label(self.tool, info.path, info.title) for info in infos]
+        for info, label in zip(infos, labels, strict=True):
+            shown = label if labels.count(label) == 1 else f"{label} ({info.path})"
+            self.guard_argument.addItem(shown, info)
+            self.guard_argument.setItemData(
+                self.guard_argument.count() - 1, info.path, Qt.ItemDataRole.ToolTipRole
+            )
         self.guard_kind = QComboBox()
         self.guard_kind.setAccessibleName("Condition")
         self.guard_kind.addItems([OVER, NOT_ONE_OF])
@@ -255,7 +264,8 @@ class ActionPanel(QWidget):
         )
 
     def _add_guard(self) -> None:
-        argument = self.guard_argument.currentText()
+        info = self.guard_argument.currentData()
+        argument = info.path if info is not None else self.guard_argument.currentText()
         raw = self.guard_value.text().strip()
         guard: Guard
         try:
@@ -319,11 +329,38 @@ class ActionPanel(QWidget):
 SUMMARY_CHARS = 90
 
 
+_ACRONYMS = frozenset({"iban", "bic", "id", "url", "pin", "cc", "bcc", "sms", "ip", "api"})
+
+
+def field_label(tool: Tool, path: str, title: str | None = None) -> str:
+    """An argument as a person reads it: the card's label for it, else its schema title,
+    else its key in words ("payee.iban" → "Payee IBAN", "invoice_id" → "Invoice ID")."""
+    if tool.confirmation is not None:
+        try:
+            bound = view_shape(tool).by_path.get(path)
+        except ValueError:
+            bound = None
+        if bound is not None and bound.label.strip():
+            return " ".join(bound.label.split())
+    if title and title.strip():
+        return " ".join(title.split())
+    words = path.replace("_", " ").replace("-", " ").replace(".", " ").split()
+    said = [w.upper() if w.lower() in _ACRONYMS else w.lower() for w in words]
+    text = " ".join(said) or path
+    return text[:1].upper() + text[1:]
+
+
+def manifest_words(text: str) -> str:
+    """Manifest text without its markdown marks (`code`, **bold**): Settings shows it as
+    plain text, where the marks would read as stray backticks and stars."""
+    return text.replace("**", "").replace("`", "")
+
+
 def one_line_summary(description: str) -> str:
     """A tool description's first sentence on one line, at most SUMMARY_CHARS long
     ("…" when cut): what the person reads about an action in Settings. The rest of a
     model-facing description (when to call it, argument advice) is not for them."""
-    first = " ".join(description.split("\n\n", 1)[0].split())
+    first = " ".join(manifest_words(description).split("\n\n", 1)[0].split())
     for end in (". ", "? ", "! "):
         cut = first.find(end)
         if cut > 0:

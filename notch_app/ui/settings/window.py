@@ -43,11 +43,10 @@ from notch_app.manifest.model import Manifest
 from notch_app.runtime.catalog import Catalog, CatalogEntry
 from notch_app.runtime.policy_book import PolicyBook, PolicyWriteError, has_policy
 from notch_app.runtime.secrets import SecretStore
-from notch_app.ui.settings.action_panel import ActionPanel, _label
+from notch_app.ui.settings.action_panel import ActionPanel, _label, manifest_words
 from notch_app.ui.settings.allowances_group import AllowanceSource, allowances_section
 from notch_app.ui.settings.api_keys_group import ApiKeysGroup
 from notch_app.ui.settings.in_the_notch import InTheNotch
-from notch_app.ui.settings.phone_group import PhoneChoices, PhoneGroup
 from notch_app.ui.settings.install import (
     InstallError,
     check_install,
@@ -55,6 +54,7 @@ from notch_app.ui.settings.install import (
     is_installed,
     remove,
 )
+from notch_app.ui.settings.phone_group import PhoneChoices, PhoneGroup
 from notch_app.ui.settings.preferences_group import PreferenceRow, preference_rows
 from notch_app.ui.settings.style import settings_style_sheet, system_theme
 from notch_app.ui.theme import ThemeName, card_font
@@ -93,7 +93,7 @@ class IntegrationRow(QFrame):
         title.addStretch(1)
         text.addLayout(title)
         if manifest.summary:
-            text.addWidget(_label(manifest.summary, "Quiet", wrap=True))
+            text.addWidget(_label(manifest_words(manifest.summary), "Quiet", wrap=True))
         row.addLayout(text, 1)
 
         count, name = _policy_summary(book, manifest)
