@@ -133,6 +133,8 @@ def _leaves(node: Any, prefix: str, depth: int = 0) -> Any:
 def _text(value: Any) -> str:
     if isinstance(value, str):
         return value
+    if isinstance(value, list) and all(isinstance(v, str | int | float) for v in value):
+        return ", ".join(str(v) for v in value) or "(none)"  # a list of names reads as one
     try:
         return json.dumps(value, ensure_ascii=False, separators=(", ", ": "), default=str)
     except ValueError:

@@ -67,8 +67,9 @@ PAIR_TRIES: Final = (5, 60.0)
 the log quiet and a misbehaving page slow)."""
 ANSWERS: Final = (20, 60.0)
 """Answers per phone: at most 20 a minute."""
-POLLS: Final = (120, 60.0)
-"""Polls per phone: at most 120 a minute (a page that loops)."""
+POLLS: Final = (600, 60.0)
+"""Polls per phone: at most 600 a minute. A poll answers at every change of the open
+cards, so a busy agent's burst costs a few each; a page that loops is held here."""
 SAVE_WAIT_S: Final = 5.0
 PAGE_DIR: Final = Path(__file__).with_name("page")
 
