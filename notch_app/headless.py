@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from notch_app.ipc.server import NotchServer
+from notch_app.runtime.approval_memory import ApprovalMemory
 from notch_app.runtime.catalog import Catalog
 from notch_app.runtime.policy import Policy
 from notch_app.runtime.presenter import DecisionSink, Presenter
@@ -90,6 +91,7 @@ async def start(
     # they are follows the catalog in use.
     store = DecisionStore(data_dir, secrets_of=lambda i, t: secrets_in(loaded, i, t))
     service = ConfirmationService(catalog, store, policy=policy)
+    service.memory = ApprovalMemory.in_data_dir(data_dir)
     store.secrets_of = lambda integration, tool: secrets_in(service.catalog, integration, tool)
     shown: Presenter | None = None
     try:

@@ -153,6 +153,29 @@ class _Forwarded:
 
 
 @dataclass(slots=True)
+class _HeldTask:
+    """An acting call the client sent as a task (MCP 2025-11-25): the gateway's own task
+    while the card waits, then the server's result."""
+
+    task_id: str
+    created: str
+    ttl: Any
+    work: asyncio.Task[dict[str, Any]]
+    status: str = "working"
+    message: str = "Waiting for your answer in Notch"
+    updated: str = ""
+
+    def document(self) -> dict[str, Any]:
+        return {"taskId": self.task_id, "status": self.status, "statusMessage": self.message,
+                "createdAt": self.created, "lastUpdatedAt": self.updated or self.created,
+                "ttl": self.ttl, "pollInterval": 1000}  # fmt: skip
+
+
+def _now() -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+
+
+@dataclass(slots=True)
 class _Session:
     """What the client said at `initialize`, replayed to a server that restarted."""
 
@@ -202,6 +225,7 @@ class Gateway:
         self._usable = False
         """The server runs and knows the session (its initialize answered or replayed)."""
         self._held_lines: list[bytes] | None = []
+        self._held_tasks: dict[str, _HeldTask] = {}
         """What the client sent before its initialize went on, kept in order."""
 
     # --- the two pipes -----------------------------------------------------------------
@@ -450,6 +474,8 @@ class Gateway:
             self._reply(request_id, {"tools": [t.listed for t in self.front.tools.values()]})
         elif method == "initialize":
             self._spawn(self._initialize(request_id, params, line))
+        elif method.startswith("tasks/") and params.get("taskId") in self._held_tasks:
+            self._spawn(self._own_task(method, request_id, self._held_tasks[params["taskId"]]))
         elif method == "server/discover":
             self._error(request_id, _METHOD_NOT_FOUND, "Method not found: notch mcp speaks "
                         "the initialize handshake")  # fmt: skip
@@ -616,6 +642,9 @@ class Gateway:
             known.copies += 1
             return
         context = {"agent": self._session.client_name, "via": f"notch mcp · {self.front.name}"}
+        if isinstance(params.get("task"), dict):
+            self._start_task(call_id, what, request_id, params, tool, arguments, context)
+            return
         task = asyncio.ensure_future(
             self._ask_then_forward(call_id, request_id, params, tool, arguments, context)
         )
@@ -678,6 +707,68 @@ class Gateway:
                             f"with {shown}."})  # fmt: skip
             result = {**result, "content": content}
         return result
+
+    def _start_task(
+        self,
+        call_id: str,
+        what: str,
+        request_id: Any,
+        params: dict[str, Any],
+        tool: GatewayTool,
+        arguments: dict[str, Any],
+        context: dict[str, Any],
+    ) -> None:
+        """An acting call sent as a task: answered at once with a task of the gateway's
+        own (`working` while the card waits), run once the person says yes; the client
+        polls it with tasks/get and tasks/result, or cancels it (the card is withdrawn)."""
+        self._own_ids += 1
+        task_id = f"{self._scope}-task-{self._own_ids}"
+        plain = {k: v for k, v in params.items() if k != "task"}
+        work = asyncio.ensure_future(
+            self._ask_then_forward(call_id, task_id, plain, tool, arguments, context)
+        )
+        held = _HeldTask(task_id, _now(), params["task"].get("ttl"), work)
+        self._held_tasks[task_id] = held
+        asked = _Asked(what, work)
+        self._remember(call_id, asked)
+
+        def ended(done: asyncio.Task[dict[str, Any]]) -> None:
+            self._answered(call_id, asked)
+            held.updated = _now()
+            if done.cancelled():
+                held.status, held.message = "cancelled", "Withdrawn before the person decided"
+            elif done.exception() is not None:
+                held.status, held.message = "failed", str(done.exception())
+            else:
+                held.status, held.message = "completed", "Done"
+            self._write(_encode({"jsonrpc": "2.0", "method": "notifications/tasks/status",
+                                 "params": held.document()}))  # fmt: skip
+
+        work.add_done_callback(ended)
+        self._reply(request_id, {"task": held.document()})
+
+    async def _own_task(self, method: str, request_id: Any, held: _HeldTask) -> None:
+        """tasks/get, tasks/result or tasks/cancel for a task of the gateway's own."""
+        if method == "tasks/cancel":
+            if not held.work.done():
+                held.work.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await held.work
+            self._reply(request_id, held.document())
+        elif method == "tasks/result":
+            try:
+                result = await asyncio.shield(held.work)
+            except asyncio.CancelledError:
+                self._error(request_id, _INVALID_REQUEST, f"Task {held.task_id} was cancelled")
+                return
+            except Exception as exc:
+                result = tool_error(str(exc))
+            meta = {"io.modelcontextprotocol/related-task": {"taskId": held.task_id}}
+            self._reply(request_id, {**result, "_meta": {**result.get("_meta", {}), **meta}})
+        elif method == "tasks/get":
+            self._reply(request_id, held.document())
+        else:
+            self._error(request_id, _METHOD_NOT_FOUND, f"Method not found: {method}")
 
     def _keep_alive(self, params: dict[str, Any]) -> asyncio.Task[None] | None:
         """While the person decides: `notifications/progress` every `progress_every`

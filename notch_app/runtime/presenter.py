@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
+from notch_app.runtime.approval_memory import Change
 from notch_app.runtime.askers import AskingProcess
 
 if TYPE_CHECKING:
@@ -74,6 +75,9 @@ class ConfirmationRequest:
     process: AskingProcess | None = None
     """The process that asked, as the kernel says (None for the app itself, or a request
     brought back after a restart): the notch names one with many cards waiting."""
+    changes: tuple[Change, ...] = ()
+    """What differs from what the person approved for this action before (a new payee, a
+    look-alike domain, an amount above the usual): marked on the card (issue 20)."""
 
     def __repr__(self) -> str:  # arguments may hold secrets: never in reprs or logs
         return (

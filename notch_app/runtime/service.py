@@ -42,6 +42,7 @@ from notch_app.manifest.argument_fast_path import surely_valid
 from notch_app.manifest.arguments import argument_problems
 from notch_app.manifest.model import Manifest, Tool
 from notch_app.runtime.allowances import Allowance, Allowances, session_key
+from notch_app.runtime.approval_memory import ApprovalMemory
 from notch_app.runtime.argument_checks import ArgumentChecks
 from notch_app.runtime.askers import (
     DEFAULT_GRACE_S,
@@ -261,6 +262,9 @@ class ConfirmationService:
         the person's setting (`policy.asker_grace_seconds`), else DEFAULT_GRACE_S."""
         self.askers = Askers(self._grace_seconds, self._asker_gone)
         """Which askers have a connection open (the socket server tells it)."""
+        self.memory = ApprovalMemory()
+        """What the person approved before, per action (kept in the data dir when the
+        runner gives it one): a new card marks what differs (approval_memory.py)."""
         self.allowances = Allowances(self._clock)
         """What the person allowed "for this session", each as far as it reaches, per
         session (the agent's own, else its asker's): see allowances.py."""
@@ -506,6 +510,9 @@ class ConfirmationService:
             expires_at=None if call.expires_in_ms is None else now + call.expires_in_ms / 1000,
             reason=_with_update(verdict.reason if verdict.verdict == "ask" else None, updated),
             process=call.process,
+            changes=tuple(self.memory.changes(integration.id, tool, args))
+            if verdict.verdict == "ask"
+            else (),
         )
         item = _Open(request, integration, tool, digest, loop.create_future())
         item.owner = owner
@@ -762,6 +769,8 @@ class ConfirmationService:
                     "reason": request.reason,
                     # What a voice agent says aloud: built from the validated arguments only.
                     "readBack": _read_back(item.tool, request.arguments),
+                    # What differs from what the person approved before (issue 20).
+                    "changes": [c.to_json() for c in request.changes],
                 },
             )
             for event, data in held or ():
@@ -933,6 +942,8 @@ class ConfirmationService:
         session = session_key(item.request.context, item.owner, item.integration.id)
 
         def remembered() -> None:
+            # What was approved, for the next card's "changed since" marks (no secrets).
+            self.memory.remember(item.integration.id, item.tool, final)
             if kept == "session" and session is not None:
                 # As far as the card said: the command's prefix in its folder, one exact
                 # command, or the action (card/scope_reach.py), from what was approved.

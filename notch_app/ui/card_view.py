@@ -14,11 +14,11 @@ from __future__ import annotations
 import contextlib
 import itertools
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QEvent, QObject, QRectF, QSize, Qt, Signal
+from PySide6.QtCore import QEvent, QObject, QRectF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QColor,
     QFontMetrics,
@@ -56,6 +56,7 @@ from notch_app.manifest.model import Tool
 from notch_app.manifest.shown_arguments import shown_paths
 from notch_app.manifest.view import CardBlock, WidgetBlock, walk_blocks
 from notch_app.reply import classify_reply
+from notch_app.runtime.approval_memory import Change
 from notch_app.ui.blocks import CardContext, build_block
 from notch_app.ui.blocks.inputs import InputEditor
 from notch_app.ui.blocks.layout import add_card_header
@@ -64,6 +65,7 @@ from notch_app.ui.blocks.widget import notch_footer
 from notch_app.ui.theme import Look
 from notch_app.ui.widgets.also_sends import AlsoSendsSection, CheckNotes
 from notch_app.ui.widgets.asker_strip import Asker, AskerStrip
+from notch_app.ui.widgets.change_marks import ChangeMarks
 from notch_app.ui.widgets.code_view import SeenScroll
 from notch_app.ui.widgets.details_fold import (
     DETAILS_KEY,
@@ -315,6 +317,7 @@ class CardView(QWidget):
         live_pages: bool = True,
         compact: bool = True,
         screen_height: int | None = None,
+        changes: Sequence[Change] = (),
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
@@ -450,6 +453,12 @@ class CardView(QWidget):
         # should see first; a risky call's confirm takes the destructive style.
         self.risk = RiskSection(self._ctx.look, self._state, self._ctx.confirm_buttons, glass)
         frame.insertWidget(self._check_notes_at, self.risk.notes)
+        # What differs from the person's last approvals of this action (issue 20): under
+        # the risk lines; a card with marks opens expanded at the first marked field.
+        self.changes = ChangeMarks(self._ctx.look, changes, glass)
+        frame.insertWidget(self._check_notes_at + 1, self.changes)
+        if self.changes.changes:
+            QTimer.singleShot(0, self.show_first_change)
         # Decline with words: a quiet line under the footer, opened only when clicked.
         # The words for a spoken yes (made when the overlay gives them; see show_voice_words).
         self.voice_words_line: VoiceWords | None = None
@@ -582,6 +591,8 @@ class CardView(QWidget):
         ) or any(state.field_error(b.path) for b in inputs)
         risk = getattr(self, "risk", None)
         risky = risk is not None and risk.notes.risk.risky  # issue 20's reading of the call
+        marks = getattr(self, "changes", None)
+        risky = risky or bool(marks is not None and marks.changes)  # changed since last time
         if must_act or risky or (notice and notice.strip()):
             toggle.set_open(True)
         else:
@@ -629,6 +640,18 @@ class CardView(QWidget):
             self.details.set_open(True)
 
     # --- the public face ---------------------------------------------------------------
+
+    def show_first_change(self) -> None:
+        """Scroll the body to the field of the first "changed since" mark, if one shows it."""
+        if self._body is None:
+            return
+        for change in self.changes.changes:
+            parts = change.path.split(".")
+            for end in range(len(parts), 0, -1):
+                editor = self._ctx.editors.get(".".join(parts[:end]))
+                if editor is not None:
+                    self._body.ensureWidgetVisible(editor.container)
+                    return
 
     def state(self) -> CardState:
         """The card's CardState (values, gating, final arguments)."""

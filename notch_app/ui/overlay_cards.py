@@ -97,6 +97,7 @@ class ManifestCardFactory:
             notice=request.reason,
             asker=asker_for(entry.manifest, entry.folder, source=source_of(entry)),
             scopes=True,
+            changes=request.changes,
             parent=parent,
         )
         return BuiltCard(

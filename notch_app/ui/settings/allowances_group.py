@@ -1,4 +1,5 @@
-"""Settings: what the person allowed "for this session", each with "Stop allowing".
+"""Settings: what the person allowed "for this session", each with "Stop allowing", and
+what they approved before (the "changed since" marks' memory), with "Forget it all".
 
 The running Notch keeps these in memory only (runtime/allowances.py): this section shows
 them in the Settings window `notch run` opens, never in a `notch settings` of its own
@@ -15,6 +16,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from notch_app.runtime.allowances import Allowance
+from notch_app.runtime.approval_memory import ApprovalMemory
 
 
 class AllowanceSource(Protocol):
@@ -79,4 +81,35 @@ def allowances_section(
     column.setSpacing(6)
     column.addWidget(_label("ALLOWED FOR THIS SESSION", "SectionTitle"))
     column.addWidget(group(rows))
+    return holder
+
+
+def memory_section(memory: ApprovalMemory, changed: Callable[[], None]) -> QWidget:
+    """ "What you approved before": how many actions Notch compares new cards with, and
+    "Forget it all", after which no card is marked until new approvals."""
+    holder = QFrame()
+    holder.setObjectName("Row")
+    row = QHBoxLayout(holder)
+    row.setContentsMargins(14, 10, 14, 10)
+    text = QVBoxLayout()
+    count = memory.actions()
+    text.addWidget(_label("What you approved before", "RowName"))
+    said = (
+        f"Kept for {count} action{'s' if count != 1 else ''}, without secret values: new "
+        "cards mark a new payee, a look-alike domain, an unusual amount"
+        if count
+        else "Nothing kept yet: cards are marked once you have approved an action"
+    )
+    text.addWidget(_label(said, "Faint", wrap=True))
+    row.addLayout(text, 1)
+    button = QPushButton("Forget it all")
+    button.setObjectName("ForgetApprovals")
+    button.setEnabled(bool(count))
+
+    def forget() -> None:
+        memory.clear()
+        changed()
+
+    button.clicked.connect(forget)
+    row.addWidget(button, 0, Qt.AlignmentFlag.AlignVCenter)
     return holder

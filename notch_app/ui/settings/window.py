@@ -40,11 +40,16 @@ from PySide6.QtWidgets import (
 
 from notch_app.manifest.acting import tool_kind
 from notch_app.manifest.model import Manifest
+from notch_app.runtime.approval_memory import ApprovalMemory
 from notch_app.runtime.catalog import Catalog, CatalogEntry
 from notch_app.runtime.policy_book import PolicyBook, PolicyWriteError, has_policy
 from notch_app.runtime.secrets import SecretStore
 from notch_app.ui.settings.action_panel import ActionPanel, _label, manifest_words
-from notch_app.ui.settings.allowances_group import AllowanceSource, allowances_section
+from notch_app.ui.settings.allowances_group import (
+    AllowanceSource,
+    allowances_section,
+    memory_section,
+)
 from notch_app.ui.settings.api_keys_group import ApiKeysGroup
 from notch_app.ui.settings.in_the_notch import InTheNotch
 from notch_app.ui.settings.install import (
@@ -321,6 +326,11 @@ class SettingsWindow(QWidget):
             allowed = allowances_section(self.allowances, self._schedule_redraw, _group)
             if allowed is not None:
                 column.addWidget(allowed)
+        # The running Notch's memory of past approvals, else the one in the data dir.
+        memory = getattr(self.allowances, "memory", None)
+        if not isinstance(memory, ApprovalMemory):
+            memory = ApprovalMemory.in_data_dir(self.book.path.parent)
+        column.addWidget(memory_section(memory, self._schedule_redraw))
 
         self.rows: dict[str, IntegrationRow] = {}
         rows: list[QWidget] = []
