@@ -215,3 +215,21 @@ def test_a_folder_without_problems_says_validate_passes(
     shutil.copytree(BUNDLED_MANIFESTS / "files", folder)
     window = open_studio(folder)
     assert window.problems.heading.text() == "Problems: none (notch validate passes)"
+
+
+def test_the_studio_wears_the_cards_theme(tmp_path: Path, qtbot: QtBot) -> None:
+    """Issue 22: the studio was stock grey Qt beside the polished card."""
+    from PySide6.QtWidgets import QPlainTextEdit
+
+    from notch_app.ui.studio.window import StudioWindow
+    from notch_app.ui.theme import card_font, palette
+
+    folder = BUNDLED_MANIFESTS / "payments"
+    window = StudioWindow(folder, theme="dark", watch=False, socket_path=tmp_path / "none.sock")
+    qtbot.addWidget(window)
+    assert window.font().family() == card_font().family()
+    sheet = window.styleSheet()
+    assert palette("dark")["field_fill"] in sheet
+    window.set_theme("light")
+    assert palette("light")["field_fill"] in window.styleSheet()
+    assert window.findChildren(QPlainTextEdit)

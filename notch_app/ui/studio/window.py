@@ -35,6 +35,7 @@ from notch_app.manifest.glance import read_glance
 from notch_app.manifest.glance_result import find_glance
 from notch_app.ui.card_view import CardView
 from notch_app.ui.overlay_settings import OverlaySettings
+from notch_app.ui.settings.style import WINDOW_COLOURS, settings_style_sheet
 from notch_app.ui.studio.arguments_editor import ArgumentsEditor
 from notch_app.ui.studio.card_stage import CardStage
 from notch_app.ui.studio.editor_launch import open_in_editor
@@ -54,6 +55,7 @@ from notch_app.ui.studio.scenario_writer import (
     write_scenario,
 )
 from notch_app.ui.studio.tool_list import ToolList
+from notch_app.ui.theme import card_font, palette
 from notch_app.ui.widgets.asker_strip import ICON_SIZE, Asker, installed_from
 from notch_app.ui.widgets.integration_icon import InstalledIcon
 
@@ -102,6 +104,8 @@ class StudioWindow(QMainWindow):
         self._asker: Asker | None = None
         self.setWindowTitle(f"Notch studio — {folder.name}")
         self.resize(*WINDOW_SIZE)
+        self.setObjectName("StudioWindow")
+        self.setFont(card_font())  # the card's type, not the platform's default
 
         # --- left: tools and the source of the arguments ---------------------------------
         self.tools = ToolList()
@@ -125,6 +129,7 @@ class StudioWindow(QMainWindow):
 
         # --- middle: the card, and the arguments editor when chosen ----------------------
         self.stage = CardStage()
+        self._dress(theme)  # first: a style sheet set later resets the stage's palette
         self.stage.set_theme(theme)
         self.stage.painted.connect(self.card_painted.emit)
         self.arguments = ArgumentsEditor()
@@ -315,11 +320,29 @@ class StudioWindow(QMainWindow):
         if theme == self.theme:
             return
         self.theme = theme
+        self._dress(theme)  # first: a style sheet set later resets the stage's palette
         self.stage.set_theme(theme)
         self.theme_toggle.blockSignals(True)
         self.theme_toggle.setChecked(theme == "light")
         self.theme_toggle.blockSignals(False)
         self._build_card(keep_edits=True)
+
+    def _dress(self, theme: Theme) -> None:
+        """The studio in the card's theme: Settings' style sheet (the card's colour tokens
+        on an opaque window), so the tools around the card look as finished as it."""
+        tokens = palette(theme)
+        fields = (
+            "#StudioWindow QPlainTextEdit, #StudioWindow QTextEdit, #StudioWindow QListView, "
+            "#StudioWindow QTreeView, #StudioWindow QTableView"
+        )
+        self.setStyleSheet(
+            settings_style_sheet(theme)
+            + f"\n#StudioWindow, #StudioWindow QSplitter {{ background: "
+            f"{WINDOW_COLOURS[theme]['window_fill']}; }}"
+            f"\n{fields} {{ background: {tokens['field_fill']}; color: {tokens['text']}; "
+            f"border: 1px solid {tokens['field_border']}; border-radius: 8px; "
+            f"selection-background-color: {tokens['selection']}; }}"
+        )
 
     # --- the card ------------------------------------------------------------------------
 
