@@ -1030,7 +1030,11 @@ class OverlayPresenter(QObject):
         elif self._glances:
             said = self._glances.pop(0)
             # A "refuses when" rule's line ("Refused Pay invoice: …") is not a run.
-            self._show_done(said, "declined" if said.startswith("Refused ") else "approved")
+            refused = said.startswith("Refused ")
+            if not refused and not said.startswith("Ran without asking"):
+                # Said as what it is: it ran, and nobody was asked (issue 22).
+                said = f"Ran without asking: {said}"
+            self._show_done(said, "declined" if refused else "approved")
         elif self._results:
             self._show_result(self._results.popleft())
         elif self.stopped is not None:  # no timer: it stays until Notch is restarted

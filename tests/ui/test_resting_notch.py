@@ -113,3 +113,12 @@ def test_a_card_sent_back_with_words_says_so(
     assert note == "Sent back with your words: “make it shorter”", note
     decided = sink.of("decide")[0]
     assert decided[2] is False
+
+
+def test_an_action_that_ran_without_a_card_says_so(
+    qtbot: Any, sink: Any, simple_factory: Any, card_request: Any
+) -> None:
+    presenter = _overlay(qtbot, sink, simple_factory)
+    presenter.glance(card_request("g"), "Publish playlist")
+    qtbot.waitUntil(lambda: presenter.window.look == "done", timeout=3000)
+    assert presenter.window._note.text() == "Ran without asking: Publish playlist"
