@@ -9,7 +9,10 @@ arguments its inputs bind, in order. Either way:
   leaves one out, which validation refuses, still gets it appended);
 - secrets are never read back, not even masked (a template's binding reads as ••••••);
 - it is one line of at most 300 characters: values are cut with …, whitespace and
-  control characters folded, invisible ones marked as on the card.
+  control characters folded, invisible ones marked as on the card;
+- a generated one follows the manifest's language (`Manifest.language`: en, es, de, fr;
+  any other reads in English): its own few words ("and 2 more") and its punctuation
+  ("¿…?" in Spanish, "… ?" in French). The values and labels are the author's.
 """
 
 from __future__ import annotations
@@ -45,6 +48,35 @@ HEAD_CHARS: Final = 80
 """The card's title as it opens the sentence."""
 
 _SPACE = re.compile(r"\s+")
+
+
+@dataclass(frozen=True, slots=True)
+class ReadBackWords:
+    """A language's few words and punctuation in a generated read-back."""
+
+    more: str
+    """What stands for the values left out: "and {n} more"."""
+    opening: str = ""
+    """Before the sentence ("¿" in Spanish)."""
+    colon: str = ":"
+    question: str = "?"
+    lower_labels: bool = True
+    """Labels lower-cased mid-sentence ("to"); German keeps its nouns ("Betrag")."""
+
+
+_NBSP = "\u202f"  # French puts a narrow no-break space before : and ?
+READ_BACK_WORDS: Final[dict[str, ReadBackWords]] = {
+    "en": ReadBackWords(more="and {n} more"),
+    "es": ReadBackWords(more="y {n} más", opening="¿"),
+    "de": ReadBackWords(more="und {n} weitere", lower_labels=False),
+    "fr": ReadBackWords(more="et {n} de plus", colon=_NBSP + ":", question=_NBSP + "?"),
+}
+
+
+def words_for(language: str | None) -> ReadBackWords:
+    """The words for a BCP 47 `language` ("es-MX" reads as "es"); English otherwise."""
+    primary = (language or "en").split("-")[0].lower()
+    return READ_BACK_WORDS.get(primary, READ_BACK_WORDS["en"])
 _ACRONYMS: Final = frozenset({"iban", "bic", "id", "url", "pin", "cc", "bcc", "sms", "ip"})
 # Arguments in which the model explains itself ("what the agent says the command does"):
 # a read-back says what runs, not the agent's account of it.
@@ -138,7 +170,7 @@ def _generated(tool: Tool, final: Mapping[str, Any], args: ToolArguments) -> str
         shown = _shown(final, path, MUST_VALUE_CHARS if is_must else OTHER_VALUE_CHARS)
         if not shown or (shown in head and len(shown) > 2):
             continue  # the title says it already ("Pay invoice INV-2025-0142")
-        label = _label(path, args, labels.get(path))
+        label = _label(path, args, labels.get(path), words_for(tool.language).lower_labels)
         if value is True:
             parts.append(_Part(path, "", label, is_must))  # a switch that is on: its words
         else:
@@ -146,7 +178,7 @@ def _generated(tool: Tool, final: Mapping[str, Any], args: ToolArguments) -> str
             parts.append(_Part(path, label, shown, is_must, quoted))
         taken.append(path)
     parts = _amounts_with_currency(parts, final)
-    return _fit(head, parts)
+    return _fit(head, parts, words_for(tool.language))
 
 
 def _head(tool: Tool, final: Mapping[str, Any], args: ToolArguments) -> str:
@@ -214,16 +246,23 @@ def _amounts_with_currency(parts: list[_Part], final: Mapping[str, Any]) -> list
     return [p for p in out if p.path not in said]
 
 
-def _fit(head: str, parts: list[_Part]) -> str:
-    """`Head: part; part?` within MAX_READ_BACK_CHARS: other values go from the end
-    first (said as "and N more"), then every value is cut shorter."""
+def _fit(head: str, parts: list[_Part], words: ReadBackWords = READ_BACK_WORDS["en"]) -> str:
+    """`Head: part; part?` (in the manifest's language's punctuation) within
+    MAX_READ_BACK_CHARS: other values go from the end first (said as "and N more"), then
+    every value is cut shorter."""
     kept = list(parts)
     dropped = 0
+
+    def sentence(body: str) -> str:
+        if not body:
+            return f"{words.opening}{head}{words.question}"
+        return f"{words.opening}{head}{words.colon} {body}{words.question}"
+
     while True:
         body = "; ".join(p.text() for p in kept)
         if dropped:
-            body += f"; and {dropped} more"
-        said = f"{head}: {body}?" if body else f"{head}?"
+            body += "; " + words.more.format(n=dropped)
+        said = sentence(body)
         if len(said) <= MAX_READ_BACK_CHARS:
             return said
         others = [i for i, p in enumerate(kept) if not p.must]
@@ -233,7 +272,7 @@ def _fit(head: str, parts: list[_Part]) -> str:
         dropped += 1
     squeezed = [_Part(p.path, p.label, _cut(p.value, 24), p.must, p.quoted) for p in kept]
     body = "; ".join(p.text() for p in squeezed)
-    return _bounded(f"{head}: {body}?")
+    return _bounded(sentence(body), words.question)
 
 
 # --- values ----------------------------------------------------------------------------
@@ -259,7 +298,7 @@ def _shown(final: Mapping[str, Any], path: str, limit: int) -> str:
     return "" if value is MISSING else _cut(_one_line(display_value(value)), limit)
 
 
-def _label(path: str, args: ToolArguments, input_label: str | None) -> str:
+def _label(path: str, args: ToolArguments, input_label: str | None, lower: bool = True) -> str:
     """The input's label, else the schema's title, else the path in words, lower-case
     where a word is not an acronym: "to", "payee IBAN", "Approval PIN" → "approval PIN"."""
     schema = args.schemas.get(path, {})
@@ -271,7 +310,7 @@ def _label(path: str, args: ToolArguments, input_label: str | None) -> str:
     for i, word in enumerate(words):
         if word.lower() in _ACRONYMS:
             words[i] = word.upper()
-        elif i == 0 and not (len(word) > 1 and word.isupper()):
+        elif lower and i == 0 and not (len(word) > 1 and word.isupper()):
             words[i] = word.lower()  # mid-sentence: "to", not "To"
     return _cut(" ".join(words), 32)
 
@@ -287,10 +326,10 @@ def _cut(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
-def _bounded(said: str) -> str:
+def _bounded(said: str, question: str = "?") -> str:
     if len(said) <= MAX_READ_BACK_CHARS:
         return said
-    return said[: MAX_READ_BACK_CHARS - 2].rstrip() + "…?"
+    return said[: MAX_READ_BACK_CHARS - 1 - len(question)].rstrip() + "…" + question
 
 
 __all__ = ["MAX_READ_BACK_CHARS", "card_read_back", "read_back"]

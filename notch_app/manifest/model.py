@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, StringConstraints, model_validator
 from pydantic.alias_generators import to_camel
 
 from notch_app.manifest import limits
@@ -178,9 +178,17 @@ class Tool(_Open):
         "forbidden for read-only ones.",
     )
 
+    _language: str | None = PrivateAttr(default=None)
+    """The language of its manifest's words (`Manifest.language`), set by the manifest."""
+
     @property
     def display_title(self) -> str:
         return self.title or (self.annotations.title if self.annotations else None) or self.name
+
+    @property
+    def language(self) -> str | None:
+        """The language its manifest says its words are written in (None: not said)."""
+        return self._language
 
 
 class Manifest(_Open):
@@ -220,6 +228,22 @@ class Manifest(_Open):
     preferences: list[Preference] = Field(default_factory=list, max_length=64)
     permissions: list[Permission] = Field(default_factory=list, max_length=64)
     tools: list[Tool] = Field(max_length=limits.MAX_TOOLS)
+    language: (
+        Annotated[str, StringConstraints(pattern=r"^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$")] | None
+    ) = Field(
+        default=None,
+        description="The language the manifest's words are written in, as a BCP 47 tag "
+        '("es", "de-CH"). The read-back Notch generates follows it (en, es, de, fr; '
+        "others read back in English). Absent: English.",
+        examples=["es"],
+    )
+
+    @model_validator(mode="after")
+    def _tools_know_the_language(self) -> Manifest:
+        # A tool is handed around alone (cards, read-backs): it carries its words' language.
+        for tool in self.tools:
+            tool._language = self.language
+        return self
 
     def tool(self, name: str) -> Tool | None:
         for t in self.tools:
