@@ -233,3 +233,37 @@ def test_the_studio_wears_the_cards_theme(tmp_path: Path, qtbot: QtBot) -> None:
     window.set_theme("light")
     assert palette("light")["field_fill"] in window.styleSheet()
     assert window.findChildren(QPlainTextEdit)
+
+
+def test_authors_try_asks_first_off_and_a_refusal_rule_without_touching_settings(
+    open_studio: Callable[..., StudioWindow], tmp_path: Path
+) -> None:
+    folder = tmp_path / "payments"
+    shutil.copytree(BUNDLED_MANIFESTS / "payments", folder)
+    studio = open_studio(folder)
+    assert isinstance(studio.stage.card, CardView)  # the default: the card shows
+    policy = studio.policy
+
+    # A rule past the fixture's 1250: the card still shows, as the person would see it.
+    policy.refuse_argument.setCurrentText("amount")
+    policy.refuse_limit.setText("5000")
+    assert isinstance(studio.stage.card, CardView)
+    # Under the fixture's amount: refused, with the very sentence the agent would get.
+    policy.refuse_limit.setText("1,000")
+    said = studio.stage.message.text()
+    assert studio.stage.card is None or not studio.stage.card.isVisible()
+    assert "Refused Pay invoice: amount is over 1,000" in said
+    assert "The person does not allow Pay invoice when amount is over 1,000" in said
+    assert "lower amount to 1,000 or less" in said
+    assert policy.note.text() == "Refused at once: no card, the agent is told why."
+
+    # No rule, Asks first off: runs without a card; the glance and the model's sentence.
+    policy.refuse_argument.setCurrentText("(no rule)")
+    policy.asks_first.setChecked(False)
+    said = studio.stage.message.text()
+    assert "runs without asking" in said or "ran without a card" in said
+    assert "Pay" in said
+    policy.asks_first.setChecked(True)
+    assert isinstance(studio.stage.card, CardView) and studio.stage.card.isVisible()
+    # Nothing was written anywhere: the studio only previews.
+    assert not (tmp_path / "data").exists()

@@ -48,6 +48,7 @@ from notch_app.ui.studio.folder import (
 from notch_app.ui.studio.folder_watcher import FolderWatcher
 from notch_app.ui.studio.live_result import LiveResult
 from notch_app.ui.studio.notch_trial import NotchTrial
+from notch_app.ui.studio.policy_trial import PolicyTrial
 from notch_app.ui.studio.problems_list import ProblemsList
 from notch_app.ui.studio.scenario_writer import (
     ScenarioNotSaved,
@@ -102,6 +103,7 @@ class StudioWindow(QMainWindow):
         self._choice_label: str | None = None
         self._editor_args: dict[str, Any] | None = None
         self._asker: Asker | None = None
+        self._policy_tool: object = None
         self.setWindowTitle(f"Notch studio — {folder.name}")
         self.resize(*WINDOW_SIZE)
         self.setObjectName("StudioWindow")
@@ -182,6 +184,10 @@ class StudioWindow(QMainWindow):
         right_column = QVBoxLayout(right)
         right_column.addWidget(self.live, 1)
         right_column.addWidget(self.start_over)
+        # Asks first off and a "refuse when" rule, tried here without touching settings.
+        self.policy = PolicyTrial()
+        self.policy.changed.connect(lambda: self._build_card(keep_edits=True))
+        right_column.addWidget(self.policy)
         right_column.addWidget(saving)
         right_column.addWidget(trying)
 
@@ -365,6 +371,17 @@ class StudioWindow(QMainWindow):
         choice = self._current_choice()
         arguments = (self._editor_args if choice.kind == "editor" else choice.arguments) or {}
         edits = self._edits_now() if keep_edits else {}
+        if self._policy_tool is not entry.tool:
+            self._policy_tool = entry.tool
+            self.policy.use_tool(entry.tool)
+        instead = self.policy.outcome(entry.tool, arguments)
+        if not instead.card:
+            self.stage.say(
+                f"No card: the notch shows “{instead.person_sees}”, and the agent is told "
+                f"“{instead.agent_hears}”"
+            )
+            self.live.clear("As the person set it, no card shows")
+            return
         try:
             card = CardView(
                 entry.tool,
