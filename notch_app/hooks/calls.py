@@ -27,6 +27,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
+from notch_app.card.input_text import readable_input
 from notch_app.hooks import file_change
 from notch_app.hooks.payload import HookPayload
 from notch_app.manifest.acting import acting_verdict
@@ -342,9 +343,9 @@ def _mcp_or_other(integration: str, payload: HookPayload, installed: Installed) 
         verdict = acting_verdict({"name": mcp[1]})
         if not verdict.asks:
             return NoCard(f"{mcp[1]} does not act ({verdict.why}); Notch does not ask about it")
-    lines = json.dumps(
-        payload.tool_input, indent=2, ensure_ascii=False, sort_keys=True
-    ).splitlines()
+    # Written for reading (card/input_text.py): what it acts on first (`table`, `to`),
+    # then the bulk, a list of rows as a table with every column; every value there.
+    lines = readable_input(payload.tool_input).splitlines()
     text, partial = file_change.bounded(lines)
     if partial:
         return AgentAsks(f"its input is {len(lines):,} lines of JSON, more than Notch shows whole")

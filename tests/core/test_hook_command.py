@@ -155,7 +155,7 @@ async def test_an_installed_mcp_tool_uses_its_card_and_an_unknown_one_a_generate
         assert (card.integration_id, card.tool_name) == ("dev.notch.agents.claude-code", "Other")
         assert (
             card.arguments["server"] == "tracker"
-            and '"title": "Cart totals ignore quantity"' in card.arguments["input"]
+            and 'title: "Cart totals ignore quantity"' in card.arguments["input"]
         )
         cards.decline(card.call_id)
         assert decision_of((await asking)[1])[0] == "deny"

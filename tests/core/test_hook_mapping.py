@@ -237,10 +237,12 @@ def test_an_mcp_tool_without_a_manifest_gets_a_generated_card_of_its_input() -> 
     call = mapped(payload("claude-code/mcp-unknown"), INSTALLED)
     assert isinstance(call, calls.NotchCall) and call.tool == "Other"
     assert call.arguments["server"] == "tracker" and call.arguments["tool_name"] == "create_issue"
-    assert json.loads(call.arguments["input"]) == {
-        "labels": ["bug"],
-        "title": "Cart totals ignore quantity",
-    }
+    # Written for reading (issue 20): what it acts on first, then the bulk.
+    assert call.arguments["input"].splitlines() == [
+        'title: "Cart totals ignore quantity"',
+        "labels: (1 item)",
+        '  1. "bug"',
+    ]
     assert call.updated_input(call.arguments) == payload("claude-code/mcp-unknown")["tool_input"]
 
 
