@@ -686,7 +686,9 @@ class Gateway:
         if decision is None:
             return tool_error(f"{answer.problem}; {sentences.nothing_done(tool.name)}.")
         if not decision.runs:
-            return tool_error(sentences.refusal(decision.outcome, tool.title, tool.name))
+            return tool_error(
+                sentences.refusal(decision.outcome, tool.title, tool.name, decision.for_model)
+            )
         if decision.outcome == "notRequired" and tool.acts:
             return tool_error(
                 f"Notch has no card for “{tool.title}”, so the person cannot confirm it; "

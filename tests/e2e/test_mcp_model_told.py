@@ -42,3 +42,47 @@ async def test_tools_list_tells_the_model_that_acting_tools_ask_first(tmp_path: 
     # Reads run without asking: their descriptions are the author's alone.
     assert listed["get_status"] == "How the notes are doing."
     assert all(ASKS_FIRST not in (d or "") for n, d in listed.items() if n == "get_status")
+
+
+@pytest.mark.asyncio
+@pytest.mark.timeout(90)
+async def test_a_refusal_rule_reaches_the_model_through_notch_mcp_as_notchs_sentence(
+    tmp_path: Path,
+) -> None:
+    import tempfile
+
+    from notch_app.headless import start
+    from notch_app.runtime.catalog import Catalog
+    from notch_app.runtime.policy_book import NotOneOfGuard, PersonPolicy, PolicyBook
+
+    data = tmp_path / "data"
+    book = PolicyBook.in_data_dir(data)
+    book.add_refusal_by_name(
+        "dev.notch.fixtures.notes", "send_message", NotOneOfGuard(argument="to", allowed=["sam"])
+    )
+    short = Path(tempfile.mkdtemp(prefix="notch-m"))
+    notch = await start(short / "n.sock", data, catalog=Catalog(), policy=PersonPolicy(book))
+    home = tmp_path / "home"
+    home.mkdir()
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "notch_app", "mcp", str(NOTES), "--socket", str(notch.server.path),
+              "--data-dir", str(data)],
+        env={"PATH": f"{Path(sys.executable).parent}:{os.environ.get('PATH', '')}",
+             "HOME": str(home), "XDG_CONFIG_HOME": str(tmp_path / "config")},
+        cwd=str(REPO),
+    )  # fmt: skip
+    try:
+        with (tmp_path / "gw.log").open("a") as err:
+            async with stdio_client(params, err) as (read, write), ClientSession(read, write) as s:
+                await s.initialize()
+                result = await s.call_tool("send_message", {"to": "eve", "body": "hi"})
+    finally:
+        await notch.close()
+    assert result.is_error
+    said = " ".join(getattr(c, "text", "") for c in result.content)
+    assert said == (
+        "The person does not allow Send message when to is not one of sam; nothing ran. "
+        "Ask them first, or use one of the allowed values (sam)."
+    ), said
+    assert not (home / "notes-calls.jsonl").exists()  # the server never ran it
