@@ -582,7 +582,7 @@ class CardView(QWidget):
             assert self._body is not None  # a fold needs a body to fold
             self._frame.insertWidget(self._frame.indexOf(self._body) + 1, toggle)
         self.details = toggle
-        self._ctx.focus_chain.insert(0, toggle)
+        self._ctx.focus_chain.append(toggle)
         toggle.toggled_open.connect(self._show_fold)
         self._refresh_fold()
         must_act = any(
@@ -628,6 +628,13 @@ class CardView(QWidget):
             self._state.hold_until_seen(DETAILS_KEY, DETAILS_REASON.format(label=cut[0]))
         else:
             self._state.seen(DETAILS_KEY)
+
+    def focusNextPrevChild(self, next: bool) -> bool:
+        # Tab into a folded card unfolds it: the form is one key away, as it is one
+        # click away, and Tab then walks its fields as on the whole card.
+        if self.details is not None and not self.details.opened:
+            self.details.set_open(True)
+        return super().focusNextPrevChild(next)
 
     @property
     def details_open(self) -> bool:

@@ -239,3 +239,15 @@ def test_a_risky_call_opens_expanded(qtbot: Any) -> None:
     assert not calm.details_open
     assert risky.risk.notes.risk.risky
     assert risky.details_open
+
+
+def test_tab_into_a_folded_card_unfolds_it_and_reaches_the_first_field(qtbot: Any) -> None:
+    view = _view("files", "move_file")
+    qtbot.addWidget(view)
+    _shown(view)
+    view.activateWindow()
+    view.setFocus()
+    assert not view.details_open
+    qtbot.keyClick(view, Qt.Key.Key_Tab)
+    assert view.details_open
+    qtbot.waitUntil(lambda: view.input_widget("destination").hasFocus(), timeout=2000)
