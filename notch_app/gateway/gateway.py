@@ -54,8 +54,6 @@ from notch_app.gateway.launch import DEFAULT_TIMEOUT_S, PROGRESS_EVERY_S
 from notch_app.gateway.tools import GatewayTool, from_server
 from notch_app.gateway.wrapped import ServerCommand, ServerGone, WrappedServer
 from notch_app.ipc.client import WITHDRAW_WAIT_S
-from notch_app.manifest.glance import GLANCE_KEY
-from notch_app.manifest.glance_result import find_glance
 from notch_app.runtime.call_ids import call_id_of
 from notch_app.runtime.decision import canonical_json
 
@@ -69,7 +67,9 @@ never runs twice (`already_decided`), or is refused for other arguments."""
 WAITING: Final = "Waiting for your answer in Notch"
 OWN_INIT_WAIT_S: Final = 30.0
 """How long a restarted server gets to answer the gateway's `initialize`."""
-_GLANCE_MARK: Final = GLANCE_KEY.encode()
+_GLANCE_MARK: Final = b"_voiceos_glance"
+"""`manifest.glance.GLANCE_KEY`, as bytes: a result holding it is read for its glance (the
+glance models load then, not at start: tests/core/test_gateway_tasks.py checks the two)."""
 _METHOD_NOT_FOUND: Final = -32601
 _INTERNAL_ERROR: Final = -32603
 _INVALID_REQUEST: Final = -32600
@@ -99,6 +99,8 @@ def glance_blocks(result: Any) -> list[Any] | None:
     content or the JSON of a text item (see `find_glance`); None without one."""
     if not isinstance(result, dict):
         return None
+    from notch_app.manifest.glance_result import find_glance
+
     found = find_glance(result)
     blocks = (
         found.value.get("blocks") if found is not None and isinstance(found.value, dict) else None

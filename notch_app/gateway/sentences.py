@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from notch_app.manifest.model import leading_verb
-from notch_app.runtime.policy_book.guards import REFUSED_BY_RULE
+from notch_app.manifest.acting import leading_verb
 
 _DONE = {
     "send": "sent", "delete": "deleted", "create": "created", "post": "posted",
@@ -22,8 +21,12 @@ def refusal(outcome: str, title: str, tool_name: str, for_model: str = "") -> st
     """The sentence for a call that ended without running: declined, blocked, expired,
     withdrawn or superseded. A call refused by one of the person's "refuses when" rules
     gets Notch's own sentence (`for_model`), which says what it can do instead."""
-    if outcome == "blocked" and for_model.startswith(REFUSED_BY_RULE):
-        return for_model
+    if outcome == "blocked":
+        # Imported here: policy loads pydantic, and notch mcp relays reads before that.
+        from notch_app.runtime.policy_book.guards import REFUSED_BY_RULE
+
+        if for_model.startswith(REFUSED_BY_RULE):
+            return for_model
     what = f"“{title}”"
     nothing = nothing_done(tool_name)
     if outcome == "declined":

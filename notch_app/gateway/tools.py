@@ -16,11 +16,13 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from notch_app.manifest.acting import acting_verdict
-from notch_app.manifest.model import Manifest, Tool
 from notch_app.runtime.model_sentence import described_for_model
+
+if TYPE_CHECKING:  # notch mcp relays before the manifest's models are imported
+    from notch_app.manifest.model import Manifest, Tool
 
 log = logging.getLogger(__name__)
 

@@ -27,11 +27,59 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, Protocol
 
-from notch_app.manifest.model import ACTING_VERBS, READ_VERBS, Tool
+
+class _Hints(Protocol):
+    @property
+    def read_only_hint(self) -> bool | None: ...
+    @property
+    def destructive_hint(self) -> bool | None: ...
+    @property
+    def open_world_hint(self) -> bool | None: ...
+
+
+class Tool(Protocol):
+    """What the rule reads of a manifest Tool (`manifest.model.Tool`), by its attributes:
+    this module imports no models, so `notch mcp` can decide before pydantic loads."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def description(self) -> str: ...
+    @property
+    def annotations(self) -> _Hints | None: ...
+    @property
+    def confirmation(self) -> object | None: ...
+
 
 Kind = Literal["acting", "read", "unknown"]
+
+ACTING_VERBS = frozenset(
+    {
+        "send", "create", "delete", "update", "post", "book", "pay", "publish", "open",
+        "remove", "cancel", "write", "edit", "move", "rename", "transfer", "submit",
+        "schedule", "reschedule", "reply", "forward", "archive", "upload", "generate",
+        "invite", "share", "buy", "order", "purchase", "refund", "deploy", "merge", "trash",
+        "overwrite", "erase", "wipe", "revoke", "grant", "reserve", "tweet", "unsubscribe",
+        "charge", "add", "insert", "modify", "replace",
+    }
+)  # fmt: skip
+READ_VERBS = frozenset(
+    {
+        "get", "list", "search", "fetch", "check", "read", "find", "lookup", "query",
+        "show", "describe", "view", "count", "preview", "browse", "inspect", "status",
+        "play", "pause", "skip", "resume", "peek",
+    }
+)  # fmt: skip
+_VERB_RE = re.compile(r"^[A-Za-z]+?(?=[_.\-]|[A-Z]|$)")
+
+
+def leading_verb(tool_name: str) -> str:
+    """The first word of a tool name: `send_email` → `send`, `bookMeeting` → `book`."""
+    m = _VERB_RE.match(tool_name)
+    return (m.group(0) if m else tool_name).lower()
+
 
 # An acronym first ("PR", "SMS" before "Sms"), so `merge_PR` reads "Merge pr", not "p r".
 _WORDS_RE: Final = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]{2,}|[A-Za-z][a-z]*|[0-9]+")
@@ -66,7 +114,7 @@ def acting_verdict(
     with no manifest (its own hints are all there is). Never raises; bounded."""
     name, annotations = _name_and_annotations(tool)
     if has_card is None:
-        has_card = isinstance(tool, Tool) and tool.confirmation is not None
+        has_card = not isinstance(tool, Mapping) and tool.confirmation is not None
     destructive = annotations.get("destructiveHint") is True
     read_only = annotations.get("readOnlyHint")
     words = name_words(name)[:_MAX_NAME_WORDS]
@@ -182,7 +230,7 @@ def read_only_contradicted(tool: Mapping[str, Any] | Tool) -> str | None:
         verb = _verb_of(word, base=True)
         if verb is not None:
             return f"its name says it {_CONTRADICTING[verb]} ({name})"
-    description = tool.description if isinstance(tool, Tool) else tool.get("description")
+    description = tool.get("description") if isinstance(tool, Mapping) else tool.description
     if not isinstance(description, str):
         return None
     first = re.split(r"(?<=[.!?;])\s", description[:300], maxsplit=1)[0]
@@ -203,7 +251,7 @@ def read_only_contradicted(tool: Mapping[str, Any] | Tool) -> str | None:
 
 
 def _name_and_annotations(tool: Mapping[str, Any] | Tool) -> tuple[str, dict[str, Any]]:
-    if isinstance(tool, Tool):
+    if not isinstance(tool, Mapping):
         ann = tool.annotations
         found: dict[str, Any] = {}
         if ann is not None:

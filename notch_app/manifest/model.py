@@ -8,13 +8,16 @@ known key); every inner shape is closed.
 
 from __future__ import annotations
 
-import re
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, StringConstraints, model_validator
 from pydantic.alias_generators import to_camel
 
+# The verbs and `leading_verb` live with the one acting rule; still importable from here.
 from notch_app.manifest import limits
+from notch_app.manifest.acting import ACTING_VERBS as ACTING_VERBS
+from notch_app.manifest.acting import READ_VERBS as READ_VERBS
+from notch_app.manifest.acting import leading_verb as leading_verb
 from notch_app.manifest.view import ConfirmationView
 
 Name = Annotated[
@@ -263,29 +266,3 @@ class Manifest(_Open):
             if isinstance(p, NetworkPermission):
                 out.extend(p.domains)
         return tuple(out)
-
-
-ACTING_VERBS = frozenset(
-    {
-        "send", "create", "delete", "update", "post", "book", "pay", "publish", "open",
-        "remove", "cancel", "write", "edit", "move", "rename", "transfer", "submit",
-        "schedule", "reschedule", "reply", "forward", "archive", "upload", "generate",
-        "invite", "share", "buy", "order", "purchase", "refund", "deploy", "merge", "trash",
-        "overwrite", "erase", "wipe", "revoke", "grant", "reserve", "tweet", "unsubscribe",
-        "charge", "add", "insert", "modify", "replace",
-    }
-)  # fmt: skip
-READ_VERBS = frozenset(
-    {
-        "get", "list", "search", "fetch", "check", "read", "find", "lookup", "query",
-        "show", "describe", "view", "count", "preview", "browse", "inspect", "status",
-        "play", "pause", "skip", "resume", "peek",
-    }
-)  # fmt: skip
-_VERB_RE = re.compile(r"^[A-Za-z]+?(?=[_.\-]|[A-Z]|$)")
-
-
-def leading_verb(tool_name: str) -> str:
-    """The first word of a tool name: `send_email` → `send`, `bookMeeting` → `book`."""
-    m = _VERB_RE.match(tool_name)
-    return (m.group(0) if m else tool_name).lower()

@@ -74,3 +74,10 @@ async def test_cancelling_the_task_withdraws_the_card_and_runs_nothing(
         assert (card.call_id, "withdrawn") in cards.dismissed
     assert cancelled["result"]["status"] == "cancelled"
     assert gateway.ran() == []
+
+
+def test_the_gateway_looks_for_the_glance_key_of_the_manifest() -> None:
+    from notch_app.gateway.gateway import _GLANCE_MARK
+    from notch_app.manifest.glance import GLANCE_KEY
+
+    assert GLANCE_KEY.encode() == _GLANCE_MARK
