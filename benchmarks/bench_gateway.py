@@ -11,10 +11,12 @@ XDG_CONFIG_HOME point there too, so nothing real is touched.
    directly, the sessions open at once, warmed up, then called in turn (which one goes
    first rotates each time). Targets: p50 ≤ 1.3× and ≤ 2 ms added. A third session, a
    bare SDK proxy (this file's `--serve-proxy`: the SDK's lowlevel Server forwarding to
-   a ClientSession, no Notch code), is called in the same turns: the floor any gateway
-   built on the SDK pays for its extra hop. Beside it, each process's CPU per call.
+   a ClientSession, no Notch code), is called in the same turns: the floor of the
+   SDK-built gateway `notch mcp` was before it relayed lines. Beside it, each process's
+   CPU per call.
 2. Start-up: spawning the process → `initialize` → `list_tools` answered, gateway vs the
-   server directly, alternated, ~10 times each (medians). Target: ≤ 1.5×. Also shown:
+   server directly, alternated, ~10 times each (medians). Target: the first
+   `get_status` answered ≤ the direct server's + 100 ms. Also shown:
    the first `get_status` answered (the gateway starts its server in the background) and
    the stages of a start (interpreter, each side's imports by package, the folder's
    manifest, the wrapped server's environment with its keyring lookup).
