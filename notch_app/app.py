@@ -109,6 +109,7 @@ class NotchApp:
         self.phone: PhoneAnswers | None = None
         """Answer from your phone (served while the person's setting says so)."""
         self._unsubscribe_phone: Callable[[], None] | None = None
+        self._phone_following: asyncio.Future[None] | None = None
         self._last_choice: dict[str, object] = {}
         self.stopped = asyncio.Event()
 
@@ -194,7 +195,10 @@ class NotchApp:
             return
         wanted = self.policy_book.phone
         if (wanted.enabled, wanted.port) != (self.phone.serving, self.phone.port or wanted.port):
-            asyncio.ensure_future(self.phone.follow(wanted.enabled, wanted.port))
+            # Kept: a task nobody holds may be collected before it ends.
+            self._phone_following = asyncio.ensure_future(
+                self.phone.follow(wanted.enabled, wanted.port)
+            )
 
     def _follow_overlay_preferences(self) -> None:
         if self.policy_book is None or self.presenter is None:
