@@ -16,11 +16,13 @@ the person, then the client's short withdraw (see `notch_app.ipc.client`).
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
+import inspect
 import threading
 import uuid
 from collections import OrderedDict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, Protocol
 
@@ -36,6 +38,7 @@ from notch_app.ipc.client import (
 )
 from notch_app.runtime.call_ids import call_id_of
 from notch_app.runtime.decision import Decision, canonical_json
+from notch_app.runtime.waiting import WAITING_AFTER_S, told_while_waiting, waiting_sentence
 
 REMEMBERED_CALLS: Final = 100_000
 """Call ids a connector session remembers having asked. Past it the oldest are
@@ -274,8 +277,14 @@ async def decide_async(
     timeout: float | None = None,
     context: Mapping[str, Any] | None = None,
     session: CallIds | None = None,
+    on_waiting: Callable[[PendingCall, str], Any] | None = None,
+    waiting_after: float = WAITING_AFTER_S,
 ) -> list[Verdict]:
-    """`decide` for an AsyncNotchClient: the answers are awaited together."""
+    """`decide` for an AsyncNotchClient: the answers are awaited together. With
+    `on_waiting`, every call still undecided after `waiting_after` seconds is handed to
+    it once with the sentence its model reads meanwhile ("Waiting for the person to
+    confirm … Nothing has run yet"): a status instead of silence (awaited when it returns
+    an awaitable; its errors are ignored)."""
     asked = _routed(route_of(tools), calls, session)
 
     async def one(item: _Asked) -> None:
@@ -293,11 +302,28 @@ async def decide_async(
             item.verdict = refused(call, _notch_said(exc))
 
     waiting = [item for item in asked if item.verdict is None]
+
+    async def told(work: Any) -> Any:
+        if on_waiting is None:
+            return await work
+        task = asyncio.ensure_future(work)
+
+        async def tell() -> None:
+            for item in waiting:
+                if item.verdict is None:
+                    said = on_waiting(item.call, waiting_sentence(item.tool))
+                    if inspect.isawaitable(said):
+                        await said
+
+        return await told_while_waiting(task, tell, waiting_after)
+
     if len(waiting) == 1:
-        await one(waiting[0])  # one confirm round trip, no batch to show
+        await told(one(waiting[0]))  # one confirm round trip, no batch to show
     elif waiting:
         try:
-            results = await client.confirm_many(_batch(waiting), context=context, timeout=timeout)
+            results = await told(
+                client.confirm_many(_batch(waiting), context=context, timeout=timeout)
+            )
         except NotchTimeout as exc:  # every open call was withdrawn: how each ended
             results = _ended(exc, len(waiting))
         _give(waiting, results)
