@@ -648,6 +648,11 @@ class CardView(QWidget):
 
     # --- the public face ---------------------------------------------------------------
 
+    @property
+    def look(self) -> Look:
+        """The card's theme, for Notch's own views shown in its place (the batch summary)."""
+        return self._ctx.look
+
     def show_first_change(self) -> None:
         """Scroll the body to the field of the first "changed since" mark, if one shows it."""
         if self._body is None:

@@ -541,7 +541,9 @@ class NotchWindow(QWidget):
         self._decline_all.setAccessibleName(f"Decline all {count}")
         self._approve_all.setEnabled(approvable)
         self._approve_all.setToolTip(
-            "Approve every call of this turn, each as its card shows it" if approvable else why
+            f"See all {count} calls of this turn in one summary, then approve the ready ones"
+            if approvable
+            else why
         )
         self._approve_all.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents, not armed)
 

@@ -45,6 +45,8 @@ from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QWidget
 
+from notch_app.card.headline import headline
+from notch_app.card.risk import DESTRUCTIVE_LINE, card_risk
 from notch_app.runtime.presenter import (
     ConfirmationRequest,
     DecisionSink,
@@ -55,6 +57,8 @@ from notch_app.runtime.presenter import (
 from notch_app.ui.notch_window import DoneTone, NotchWindow
 from notch_app.ui.overlay_settings import OverlaySettings
 from notch_app.ui.side_notch import ParkedCard, SideNotch
+from notch_app.ui.theme import look as look_of
+from notch_app.ui.widgets.batch_summary import BatchSummary, SummaryRow
 from notch_app.ui.widgets.integration_icon import InstalledIcon
 
 if TYPE_CHECKING:  # the voice modules load on the first voiced card only
@@ -217,7 +221,10 @@ class OverlayPresenter(QObject):
         self.window.cardMoved.connect(self._on_card_moved)
         self.window.cardSettled.connect(self._start_arming)
         self.window.pinToggled.connect(self._on_pin_toggled)
-        self.window.approveAllRequested.connect(lambda: self._decide_batch(True))
+        # Approve all opens the batch's summary first (issue 20): nothing approved unseen.
+        self.window.approveAllRequested.connect(self._open_summary)
+        self._summary: BatchSummary | None = None
+        self._summary_ids: tuple[str, ...] = ()
         self.window.declineAllRequested.connect(lambda: self._decide_batch(False))
         self._batch_note: str | None = None  # the done note of a batch decided at once
         self.window.hoverChanged.connect(self._on_hover_changed)
@@ -845,6 +852,8 @@ class OverlayPresenter(QObject):
         """The approve chord: the card on screen's own confirm, as Enter on it would press
         it — held until armed, closed while gated (a card that cannot be pressed so is
         left alone)."""
+        if self._summary is not None:
+            return  # the summary is on screen, not the card: its own button decides
         entry = self._front()
         press = getattr(entry.card.widget, "press", None) if entry and entry.card else None
         if callable(press):
@@ -1211,17 +1220,101 @@ class OverlayPresenter(QObject):
         if len(members) < 2:
             self.window.set_batch_actions(0, approvable=False)
             return
+        # Approve all opens the summary (it approves nothing itself): offered while any
+        # call of the batch could be approved; the summary names the ones that wait.
         closed = self._batch_gates(members)
-        why = "Approve all needs every card ready — " + " · ".join(closed) if closed else ""
-        self.window.set_batch_actions(
-            len(members), approvable=not closed, why=why, armed=self.armed
-        )
+        ready = len(closed) < len(members)
+        why = "No call of this turn can be approved yet — " + " · ".join(closed)
+        self.window.set_batch_actions(len(members), approvable=ready, why=why if not ready else "")
+
+    # --- Approve all, over what was shown (issue 20) ------------------------------------
+
+    def _open_summary(self) -> None:
+        """Show the batch's summary in the card's place: a row per call (headline, risk,
+        ready or waiting); its own confirm approves the ready ones it listed."""
+        members = self._batch()
+        if len(members) < 2 or self._summary is not None:
+            return
+        rows = [self._summary_row(e) for e in members]
+        front = members[0]
+        card_look = getattr(front.card.widget, "look", None) if front.card else None
+        summary = BatchSummary(
+            card_look if card_look is not None else look_of("dark"), rows,
+            arming_ms=ARMING_DELAY_MS, width=self._settings.card_width,
+            parent=self.window.card_parent,
+        )  # fmt: skip
+        summary.approved.connect(self._approve_from_summary)
+        summary.back.connect(self._close_summary)
+        self._summary, self._summary_ids = summary, tuple(r.call_id for r in rows)
+        self._hold(front)
+        self.window.show_card(summary, title=f"Approve all {len(rows)}?", icon=None,
+                              position=self._decided_in_run + 1,
+                              total=self._decided_in_run + len(self._queue))  # fmt: skip
+        self._follow_notch()
+
+    def _summary_row(self, entry: _Entry) -> SummaryRow:
+        try:
+            self._ensure_card(entry)
+        except Exception:
+            return SummaryRow(entry.call_id, entry.request.tool_name, waits="its card cannot be shown")
+        state_of = getattr(entry.card.widget, "state", None) if entry.card else None
+        if not callable(state_of):
+            return SummaryRow(entry.call_id, entry.card.action if entry.card else entry.request.tool_name,
+                              waits="decide it on its own")  # fmt: skip
+        state = state_of()
+        final = state.final_arguments()
+        said = headline(state.tool, final).text
+        risk = card_risk(state.tool, final)
+        risks, risky = list(risk.lines), risk.risky
+        hint = state.tool.annotations
+        if not risks and hint is not None and hint.destructive_hint:
+            risks, risky = [DESTRUCTIVE_LINE], True  # its card says so; here it is unseen
+        risks.extend(change.text for change in entry.request.changes)
+        waits = None if state.confirm_enabled else ("; ".join(state.blockers()) or "not ready")
+        return SummaryRow(entry.call_id, said, tuple(risks), risky, waits)
+
+    def _close_summary(self) -> None:
+        """Back to the cards, one by one, as they were."""
+        summary, self._summary = self._summary, None
+        self._summary_ids = ()
+        if summary is not None:
+            self.window.take_card()
+            summary.deleteLater()
+        self._show_front()
+
+    def _approve_from_summary(self, call_ids: list[str]) -> None:
+        """Approve the calls the summary listed as ready, each as its card stands, if
+        still open and ready; name them on the pill, and leave the rest waiting. A call
+        that joined the batch after the summary was shown is not among them."""
+        summary, listed = self._summary, self._summary_ids
+        if summary is None or not summary.armed:
+            return
+        approved: list[str] = []
+        for entry in list(self._queue):
+            if entry.call_id not in call_ids or entry.saving:
+                continue
+            row = self._summary_row(entry)
+            if row.waits is not None:
+                continue  # its gate closed since: it waits
+            self._decide_in_place(entry, True)
+            approved.append(row.headline)
+        left = [e for e in self._queue if e.call_id in listed and e.call_id not in call_ids]
+        self._summary, self._summary_ids = None, ()
+        self.window.take_card()
+        summary.deleteLater()
+        note = f"Approved {len(approved)}: " + "; ".join(approved)
+        if left:
+            note += f" · {len(left)} left waiting"
+        self._show_done(note, "approved")
 
     def _decide_batch(self, approve: bool) -> None:
         """Approve (every gate open, the card on screen armed) or decline every open card
         of the batch on screen, each with its own final arguments, the one on screen last."""
+        if approve:
+            self._open_summary()  # approving goes through the summary, never unseen
+            return
         members = self._batch()
-        if len(members) < 2 or (approve and (not self.armed or self._batch_gates(members))):
+        if len(members) < 2:
             self._update_batch_actions()
             return
         front, rest = members[0], members[1:]
