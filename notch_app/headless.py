@@ -19,7 +19,7 @@ from notch_app.runtime.approval_memory import ApprovalMemory
 from notch_app.runtime.catalog import Catalog
 from notch_app.runtime.policy import Policy
 from notch_app.runtime.presenter import DecisionSink, Presenter
-from notch_app.runtime.redaction import secrets_in
+from notch_app.runtime.redaction import facts_in
 from notch_app.runtime.service import ConfirmationService
 from notch_app.runtime.store import DecisionStore
 
@@ -89,10 +89,10 @@ async def start(
     loaded = catalog
     # Secret values never reach the file (an older store is scrubbed as it opens); which
     # they are follows the catalog in use.
-    store = DecisionStore(data_dir, secrets_of=lambda i, t: secrets_in(loaded, i, t))
+    store = DecisionStore(data_dir, secrets_of=lambda i, t: facts_in(loaded, i, t))
     service = ConfirmationService(catalog, store, policy=policy)
     service.memory = ApprovalMemory.in_data_dir(data_dir)
-    store.secrets_of = lambda integration, tool: secrets_in(service.catalog, integration, tool)
+    store.secrets_of = lambda integration, tool: facts_in(service.catalog, integration, tool)
     shown: Presenter | None = None
     try:
         if presenter is not None:

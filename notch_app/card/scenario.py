@@ -23,7 +23,7 @@ from pydantic import (
 )
 
 from notch_app.manifest import limits
-from notch_app.manifest.problems import Problem
+from notch_app.manifest.problems import Problem, join_pointer
 from notch_app.manifest.schemas import BASE_ID, DIALECT
 from notch_app.manifest.source import SourceError, load_json
 
@@ -164,7 +164,7 @@ def _pointer(loc: tuple[int | str, ...], data: Any) -> str:
         elif isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
             node = node[part]
             parts.append(str(part))
-    return "".join("/" + p.replace("~", "~0").replace("/", "~1") for p in parts)
+    return join_pointer("", *parts)
 
 
 def load_scenario(

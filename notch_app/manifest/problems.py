@@ -9,6 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from notch_app.manifest.json_pointer import (  # re-exported: rules build pointers from here
+    escape_pointer_token as escape_pointer_token,
+)
+from notch_app.manifest.json_pointer import join_pointer as join_pointer
+from notch_app.manifest.json_pointer import parent_pointer as parent_pointer
+
 Severity = Literal["error", "warning"]
 
 _MAX_QUOTED = 60
@@ -64,22 +70,3 @@ def quote(value: object) -> str:
     return text
 
 
-def escape_pointer_token(token: str | int) -> str:
-    text = token if isinstance(token, str) else str(token)
-    # Most tokens need no escaping; skipping the two replaces matters on hot paths.
-    if "~" in text or "/" in text:
-        return text.replace("~", "~0").replace("/", "~1")
-    return text
-
-
-def join_pointer(base: str, *tokens: str | int) -> str:
-    """`join_pointer('/tools', 0, 'name')` → `/tools/0/name`."""
-    # Called for every node the rules walk: a plain loop, no generator per call.
-    out = base
-    for token in tokens:
-        out += "/" + escape_pointer_token(token)
-    return out
-
-
-def parent_pointer(pointer: str) -> str:
-    return pointer.rsplit("/", 1)[0] if pointer else ""

@@ -25,14 +25,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from typing import Any, Final
-from urllib.parse import unquote
 
 from referencing import Registry
 from referencing._core import Resolver  # the public name of lookup() results' resolver
 from referencing.jsonschema import DRAFT202012
 
-NOWHERE: Final[Any] = object()
-"""What `pointer_target` and `SchemaNavigator.ref_target` return when nothing is there."""
+from notch_app.manifest.json_pointer import NOWHERE as NOWHERE  # re-exported
+from notch_app.manifest.json_pointer import pointer_target as pointer_target  # re-exported
 
 MAX_REF_HOPS: Final = 16
 """`$ref` chains longer than this are cut, so a cycle cannot loop."""
@@ -45,24 +44,6 @@ MAX_PATHS: Final = 2000
 
 _ROOT_URI: Final = "urn:notch:input-schema"
 _COMBINATORS: Final = ("allOf", "anyOf", "oneOf")
-
-
-def pointer_target(document: Any, pointer: str, *, percent_encoded: bool = False) -> Any:
-    """The value at JSON Pointer `pointer` ("" is the whole document), else NOWHERE."""
-    node = document
-    if pointer == "":
-        return node
-    for token in pointer.split("/")[1:]:
-        if percent_encoded:
-            token = unquote(token)
-        token = token.replace("~1", "/").replace("~0", "~")
-        if isinstance(node, dict) and token in node:
-            node = node[token]
-        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
-            node = node[int(token)]
-        else:
-            return NOWHERE
-    return node
 
 
 def value_types(values: list[Any]) -> frozenset[str]:

@@ -8,15 +8,14 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import math
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Final, Literal, get_args
 
-import orjson
-import rfc8785
-
+from notch_app.manifest.argument_path import MISSING, get_path, set_path
+from notch_app.manifest.canonical_json import NotDigestible as NotDigestible  # re-exported
+from notch_app.manifest.canonical_json import canonical_json as canonical_json  # re-exported
 from notch_app.runtime.presenter import DecidedBy, Outcome, Scope
 
 RUNS: Final = frozenset({"approved", "autoApproved", "notRequired"})
@@ -31,64 +30,6 @@ MAX_FEEDBACK_CHARS: Final = 500
 Reason = Literal["revise"]
 """Why a decline carries words: the person asked the agent for a change."""
 REASONS: Final = frozenset(get_args(Reason))
-
-
-class NotDigestible(ValueError):
-    """A value with no RFC 8785 spelling: NaN or ±Infinity, an integer outside ±(2**53 - 1),
-    text that is not valid Unicode (a lone surrogate), a key that is not text, or a type
-    JSON does not have. `path` is where, as `arguments.a.0.b` (the root is `where`)."""
-
-    def __init__(self, path: str, problem: str) -> None:
-        super().__init__(f"{path}: {problem}")
-        self.path = path
-        self.problem = problem
-
-
-def canonical_json(value: Any, where: str = "arguments") -> str:
-    """The one JSON spelling digests are computed over: RFC 8785 (JCS), so an executor in
-    any language recomputes the same bytes (JavaScript: sorted keys and JSON.stringify).
-
-    Raises NotDigestible, naming the place under `where`, for a value JCS cannot spell.
-    """
-    if _plain(value):
-        # For these trees orjson's sorted output is the JCS spelling (a Hypothesis test
-        # holds them equal), at C speed: rfc8785 is pure Python, ~10x slower.
-        try:
-            return orjson.dumps(value, option=orjson.OPT_SORT_KEYS).decode("utf-8")
-        except orjson.JSONEncodeError:
-            pass  # a lone surrogate: rfc8785 below refuses it, naming the place
-    try:
-        return rfc8785.dumps(value).decode("utf-8")
-    except rfc8785.CanonicalizationError:
-        # The library does not say where; find the place so the message can name it.
-        path, problem = _first_problem(value, where)
-        raise NotDigestible(path, problem) from None
-
-
-def _plain(value: Any) -> bool:
-    """True for a tree of objects with ASCII keys, arrays, text, booleans, null and
-    integers within ±(2**53 - 1): no floats (JCS spells them as JavaScript does) and no
-    key whose UTF-16 order could differ from its code-point order."""
-    stack = [value]
-    while stack:
-        node = stack.pop()
-        kind = type(node)
-        if kind is str or kind is bool or node is None:
-            continue
-        if kind is int:
-            if -_SAFE_INT <= node <= _SAFE_INT:
-                continue
-            return False
-        if kind is dict:
-            for key in node:
-                if type(key) is not str or not key.isascii():
-                    return False
-            stack.extend(node.values())
-        elif kind is list:
-            stack.extend(node)
-        else:
-            return False
-    return True
 
 
 def arguments_digest(
@@ -132,76 +73,16 @@ def keyed_value(salt: bytes, value: Any, where: str = "arguments") -> str:
 def _with_keyed_values(
     arguments: Mapping[str, Any], keyed: Sequence[str], salt: bytes
 ) -> dict[str, Any]:
-    """A copy of `arguments` with the value at each dotted path of `keyed` replaced by its
-    keyed hash. Only the objects along those paths are copied; `arguments` is unchanged."""
+    """A copy of `arguments` with the value at each dotted path of `keyed` (indices where
+    lists are: `attendees.0.pin`) replaced by its keyed hash. Only the containers along
+    those paths are copied (`set_path`); `arguments` is unchanged."""
     out = dict(arguments)
     for path in keyed:
-        node = out
-        parts = path.split(".")
-        for part in parts[:-1]:
-            child = node.get(part)
-            if not isinstance(child, Mapping):
-                raise NotDigestible(f"arguments.{path}", "is keyed but holds no value")
-            node[part] = child = dict(child)
-            node = child
-        last = parts[-1]
-        if last not in node:
+        value = get_path(out, path)
+        if value is MISSING:
             raise NotDigestible(f"arguments.{path}", "is keyed but holds no value")
-        node[last] = keyed_value(salt, node[last], f"arguments.{path}")
+        out = set_path(out, path, keyed_value(salt, value, f"arguments.{path}"))
     return out
-
-
-def _first_problem(value: Any, path: str) -> tuple[str, str]:
-    """Where and why `value` has no JCS spelling (depth-first, keys in sorted order)."""
-    found = _problem_at(value, path)
-    return found if found is not None else (path, "cannot be written as RFC 8785 JSON")
-
-
-def _problem_at(value: Any, path: str) -> tuple[str, str] | None:
-    if value is None or isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        if abs(value) <= _SAFE_INT:
-            return None
-        return path, (
-            f"the integer {value} is beyond ±(2**53 - 1), which a JSON number cannot carry "
-            "exactly; send it as a string"
-        )
-    if isinstance(value, float):
-        if math.isfinite(value):
-            return None
-        return path, f"{value} is not a JSON number; send a finite number"
-    if isinstance(value, str):
-        bad = next((c for c in value if 0xD800 <= ord(c) <= 0xDFFF), None)
-        if bad is None:
-            return None
-        return path, (
-            f"text holds a lone surrogate (U+{ord(bad):04X}), which is not Unicode; "
-            "send valid UTF-8"
-        )
-    if isinstance(value, list | tuple):
-        for index, item in enumerate(value):
-            found = _problem_at(item, f"{path}.{index}")
-            if found is not None:
-                return found
-        return None
-    if isinstance(value, Mapping):
-        for key in value:
-            if not isinstance(key, str):
-                return path, f"the key {key!r} is not text"
-            found = _problem_at(key, f"{path} (a key)")
-            if found is not None:
-                return found
-        for key in sorted(value):
-            found = _problem_at(value[key], f"{path}.{key}")
-            if found is not None:
-                return found
-        return None
-    return path, f"a {type(value).__name__} is not a JSON value"
-
-
-_SAFE_INT: Final = 2**53 - 1
-"""The largest integer a JSON number (an IEEE double) carries exactly; RFC 8785 stops there."""
 
 
 class DecisionNotVerified(ValueError):

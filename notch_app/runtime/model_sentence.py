@@ -5,7 +5,8 @@ here from the decision alone: the outcome, the tool's title as installed, the pa
 person changed with their old and new values, the scope of an approval, the person's
 own words with a decline. Never from the model's words: its `context` is not read at
 all, and a value it sent appears only as the "from" side of a change the person made.
-Secret values (passwordField, `format: password`) are never quoted, only named.
+Secret values (the tool's facts say which: `ToolFacts.is_secret`) are never quoted, only
+named; a value that holds one is quoted with it masked.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from notch_app.card.paths import MISSING, get_path
+from notch_app.manifest.tool_facts import ToolFacts, listed_tool_facts
 from notch_app.runtime.decision import MAX_FOR_MODEL_CHARS, Decision
 
 MAX_VALUE_CHARS: Final = 60
@@ -29,15 +31,18 @@ def sentence_for_model(
     decision: Decision,
     title: str,
     asked: Mapping[str, Any] | None = None,
-    secrets: frozenset[str] = frozenset(),
+    secrets: ToolFacts | None = None,
 ) -> str:
     """The sentence for `decision` about the tool titled `title` (the manifest's), given
-    the arguments the model `asked` with (for "changed `to` from A to B") and the paths
-    whose values are secret. At most MAX_FOR_MODEL_CHARS. Never raises for any decision."""
+    the arguments the model `asked` with (for "changed `to` from A to B") and the tool's
+    facts, which say what is secret (None: the tool is not installed; what a name calls
+    a secret is still never quoted). At most MAX_FOR_MODEL_CHARS. Never raises for any decision."""
     name = _cut(" ".join(title.split()) or decision.tool_name, MAX_TITLE_CHARS)
     outcome = decision.outcome
     if outcome == "approved":
-        text = _approved(decision, name, asked or {}, secrets)
+        # A tool not installed (any more): its schema is unknown, names still say secrets.
+        facts = secrets if secrets is not None else listed_tool_facts({"name": decision.tool_name})
+        text = _approved(decision, name, asked or {}, facts)
     elif outcome == "autoApproved":
         if decision.scope == "session":
             text = f"{name} ran without a card: the person allowed it for the rest of this session."
@@ -77,7 +82,7 @@ def sentence_for_model(
 
 
 def _approved(
-    decision: Decision, name: str, asked: Mapping[str, Any], secrets: frozenset[str]
+    decision: Decision, name: str, asked: Mapping[str, Any], secrets: ToolFacts
 ) -> str:
     scope = {
         "session": " for the rest of this session",
@@ -96,13 +101,15 @@ def _approved(
 
 
 def _change(
-    path: str, before: Mapping[str, Any], after: Mapping[str, Any], secrets: frozenset[str]
+    path: str, before: Mapping[str, Any], after: Mapping[str, Any], secrets: ToolFacts
 ) -> str:
     shown = f"`{_cut(path, MAX_VALUE_CHARS)}`"
-    if _is_secret(path, secrets):
+    if secrets.is_secret(path):
         return f"changing {shown}"  # named, never quoted
     old = get_path(before, path)
     new = get_path(after, path)
+    # A value holding an argument the schema does not declare, named as a secret.
+    old, new = _masked(secrets, old, path), _masked(secrets, new, path)
     if old is MISSING and new is MISSING:
         return f"changing {shown}"
     if old is MISSING:
@@ -112,9 +119,11 @@ def _change(
     return f"changing {shown} from {_value(old)} to {_value(new)}"
 
 
-def _is_secret(path: str, secrets: frozenset[str]) -> bool:
-    """True when `path` is a secret path, inside one, or holds one."""
-    return any(path == s or path.startswith(s + ".") or s.startswith(path + ".") for s in secrets)
+def _masked(secrets: ToolFacts, value: Any, path: str) -> Any:
+    return value if value is MISSING else secrets.masked_value(value, path, MASK)
+
+
+MASK: Final = "•••••"
 
 
 def _value(value: Any) -> str:

@@ -1,110 +1,73 @@
 """Keeping secrets out of the decision log.
 
-A value is secret when the tool's card binds it to a `passwordField`, or when the
-inputSchema marks the property `format: password` or `writeOnly: true`. Nothing on disk
-holds it: the store keeps `REDACTED` in its place (and the paths it withheld), the log
-shows `REDACTED`; only the live decision sent to the asking executor carries the value.
+Which values are secret is the tool's facts' one rule (`manifest/tool_facts.py`: a
+passwordField, `format: password`, `writeOnly`, a secret-sounding name — through `$ref`,
+array items and combinators). Nothing on disk holds one: the store keeps `REDACTED` in
+its place (and the paths it withheld), the log shows `REDACTED`; only the live decision
+sent to the asking executor carries the value.
 """
 
 from __future__ import annotations
 
 import contextlib
-import copy
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, Final
 
-from notch_app.manifest.bindings import MalformedBinding, parse_single_binding
+from notch_app.manifest.argument_path import (
+    MISSING,
+    PathError,
+    delete_path,
+    get_path,
+    set_path,
+)
 from notch_app.manifest.model import Tool
-from notch_app.manifest.view import PasswordFieldBlock, iter_blocks
+from notch_app.manifest.tool_facts import ToolFacts, tool_facts
 
 if TYPE_CHECKING:
     from notch_app.runtime.catalog import Catalog
 
 REDACTED: Final = "•••••"
 
-_cache: dict[int, tuple[Tool, frozenset[str]]] = {}
-
-
-def _schema_secrets(schema: Any, prefix: str, out: set[str], depth: int = 0) -> None:
-    if not isinstance(schema, dict) or depth > 16:
-        return
-    props = schema.get("properties")
-    if not isinstance(props, dict):
-        return
-    for name, sub in props.items():
-        path = f"{prefix}.{name}" if prefix else str(name)
-        if isinstance(sub, dict):
-            if sub.get("format") == "password" or sub.get("writeOnly") is True:
-                out.add(path)
-            _schema_secrets(sub, path, out, depth + 1)
-
 
 def secret_paths(tool: Tool) -> frozenset[str]:
-    """Dotted argument paths whose values must never reach the log (cached per tool)."""
-    hit = _cache.get(id(tool))
-    if hit is not None and hit[0] is tool:
-        return hit[1]
-    out: set[str] = set()
-    if tool.confirmation is not None:
-        for block in iter_blocks(tool.confirmation.root):
-            if isinstance(block, PasswordFieldBlock):
-                # A malformed bind is reported by `notch validate`; nothing to redact then.
-                with contextlib.suppress(MalformedBinding):
-                    out.add(parse_single_binding(block.bind))
-    _schema_secrets(tool.input_schema, "", out)
-    result = frozenset(out)
-    if len(_cache) > 4096:
-        _cache.clear()
-    _cache[id(tool)] = (tool, result)
-    return result
+    """The tool's secret argument paths as declared (a list's path stands for its
+    elements): `tool_facts(tool).secrets`. Match a path of a call against them with
+    `tool_facts(tool).is_secret(path)`, or find a call's own with `.secrets_in(args)`."""
+    return tool_facts(tool).secrets
 
 
-def redact(arguments: Mapping[str, Any], paths: frozenset[str]) -> dict[str, Any]:
-    """A copy of `arguments` with the value at every path in `paths` replaced by REDACTED.
+def redact(arguments: Mapping[str, Any], facts: ToolFacts) -> dict[str, Any]:
+    """A copy of `arguments` with every secret value of the tool (`facts.secrets_in`)
+    replaced by REDACTED. Absent values stay absent. Never modifies `arguments`."""
+    return facts.masked(arguments, REDACTED)
 
-    Paths that are absent stay absent. Never modifies `arguments`.
-    """
-    out = copy.deepcopy(dict(arguments))
+
+def redact_paths(arguments: Mapping[str, Any], paths: Iterable[str]) -> dict[str, Any]:
+    """A copy of `arguments` with the value at each path of `paths` (as a call spells
+    them: `attendees.0.pin`) replaced by REDACTED; absent ones stay absent."""
+    out = dict(arguments)
     for path in paths:
-        node, last = _parent(out, path)
-        if node is not None and last in node:
-            node[last] = REDACTED
+        if get_path(out, path) is not MISSING:
+            out = set_path(out, path, REDACTED)
     return out
 
 
-def _parent(tree: Any, path: str) -> tuple[Any, str]:
-    """(the dict holding the last part of dotted `path`, or None; that last part)."""
-    parts = path.split(".")
-    node: Any = tree
-    for part in parts[:-1]:
-        node = node.get(part) if isinstance(node, dict) else None
-        if node is None:
-            break
-    return (node if isinstance(node, dict) else None), parts[-1]
-
-
-def present_paths(arguments: Mapping[str, Any], paths: frozenset[str]) -> tuple[str, ...]:
-    """The paths of `paths` that hold a value in `arguments`, sorted."""
-    out = []
-    for path in paths:
-        node, last = _parent(arguments, path)
-        if node is not None and last in node:
-            out.append(path)
-    return tuple(sorted(out))
-
-
-def without(arguments: Mapping[str, Any], paths: Sequence[str]) -> dict[str, Any]:
-    """A copy of `arguments` with the values at `paths` removed (absent, to be asked for
-    again). Never modifies `arguments`."""
-    out = copy.deepcopy(dict(arguments))
-    for path in paths:
-        node, last = _parent(out, path)
-        if node is not None:
-            node.pop(last, None)
+def without(arguments: Mapping[str, Any], paths: Iterable[str]) -> dict[str, Any]:
+    """A copy of `arguments` with the values at `paths` (as a call spells them) removed
+    (absent, to be asked for again). Never modifies `arguments`."""
+    out = dict(arguments)
+    # The last element of a list first, so removing one does not move the next one's index.
+    for path in sorted(paths, key=_index_order, reverse=True):
+        with contextlib.suppress(PathError):
+            out = delete_path(out, path)
     return out
 
 
-def secrets_in(catalog: Catalog, integration_id: str, tool_name: str) -> frozenset[str] | None:
-    """`secret_paths` of a tool in `catalog`; None when it is not installed there."""
+def _index_order(path: str) -> list[tuple[int, int, str]]:
+    return [(0, int(s), "") if s.isdigit() else (1, 0, s) for s in path.split(".")]
+
+
+def facts_in(catalog: Catalog, integration_id: str, tool_name: str) -> ToolFacts | None:
+    """The facts of a tool in `catalog`; None when it is not installed there."""
     tool = catalog.tool(integration_id, tool_name)
-    return None if tool is None else secret_paths(tool)
+    return None if tool is None else tool_facts(tool)

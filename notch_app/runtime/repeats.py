@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from notch_app.card.paths import MISSING, get_path
+from notch_app.manifest.tool_facts import ToolFacts
 from notch_app.runtime.decision import changed_paths
 
 UPDATED: Final = "Updated by the agent"
@@ -24,10 +25,10 @@ MAX_CHANGES: Final = 4
 
 
 def updated_note(
-    before: Mapping[str, Any], after: Mapping[str, Any], secrets: frozenset[str] = frozenset()
+    before: Mapping[str, Any], after: Mapping[str, Any], secrets: ToolFacts | None = None
 ) -> str:
     """The line a replacing card shows: "Updated by the agent: amount 500 → 700; to
-    changed" (a secret value is named, never shown); "Updated by the agent: the same
+    changed" (a secret value, as the tool's facts say, is named, never shown); "Updated by the agent: the same
     details again" when nothing changed. At most MAX_NOTE_CHARS."""
     paths = [p for p in changed_paths(dict(before), dict(after)) if p] or (
         [] if dict(before) == dict(after) else ["arguments"]
@@ -42,11 +43,14 @@ def updated_note(
 
 
 def _change(
-    path: str, before: Mapping[str, Any], after: Mapping[str, Any], secrets: frozenset[str]
+    path: str, before: Mapping[str, Any], after: Mapping[str, Any], secrets: ToolFacts | None
 ) -> str:
-    if any(path == s or path.startswith(s + ".") or s.startswith(path + ".") for s in secrets):
+    if secrets is not None and secrets.is_secret(path):
         return f"{path} changed"
     old, new = get_path(before, path), get_path(after, path)
+    if secrets is not None:  # an argument the schema does not declare, named as a secret
+        old = old if old is MISSING else secrets.masked_value(old, path, "•••••")
+        new = new if new is MISSING else secrets.masked_value(new, path, "•••••")
     if old is MISSING:
         return f"{path} added ({_shown(new)})"
     if new is MISSING:

@@ -41,6 +41,7 @@ from notch_app.card.scope_reach import always_label, session_reach
 from notch_app.manifest.argument_fast_path import surely_valid
 from notch_app.manifest.arguments import argument_problems
 from notch_app.manifest.model import Manifest, Tool
+from notch_app.manifest.tool_facts import tool_facts
 from notch_app.runtime.allowances import Allowance, Allowances, session_key
 from notch_app.runtime.approval_memory import ApprovalMemory
 from notch_app.runtime.argument_checks import ArgumentChecks
@@ -74,7 +75,7 @@ from notch_app.runtime.presenter import (
     Presenter,
     Scope,
 )
-from notch_app.runtime.redaction import present_paths, redact, secret_paths
+from notch_app.runtime.redaction import redact, redact_paths
 from notch_app.runtime.repeats import updated_note
 from notch_app.runtime.store import (
     DecisionStore,
@@ -464,7 +465,7 @@ class ConfirmationService:
         known_tool = self.catalog.tool(call.integration_id, call.tool_name)
         keyed = _keyed_paths(known_tool, args)
         if keyed:  # a repeat is told by what the store keeps: its secret values masked
-            digest = arguments_digest(redact(args, frozenset(keyed)))
+            digest = arguments_digest(redact_paths(args, keyed))
         earlier = self._earlier(call, digest, known_tool, listener)
         if earlier is not None:
             return earlier
@@ -484,7 +485,7 @@ class ConfirmationService:
         if old is None and call.supersedes is None and repeat_replaces:
             old = self._repeat_of(call)
             if old is not None:
-                updated = updated_note(old.request.arguments, args, secret_paths(tool))
+                updated = updated_note(old.request.arguments, args, tool_facts(tool))
         self._check_share(call, old, queued)
         source = integration_source(self.catalog.entry(integration.id), integration)
         verdict = self._verdict(integration, tool, args, source)
@@ -1158,7 +1159,7 @@ class ConfirmationService:
 
     def _told(self, decision: Decision, tool: Tool, asked: Mapping[str, Any]) -> Decision:
         """`decision` with its sentence for the model (see model_sentence.py)."""
-        secrets = secret_paths(tool) if tool is not _GONE_TOOL else frozenset()
+        secrets = tool_facts(tool) if tool is not _GONE_TOOL else None
         title = tool.display_title if tool is not _GONE_TOOL else decision.tool_name
         return replace(decision, for_model=sentence_for_model(decision, title, asked, secrets))
 
@@ -1172,8 +1173,9 @@ class ConfirmationService:
 
     def _logged(self, item: _Open, decision: Decision) -> dict[str, Any]:
         shown = decision.arguments if decision.arguments is not None else item.request.arguments
-        secrets = secret_paths(item.tool) if item.tool is not _GONE_TOOL else frozenset()
-        return redact(shown, secrets) if secrets else dict(shown)
+        if item.tool is _GONE_TOOL:
+            return dict(shown)  # not installed: as the store, which knows no secrets of it
+        return redact(shown, tool_facts(item.tool))
 
     def _finish(
         self,
@@ -1328,9 +1330,11 @@ def _done(loop: asyncio.AbstractEventLoop, decision: Decision) -> asyncio.Future
 
 
 def _keyed_paths(tool: Tool | None, arguments: Mapping[str, Any]) -> tuple[str, ...]:
-    """The paths in `arguments` holding a secret value of `tool` (`secret_paths`)."""
-    secrets = secret_paths(tool) if tool is not None and tool is not _GONE_TOOL else frozenset()
-    return present_paths(arguments, secrets) if secrets else ()
+    """The paths in `arguments` holding a secret value of `tool` (`ToolFacts.secrets_in`:
+    the same the store withholds)."""
+    if tool is None or tool is _GONE_TOOL:
+        return ()
+    return tool_facts(tool).secrets_in(arguments)
 
 
 def _sealed(decision: Decision, tool: Tool, item: _Open | None = None) -> Decision:

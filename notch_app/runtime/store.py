@@ -40,13 +40,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final, cast
 
+from notch_app.manifest.tool_facts import ToolFacts
 from notch_app.runtime.decision import Decision, Reason, arguments_digest
 from notch_app.runtime.folders import FolderError, make_data_dir
 from notch_app.runtime.folders import default_data_dir as default_data_dir
 from notch_app.runtime.presenter import ConfirmationRequest, DecidedBy, Outcome, Scope
-from notch_app.runtime.redaction import REDACTED, present_paths, redact, without
+from notch_app.runtime.redaction import REDACTED, redact, redact_paths, without
 
-SCHEMA_VERSION: Final = 6
+SCHEMA_VERSION: Final = 7
 """2 added `withheld` (secret values never stored); 3 added `owner` (the asker's token
 hash); 4 added the decision's `scope`, its sentence for the model and the person's words;
 5 added the decline's `reason` and the `words` a decision was given with; 6 keeps no
@@ -125,13 +126,14 @@ BeforeCommit = Callable[[Sequence["WriteOp"]], None]
 """Called on the writer thread with a batch's ops, after they are applied and before the
 COMMIT. Raising sqlite3.Error rolls the whole batch back (as a failing disk would)."""
 
-SecretsOf = Callable[[str, str], frozenset[str] | None]
-"""(integration id, tool name) → dotted argument paths whose values are secret; None when
-that tool is not installed (so which values are secret is unknown)."""
+SecretsOf = Callable[[str, str], ToolFacts | None]
+"""(integration id, tool name) → the tool's facts, which say which argument values are
+secret (`ToolFacts.secrets_in`); None when that tool is not installed (so which values
+are secret is unknown)."""
 
 
-def _no_secrets(_integration: str, _tool: str) -> frozenset[str] | None:
-    return frozenset()
+def _no_secrets(_integration: str, _tool: str) -> ToolFacts | None:
+    return None
 
 
 def _to_json(value: Any) -> str:
@@ -182,24 +184,24 @@ class LogEntry:
         }
 
 
-def _kept(arguments: dict[str, Any], secrets: frozenset[str]) -> tuple[str, str]:
+def _kept(arguments: dict[str, Any], secrets: ToolFacts | None) -> tuple[str, str]:
     """(JSON of `arguments` with secret values REDACTED, JSON list of the paths withheld)."""
     shown, withheld = _masked(arguments, secrets)
     return _to_json(shown), _to_json(list(withheld))
 
 
 def _masked(
-    arguments: dict[str, Any], secrets: frozenset[str]
+    arguments: dict[str, Any], secrets: ToolFacts | None
 ) -> tuple[dict[str, Any], tuple[str, ...]]:
     """(`arguments` with secret values REDACTED, the paths withheld)."""
-    withheld = present_paths(arguments, secrets) if secrets else ()
-    return (redact(arguments, frozenset(withheld)) if withheld else arguments), withheld
+    withheld = secrets.secrets_in(arguments) if secrets is not None else ()
+    return (redact_paths(arguments, withheld) if withheld else arguments), withheld
 
 
 def _insert_request(
     db: sqlite3.Connection,
     request: ConfirmationRequest,
-    secrets: frozenset[str],
+    secrets: ToolFacts | None,
     owner: str | None,
 ) -> None:
     shown, hidden = _masked(request.arguments, secrets)
@@ -240,7 +242,7 @@ class NewDecision:
 
     def apply(self, db: sqlite3.Connection, secrets: SecretsOf) -> None:
         d = self.decision
-        hidden = secrets(d.integration_id, d.tool_name) or frozenset()
+        hidden = secrets(d.integration_id, d.tool_name)
         if self.request is not None:
             _insert_request(db, self.request, hidden, self.owner)
         final, withheld = (None, "[]") if d.arguments is None else _kept(d.arguments, hidden)
@@ -265,7 +267,9 @@ class NewDecision:
                 d.outcome,
                 None
                 if self.logged_arguments is None
-                else _to_json(redact(self.logged_arguments, hidden)),
+                else _to_json(
+                    self.logged_arguments if hidden is None else redact(self.logged_arguments, hidden)
+                ),
                 d.digest,
                 _to_json(list(d.edited_paths)),
                 d.decided_by,
@@ -292,7 +296,7 @@ class NewRequest:
 
     def apply(self, db: sqlite3.Connection, secrets: SecretsOf) -> None:
         r = self.request
-        _insert_request(db, r, secrets(r.integration_id, r.tool_name) or frozenset(), self.owner)
+        _insert_request(db, r, secrets(r.integration_id, r.tool_name), self.owner)
         if self.superseded is not None:
             self.superseded.apply(db, secrets)
 
@@ -405,6 +409,10 @@ class DecisionStore:
                 "CREATE INDEX IF NOT EXISTS requests_unscrubbed ON requests(call_id)"
                 " WHERE withheld IS NULL"
             )
+            if version < 7:
+                # Rows stored before the one rule for secrets (tool_facts.py: through $ref,
+                # array items and combinators, secret-sounding names) are scrubbed again.
+                db.execute("UPDATE requests SET withheld = NULL")
             scrubbed = self._forget_secrets() if scrub else 0
             if version < 6:
                 self._mask_digests()  # every row an older Notch wrote
@@ -414,7 +422,7 @@ class DecisionStore:
             with contextlib.suppress(sqlite3.Error):
                 db.execute("ROLLBACK")
             raise
-        if scrubbed or version < 6:  # scrubbed or masked pages over the old ones, WAL empty
+        if scrubbed or version < 7:  # scrubbed or masked pages over the old ones, WAL empty
             db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
     def _mask_digests(self, call_ids: Sequence[str] | None = None) -> None:
@@ -465,6 +473,16 @@ class DecisionStore:
                 " WHERE rowid = ?",
                 (kept_arguments, kept_final, withheld, rowid),
             )
+            logged = self._db.execute(
+                "SELECT logged_arguments FROM decisions WHERE call_id = ?", (call_id,)
+            ).fetchone()
+            if logged is not None and logged[0] is not None:
+                kept_logged, _ = _kept(json.loads(logged[0]), secrets)
+                if kept_logged != logged[0]:
+                    self._db.execute(
+                        "UPDATE decisions SET logged_arguments = ? WHERE call_id = ?",
+                        (kept_logged, call_id),
+                    )
             changed.append(call_id)
         if changed:
             self._mask_digests(changed)

@@ -16,6 +16,8 @@ from typing import Any
 import pytest
 
 from notch_app.client import NotchDecisionRefused
+from notch_app.manifest.model import Tool
+from notch_app.manifest.tool_facts import tool_facts
 from notch_app.runtime.decision import MAX_FOR_MODEL_CHARS, Decision
 from notch_app.runtime.model_sentence import sentence_for_model
 from notch_app.runtime.store import DecisionStore
@@ -51,22 +53,25 @@ def test_each_outcome_has_its_sentence(decision: Decision, expected: str) -> Non
     assert expected in sentence_for_model(decision, "Send email")
 
 
+# A password field the schema marks (writeOnly), as connect_account's card binds one.
+USER = tool_facts(Tool(name="connect", input_schema={"properties": {"user": {"properties": {
+    "password": {"type": "string", "writeOnly": True}}}}}))  # fmt: skip
+
+
 def test_an_edit_says_from_what_to_what_and_a_secret_is_only_named() -> None:
     asked = {"to": "marc@x", "user": {"name": "sam", "password": "hunter2-asked"}}
     final = {"to": "sam@x", "user": {"name": "sam", "password": "hunter2-typed"}, "cc": "bo@x"}
     approved = _decision(
         "approved", arguments=final, edited_paths=("cc", "to", "user.password"), scope="once"
     )
-    text = sentence_for_model(approved, "Send email", asked, frozenset({"user.password"}))
+    text = sentence_for_model(approved, "Send email", asked, USER)
     assert "changing `to` from marc@x to sam@x" in text
     assert "setting `cc` to bo@x" in text and "changing `user.password`" in text
     assert "hunter2" not in text
     assert text.endswith("it ran with their values.")
     # A parent path of a secret is not quoted either (it would hold the secret).
     parent = replace(approved, edited_paths=("user",))
-    assert "hunter2" not in sentence_for_model(
-        parent, "Send email", asked, frozenset({"user.password"})
-    )
+    assert "hunter2" not in sentence_for_model(parent, "Send email", asked, USER)
 
 
 def test_values_and_the_whole_sentence_are_bounded() -> None:

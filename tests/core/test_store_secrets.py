@@ -19,6 +19,9 @@ from typing import Any
 import pytest
 
 from notch_app.client import AsyncNotchClient, NotchDecisionRefused
+from notch_app.manifest.model import Tool
+from notch_app.manifest.tool_facts import ToolFacts, tool_facts
+from notch_app.runtime.catalog import Catalog
 from notch_app.runtime.decision import Decision, arguments_digest
 from notch_app.runtime.presenter import ConfirmationRequest
 from notch_app.runtime.redaction import REDACTED
@@ -118,7 +121,8 @@ async def test_a_pin_never_reaches_the_file_and_a_replay_says_it_was_withheld(
 
 
 def test_values_not_secret_are_stored_as_they_were(tmp_path: Path) -> None:
-    store = DecisionStore(tmp_path / "data", secrets_of=lambda i, t: frozenset({"pin"}))
+    pay = tool_facts(Tool(name="pay", input_schema={"properties": {"pin": {"type": "string"}}}))
+    store = DecisionStore(tmp_path / "data", secrets_of=lambda i, t: pay)
     arguments = {"pin": "pin-0000-x", "amount": 1250.0, "n": 2**53 - 1, "text": "é 😀"}
     try:
         request = ConfirmationRequest("c", MAIL, "pay", arguments, {"agent": "a"}, 1.0)
@@ -149,7 +153,9 @@ PRAGMA user_version=1;
 """
 
 
-def test_a_store_from_before_keeps_no_secret_once_opened(tmp_path: Path) -> None:
+def test_a_store_from_before_keeps_no_secret_once_opened(
+    tmp_path: Path, mail_catalog: Catalog
+) -> None:
     """What Notch 0.1 left on disk: PINs in clear in the requests table."""
     data = tmp_path / "data"
     data.mkdir(mode=0o700)
@@ -176,8 +182,9 @@ def test_a_store_from_before_keeps_no_secret_once_opened(tmp_path: Path) -> None
         )
     assert leaked(data, old_pin, pending_pin) == [old_pin, pending_pin]  # as it was
 
-    def secrets(integration: str, tool: str) -> frozenset[str] | None:
-        return frozenset({"user.password"}) if tool == "connect_account" else None
+    def secrets(integration: str, tool: str) -> ToolFacts | None:
+        found = mail_catalog.tool(integration, tool)
+        return None if found is None else tool_facts(found)
 
     # `notch log` (no catalog) opens it first: it upgrades, and the scrub waits for a start.
     first = DecisionStore(data)

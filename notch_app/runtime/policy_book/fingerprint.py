@@ -1,8 +1,9 @@
 """Fingerprints of what a person agreed to when they turned Asks first off.
 
-The card's: the confirmation view and the arguments it can bind (the inputSchema). A
-manifest update that changes either gets a new fingerprint, so an earlier "off" no longer
-applies and the action asks again.
+Both are taken over RFC 8785 JSON (`manifest/canonical_json.py`), the spelling approval
+digests use. The card's: the confirmation view and the arguments it can bind (the
+inputSchema). A manifest update that changes either gets a new fingerprint, so an earlier
+"off" no longer applies and the action asks again.
 
 The source's: where the integration comes from (its folder, a bare server's command
 line, else the manifest itself). Two integrations can share a name and an id ("files" and
@@ -12,30 +13,20 @@ line, else the manifest itself). Two integrations can share a name and an id ("f
 from __future__ import annotations
 
 import hashlib
-import json
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from notch_app.manifest.canonical_json import NotDigestible, canonical_json
 from notch_app.manifest.model import Manifest, Tool
+from notch_app.manifest.tool_facts import tool_facts
 
 if TYPE_CHECKING:
     from notch_app.runtime.catalog import CatalogEntry
 
 
 def card_fingerprint(tool: Tool) -> str:
-    """`sha256:<hex>` of the canonical JSON of the tool's confirmation view and inputSchema."""
-    view: Any = None
-    if tool.confirmation is not None:
-        # Defaults left out, so a new optional field in the view model does not by itself
-        # reset everybody's choices.
-        view = tool.confirmation.model_dump(mode="json", by_alias=True, exclude_defaults=True)
-    canonical = json.dumps(
-        {"confirmation": view, "inputSchema": tool.input_schema},
-        sort_keys=True,
-        separators=(",", ":"),
-        ensure_ascii=False,
-        default=str,
-    )
-    return "sha256:" + hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+    """`sha256:<hex>` of the canonical JSON (RFC 8785) of the tool's confirmation view and
+    inputSchema: `ToolFacts.fingerprint`, made once per tool."""
+    return tool_facts(tool).fingerprint
 
 
 _SOURCES: dict[int, tuple[object, str | None]] = {}
@@ -68,14 +59,12 @@ def _source(entry: CatalogEntry | None, manifest: Manifest | None) -> str | None
     manifest = entry.manifest if entry is not None else manifest
     if manifest is None:
         return None
-    canonical = json.dumps(
-        manifest.model_dump(mode="json", by_alias=True, exclude_defaults=True),
-        sort_keys=True,
-        separators=(",", ":"),
-        ensure_ascii=False,
-        default=str,
-    )
-    return "manifest sha256:" + hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+    dumped = manifest.model_dump(mode="json", by_alias=True, exclude_defaults=True)
+    try:
+        canonical = canonical_json(dumped, "manifest")
+    except NotDigestible:  # NaN or a huge int in a manifest built in memory
+        canonical = repr(dumped)
+    return "manifest sha256:" + hashlib.sha256(canonical.encode("utf-8", "replace")).hexdigest()
 
 
 def source_fingerprint(source: str) -> str:

@@ -13,9 +13,9 @@ from typing import Any
 from notch_app.card.interpolate import interpolate
 from notch_app.card.paths import MISSING, get_path
 from notch_app.manifest.model import Manifest, Tool
+from notch_app.manifest.tool_facts import tool_facts
 from notch_app.runtime.policy import ASK, PolicyVerdict
 from notch_app.runtime.policy_book.book import PolicyBook
-from notch_app.runtime.redaction import secret_paths
 
 MAX_GLANCE_CHARS = 120
 
@@ -70,16 +70,16 @@ class PersonPolicy:
 def glance_text(tool: Tool, arguments: Mapping[str, Any]) -> str:
     """What the passive glance says: the card's title with the arguments filled in.
 
-    A title that reads a secret argument (a password field) is not filled in; the tool's
+    A title that reads a secret argument (`ToolFacts.is_secret`) is not filled in; the tool's
     plain title is used instead. Bounded to MAX_GLANCE_CHARS.
     """
     title = getattr(tool.confirmation.root, "title", None) if tool.confirmation else None
     text = tool.display_title
     if isinstance(title, str) and title.strip():
-        secrets = secret_paths(tool)
+        facts = tool_facts(tool)
 
         def lookup(path: str) -> Any:
-            if path in secrets:
+            if facts.is_secret(path):
                 raise LookupError(path)
             try:
                 return get_path(arguments, path)
