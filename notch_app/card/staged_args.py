@@ -7,7 +7,8 @@ property's type, the inputSchema checked on the final arguments), with what a pa
 not do refused first, as a whole, with the reason shown while confirm stays closed:
 
 - only properties the tool's inputSchema declares (top level), never one it lacks;
-- never a secret (`format: password`, `writeOnly`) the page was not given in `data`;
+- never a secret (`ToolFacts.is_secret`: `format: password`, `writeOnly`, a PIN, …) the
+  page was not given in `data`;
 - plain JSON only, at most MAX_STAGED_BYTES, and values the property's type accepts.
 
 The page never decides what the card shows: Notch lists every argument the call sends
@@ -43,12 +44,6 @@ MAX_STAGED_DEPTH: Final = 32
 
 REFUSED: Final = "The widget's changes were refused"
 """How every refusal reason starts (confirm stays closed while one stands)."""
-
-
-def is_secret_property(schema: Mapping[str, Any]) -> bool:
-    """A property a generated card would draw as a passwordField (`format: password`
-    or `writeOnly: true`): masked on the card and out of a page's reach unless bound."""
-    return schema.get("format") == "password" or schema.get("writeOnly") is True
 
 
 def card_state_for(tool: Tool, arguments: Mapping[str, Any]) -> CardState:
@@ -104,10 +99,8 @@ class WidgetCardState(CardState):
             name: property_schema(schema, name) for name in props if isinstance(name, str)
         }
         self._bound: frozenset[str] = frozenset(_data_paths(root.data))
-        secrets = {n for n, s in self._properties.items() if is_secret_property(s)}
-        self._page_secrets = frozenset(secrets)
-        # Masked in "What will run" like a passwordField's value.
-        self._secret_paths = tuple(sorted(set(self._secret_paths) | secrets))
+        # A secret, or an object holding one, by the tool's one rule (tool_facts.py).
+        self._page_secrets = frozenset(n for n in self._properties if self.facts.is_secret(n))
         self._refusal: str | None = None
         self._page_watchers: list[Callable[[], None]] = []
 
@@ -245,8 +238,10 @@ class WidgetCardState(CardState):
 
     def _proposed_text(self, path: str) -> str:
         value = get_path(self.proposed, path)
-        if any(path == s or path.startswith(s + ".") for s in self._secret_paths):
+        if self.facts.masks(path):
             return SECRET_MASK if not is_blank(value) else ""
+        if self.facts.is_secret(path):  # an object holding a secret: shown with it masked
+            value = self.facts.masked_value(value, path, SECRET_MASK)
         return mark_invisible(display_value(value))
 
     def __repr__(self) -> str:
@@ -312,5 +307,4 @@ __all__ = [
     "Staging",
     "WidgetCardState",
     "card_state_for",
-    "is_secret_property",
 ]

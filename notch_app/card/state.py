@@ -44,6 +44,7 @@ from notch_app.card.view_shape import InputBinding, binding_path, view_shape
 from notch_app.manifest.arguments import ArgumentProblem
 from notch_app.manifest.model import Tool
 from notch_app.manifest.shown_arguments import counted_array, displayed
+from notch_app.manifest.tool_facts import tool_facts
 from notch_app.manifest.view import ConfirmationView
 
 SECRET_MASK: Final = "••••••"
@@ -112,7 +113,9 @@ class CardState:
         shape = view_shape(tool)
         self._conditions = shape.conditions
         self.inputs: list[InputBinding] = list(shape.inputs)
-        self._secret_paths = shape.secret_paths
+        self.facts = tool_facts(tool)
+        """What the tool's arguments are (`tool_facts.py`): which are secret, masked in
+        every text and never quoted, by the one rule the log and the model go by."""
         self._gated = shape.gated
         self._by_path = shape.by_path
         self._hidden_when = shape.hidden_when
@@ -349,7 +352,7 @@ class CardState:
 
     def _quotable(self, path: str) -> Mapping[str, Any] | None:
         """The values an error about `path` may quote: none for a secret."""
-        if any(_under(path, s) or _under(s, path) for s in self._secret_paths):
+        if self.facts.is_secret(path):
             return None
         return self._current
 
@@ -461,20 +464,17 @@ class CardState:
                 items = get_path(self._current, counted)
                 # `{{paths.length}}`: counts in labels come from the list that is sent.
                 return len(items) if isinstance(items, list) else MISSING
-        if not self._secret_paths or value is MISSING:
+        facts = self.facts
+        if value is MISSING or not (facts.is_secret(path) or isinstance(value, Mapping | list)):
             return value
-        for secret in self._secret_paths:
-            if _under(path, secret):
-                return SECRET_MASK if holds_value(value) else value
-        inner = [s for s in self._secret_paths if s.startswith(path + ".")]
-        if inner and isinstance(value, Mapping | list):
-            wrapped: dict[str, Any] = {"v": value}
-            for secret in inner:
-                sub = "v" + secret[len(path) :]
-                if holds_value(get_path(wrapped, sub)):
-                    wrapped = set_path(wrapped, sub, SECRET_MASK)
-            return wrapped["v"]
-        return value
+        if facts.masks(path):
+            return SECRET_MASK if holds_value(value) else value
+        wrapped: dict[str, Any] = {"v": value}
+        for inner in facts.secrets_in(value, path):
+            sub = f"v.{inner}"
+            if holds_value(get_path(wrapped, sub)):
+                wrapped = set_path(wrapped, sub, SECRET_MASK)
+        return wrapped["v"]
 
     def __repr__(self) -> str:
         # Paths and counts only: values (passwords among them) never appear here.

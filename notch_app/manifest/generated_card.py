@@ -5,8 +5,9 @@ tool of a bare MCP server that is not read-only) still asks, with a card made he
 
 - the tool's title, and its description as text;
 - one input per top-level property, by type: string → textField (`format` email/uri/
-  date-time → a placeholder saying what is expected; `password`/`writeOnly` → a
-  passwordField), enum → select, boolean → toggle, array of strings → chips,
+  date-time → a placeholder saying what is expected; a secret by the one rule of
+  `tool_facts.py` — `password`, `writeOnly`, under `anyOf`, a name such as `api_token` —
+  → a passwordField), enum → select, boolean → toggle, array of strings → chips,
   number/integer → textField (numbers are parsed back), anything else → a read-only
   keyValue showing the value;
 - `required` from the schema (never on a toggle: off is an answer);
@@ -34,7 +35,10 @@ from notch_app.manifest.acting import (
     read_only_contradicted,
 )
 from notch_app.manifest.bindings import PATH_RE
+from notch_app.manifest.json_pointer import NOWHERE
 from notch_app.manifest.model import Manifest, Tool
+from notch_app.manifest.schema_navigator import navigator_for
+from notch_app.manifest.tool_facts import schema_secrets, tool_facts
 from notch_app.manifest.view import ConfirmationView
 
 MAX_INPUTS: Final = 60
@@ -43,9 +47,6 @@ MAX_DESCRIPTION_CHARS: Final = 400
 """The tool description shown on the card, cut at a word with '…'."""
 MAX_LABEL_CHARS: Final = 80
 MAX_HELP_CHARS: Final = 160
-MAX_REF_HOPS: Final = 8
-"""`$ref` links followed to find a property's type; a longer or circular chain is shown
-as a read-only value."""
 
 SPEC_ACTING_VERBS: Final = frozenset(
     {"send", "create", "delete", "update", "post", "book", "pay", "publish", "open"}
@@ -134,28 +135,13 @@ def confirm_label(tool: Mapping[str, Any]) -> str:
 
 
 def _resolve(root: Mapping[str, Any], node: Any) -> Any:
-    """Follow local `$ref`s from `node` (at most MAX_REF_HOPS); None for a chain that
-    loops, leaves the schema or goes nowhere."""
-    seen: set[str] = set()
-    for _ in range(MAX_REF_HOPS):
-        if not isinstance(node, dict):
-            return node
-        ref = node.get("$ref")
-        if not isinstance(ref, str):
-            return node
-        if ref in seen or not ref.startswith("#"):
-            return None
-        seen.add(ref)
-        target: Any = root
-        for token in (
-            ref[1:].split("/")[1:] if ref.startswith("#/") else ([] if ref == "#" else [None])
-        ):
-            if token is None or not isinstance(target, dict):
-                return None
-            token = token.replace("~1", "/").replace("~0", "~")
-            target = target.get(token)
-        node = target
-    return None
+    """`node` with its `$ref`s followed by the schema navigator (the one reader of
+    schemas: `#`, `#/json/pointer`, `#anchor`, `$id`); None for a chain that loops,
+    leaves the schema or goes nowhere."""
+    found = navigator_for(root).resolve(node)
+    if found is NOWHERE or (isinstance(found, dict) and "$ref" in found):
+        return None
+    return found
 
 
 def _types(schema: Mapping[str, Any]) -> set[str]:
@@ -230,6 +216,7 @@ def generated_view_with_notes(
     root: Mapping[str, Any] = raw_schema if isinstance(raw_schema, dict) else {}
     schema = _resolve(root, root)
     required = _required(schema)
+    secrets = schema_secrets(root)
     children: list[dict[str, Any]] = []
     description = safe_text(tool.get("description"), MAX_DESCRIPTION_CHARS, one_line=False)
     if description:
@@ -247,7 +234,7 @@ def generated_view_with_notes(
             skipped += 1
             continue
         count += 1
-        block, note = _input_for(root, name, prop, name in required)
+        block, note = _input_for(root, name, prop, name in required, name in secrets)
         children.append(block)
         if note:
             notes.append(note)
@@ -290,7 +277,7 @@ def generated_view_with_notes(
 
 
 def _input_for(
-    root: Mapping[str, Any], name: str, raw: Any, required: bool
+    root: Mapping[str, Any], name: str, raw: Any, required: bool, secret: bool
 ) -> tuple[dict[str, Any], str | None]:
     bind = "{{" + name + "}}"
     prop = _resolve(root, raw)
@@ -323,7 +310,7 @@ def _input_for(
         block["placeholder"] = "a whole number" if types == {"integer"} else "a number"
     elif types == {"string"} or (types <= {"string", "number", "integer"} and "string" in types):
         fmt = prop.get("format")
-        if fmt == "password" or prop.get("writeOnly") is True:
+        if secret:  # the one rule (tool_facts.py): format, writeOnly, anyOf, its name
             block["type"] = "passwordField"
         else:
             block["type"] = "textField"
@@ -379,7 +366,7 @@ def tool_document(tool: Tool) -> dict[str, Any]:
 def with_generated_card(tool: Tool) -> Tool:
     """`tool` itself when it has a card or need not ask; else a copy carrying its
     generated card as `confirmation`. Raises nothing for any inputSchema."""
-    if tool.confirmation is not None or not must_ask(tool, has_card=False):
+    if tool.confirmation is not None or not tool_facts(tool).own_acting.asks:
         return tool
     view = ConfirmationView.model_validate(generated_view(tool_document(tool)))
     return tool.model_copy(update={"confirmation": view})

@@ -3,155 +3,52 @@
 A read-back is the one sentence a voice agent says to ask for a call ("Send WhatsApp
 message to Marc (+34 612 345 678): 'Running late'?"). Whatever writes it, the person must
 hear where the action goes and what it costs: every phone number, IBAN, amount and
-recipient the tool sends. Those arguments are found here by name and format (Qt-free, one
-walk over the inputSchema), for the validator and for the card (`card/read_back.py`).
+recipient the tool sends. Those arguments, and the secrets never read back, are the
+tool's facts (`tool_facts.py`: one walk over the inputSchema), for the validator and for
+the card (`card/read_back.py`).
 
 Rules on a `readBack` template (beside `binding-malformed` / `binding-unknown-argument`,
 checked as for any display text):
 - `read-back-incomplete`: it leaves out an argument that must be read back, or its only
   content is free text the model fills (a summary) with no words of its own;
-- `read-back-secret`: it binds a secret (a passwordField, `format: password`, a PIN).
+- `read-back-secret`: it binds a secret (`ToolFacts.is_secret`: a passwordField,
+  `format: password`, a PIN, an argument under `$ref`, array items or `anyOf`).
 """
 
 from __future__ import annotations
 
-import contextlib
-import itertools
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
-from typing import Any, Final, Literal
+from typing import Any, Final
 
 from notch_app.manifest.argument_lookup import lookup
-from notch_app.manifest.bindings import MalformedBinding, find_bindings, parse_single_binding
+from notch_app.manifest.argument_path import declared_matches
+from notch_app.manifest.bindings import MalformedBinding, find_bindings
 from notch_app.manifest.model import Tool
 from notch_app.manifest.problems import Problem, join_pointer, quote
-from notch_app.manifest.schema_navigator import navigator_for
 from notch_app.manifest.source import SourceDocument
-from notch_app.manifest.view import PasswordFieldBlock, walk_blocks
-
-MustRead = Literal["recipient", "phone", "iban", "amount"]
+from notch_app.manifest.tool_facts import (
+    MustRead,
+    ToolFacts,
+    is_free_text,
+    must_read_kind,
+    name_words,
+        tool_facts,
+)
 
 MAX_READ_BACK_CHARS: Final = 300
 """A read-back is one sentence of at most this many characters, values cut with …"""
 
-# Words in a property name (snake_case, camelCase or dotted) that say what it holds.
-_MUST_WORDS: Final[Mapping[str, MustRead]] = {
-    **dict.fromkeys(
-        ("to", "recipient", "recipients", "cc", "bcc", "payee", "beneficiary", "email",
-         "emails", "attendee", "attendees", "invitee", "invitees", "target", "addressee"),
-        "recipient",
-    ),
-    **dict.fromkeys(
-        ("phone", "phones", "mobile", "tel", "telephone", "msisdn", "whatsapp", "sms"), "phone"
-    ),
-    "iban": "iban",
-    **dict.fromkeys(("amount", "amounts", "price", "cost", "fee", "fees"), "amount"),
-}  # fmt: skip
-_MUST_FORMATS: Final[Mapping[str, MustRead]] = {
-    "email": "recipient",
-    "idn-email": "recipient",
-    "phone": "phone",
-    "tel": "phone",
-    "iban": "iban",
-}
-_SECRET_WORDS: Final = frozenset(
-    {"password", "passwd", "passphrase", "passcode", "pin", "secret", "token", "otp", "cvv",
-     "cvc", "apikey"}
-)  # fmt: skip
-_WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 _LETTER = re.compile(r"[^\W\d_]{2,}")
 
-
-def name_words(path: str) -> list[str]:
-    """The words of a property path, lower-case: `payee.ibanNumber` → payee, iban, number;
-    `api_key` → api, key, and `apikey` for the pair."""
-    words = [w.lower() for w in _WORD.findall(path)]
-    return words + [a + b for a, b in itertools.pairwise(words)]
+ToolArguments = ToolFacts
+"""What a read-back needs to know about a tool's arguments: its facts (`must_read`,
+`secrets`, `free_text`, `schemas`), found once by `tool_facts`."""
 
 
-def must_read_kind(path: str, schema: Mapping[str, Any]) -> MustRead | None:
-    """What an argument is that every read-back must name (a recipient, a phone number,
-    an IBAN, an amount), by its format or the words of its path; None for the rest."""
-    kind = schema.get("type")
-    if kind == "boolean" or kind == ["boolean"]:
-        return None  # "notify_attendees": a switch, not who it goes to
-    fmt = schema.get("format")
-    if isinstance(fmt, str) and fmt.lower() in _MUST_FORMATS:
-        return _MUST_FORMATS[fmt.lower()]
-    for word in reversed(name_words(path)):  # the last word is the most specific one
-        found = _MUST_WORDS.get(word)
-        if found is not None:
-            return found
-    return None
-
-
-def is_secret_argument(path: str, schema: Mapping[str, Any]) -> bool:
-    """A value never read back: `format: password`, `writeOnly`, or a name that says
-    password, PIN, token, secret..."""
-    if schema.get("format") == "password" or schema.get("writeOnly") is True:
-        return True
-    return any(w in _SECRET_WORDS for w in name_words(path))
-
-
-def is_free_text(schema: Mapping[str, Any]) -> bool:
-    """Text the model writes as it likes (a summary, a message): a string with no enum,
-    const, format or pattern to hold it to a shape."""
-    kind = schema.get("type")
-    if kind not in ("string", None) and not (isinstance(kind, list) and "string" in kind):
-        return False
-    return not any(k in schema for k in ("enum", "const", "format", "pattern"))
-
-
-@dataclass(frozen=True, slots=True)
-class ToolArguments:
-    """What a read-back needs to know about a tool's arguments, in inputSchema order."""
-
-    must_read: tuple[tuple[str, MustRead], ...]
-    """Leaf argument paths every read-back names, with what each is."""
-    secrets: frozenset[str]
-    """Argument paths never read back (their values read as a mask)."""
-    free_text: frozenset[str]
-    """String arguments the model fills freely (see `is_free_text`)."""
-    schemas: Mapping[str, Mapping[str, Any]]
-    """Each declared path's schema (references followed, through arrays)."""
-
-
-_ARGUMENTS: dict[int, tuple[Tool, ToolArguments]] = {}
-
-
-def tool_arguments(tool: Tool) -> ToolArguments:
-    """`ToolArguments` of `tool` (kept per Tool object: tools are frozen). Never raises."""
-    kept = _ARGUMENTS.get(id(tool))
-    if kept is not None and kept[0] is tool:
-        return kept[1]
-    must: list[tuple[str, MustRead]] = []
-    secrets: set[str] = set()
-    free: set[str] = set()
-    schemas: dict[str, Mapping[str, Any]] = {}
-    nav = navigator_for(tool.input_schema)
-    for path, _written, inner in nav.argument_paths():
-        schemas[path] = inner
-        if is_secret_argument(path, inner) or any(s for s in secrets if path.startswith(s + ".")):
-            secrets.add(path)
-            continue
-        if nav.properties(inner):
-            continue  # an object: its leaves are judged one by one
-        kind = must_read_kind(path, inner)
-        if kind is not None:
-            must.append((path, kind))
-        elif is_free_text(inner):
-            free.add(path)
-    if tool.confirmation is not None:
-        for block in walk_blocks(tool.confirmation.root):
-            if isinstance(block, PasswordFieldBlock):
-                with contextlib.suppress(MalformedBinding):
-                    secrets.add(parse_single_binding(block.bind))
-    found = ToolArguments(tuple(must), frozenset(secrets), frozenset(free), schemas)
-    if len(_ARGUMENTS) >= 256:
-        _ARGUMENTS.pop(next(iter(_ARGUMENTS)))
-    _ARGUMENTS[id(tool)] = (tool, found)
-    return found
+def tool_arguments(tool: Tool) -> ToolFacts:
+    """The tool's facts (`tool_facts`), for a read-back. Never raises."""
+    return tool_facts(tool)
 
 
 def covered(path: str, bound: list[str]) -> bool:
@@ -160,8 +57,9 @@ def covered(path: str, bound: list[str]) -> bool:
 
 
 def is_secret_path(path: str, secrets: frozenset[str]) -> bool:
-    """`path` is a secret, lies inside one or holds one."""
-    return any(path == s or path.startswith(s + ".") or s.startswith(path + ".") for s in secrets)
+    """`path` (declared, or with indices where lists are) is one of `secrets` (declared
+    paths: `ToolFacts.secrets`), lies inside one or holds one."""
+    return any(declared_matches(s, path) is not None for s in secrets)
 
 
 def read_back_problems(
@@ -197,7 +95,7 @@ def read_back_problems(
         return
     args = tool_arguments(tool)
     for path in paths:
-        if is_secret_path(path, args.secrets):
+        if args.is_secret(path):
             yield doc.problem(
                 pointer,
                 "read-back-secret",
@@ -242,7 +140,6 @@ __all__ = [
     "ToolArguments",
     "covered",
     "is_free_text",
-    "is_secret_argument",
     "is_secret_path",
     "must_read_kind",
     "name_words",

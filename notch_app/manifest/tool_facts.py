@@ -50,7 +50,7 @@ from notch_app.manifest.bindings import MalformedBinding, parse_single_binding
 from notch_app.manifest.canonical_json import NotDigestible, canonical_json
 from notch_app.manifest.model import Tool
 from notch_app.manifest.schema_navigator import SchemaNavigator, navigator_for
-from notch_app.manifest.view import PasswordFieldBlock, walk_blocks
+from notch_app.manifest.view import PasswordFieldBlock, iter_blocks
 
 MustRead = Literal["recipient", "phone", "iban", "amount"]
 
@@ -377,7 +377,7 @@ def _made(tool: Tool) -> ToolFacts:
     bound: set[str] = set()
     view: Any = None
     if tool.confirmation is not None:
-        for block in walk_blocks(tool.confirmation.root):
+        for block in iter_blocks(tool.confirmation.root):
             if isinstance(block, PasswordFieldBlock):
                 # A malformed bind is reported by `notch validate`; nothing to mask then.
                 with contextlib.suppress(MalformedBinding):
