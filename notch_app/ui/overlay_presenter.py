@@ -938,7 +938,7 @@ class OverlayPresenter(QObject):
         self._update_batch_actions()
 
     def _scope_note(self, entry: _Entry) -> str | None:
-        """"Allowed for this session: `npm test` in ~/code/app · click to undo" for a
+        """"Allowed for this session (click to undo): `npm test` in ~/code/app" for a
         scoped approval (issue 20), else None."""
         widget = entry.card.widget if entry.card else None
         scope = getattr(widget, "approval_scope", "once")
@@ -946,9 +946,10 @@ class OverlayPresenter(QObject):
         action = entry.card.action if entry.card else entry.request.tool_name
         if scope == "session":
             what = getattr(choices, "session_label", "") or action
-            return f"Allowed for this session: {what} · click to undo"
+            # "click to undo" before what it covers: a long command is cut, never the undo.
+            return f"Allowed for this session (click to undo): {what}"
         if scope == "always":
-            return f"Always allowed: {action} · click to undo"
+            return f"Always allowed (click to undo): {action}"
         return None
 
     def _undo_scope(self) -> None:
@@ -1217,7 +1218,7 @@ class OverlayPresenter(QObject):
 
     def _update_batch_actions(self) -> None:
         members = self._batch()
-        if len(members) < 2:
+        if len(members) < 2 or self._summary is not None:  # the summary has its own
             self.window.set_batch_actions(0, approvable=False)
             return
         # Approve all opens the summary (it approves nothing itself): offered while any
@@ -1319,13 +1320,11 @@ class OverlayPresenter(QObject):
             return
         front, rest = members[0], members[1:]
         for entry in rest:
-            self._decide_in_place(entry, approve)
-        verb = "Approved" if approve else "Declined"
+            self._decide_in_place(entry, False)
         self._batch_note = (
-            f"{verb} all {len(members)}  ·  {front.card.action if front.card else ''}"
+            f"Declined all {len(members)}  ·  {front.card.action if front.card else ''}"
         )
-        final, edited = self._final_of(front) if approve else (None, [])
-        self._on_decided(front.call_id, approve, final, edited)
+        self._on_decided(front.call_id, False, None, [])
         if not front.saving and self._find(front.call_id) is front:
             self._batch_note = None  # not taken: the note is not for a later decision
 

@@ -90,7 +90,7 @@ def test_the_pill_says_how_far_the_yes_reaches_and_a_click_undoes_it(
     assert [c[1:3] for c in sink.of("decide")] == [("s1", True)]
     qtbot.waitUntil(lambda: presenter.window.look == "done", timeout=3000)
     note = presenter.recent[-1][1]
-    assert note == "Allowed for this session: `npm test` in /srv/app · click to undo"
+    assert note == "Allowed for this session (click to undo): `npm test` in /srv/app"
     middle = presenter.window.rect().center()
     qtbot.mouseClick(presenter.window.windowHandle(), Qt.MouseButton.LeftButton, pos=middle)
     assert undoing.undone == ["s1"]

@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from notch_app.ui.theme import Look, style_text
+from notch_app.ui.theme import Look, card_font, style_text
 from notch_app.ui.widgets.buttons import PillButton
 from notch_app.ui.widgets.shapes import GlassFrame, ThinScrollBar
 
@@ -74,6 +74,9 @@ class BatchSummary(QWidget):
         super().__init__(parent)
         self.setObjectName("BatchSummary")
         self.setAttribute(Qt.WidgetAttribute.WA_TranslucentBackground, True)
+        # The card's palette and font, as a card sets them before its children exist.
+        self.setPalette(look.base_palette)
+        self.setFont(card_font())
         self.rows = tuple(rows)
         self.ready = tuple(r.call_id for r in self.rows if r.waits is None)
         self._seen_all = False
