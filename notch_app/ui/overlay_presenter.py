@@ -1251,6 +1251,7 @@ class OverlayPresenter(QObject):
         self.window.show_card(summary, title=f"Approve all {len(rows)}?", icon=None,
                               position=self._decided_in_run + 1,
                               total=self._decided_in_run + len(self._queue))  # fmt: skip
+        self._update_batch_actions()  # the header's own Approve all / Decline all step aside
         self._follow_notch()
 
     def _summary_row(self, entry: _Entry) -> SummaryRow:
