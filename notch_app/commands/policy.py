@@ -336,7 +336,7 @@ def _resolve_integration(catalog: Catalog, wanted: str) -> Manifest:
 def _find_action(
     catalog: Catalog, book: PolicyBook, integration: str, tool_name: str
 ) -> tuple[Manifest, Tool]:
-    from notch_app.manifest.acting import must_ask
+    from notch_app.manifest.tool_facts import tool_facts
     from notch_app.runtime.policy_book import has_policy
     from notch_app.runtime.policy_book.schema_paths import nearest
 
@@ -351,7 +351,7 @@ def _find_action(
             + f" Its actions: {', '.join(actions) or 'none'}."
         )
     if not has_policy(tool):
-        if not must_ask(tool, has_card=False):
+        if not tool_facts(tool).own_acting.asks:
             raise _Refusal(
                 f"{tool.name} in {manifest.id} is read-only: it never asks, so it has no "
                 "Asks first setting"
@@ -378,7 +378,7 @@ def _describe_state(book: PolicyBook, manifest: Manifest, tool: Tool) -> str:
 
 
 def _list(book: PolicyBook, catalog: Catalog, *, as_json: bool) -> int:
-    from notch_app.manifest.acting import must_ask
+    from notch_app.manifest.tool_facts import tool_facts
     from notch_app.runtime.policy_book import has_policy
 
     actions: list[dict[str, Any]] = []
@@ -391,7 +391,7 @@ def _list(book: PolicyBook, catalog: Catalog, *, as_json: bool) -> int:
         quiet: list[str] = []
         for tool in manifest.tools:
             if not has_policy(tool):
-                if not must_ask(tool, has_card=False):
+                if not tool_facts(tool).own_acting.asks:
                     quiet.append(tool.name)
                     read_only.append({"integration": iid, "tool": tool.name})
                 continue

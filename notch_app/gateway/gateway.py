@@ -70,6 +70,8 @@ OWN_INIT_WAIT_S: Final = 30.0
 _GLANCE_MARK: Final = b"_voiceos_glance"
 """`manifest.glance.GLANCE_KEY`, as bytes: a result holding it is read for its glance (the
 glance models load then, not at start: tests/core/test_gateway_tasks.py checks the two)."""
+SECRET_SHOWN: Final = "•••••"
+"""What a secret value reads as in what the model is told (`ToolFacts.masked`)."""
 _METHOD_NOT_FOUND: Final = -32601
 _INTERNAL_ERROR: Final = -32603
 _INVALID_REQUEST: Final = -32600
@@ -704,7 +706,9 @@ class Gateway:
         ran = dict(decision.arguments or {})
         result = await self.forward(tool, request_id, params, ran, call_id)
         if decision.edited_paths and not result.get("isError"):
-            shown = json.dumps(decision.arguments, ensure_ascii=False, sort_keys=True)
+            # The live decision carries secret values (to run with); the model never reads them.
+            told = tool.facts().masked(ran, SECRET_SHOWN)
+            shown = json.dumps(told, ensure_ascii=False, sort_keys=True)
             content = list(result.get("content") or [])
             content.append({"type": "text", "text": f"The person changed "
                             f"{', '.join(decision.edited_paths)} before approving; it ran "

@@ -23,6 +23,7 @@ from notch_app.runtime.model_sentence import described_for_model
 
 if TYPE_CHECKING:  # notch mcp relays before the manifest's models are imported
     from notch_app.manifest.model import Manifest, Tool
+    from notch_app.manifest.tool_facts import ToolFacts
 
 log = logging.getLogger(__name__)
 
@@ -41,6 +42,18 @@ class GatewayTool:
     background: bool = False
     """The manifest runs it in the background (`execution.mode`): listed in the side
     notch while it runs."""
+    tool: Tool | None = None
+    """The manifest's own tool (None for a bare server's): its card counts in `facts()`."""
+
+    def facts(self) -> ToolFacts:
+        """What Notch knows of the tool (`manifest/tool_facts.py`: which arguments are
+        secret, …), made when an acting call's answer needs it: `notch mcp` relays reads
+        before the manifest's models load."""
+        from notch_app.manifest.tool_facts import listed_tool_facts, tool_facts
+
+        if self.tool is not None:
+            return tool_facts(self.tool)
+        return listed_tool_facts(self.listed, bare_server=True)
 
     @property
     def name(self) -> str:
@@ -80,6 +93,7 @@ def from_manifest(manifest: Manifest) -> dict[str, GatewayTool]:
             reads,
             not reads,
             background=tool.execution is not None and tool.execution.mode == "background",
+            tool=tool,
         )
     return out
 

@@ -30,7 +30,7 @@ from typing import Any, Final, Literal
 from notch_app.card.input_text import readable_input
 from notch_app.hooks import file_change
 from notch_app.hooks.payload import HookPayload
-from notch_app.manifest.acting import acting_verdict
+from notch_app.manifest.tool_facts import listed_tool_facts
 
 CLAUDE_CODE: Final = "dev.notch.agents.claude-code"
 CODEX: Final = "dev.notch.agents.codex"
@@ -339,8 +339,8 @@ def _mcp_or_other(integration: str, payload: HookPayload, installed: Installed) 
         if found is not None:
             return NotchCall(found, mcp[1], dict(payload.tool_input), "same")
         # An MCP tool Notch has no manifest for: its name is all there is to go on, read
-        # by the one rule `notch mcp`, validate and policy use (`acting_verdict`).
-        verdict = acting_verdict({"name": mcp[1]})
+        # by the one rule `notch mcp`, validate and policy use (its facts' `acting`).
+        verdict = listed_tool_facts({"name": mcp[1]}).acting
         if not verdict.asks:
             return NoCard(f"{mcp[1]} does not act ({verdict.why}); Notch does not ask about it")
     # Written for reading (card/input_text.py): what it acts on first (`table`, `to`),

@@ -14,11 +14,11 @@ from typing import Any, Final
 
 from notch_app.card.read_back import read_back
 from notch_app.manifest.model import Tool
+from notch_app.manifest.tool_facts import ToolFacts, tool_facts
 from notch_app.runtime.catalog import Catalog
 from notch_app.runtime.decision import NotDigestible, arguments_digest
 from notch_app.runtime.policy_book.hook import glance_text
 from notch_app.runtime.presenter import ConfirmationRequest
-from notch_app.runtime.redaction import secret_paths
 
 MAX_FACTS: Final = 12
 MAX_VALUE_CHARS: Final = 160
@@ -73,7 +73,7 @@ def phone_card(catalog: Catalog, request: ConfirmationRequest) -> PhoneCard | No
     tool = catalog.tool(request.integration_id, request.tool_name)
     if manifest is None or tool is None:
         return None
-    secrets = secret_paths(tool)
+    secrets = tool_facts(tool)
     try:
         said = read_back(tool, request.arguments)
     except Exception:  # the card says it all on the desktop; the phone shows the facts
@@ -92,14 +92,14 @@ def phone_card(catalog: Catalog, request: ConfirmationRequest) -> PhoneCard | No
         read_back=said,
         facts=tuple(_facts(tool, request.arguments, secrets)),
         asker=_line(agent, 60) if isinstance(agent, str) and agent.strip() else "An agent",
-        holds_secret=bool(secrets),
+        holds_secret=bool(secrets.secrets or secrets.secrets_in(request.arguments)),
         note=request.reason,
         batch=batch,
     )
 
 
 def _facts(
-    tool: Tool, arguments: Mapping[str, Any], secrets: frozenset[str]
+    tool: Tool, arguments: Mapping[str, Any], secrets: ToolFacts
 ) -> list[tuple[str, str]]:
     titles = {
         name: str(spec.get("title") or name)
@@ -110,7 +110,7 @@ def _facts(
     for path, value in _leaves(arguments, ""):
         top = path.split(".", 1)[0]
         label = titles.get(top, top) + path[len(top) :]
-        secret = any(path == s or path.startswith(s + ".") for s in secrets)
+        secret = secrets.masks(path)
         out.append(
             (_line(label, 40), SECRET_SHOWN if secret else _line(_text(value), MAX_VALUE_CHARS))
         )

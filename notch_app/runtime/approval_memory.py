@@ -3,7 +3,7 @@
 A card for a payee's usual amount and one for ten times that looked the same, as did a
 familiar recipient and a new look-alike domain; habituation is how approval prompts
 fail. For each action (integration and tool) Notch keeps, in `approved.json` in its
-data dir (0600, never a secret value: the tool's `secret_paths` are skipped), the facts
+data dir (0600, never a secret value: what the tool's facts mask is skipped), the facts
 of what the person approved: recipients and payees, domains, amounts (the last
 MAX_AMOUNTS, per currency), each payee's IBAN, folders. A new call is compared with
 them; each difference that matters becomes a mark on the card, opened at its field, and
@@ -33,8 +33,8 @@ from pathlib import Path
 from typing import Any, Final
 
 from notch_app.manifest.model import Tool
+from notch_app.manifest.tool_facts import ToolFacts, tool_facts
 from notch_app.manifest.trust_rules import _plain_letters as plain_letters
-from notch_app.runtime.redaction import secret_paths
 
 log = logging.getLogger(__name__)
 
@@ -217,7 +217,7 @@ class ApprovalMemory:
 
 
 def _facts(tool: Tool, arguments: Mapping[str, Any]) -> _Facts:
-    secrets = secret_paths(tool)
+    secrets = tool_facts(tool)
     facts = _Facts([], [], [], [], [])
     for path, key, value, parent in _walk(arguments, secrets):
         last = key.lower()
@@ -249,9 +249,9 @@ def _facts(tool: Tool, arguments: Mapping[str, Any]) -> _Facts:
     return facts
 
 
-def _walk(value: Any, secrets: frozenset[str], path: str = "", key: str = "",
+def _walk(value: Any, secrets: ToolFacts, path: str = "", key: str = "",
           parent: Any = None, depth: int = 0) -> Iterator[tuple[str, str, Any, Any]]:  # fmt: skip
-    if depth > 20 or any(path == s or path.startswith(s + ".") for s in secrets if path):
+    if depth > 20 or (path and secrets.masks(path)):  # a secret value is never kept
         return
     if isinstance(value, Mapping):
         for k, v in value.items():

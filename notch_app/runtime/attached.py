@@ -28,13 +28,14 @@ from typing import Any, Final
 
 from pydantic import ValidationError
 
-from notch_app.manifest.acting import must_ask, read_only_contradicted
+from notch_app.manifest.acting import read_only_contradicted
 from notch_app.manifest.discovery import discover_integrations
 from notch_app.manifest.generated_card import with_generated_cards
 from notch_app.manifest.integration import load_integration
 from notch_app.manifest.model import Manifest
 from notch_app.manifest.schema_check import pattern_errors
 from notch_app.manifest.schema_validator import unchecked_reason
+from notch_app.manifest.tool_facts import listed_tool_facts
 from notch_app.manifest.trust_rules import find_claim
 from notch_app.runtime.catalog import Catalog, CatalogEntry
 
@@ -153,7 +154,7 @@ def _closed_tool(tool: Mapping[str, Any]) -> dict[str, Any]:
     schema.setdefault("type", "object")
     schema["additionalProperties"] = False  # only what the card shows can run
     annotations = dict(tool.get("annotations") or {})
-    if must_ask(tool, has_card=False, bare_server=True):
+    if listed_tool_facts(tool, bare_server=True).acting.asks:
         annotations["readOnlyHint"] = False  # the bare-server rule, for the Catalog too
     out: dict[str, Any] = {"name": tool.get("name"), "inputSchema": schema}
     for key in ("title", "description"):

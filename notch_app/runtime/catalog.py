@@ -12,12 +12,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from notch_app.manifest.acting import tool_kind
 from notch_app.manifest.discovery import discover_integrations
 from notch_app.manifest.fixtures import PreviewFixtures
 from notch_app.manifest.generated_card import with_generated_cards
 from notch_app.manifest.integration import load_integration
 from notch_app.manifest.model import Manifest, Tool
+from notch_app.manifest.tool_facts import tool_facts
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,7 +149,7 @@ class Catalog:
                             "title": t.display_title,
                             "description": t.description,
                             "confirms": t.confirmation is not None,
-                            "kind": tool_kind(t),
+                            "kind": tool_facts(t).own_acting.kind,
                             **listed_schema(t),
                         }
                         for t in m.tools

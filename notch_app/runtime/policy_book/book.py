@@ -20,8 +20,8 @@ from typing import Any, Literal
 
 from pydantic import ValidationError
 
-from notch_app.manifest.acting import must_ask
 from notch_app.manifest.model import Manifest, Tool
+from notch_app.manifest.tool_facts import tool_facts
 from notch_app.runtime.policy_book.document import (
     ASKER_GRACE_MAX_S,
     ASKER_GRACE_MIN_S,
@@ -179,14 +179,15 @@ class PolicyBook:
     ) -> Verdict:
         """Whether this call shows a card, runs at once, or is blocked. Never raises.
 
-        A tool without a card never asks when it does not act (`acting_verdict`); an
+        A tool without a card never asks when it does not act (its facts' `own_acting`); an
         acting tool without a card (an invalid manifest) always asks: policy only loosens
         what it can show.
         `source` is where the integration comes from (`integration_source`): an "off"
         made for another source asks again (a Block and guards apply to every source).
         """
         if tool.confirmation is None:
-            return Verdict("ask") if must_ask(tool, has_card=False) else Verdict("notRequired")
+            asks = tool_facts(tool).own_acting.asks
+            return Verdict("ask") if asks else Verdict("notRequired")
         entry = self.stored(manifest.id, tool.name)
         if entry is None:
             return Verdict("ask")
@@ -591,7 +592,7 @@ class PolicyBook:
             raise PolicyRefused(
                 f"{tool.name} in {manifest.id} is read-only: it never asks, so it has no "
                 "Asks first setting"
-                if not must_ask(tool, has_card=False)
+                if not tool_facts(tool).own_acting.asks
                 else f"{tool.name} in {manifest.id} has no confirmation card, so it always "
                 "asks; fix the manifest to give it one"
             )

@@ -38,8 +38,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from notch_app.manifest.acting import tool_kind
 from notch_app.manifest.model import Manifest
+from notch_app.manifest.tool_facts import tool_facts
 from notch_app.runtime.approval_memory import ApprovalMemory
 from notch_app.runtime.catalog import Catalog, CatalogEntry
 from notch_app.runtime.policy_book import PolicyBook, PolicyWriteError, has_policy
@@ -431,7 +431,7 @@ class SettingsWindow(QWidget):
                 r = QHBoxLayout(row)
                 r.setContentsMargins(16, 9, 16, 9)
                 r.addWidget(_label(tool.display_title), 1)
-                kind = tool_kind(tool)
+                kind = tool_facts(tool).own_acting.kind
                 why = {"read": "Never asks (read-only)", "unknown": "Never asks"}.get(
                     kind, "No card"
                 )
