@@ -938,7 +938,7 @@ class OverlayPresenter(QObject):
         self._update_batch_actions()
 
     def _scope_note(self, entry: _Entry) -> str | None:
-        """"Allowed for this session (click to undo): `npm test` in ~/code/app" for a
+        """ "Allowed for this session (click to undo): `npm test` in ~/code/app" for a
         scoped approval (issue 20), else None."""
         widget = entry.card.widget if entry.card else None
         scope = getattr(widget, "approval_scope", "once")
@@ -1258,7 +1258,9 @@ class OverlayPresenter(QObject):
         try:
             self._ensure_card(entry)
         except Exception:
-            return SummaryRow(entry.call_id, entry.request.tool_name, waits="its card cannot be shown")
+            return SummaryRow(
+                entry.call_id, entry.request.tool_name, waits="its card cannot be shown"
+            )
         state_of = getattr(entry.card.widget, "state", None) if entry.card else None
         if not callable(state_of):
             return SummaryRow(entry.call_id, entry.card.action if entry.card else entry.request.tool_name,
