@@ -77,6 +77,8 @@ def words_for(language: str | None) -> ReadBackWords:
     """The words for a BCP 47 `language` ("es-MX" reads as "es"); English otherwise."""
     primary = (language or "en").split("-")[0].lower()
     return READ_BACK_WORDS.get(primary, READ_BACK_WORDS["en"])
+
+
 _ACRONYMS: Final = frozenset({"iban", "bic", "id", "url", "pin", "cc", "bcc", "sms", "ip"})
 # Arguments in which the model explains itself ("what the agent says the command does"):
 # a read-back says what runs, not the agent's account of it.

@@ -98,9 +98,7 @@ def phone_card(catalog: Catalog, request: ConfirmationRequest) -> PhoneCard | No
     )
 
 
-def _facts(
-    tool: Tool, arguments: Mapping[str, Any], secrets: ToolFacts
-) -> list[tuple[str, str]]:
+def _facts(tool: Tool, arguments: Mapping[str, Any], secrets: ToolFacts) -> list[tuple[str, str]]:
     titles = {
         name: str(spec.get("title") or name)
         for name, spec in (tool.input_schema.get("properties") or {}).items()

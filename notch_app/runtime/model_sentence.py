@@ -81,9 +81,7 @@ def sentence_for_model(
     return _cut(text, MAX_FOR_MODEL_CHARS)
 
 
-def _approved(
-    decision: Decision, name: str, asked: Mapping[str, Any], secrets: ToolFacts
-) -> str:
+def _approved(decision: Decision, name: str, asked: Mapping[str, Any], secrets: ToolFacts) -> str:
     scope = {
         "session": " for the rest of this session",
         "always": " and lets it run without asking from now on",

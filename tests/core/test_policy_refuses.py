@@ -77,9 +77,7 @@ async def test_a_refuse_rule_answers_at_once_with_a_sentence_and_a_glance(
         assert decision["forModel"] == REFUSED
         assert cards.presented == []
         # The person sees one line saying a rule of theirs stopped it.
-        assert [text for _, text in cards.glances] == [
-            "Refused pay_invoice: amount is over 5,000"
-        ]
+        assert [text for _, text in cards.glances] == ["Refused pay_invoice: amount is over 5,000"]
 
         # The agent tries to slip under: a float a hair over, an exponent, a nested
         # list of payments, all refused; exactly the limit is not over it, so it asks.

@@ -111,7 +111,7 @@ class ActionPolicy(_Closed):
     refusals: list[Guard] = Field(
         default_factory=list,
         max_length=MAX_GUARDS_PER_ACTION,
-        description='Refuses when: a call whose argument is over the limit (or not one of '
+        description="Refuses when: a call whose argument is over the limit (or not one of "
         'the allowed values) never runs and shows no card ("never pay over 5000"); the '
         "agent is told why at once. Applies to every source and every card, asking first "
         "or not. (The confirmation-tiers seed's threshold escalation to review/never.)",
