@@ -596,6 +596,9 @@ METHODS: Final = (
     ),
 )
 BY_NAME: Final = {method.name: method for method in METHODS}
+NAMES: Final = tuple(BY_NAME)
+"""Every socket method, in the table's order: the one list (the server maps each to its
+handler and refuses to start without one; the OpenRPC document follows the table)."""
 
 ERROR_MEANINGS: Final = {
     rpc.PARSE_ERROR: "The line is not JSON (or not UTF-8, or nested too deep).",

@@ -60,19 +60,7 @@ TOO_MANY_CONNECTIONS: Final = -32007
 NOT_YOURS: Final = -32008
 
 EVENT_METHOD: Final = "confirm.event"
-METHODS: Final = (
-    "confirm.request",
-    "confirm.batch",
-    "confirm.await",
-    "confirm.get",
-    "confirm.withdraw",
-    "integrations.list",
-    "gateway.attach",
-    "glance.show",
-    "work.begin",
-    "work.end",
-    "server.info",
-)
+# The socket's methods are listed once, with their params and results: ipc/methods.py.
 
 
 OVERSIZED: Final = b"\x00oversized"

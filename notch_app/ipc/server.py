@@ -44,6 +44,7 @@ from notch_app import __version__
 from notch_app.ipc import protocol as rpc
 from notch_app.ipc.address import claim_socket_path
 from notch_app.ipc.attach import attach_handler
+from notch_app.ipc.methods import NAMES as METHOD_NAMES
 from notch_app.ipc.methods import (
     BatchCall,
     CallIdParams,
@@ -393,7 +394,7 @@ class NotchServer:
         self.glances = Glances(service)
         """Result glances and background work shown for clients (glance.show, work.*)."""
         self._inode: int | None = None
-        self._methods: dict[str, Handler] = {
+        handlers: dict[str, Handler] = {
             "confirm.request": self._confirm_request,
             "confirm.batch": self._confirm_batch,
             "confirm.await": self._confirm_await,
@@ -406,6 +407,12 @@ class NotchServer:
             "work.end": self._work_end,
             "server.info": self._server_info,
         }
+        if set(handlers) != set(METHOD_NAMES):  # the table in methods.py is the one list
+            raise RuntimeError(
+                "socket methods without both a handler and a description: "
+                + ", ".join(sorted(set(handlers) ^ set(METHOD_NAMES)))
+            )
+        self._methods = {name: handlers[name] for name in METHOD_NAMES}
         # Lines waiting to be handled, round-robin over connections; see `_drain`.
         self.loop: asyncio.AbstractEventLoop
         """The running loop, set by `start()`; kept so hot paths need not look it up."""
@@ -700,8 +707,8 @@ class NotchServer:
             if handler is None:
                 raise rpc.RpcError(
                     rpc.METHOD_NOT_FOUND,
-                    f"unknown method {method[:80]!r}; methods: {', '.join(rpc.METHODS)}",
-                    {"methods": list(rpc.METHODS)},
+                    f"unknown method {method[:80]!r}; methods: {', '.join(METHOD_NAMES)}",
+                    {"methods": list(METHOD_NAMES)},
                 )
             if not isinstance(params, dict):
                 raise rpc.RpcError(
@@ -936,7 +943,7 @@ class NotchServer:
         return {
             "name": "notch",
             "version": __version__,
-            "methods": list(rpc.METHODS),
+            "methods": list(METHOD_NAMES),
             "maxMessageBytes": rpc.MAX_MESSAGE_BYTES,
         }
 

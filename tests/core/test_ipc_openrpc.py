@@ -8,15 +8,22 @@ result schemas true of what the server really sends.
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
+import pytest
 from jsonschema import Draft202012Validator
 
+from notch_app.client import AsyncNotchClient, NotchRequestError
 from notch_app.ipc import protocol as rpc
-from notch_app.ipc.methods import METHODS
+from notch_app.ipc import server as server_module
+from notch_app.ipc.methods import METHODS, NAMES
 from notch_app.ipc.openrpc import FILE_NAME, socket_openrpc
 from notch_app.manifest.schemas import default_schema_dir, render
+from notch_app.runtime.catalog import Catalog
 from notch_app.runtime.decision import Decision, arguments_digest
+from notch_app.runtime.service import ConfirmationService
+from notch_app.runtime.store import DecisionStore
 
 
 def test_the_committed_document_is_what_the_models_generate() -> None:
@@ -26,8 +33,8 @@ def test_the_committed_document_is_what_the_models_generate() -> None:
 
 def test_it_documents_every_method_the_server_answers_and_no_other() -> None:
     document = socket_openrpc()
-    assert [m["name"] for m in document["methods"]] == list(rpc.METHODS)
-    assert [m.name for m in METHODS] == list(rpc.METHODS)
+    assert [m["name"] for m in document["methods"]] == list(NAMES)
+    assert [m.name for m in METHODS] == list(NAMES)
     request = next(m for m in document["methods"] if m["name"] == "confirm.request")
     params = {p["name"]: p for p in request["params"]}
     assert set(params) == {"callId", "token", "integration", "tool", "arguments", "supersedes",
@@ -71,3 +78,36 @@ def test_params_schemas_refuse_what_the_server_refuses() -> None:
         {"callId": "c1", "integration": "m", "tool": "t", "expiresInMs": 0},
     ):
         assert not request.is_valid(bad), bad
+
+
+@pytest.mark.asyncio
+async def test_the_server_answers_each_method_of_the_table_and_names_them_all(
+    base: Path, running_notch: Any
+) -> None:
+    """The table in ipc/methods.py is the one list: `server.info` and an unknown method's
+    error name exactly its methods, and each of them reaches a handler (never -32601)."""
+    async with (
+        running_notch(base) as (notch, _),
+        AsyncNotchClient(notch.server.path) as client,
+    ):
+        assert (await client.call("server.info", {}))["methods"] == list(NAMES)
+        with pytest.raises(NotchRequestError) as unknown:
+            await client.call("confirm.approve", {})
+        assert unknown.value.data == {"methods": list(NAMES)}
+        for name in NAMES:
+            try:
+                await client.call(name, {"unexpected": 1}, timeout=5)
+            except NotchRequestError as exc:
+                assert exc.code != rpc.METHOD_NOT_FOUND, name
+
+
+def test_a_method_in_the_table_without_a_handler_stops_the_server(
+    base: Path, mail_catalog: Catalog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(server_module, "METHOD_NAMES", (*NAMES, "confirm.approve"))
+    store = DecisionStore(base / "data")
+    try:
+        with pytest.raises(RuntimeError, match="confirm.approve"):
+            server_module.NotchServer(ConfirmationService(mail_catalog, store), base / "s")
+    finally:
+        store.close()
