@@ -107,7 +107,7 @@ def test_a_method_in_the_table_without_a_handler_stops_the_server(
     monkeypatch.setattr(server_module, "METHOD_NAMES", (*NAMES, "confirm.approve"))
     store = DecisionStore(base / "data")
     try:
-        with pytest.raises(RuntimeError, match="confirm.approve"):
+        with pytest.raises(RuntimeError, match=r"confirm\.approve"):
             server_module.NotchServer(ConfirmationService(mail_catalog, store), base / "s")
     finally:
         store.close()
