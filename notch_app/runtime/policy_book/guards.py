@@ -8,15 +8,12 @@ trip: there is no amount over the limit and no recipient outside the list.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from notch_app.manifest.argument_path import values_along
 from notch_app.runtime.policy_book.document import Guard, NotOneOfGuard, OverGuard
-
-# Arguments are untrusted: walking them is bounded in depth and in values looked at.
-_MAX_DEPTH = 32
-_MAX_VALUES = 10_000
 
 
 def values_at(arguments: Mapping[str, Any], path: str) -> list[Any]:
@@ -24,42 +21,11 @@ def values_at(arguments: Mapping[str, Any], path: str) -> list[Any]:
 
     `recipients` on `{"recipients": ["a", "b"]}` gives `["a", "b"]`;
     `to.email` on `{"to": [{"email": "a"}, {"email": "b"}]}` gives `["a", "b"]`.
-    Missing keys and nulls give nothing.
+    Missing keys and nulls give nothing; a value the path cannot be read through (or
+    one too deep) gives a marker no guard can judge, so the guard trips. Bounded
+    (`argument_path.values_along`, the one reader of declared paths).
     """
-    out: list[Any] = []
-    for value in _walk(arguments, tuple(path.split(".")), 0):
-        out.append(value)
-        if len(out) >= _MAX_VALUES:
-            break
-    return out
-
-
-def _walk(node: Any, segments: tuple[str, ...], depth: int) -> Iterator[Any]:
-    if depth > _MAX_DEPTH:
-        yield _TooDeep()
-        return
-    if isinstance(node, list):
-        for item in node:
-            yield from _walk(item, segments, depth + 1)
-        return
-    if not segments:
-        if node is not None:
-            yield node
-        return
-    if isinstance(node, Mapping):
-        if segments[0] in node:
-            yield from _walk(node[segments[0]], segments[1:], depth + 1)
-        return
-    # A plain value where the path wants an object: the path does not describe it.
-    yield _Unreadable()
-
-
-class _TooDeep:
-    pass
-
-
-class _Unreadable:
-    pass
+    return list(values_along(arguments, path))
 
 
 def as_number(value: Any) -> Decimal | None:
