@@ -1,12 +1,13 @@
 """Shared test setup: Qt renders offscreen unless a test starts its own X server; tests
 that start the web engine run in a pytest process of their own; hypothesis profiles.
 
-The suite runs on parallel workers (pytest-xdist, `addopts` in pyproject.toml). A test
-that starts QtWebEngine (Chromium) inside the test process is marked `web_engine`: the
-worker that draws those tests runs them all in one child pytest, whose reports it passes
-on as its own, so a crash of Chromium (it has segfaulted inside pytest-qt's event
-processing) fails those tests, not the whole run, and no other test ever shares a process
-with a live engine. A test that starts the engine without the mark fails, saying so.
+The suite runs on parallel workers (pytest-xdist, `addopts` in pyproject.toml), each
+drawing whole modules. A test that starts QtWebEngine (Chromium) inside the test process
+is marked `web_engine`: the worker runs its module's marked tests in one child pytest and
+passes the child's reports on as its own, so a crash of Chromium (it has segfaulted
+inside pytest-qt's event processing) fails those tests, not the whole run, and no other
+test ever shares a process with a live engine. A test, or a module's import, that starts
+the engine without the mark fails, saying so.
 """
 
 from __future__ import annotations
@@ -47,6 +48,29 @@ settings.register_profile(
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
 
 
+# ---- how many parallel workers ------------------------------------------------------------
+
+WORKERS_PER_CORE = 2
+"""Most of the suite's time is waiting (for a window to settle, a card to arm, a process to
+start, a deadline to pass), not computing: two workers per core keep the cores busy."""
+WORKERS_VARIABLE = "NOTCH_TEST_WORKERS"
+
+
+@pytest.hookimpl(optionalhook=True)  # an xdist hook: none without xdist (-p no:xdist)
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """`-n auto` (addopts): WORKERS_PER_CORE per core this process may use, or
+    $NOTCH_TEST_WORKERS; no more than the test files named on the command line, and none
+    (everything in this process, no start-up of workers) for a single file."""
+    if os.environ.get(WORKERS_VARIABLE, "").strip():
+        return int(os.environ[WORKERS_VARIABLE])
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    workers = WORKERS_PER_CORE * (cores or 1)
+    named = {arg.split("::")[0] for arg in config.args}
+    if all(name.endswith(".py") for name in named):
+        workers = min(workers, len(named))
+    return workers if workers > 1 else 0
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _fonts_are_installed() -> None:
     """Offscreen Qt draws text only with system fonts (PySide6 ships none): without them
@@ -80,25 +104,42 @@ def pytest_configure(config: pytest.Config) -> None:
     )
 
 
+def _heavy_first(item: pytest.Item) -> int:
+    """Which files a worker should draw first (lower first): the longest ones, so that none
+    starts last and keeps the whole run waiting for it. mypy on a fresh clone (no cache)
+    is the longest single test; e2e files wait on windows and processes."""
+    path = item.path.as_posix()
+    if item.get_closest_marker("quality"):
+        return 0
+    if "/tests/e2e/" in path or item.get_closest_marker("web_engine"):
+        return 1
+    if item.get_closest_marker("packaging"):
+        return 2
+    return 3
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     if os.environ.get(OWN_PROCESS):
         return
+    items.sort(key=_heavy_first)  # stable: each file's tests keep their order
     for item in items:
+        if "/tests/e2e/" in item.path.as_posix():
+            item.add_marker(pytest.mark.e2e)  # `-m "not e2e"` leaves every one of them out
         if item.get_closest_marker("web_engine"):
-            # One worker draws them all (--dist loadgroup) and runs them in one child.
-            item.add_marker(pytest.mark.xdist_group("web_engine"))
-            # The child's own pytest-timeout bounds each test; the first of the group
+            # The child's own pytest-timeout bounds each test; the module's first test
             # here waits for all of them.
             item.add_marker(pytest.mark.timeout(0))
 
 
 class _WebEngineBatch:
-    """The `web_engine` tests of this session, run once in a child pytest; its reports by
-    node id."""
+    """The `web_engine` tests of one module, run once in a child pytest (a worker draws
+    whole modules: --dist loadfile); its reports by node id."""
 
-    def __init__(self, session: pytest.Session) -> None:
+    def __init__(self, session: pytest.Session, module: Path) -> None:
         self.session = session
-        self.items = [i for i in session.items if i.get_closest_marker("web_engine")]
+        self.items = [
+            i for i in session.items if i.get_closest_marker("web_engine") and i.path == module
+        ]
         self.reports: dict[str, list[Any]] = {}
         self.crash = ""
         self._ran = False
@@ -165,12 +206,15 @@ def _replay(item: pytest.Item, reports: list[Any], crash: str) -> None:
 def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> bool | None:
     if os.environ.get(OWN_PROCESS) or not item.get_closest_marker("web_engine"):
         return None
-    batch = item.session.stash.setdefault(_BATCH, _WebEngineBatch(item.session))
+    batches = item.session.stash.setdefault(_BATCHES, {})
+    if item.path not in batches:
+        batches[item.path] = _WebEngineBatch(item.session, item.path)
+    batch = batches[item.path]
     _replay(item, batch.reports_for(item), batch.crash)
     return True
 
 
-_BATCH = pytest.StashKey[_WebEngineBatch]()
+_BATCHES = pytest.StashKey[dict[Path, _WebEngineBatch]]()
 
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:

@@ -99,15 +99,21 @@ async def in_thread(fn: Callable[..., Any], *args: Any) -> Any:
 
 @pytest.fixture
 def notch(
-    xserver: Any, notch_env: dict[str, Path], start_notch: Any
+    xserver: Any, notch_env: dict[str, Path], start_notch: Any, shared_notch: Any
 ) -> Callable[..., dict[str, Path]]:
-    """`notch(*flags)`: `notch run` on the X server; returns its socket and data dir."""
+    """`notch(*flags)`: `notch run` on the X server; returns its socket and data dir.
+    Shared by this module's tests with the same flags (replaced after a test that changed
+    what it loaded: an attached folder); a test that set a policy in its own data dir
+    first (`set_policy`) gets a process of its own."""
 
     def start(*flags: str) -> dict[str, Path]:
-        start_notch(
-            xserver.env, notch_env["socket"], notch_env["data_dir"], notch_env["log"], *flags
-        )
-        return notch_env
+        if notch_env["data_dir"].exists():
+            start_notch(
+                xserver.env, notch_env["socket"], notch_env["data_dir"], notch_env["log"], *flags
+            )
+            return notch_env
+        shared = shared_notch(*flags)
+        return {"socket": shared.socket, "data_dir": shared.data_dir, "log": shared.log}
 
     return start
 

@@ -32,13 +32,13 @@ def ask(xserver: Any, notch_argv: list[str], repo: Path) -> Callable[..., subpro
 
 
 def test_card_appears_on_screen_and_keys_edit_and_approve_it(
-    xserver: Any, notch_env: dict[str, Path], start_notch: Any, wait_for: Any, ask: Any
+    xserver: Any, shared_notch: Any, wait_for: Any, ask: Any
 ) -> None:
-    start_notch(xserver.env, notch_env["socket"], notch_env["data_dir"], notch_env["log"])
+    notch = shared_notch()
     pill = wait_for(lambda: xserver.window(), 10, "the idle notch pill")
     assert isinstance(pill, dict) and pill["HEIGHT"] < 40 and pill["Y"] < 20
 
-    asker = ask(notch_env["socket"], "generate_speech", {"text": "Hello wrld", "voice": "rachel"})
+    asker = ask(notch.socket, "generate_speech", {"text": "Hello wrld", "voice": "rachel"})
     card = xserver.settled_card()
     # At the top centre of the 1280-pixel-wide screen.
     assert abs(card["X"] + card["WIDTH"] // 2 - 640) <= 2 and card["Y"] < 20
@@ -68,11 +68,8 @@ def test_card_appears_on_screen_and_keys_edit_and_approve_it(
     wait_for(lambda: (g := xserver.window()) and g["HEIGHT"] < 40, 10, "the idle pill")
 
 
-def test_close_button_click_declines(
-    xserver: Any, notch_env: dict[str, Path], start_notch: Any, ask: Any
-) -> None:
-    start_notch(xserver.env, notch_env["socket"], notch_env["data_dir"], notch_env["log"])
-    asker = ask(notch_env["socket"], "generate_speech", {"text": "Not this one"})
+def test_close_button_click_declines(xserver: Any, shared_notch: Any, ask: Any) -> None:
+    asker = ask(shared_notch().socket, "generate_speech", {"text": "Not this one"})
     # Clicked only once it has settled: while the notch grows, its X shape still hides
     # the header's corner and a click there lands on the desktop (the old flake).
     card = xserver.settled_card()
