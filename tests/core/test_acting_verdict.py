@@ -1,8 +1,8 @@
 """One rule decides which tools ask (`manifest/acting.py`), and every place that asks
 goes by it: `notch mcp` (folder and bare server), `notch validate`, the generated cards,
 the policy Notch applies, what a bare server's attach tells Notch, and the coding-agent
-hooks. Checked on a corpus of real MCP tools (tests/core/corpus_mcp_tools.json) and the
-tools of real VoiceOS folders (the phone, WhatsApp and Cursor integrations' names and
+hooks, each reading it from the tool's facts (tool_facts.py). Checked on a corpus of
+real MCP tools (tests/core/corpus_mcp_tools.json) and the tools of real VoiceOS folders (the phone, WhatsApp and Cursor integrations' names and
 their lack of annotations), each with the verdict a person would expect."""
 
 from __future__ import annotations
@@ -18,7 +18,8 @@ from notch_app.hooks import calls
 from notch_app.hooks.payload import read_payload
 from notch_app.manifest.acting import acting_verdict
 from notch_app.manifest.generated_card import SPEC_ACTING_VERBS, with_generated_card
-from notch_app.manifest.model import Manifest, leading_verb
+from notch_app.manifest.model import Manifest, Tool, leading_verb
+from notch_app.manifest.tool_facts import listed_tool_facts, tool_facts
 from notch_app.manifest.validate import validate_path
 from notch_app.runtime.attached import bare_entry
 from notch_app.runtime.catalog import Catalog
@@ -190,3 +191,28 @@ def test_a_coding_agents_call_of_an_unknown_mcp_tool_asks_by_its_name(name: str)
     mapped = calls.claude_code_call(read_payload(json.dumps(data).encode()), calls.Installed())
     asks = acting_verdict({"name": name}).asks
     assert isinstance(mapped, calls.NoCard) is not asks, mapped
+
+
+def test_each_tools_facts_carry_the_verdict_every_reader_takes(loadable: Path) -> None:
+    """Readers take the verdict from the tool's facts (tool_facts.py), made once per tool
+    by the one rule: the policy, generated cards, `integrations.list`'s kind, the hooks
+    (`listed_tool_facts` of a bare name) and the gateway's answers for a bare server."""
+    for doc in ALL:
+        tool = Tool.model_validate(doc)
+        facts = tool_facts(tool)
+        assert facts.own_acting == acting_verdict(tool, has_card=False), doc["name"]
+        assert facts.own_acting.asks is EXPECTED_ASKS[doc["name"]], doc["name"]
+        assert listed_tool_facts(doc).acting == acting_verdict(doc, has_card=False)
+        assert listed_tool_facts({"name": doc["name"]}).acting == acting_verdict(
+            {"name": doc["name"]}
+        )
+        bare = listed_tool_facts(doc, bare_server=True).acting
+        assert bare == acting_verdict(doc, bare_server=True), doc["name"]
+    catalog, _ = Catalog.load([loadable])
+    (described,) = catalog.describe()
+    for listed in described["tools"]:
+        tool = catalog.tool("dev.notch.tests.acting", listed["name"])
+        assert tool is not None
+        assert listed["kind"] == tool_facts(tool).own_acting.kind, listed["name"]
+        want = "read" if not EXPECTED_ASKS[listed["name"]] else "acting"
+        assert (listed["kind"] == "acting") is (want == "acting"), listed["name"]
