@@ -74,9 +74,23 @@ def system_theme() -> ThemeName:
     return "light"
 
 
+def desktop_scheme() -> Literal["light", "dark", "unknown"]:
+    """The colour scheme the desktop states (Qt's style hints), "unknown" when none."""
+    app = QGuiApplication.instance()
+    scheme = app.styleHints().colorScheme() if isinstance(app, QGuiApplication) else None
+    if scheme == Qt.ColorScheme.Light:
+        return "light"
+    if scheme == Qt.ColorScheme.Dark:
+        return "dark"
+    return "unknown"
+
+
 def resolved_theme(name: str) -> ThemeName:
-    """`name` as a ThemeName, "system" read from the desktop now (`system_theme`)."""
-    return system_theme() if name == "system" else theme_name(name)
+    """`name` as a ThemeName, "system" read from the desktop now: its colour scheme when
+    it states one, else dark (the notch's own look, on a desktop that says nothing)."""
+    if name != "system":
+        return theme_name(name)
+    return "light" if desktop_scheme() == "light" else "dark"
 
 
 def theme_name(name: str) -> ThemeName:

@@ -55,6 +55,7 @@ def test_card_appears_on_screen_and_keys_edit_and_approve_it(
     xserver.xdotool("key", "--delay", "60", "Tab", "ctrl+a")
     xserver.xdotool("type", "--delay", "15", "Hello world")
     xserver.screenshot("card-edited")
+    card = xserver.settled_card()  # Tab unfolded the compact card (issue 22): taller now
     xserver.confirm_with_keys(card)
 
     out, err = asker.communicate(timeout=30)

@@ -81,9 +81,12 @@ def test_the_overlay_follows_the_desktops_light_or_dark(
     from notch_app.commands.run import config_from, configure
     from notch_app.ui import theme
 
-    monkeypatch.setattr(theme, "system_theme", lambda: "light")
+    monkeypatch.setattr(theme, "desktop_scheme", lambda: "light")
     assert theme.resolved_theme("system") == "light"
-    monkeypatch.setattr(theme, "system_theme", lambda: "dark")
+    monkeypatch.setattr(theme, "desktop_scheme", lambda: "dark")
+    assert theme.resolved_theme("system") == "dark"
+    # A desktop that says nothing keeps the notch's own dark look.
+    monkeypatch.setattr(theme, "desktop_scheme", lambda: "unknown")
     assert theme.resolved_theme("system") == "dark"
     assert theme.resolved_theme("light") == "light"  # the setting wins over the desktop
     # `notch run` follows the desktop unless told: --theme dark|light|system.
