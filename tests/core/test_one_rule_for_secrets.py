@@ -1,0 +1,214 @@
+"""One rule for secrets, everywhere (issue 19, "one tool-knowledge layer").
+
+What counts as a secret was decided in four places, and they disagreed: a password
+reached through `$ref`, a `writeOnly` field inside array items or a password under
+`anyOf` was not in `secret_paths()`, so it went into the decision log, the SQLite file
+and the sentence told to the model; `api_token` was secret to the read-back but not to
+the log. Now the tool's facts (`manifest/tool_facts.py`) decide once, and every reader
+goes by them. Here a real Notch (service and socket) is asked about one call holding
+one secret of each kind; the person edits it and approves; then every place a value can
+land is read as an attacker or the model would: the live decision (the only holder),
+`confirm.get` over the socket, every byte of the data dir, `notch log` run as a
+program, and the sentence for the model.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from notch_app.card.state import SECRET_MASK, CardState
+from notch_app.client import AsyncNotchClient
+from notch_app.manifest.model import Manifest, Tool
+from notch_app.manifest.tool_facts import tool_facts
+from notch_app.runtime.catalog import Catalog
+from notch_app.runtime.decision import arguments_digest
+from notch_app.runtime.redaction import REDACTED, secret_paths
+
+VAULT = "dev.notch.tests.vault"
+AGENT = "the-vault-agents-own-token-0001"
+
+# One secret of each kind, none named so that a name alone would give it away (but the
+# last, which is the name rule's own case).
+SECRETS = {
+    "ref": "REF-SECRET-1111",  # login.code: $ref to a `format: password` definition
+    "item0": "ITEM-SECRET-2222",  # guests.N.door: `writeOnly` inside array items
+    "item1": "ITEM-SECRET-3333",
+    "anyof": "ANYOF-SECRET-4444",  # backup: `format: password` under anyOf
+    "name": "NAME-SECRET-5555",  # api_token: its name says so
+    "typed": "TYPED-BY-THE-PERSON-6666",  # the person's edit of the anyOf one
+    "typed_item": "TYPED-ITEM-7777",
+}
+INPUT_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "$defs": {
+        "hidden": {"type": "string", "format": "password"},
+        "login": {
+            "type": "object",
+            "properties": {"user": {"type": "string"}, "code": {"$ref": "#/$defs/hidden"}},
+        },
+    },
+    "properties": {
+        "login": {"$ref": "#/$defs/login"},
+        "guests": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "name": {"type": "string"},
+                    "door": {"type": "string", "writeOnly": True},
+                },
+            },
+        },
+        "backup": {"anyOf": [{"type": "string", "format": "password"}, {"type": "null"}]},
+        "api_token": {"type": "string"},
+        "note": {"type": "string"},
+    },
+    "required": ["login"],
+}
+MANIFEST: dict[str, Any] = {
+    "schemaVersion": 1,
+    "id": VAULT,
+    "version": "1.0.0",
+    "name": "Vault",
+    "tools": [
+        {
+            "name": "create_vault_access",
+            "title": "Give vault access",
+            "description": "Gives guests access to the vault.",
+            "inputSchema": INPUT_SCHEMA,
+            "confirmation": {
+                "schemaVersion": 1,
+                "root": {
+                    "type": "card",
+                    "title": "Give vault access to {{login.user}}",
+                    "children": [
+                        {"type": "textField", "bind": "{{note}}", "label": "Note"},
+                        {"type": "keyValue", "items": [{"label": "Guests", "value": "{{guests}}"}]},
+                    ],
+                    "footer": [
+                        {
+                            "type": "actions",
+                            "items": [
+                                {"label": "Cancel", "role": "cancel"},
+                                {"label": "Give access", "role": "confirm"},
+                            ],
+                        }
+                    ],
+                },
+            },
+        }
+    ],
+}
+ASKED: dict[str, Any] = {
+    "login": {"user": "ann", "code": SECRETS["ref"]},
+    "guests": [
+        {"name": "bo", "door": SECRETS["item0"]},
+        {"name": "cy", "door": SECRETS["item1"]},
+    ],
+    "backup": SECRETS["anyof"],
+    "api_token": SECRETS["name"],
+    "note": "for the weekend",
+}
+EDITED: dict[str, Any] = {
+    **ASKED,
+    "guests": [
+        {"name": "bo", "door": SECRETS["typed_item"]},
+        {"name": "cy", "door": SECRETS["item1"]},
+    ],
+    "backup": SECRETS["typed"],
+    "note": "for the long weekend",
+}
+SECRET_PATHS = ("api_token", "backup", "guests.0.door", "guests.1.door", "login.code")
+
+
+def catalog_tool(catalog: Catalog) -> Tool:
+    found = catalog.tool(VAULT, "create_vault_access")
+    assert found is not None
+    return found
+
+
+def _tool() -> Tool:
+    manifest = Manifest.model_validate(MANIFEST)
+    return manifest.tools[0]
+
+
+def leaks(text: str) -> list[str]:
+    return [s for s in SECRETS.values() if s in text]
+
+
+def file_leaks(data: Path) -> list[str]:
+    """Every secret found in any file of the data dir, in UTF-8 or UTF-16."""
+    blob = b"".join(p.read_bytes() for p in sorted(data.rglob("*")) if p.is_file())
+    return [
+        s
+        for s in SECRETS.values()
+        if any(s.encode(e) in blob for e in ("utf-8", "utf-16-le", "utf-16-be"))
+    ]
+
+
+def test_the_tools_facts_find_each_secret_once() -> None:
+    facts = tool_facts(_tool())
+    assert facts.secrets == {"login.code", "guests.door", "backup", "api_token"}
+    assert secret_paths(_tool()) == facts.secrets  # the thin public face agrees
+    assert facts.secrets_in(ASKED) == SECRET_PATHS
+    assert facts.is_secret("guests") and facts.is_secret("guests.1.door")
+    assert not facts.is_secret("guests.0.name") and not facts.is_secret("note")
+    assert leaks(json.dumps(facts.masked(ASKED, REDACTED))) == []
+
+
+@pytest.mark.asyncio
+@pytest.mark.timeout(120)
+async def test_no_secret_reaches_the_log_the_file_confirm_get_or_the_model(
+    base: Path, running_notch: Any
+) -> None:
+    data = base / "data"
+    catalog = Catalog([Manifest.model_validate(MANIFEST)])
+    async with (
+        running_notch(base, catalog=catalog) as (notch, cards),
+        AsyncNotchClient(notch.server.path, token=AGENT) as client,
+    ):
+        asking = asyncio.ensure_future(
+            client.confirm(VAULT, "create_vault_access", ASKED, call_id="vault")
+        )
+        (request,) = await cards.wait_for_cards(1)
+        # The card itself never shows one: the guests' value reads with the doors masked.
+        card = CardState(catalog_tool(catalog), request.arguments)
+        assert card.text("{{guests}}").count(SECRET_MASK) == 2
+        assert leaks(card.text("{{guests}} {{backup}} {{login}} {{api_token}}")) == []
+        cards.approve("vault", EDITED)
+        live = await asyncio.wait_for(asking, 10)  # the client verified the keyed digest
+        # The live decision is the one holder: the executor runs with the real values.
+        assert live.arguments == EDITED
+        assert live.digest_keyed == SECRET_PATHS
+        assert live.digest != arguments_digest(EDITED)
+        told = live.for_model
+        assert "`note` from" in told and "long weekend" in told, told
+        assert "`backup`" in told and "`guests`" in told, told  # named, never quoted
+        replay = await client.call("confirm.get", {"callId": "vault", "token": AGENT})
+        await notch.service.drain()
+    assert leaks(told) == [], told
+    assert leaks(json.dumps(replay)) == [], replay
+    assert sorted(replay["secretsWithheld"]) == list(SECRET_PATHS)
+    assert replay["arguments"]["guests"][0] == {"name": "bo", "door": REDACTED}
+    assert replay["arguments"]["login"] == {"user": "ann", "code": REDACTED}
+    assert replay["arguments"]["backup"] == REDACTED == replay["arguments"]["api_token"]
+    assert "digestSalt" not in replay
+    assert file_leaks(data) == []
+
+    for extra in ([], ["--json"]):
+        shown = subprocess.run(
+            [sys.executable, "-m", "notch_app", "log", "--data-dir", str(data), *extra],
+            capture_output=True, text=True, timeout=60, check=True,
+        )  # fmt: skip
+        assert "vault" in shown.stdout and leaks(shown.stdout + shown.stderr) == []
+    (row,) = json.loads(shown.stdout)
+    assert row["outcome"] == "approved" and row["forModel"] == told
+    assert row["arguments"]["guests"][1] == {"name": "cy", "door": REDACTED}
+    assert row["arguments"]["note"] == "for the long weekend"  # what is not secret stays
