@@ -47,7 +47,9 @@ def decision_of(asker: subprocess.Popen[str]) -> dict[str, Any]:
 def test_enter_in_a_single_line_field_does_not_approve(
     xserver: Any, notch_env: dict[str, Path], start_notch: Any, ask: Any, wait_for: Any
 ) -> None:
-    start_notch(xserver.env, notch_env["socket"], notch_env["data_dir"], notch_env["log"])
+    start_notch(
+        xserver.env, notch_env["socket"], notch_env["data_dir"], notch_env["log"], "--theme", "dark"
+    )
     asker = ask(
         notch_env["socket"], "dev.notch.examples.files", "move_file",
         {"source": "/home/maya/a.pdf", "destination": "/home/maya/b.pdf", "overwrite": False},
@@ -75,7 +77,9 @@ def test_enter_in_a_single_line_field_does_not_approve(
 def test_enter_in_a_text_area_and_a_select_does_not_approve(
     xserver: Any, notch_env: dict[str, Path], start_notch: Any, ask: Any, wait_for: Any
 ) -> None:
-    start_notch(xserver.env, notch_env["socket"], notch_env["data_dir"], notch_env["log"])
+    start_notch(
+        xserver.env, notch_env["socket"], notch_env["data_dir"], notch_env["log"], "--theme", "dark"
+    )
     asker = ask(
         notch_env["socket"], "io.elevenlabs", "generate_speech",
         {"text": "Hello", "voice": "rachel"},
@@ -100,7 +104,9 @@ def test_enter_in_a_text_area_and_a_select_does_not_approve(
 def test_enter_in_a_chips_field_adds_a_chip_and_does_not_approve(
     xserver: Any, notch_env: dict[str, Path], start_notch: Any, ask: Any, wait_for: Any
 ) -> None:
-    start_notch(xserver.env, notch_env["socket"], notch_env["data_dir"], notch_env["log"])
+    start_notch(
+        xserver.env, notch_env["socket"], notch_env["data_dir"], notch_env["log"], "--theme", "dark"
+    )
     asker = ask(
         notch_env["socket"], "dev.notch.examples.mail", "send_email",
         {"from": "maya@example.com", "to": ["sam@example.com"], "subject": "Hi", "body": "See you"},

@@ -78,7 +78,9 @@ def test_a_risky_command_looks_risky_and_npm_test_does_not(
     xserver: Any, notch_env: dict[str, Path], start_notch: Any, notch_argv: list[str],
     repo: Path, tmp_path: Path, wait_for: Any,
 ) -> None:  # fmt: skip
-    start_notch(xserver.env, notch_env["socket"], notch_env["data_dir"], notch_env["log"])
+    start_notch(
+        xserver.env, notch_env["socket"], notch_env["data_dir"], notch_env["log"], "--theme", "dark"
+    )
     danger_pill, accent_pill = _over_glass("danger_fill"), _over_glass("accent_fill")
     panel = _over_glass("badge_danger")
     seen: dict[str, tuple[int, int, int]] = {}
