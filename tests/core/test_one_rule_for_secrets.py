@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -212,3 +213,36 @@ async def test_no_secret_reaches_the_log_the_file_confirm_get_or_the_model(
     assert row["outcome"] == "approved" and row["forModel"] == told
     assert row["arguments"]["guests"][1] == {"name": "cy", "door": REDACTED}
     assert row["arguments"]["note"] == "for the long weekend"  # what is not secret stays
+
+
+NOTES = Path(__file__).resolve().parents[1] / "fixtures" / "mcp_servers" / "notes"
+
+
+@pytest.mark.asyncio
+@pytest.mark.timeout(120)
+async def test_notch_mcp_tells_the_model_what_ran_without_its_secrets(
+    base: Path, running_notch: Any, mcp_gateway: Any, tmp_path: Path
+) -> None:
+    """After an edited approval `notch mcp` tells the model what ran: the arguments, with
+    every secret of the tool masked (it used to be the live decision's JSON, token and
+    all). The wrapped server still gets the real value."""
+    folder = tmp_path / "notes"
+    shutil.copytree(NOTES, folder)
+    manifest = json.loads((folder / "manifest.json").read_text("utf-8"))
+    send = next(t for t in manifest["tools"] if t["name"] == "send_message")
+    send["inputSchema"]["properties"]["api_token"] = {"type": "string"}
+    (folder / "manifest.json").write_text(json.dumps(manifest), "utf-8")
+    asked = {"to": "sam", "body": "Lunch?", "api_token": SECRETS["name"]}
+    async with (
+        running_notch(base) as (notch, cards),
+        mcp_gateway(folder, notch.server.path, tmp_path / "home") as gateway,
+    ):
+        await gateway.send(gateway.tool_call(1, "send_message", asked))
+        (card,) = await cards.wait_for_cards(1, timeout=30)
+        cards.approve(card.call_id, {**asked, "to": "maya"})
+        (reply,) = await gateway.replies_to(1)
+    # The last item is Notch's own (before it, whatever the server answered, here an echo).
+    said = reply["result"]["content"][-1]["text"]
+    assert said.startswith("The person changed to before approving"), said
+    assert REDACTED in said and leaks(said) == [], said
+    assert [c["arguments"] for c in gateway.ran()] == [{**asked, "to": "maya"}]
