@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import json
 import shutil
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -29,8 +30,10 @@ from notch_app.client import AsyncNotchClient
 from notch_app.manifest.model import Manifest, Tool
 from notch_app.manifest.tool_facts import tool_facts
 from notch_app.runtime.catalog import Catalog
-from notch_app.runtime.decision import arguments_digest
+from notch_app.runtime.decision import Decision, arguments_digest
+from notch_app.runtime.presenter import ConfirmationRequest
 from notch_app.runtime.redaction import REDACTED, secret_paths
+from notch_app.runtime.store import DecisionStore, NewDecision, NewRequest
 
 VAULT = "dev.notch.tests.vault"
 AGENT = "the-vault-agents-own-token-0001"
@@ -246,3 +249,32 @@ async def test_notch_mcp_tells_the_model_what_ran_without_its_secrets(
     assert said.startswith("The person changed to before approving"), said
     assert REDACTED in said and leaks(said) == [], said
     assert [c["arguments"] for c in gateway.ran()] == [{**asked, "to": "maya"}]
+
+
+def test_a_store_written_by_the_narrower_rule_is_scrubbed_when_opened(tmp_path: Path) -> None:
+    """Rows an older Notch stored by the four old rules (these values in clear) are
+    scrubbed again by the one rule the first time a Notch that knows the tool opens the
+    file: requests, final arguments and the log's rows."""
+    data = tmp_path / "data"
+    old = DecisionStore(data)  # knows no secrets: what the narrower rule let through
+    try:
+        request = ConfirmationRequest("old", VAULT, "create_vault_access", ASKED, {}, 1.0)
+        approved = Decision("old", "approved", VAULT, "create_vault_access", EDITED,
+                            digest=arguments_digest(EDITED), decided_by="click")  # fmt: skip
+        assert old.write([NewRequest(request)]) == [None]
+        assert old.write([NewDecision(approved, EDITED, {})]) == [None]
+    finally:
+        old.close()
+    with sqlite3.connect(data / "notch.sqlite3") as db:
+        db.execute("PRAGMA user_version=6")
+    assert file_leaks(data) != []  # as it was
+    tool = catalog_tool(Catalog([Manifest.model_validate(MANIFEST)]))
+    store = DecisionStore(data, secrets_of=lambda i, t: tool_facts(tool))
+    try:
+        kept = store.decision("old")
+        assert kept is not None and sorted(kept.secrets_withheld) == list(SECRET_PATHS)
+        (logged,) = store.log()
+    finally:
+        store.close()
+    assert logged.arguments is not None and logged.arguments["backup"] == REDACTED
+    assert file_leaks(data) == []
