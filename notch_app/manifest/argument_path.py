@@ -212,6 +212,14 @@ def _align(declared: str, path: str) -> tuple[Relation | None, str]:
     return "holds", ".".join(want[j:])
 
 
+def declared_form(path: str) -> str:
+    """`path` of the arguments as a schema declares it: its indices left out
+    (`guests.0.door` → `guests.door`)."""
+    if not any(c.isdigit() for c in path):
+        return path
+    return ".".join(s for s in path.split(".") if not (s.isdigit() and s.isascii()))
+
+
 def values_along(arguments: Any, path: str) -> Iterator[Any]:
     """Every value at declared `path` (see `declared_matches`): lists on the way, or at
     the end, fan out; missing keys and nulls give nothing; an all-digit segment at a
@@ -292,6 +300,7 @@ __all__ = [
     "Missing",
     "PathError",
     "Relation",
+    "declared_form",
     "declared_matches",
     "declared_rest",
     "delete_path",

@@ -40,6 +40,7 @@ from notch_app.manifest.argument_path import (
     MAX_VALUES,
     MISSING,
     Relation,
+    declared_form,
     declared_matches,
     declared_rest,
     get_path,
@@ -260,8 +261,7 @@ class ToolFacts:
     def _is_declared(self, path: str) -> bool:
         if path in self._declared:
             return True
-        plain = ".".join(s for s in path.split(".") if not (s.isdigit() and s.isascii()))
-        return plain in self._declared
+        return declared_form(path) in self._declared
 
     # --- a call's arguments -------------------------------------------------------------
 

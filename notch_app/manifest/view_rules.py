@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from notch_app.manifest.argument_lookup import Lookup, lookup, schema_types
+from notch_app.manifest.argument_path import declared_form
 from notch_app.manifest.arguments import fits_json_types, json_type
 from notch_app.manifest.bindings import MalformedBinding, find_bindings, parse_single_binding
 from notch_app.manifest.model import Tool, leading_verb
@@ -419,7 +420,8 @@ def argument_shown_problems(
     card lists such values under "Also sends", but a card should show them itself).
     `base` is the tool's pointer and `shown_paths` what `check_view` found its card shows;
     the tool's inputSchema is valid."""
-    shown = {_without_indexes(p) for p in displayed(shown_paths)}
+    # Guards and the schema walk name a list's elements by the list's path.
+    shown = {declared_form(p) for p in displayed(shown_paths)}
     inside_shown = {prefix for p in shown for prefix in _ancestors(p)}
     nav = navigator_for(tool.input_schema)
     unshown: list[str] = []
@@ -445,11 +447,6 @@ def _ancestors(path: str) -> list[str]:
     """`a`, `a.b` for `a.b.c`."""
     parts = path.split(".")
     return [".".join(parts[:i]) for i in range(1, len(parts))]
-
-
-def _without_indexes(path: str) -> str:
-    # Guards and the schema walk name a list's elements by the list's path.
-    return ".".join(s for s in path.split(".") if not s.isdigit())
 
 
 def _property_pointer(schema: dict[str, Any], base: str, path: str) -> str:
