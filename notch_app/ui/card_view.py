@@ -575,8 +575,10 @@ class CardView(QWidget):
         toggle = DetailsToggle(self._ctx.look, self._frame.parentWidget())
         toggle.set_count(len(inputs))
         choices = self.scope_choices.layout() if self.scope_choices is not None else None
-        if isinstance(choices, QHBoxLayout):
-            # On the left of "or Allow for this session · Always allow": a line, not two.
+        room = width - toggle.sizeHint().width() - 12
+        if isinstance(choices, QHBoxLayout) and choices.sizeHint().width() <= room:
+            # On the left of "or Allow for this session · Always allow": a line, not two
+            # (a long scope, "Allow `npm test` for this session", keeps its line whole).
             choices.insertWidget(0, toggle)
         else:
             assert self._body is not None  # a fold needs a body to fold
@@ -589,10 +591,10 @@ class CardView(QWidget):
             b.required and state.is_visible(b.block) and is_blank(state.value(b.path))
             for b in inputs
         ) or any(state.field_error(b.path) for b in inputs)
-        risk = getattr(self, "risk", None)
-        risky = risk is not None and risk.notes.risk.risky  # issue 20's reading of the call
+        # A risky call is not unfolded for its risk: its risk lines stand above the body
+        # and what runs as written (the command, the diff) is always in the first view.
         marks = getattr(self, "changes", None)
-        risky = risky or bool(marks is not None and marks.changes)  # changed since last time
+        risky = bool(marks is not None and marks.changes)  # changed since last time
         if must_act or risky or (notice and notice.strip()):
             toggle.set_open(True)
         else:
@@ -630,10 +632,13 @@ class CardView(QWidget):
             self._state.seen(DETAILS_KEY)
 
     def focusNextPrevChild(self, next: bool) -> bool:
-        # Tab into a folded card unfolds it: the form is one key away, as it is one
-        # click away, and Tab then walks its fields as on the whole card.
+        # Tab into a folded card whose first view has no field unfolds it: the form is
+        # one key away, as it is one click away, and Tab then walks its fields. A card
+        # with a field in view (a command) keeps its size: Tab goes there.
         if self.details is not None and not self.details.opened:
-            self.details.set_open(True)
+            fields = [e.field for e in self._ctx.editors.values()]
+            if not any(f.isVisibleTo(self) and f.isEnabled() for f in fields):
+                self.details.set_open(True)
         return super().focusNextPrevChild(next)
 
     @property

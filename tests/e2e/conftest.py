@@ -200,7 +200,9 @@ class XServer:
 
     def confirm_with_keys(self, card: dict[str, int], timeout: float = 20) -> None:
         """Once `card` (focused) shows its confirm armed, press Ctrl+Enter and wait until
-        the card leaves the screen."""
+        the card leaves the screen. The card's place is looked up again first: it may
+        have grown since it was found (Details unfolded by a Tab, a hint line)."""
+        card = self.settled_card()
         wait_for(lambda: self.confirm_armed(card), timeout, "the card's confirm to show armed")
         self.xdotool("key", "ctrl+Return")
         self.card_gone(card, timeout)

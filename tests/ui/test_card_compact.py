@@ -231,14 +231,13 @@ def test_the_chip_the_tool_refuses_is_marked(qtbot: Any) -> None:
     assert not any(chip.bad for chip in box.chips())
 
 
-def test_a_risky_call_opens_expanded(qtbot: Any) -> None:
-    calm = _view("claude-code", "Bash")
+def test_a_risky_call_shows_its_risk_and_command_in_the_first_view(qtbot: Any) -> None:
     risky = _view("claude-code", "Bash", command="rm -rf ~/")
-    for view in (calm, risky):
-        qtbot.addWidget(view)
-    assert not calm.details_open
+    qtbot.addWidget(risky)
+    _shown(risky)
     assert risky.risk.notes.risk.risky
-    assert risky.details_open
+    assert risky.risk.notes.isVisible()  # above the body, never folded
+    assert risky.input_widget("command").isVisible()  # what runs, in the first view
 
 
 def test_tab_into_a_folded_card_unfolds_it_and_reaches_the_first_field(qtbot: Any) -> None:
