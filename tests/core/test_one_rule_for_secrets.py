@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import shutil
 import sqlite3
 import subprocess
@@ -278,3 +279,40 @@ def test_a_store_written_by_the_narrower_rule_is_scrubbed_when_opened(tmp_path: 
         store.close()
     assert logged.arguments is not None and logged.arguments["backup"] == REDACTED
     assert file_leaks(data) == []
+
+
+README = Path(__file__).resolve().parents[2] / "README.md"
+NODE = shutil.which("node")
+
+
+@pytest.mark.skipif(NODE is None, reason="node is not installed (CI has it)")
+@pytest.mark.asyncio
+@pytest.mark.timeout(60)
+async def test_the_readme_javascript_verifies_secrets_keyed_inside_lists(
+    base: Path, running_notch: Any
+) -> None:
+    """`digestKeyedPaths` name list elements (`guests.0.door`); the README's check walks
+    them as it walks object keys, and refuses a changed door."""
+    text = README.read_text(encoding="utf-8")
+    section = text[text.index("### Digest") :]
+    blocks = re.findall(r"```js\n(.*?)```", section, re.S)
+    script = "".join(blocks[:2]) + (
+        "\nconst ds = JSON.parse(require('node:fs').readFileSync(0, 'utf8'));"
+        "\nprocess.stdout.write(JSON.stringify(ds.map((d) => verified(d))));"
+    )
+    catalog = Catalog([Manifest.model_validate(MANIFEST)])
+    async with (
+        running_notch(base, rule=lambda request: (True, None), catalog=catalog) as (notch, _),
+        AsyncNotchClient(notch.server.path) as client,
+    ):
+        decision = await client.confirm(VAULT, "create_vault_access", ASKED)
+    wire = decision.to_wire()
+    assert "guests.1.door" in wire["digestKeyedPaths"]
+    tampered = json.loads(json.dumps(wire))
+    tampered["arguments"]["guests"][1]["door"] = "another door"
+    assert NODE is not None
+    done = subprocess.run(
+        [NODE, "-e", script], input=json.dumps([wire, tampered]),
+        capture_output=True, text=True, timeout=60, check=True,
+    )  # fmt: skip
+    assert json.loads(done.stdout) == [True, False]
