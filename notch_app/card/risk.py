@@ -2,7 +2,7 @@
 
 Three readings, from the arguments that will run (so an edit updates them):
 - a shell command (a string `command` or `cmd` argument, with `cwd` or `workdir` as the
-  folder it runs in): `shell_risk.read_command` — "Deletes build recursively";
+  folder it runs in): `shell.read_command` — "Deletes build recursively";
 - a file edit or write (a `file_path` argument): outside the folder the agent works in
   (the hook's OUTSIDE_NOTE), or into credentials or startup files;
 - a tool its server or manifest marks `destructiveHint: true`, when none of the above
@@ -20,8 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from notch_app.card import shell_places as places
-from notch_app.card.shell_risk import read_command
+from notch_app.card.shell import places, read_command
 from notch_app.manifest.model import Tool
 from notch_app.manifest.view import BadgeBlock, walk_blocks
 

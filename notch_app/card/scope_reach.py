@@ -23,10 +23,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
-from notch_app.card import shell_places as places
 from notch_app.card.risk import COMMAND_KEYS, FOLDER_KEYS, card_risk
-from notch_app.card.shell_parse import read_script
-from notch_app.card.shell_risk import read_command
+from notch_app.card.shell import places, read_command, read_script
 from notch_app.manifest.model import Tool
 from notch_app.manifest.view import ActionItem, ButtonBlock, walk_blocks
 

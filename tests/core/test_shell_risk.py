@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-from notch_app.card.shell_risk import UNREAD_LINE, read_command
+from notch_app.card.shell import UNREAD_LINE, read_command
 
 CWD = "/home/dev/code/app"
 HOME = "/home/dev"

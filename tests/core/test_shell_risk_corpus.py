@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from notch_app.card.shell_risk import read_command
+from notch_app.card.shell import read_command
 
 CORPUS = Path(__file__).parent / "corpus" / "shell_risk.json"
 HELD_OUT_MISSED_AT_MOST = 3

@@ -1,6 +1,6 @@
 """What a path means to the person: their keys, their startup files, a whole disk.
 
-The shell risk reading (`shell_risk.py`) asks of each path a command reads or writes
+The shell risk reading (`shell/`) asks of each path a command reads or writes
 whether it holds credentials (`~/.ssh`, `~/.aws`, a keychain), runs at every login or
 shell (`~/.bashrc`, crontabs, autostart entries), is a disk device, or lies outside the
 folder the command runs in. Paths are compared as text, `~` and `$HOME` expanded, `.`

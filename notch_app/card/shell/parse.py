@@ -1,6 +1,6 @@
 """A shell command as the shell reads it: its simple commands, their words and redirects.
 
-The risk reading of a command (`shell_risk.py`) needs to know what runs, with which
+The risk reading of a command (`shell/`) needs to know what runs, with which
 arguments, fed by what and writing where; never a pattern over the raw text, which
 quoting, escapes and substitutions defeat (`r"m" -rf`, `$(echo rm)`, `\\rm`). This module
 parses with tree-sitter-bash (chosen over bashlex by measurement on NL2Bash's 12,607
