@@ -28,6 +28,34 @@ from hypothesis import HealthCheck, settings
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
+
+def _show_failures_despite_cpython_gh_106905() -> None:
+    """CPython before 3.11.8 and 3.12.1 can raise SystemError("AST constructor recursion
+    depth mismatch") from ast.parse when another thread builds an AST at the same moment
+    (python/cpython#106905). pytest parses a failing test's source to show it; that
+    SystemError became an INTERNALERROR that ended the worker and, with it, the whole run
+    (seen twice on 3.11.7). Parse again, and else show the failure without the statement's
+    extent, as pytest does for source it cannot parse."""
+    from _pytest._code import code, source
+
+    parse = source.getstatementrange_ast
+
+    def parse_again(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return parse(*args, **kwargs)
+        except SystemError:
+            try:
+                return parse(*args, **kwargs)
+            except SystemError as again:
+                raise SyntaxError(str(again)) from again
+
+    code.getstatementrange_ast = parse_again  # type: ignore[assignment]
+    source.getstatementrange_ast = parse_again  # type: ignore[assignment]
+
+
+if sys.version_info < (3, 11, 8) or (3, 12) <= sys.version_info < (3, 12, 1):
+    _show_failures_despite_cpython_gh_106905()
+
 # ---- hypothesis profiles -----------------------------------------------------------------
 
 # Every profile: no per-example deadline and no "too slow" health check. Both measure the
@@ -95,6 +123,11 @@ WEB_ENGINE_MODULE = "PySide6.QtWebEngineCore"
 _CONFIG: list[pytest.Config] = []
 
 
+TIMING_LIST = "NOTCH_TESTS_TIMING_LIST"
+"""A folder the main process makes when it runs workers: each writes the `timing` tests it
+left out there."""
+
+
 def pytest_configure(config: pytest.Config) -> None:
     _CONFIG[:] = [config]
     config.addinivalue_line(
@@ -102,6 +135,54 @@ def pytest_configure(config: pytest.Config) -> None:
         "web_engine: starts QtWebEngine (Chromium) in the test process; runs in a pytest "
         "process of its own (tests/conftest.py)",
     )
+    config.addinivalue_line(
+        "markers",
+        "timing: asserts how long something takes (a latency, a budget, a click inside a "
+        "delay); on parallel workers it runs after them, alone (tests/conftest.py)",
+    )
+    distributing = config.getoption("dist", "no") != "no" and config.getoption("tx", None)
+    if distributing and not hasattr(config, "workerinput") and not os.environ.get(OWN_PROCESS):
+        os.environ[TIMING_LIST] = tempfile.mkdtemp(prefix="notch-timing-")
+    config.pluginmanager.register(_TimingAlone(), "notch-timing-alone")
+
+
+class _TimingAlone:
+    """Tests marked `timing` assert how long something takes. Beside other workers they
+    would measure the machine's load as much as the code (a 100 ms latency bound failed at
+    131 ms with four workers on two cores), so the workers leave them out, and once every
+    worker is done the main process runs them in one child pytest, alone, and reports them
+    with the rest. Without workers (`-n 0`) they run in their place."""
+
+    @pytest.hookimpl(trylast=True)  # after -m and -k chose
+    def pytest_collection_modifyitems(
+        self, config: pytest.Config, items: list[pytest.Item]
+    ) -> None:
+        folder = os.environ.get(TIMING_LIST)
+        if not folder or not hasattr(config, "workerinput"):
+            return
+        timed = [i for i in items if i.get_closest_marker("timing")]
+        items[:] = [i for i in items if not i.get_closest_marker("timing")]
+        worker = config.workerinput["workerid"]
+        Path(folder, f"{worker}.txt").write_text("\n".join(i.nodeid for i in timed), "utf-8")
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtestloop(self, session: pytest.Session) -> Iterator[object]:
+        result = yield
+        folder = os.environ.get(TIMING_LIST)
+        if not folder or hasattr(session.config, "workerinput"):
+            return result
+        lists = sorted(Path(folder).glob("*.txt"))
+        nodeids = [n for n in lists[0].read_text("utf-8").splitlines() if n] if lists else []
+        shutil.rmtree(folder, ignore_errors=True)
+        if nodeids and not session.shouldstop:
+            reports, crash = _run_child(
+                session.config, nodeids, "the timing tests' process", 120 + 300 * len(nodeids)
+            )
+            for nodeid in nodeids:
+                got = reports.get(nodeid, [])
+                location = got[0].location if got else (nodeid.split("::")[0], None, nodeid)
+                _replay(session.config.hook, nodeid, location, got, crash)
+        return result
 
 
 def _heavy_first(item: pytest.Item) -> int:
@@ -131,6 +212,41 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.timeout(0))
 
 
+def _run_child(
+    config: pytest.Config, nodeids: list[str], what: str, timeout: float
+) -> tuple[dict[str, list[Any]], str]:
+    """Run `nodeids` in a child pytest (no workers) and return its reports by node id, and
+    why it ended early ("" when it did not: a signal, or pytest's own failure)."""
+    base = Path(tempfile.mkdtemp(prefix="notch-child-"))
+    out = base / "reports.jsonl"
+    log = base / "child.log"
+    argv = [
+        sys.executable, "-m", "pytest", "-n", "0", "-p", "no:cacheprovider", "-q",
+        f"--basetemp={base / 'tmp'}", *nodeids,
+    ]  # fmt: skip
+    env = {**os.environ, OWN_PROCESS: str(out)}
+    env.pop(TIMING_LIST, None)
+    with log.open("wb") as said:
+        child = subprocess.run(
+            argv, cwd=config.rootpath, env=env, stdout=said, stderr=subprocess.STDOUT,
+            timeout=timeout, check=False,
+        )  # fmt: skip
+    reports: dict[str, list[Any]] = {}
+    if out.exists():
+        for line in out.read_text(encoding="utf-8").splitlines():
+            report = config.hook.pytest_report_from_serializable(
+                config=config, data=json.loads(line)
+            )
+            reports.setdefault(report.nodeid, []).append(report)
+    code = child.returncode
+    if code < 0 or code not in (0, 1, 5):  # a signal, or pytest's own failure
+        how = f"signal {signal.Signals(-code).name}" if code < 0 else f"exit code {code}"
+        tail = log.read_text(encoding="utf-8", errors="replace")[-6000:]
+        return reports, f"{what} ended with {how} ({log}):\n{tail}"
+    shutil.rmtree(base, ignore_errors=True)
+    return reports, ""
+
+
 class _WebEngineBatch:
     """The `web_engine` tests of one module, run once in a child pytest (a worker draws
     whole modules: --dist loadfile); its reports by node id."""
@@ -147,59 +263,38 @@ class _WebEngineBatch:
     def reports_for(self, item: pytest.Item) -> list[Any]:
         if not self._ran:
             self._ran = True
-            self._run()
+            self.reports, self.crash = _run_child(
+                self.session.config,
+                [i.nodeid for i in self.items],
+                "the web engine's test process",
+                120 + 300 * len(self.items),
+            )
         return self.reports.get(item.nodeid, [])
 
-    def _run(self) -> None:
-        config = self.session.config
-        base = Path(tempfile.mkdtemp(prefix="notch-web-engine-"))
-        out = base / "reports.jsonl"
-        log = base / "child.log"
-        argv = [
-            sys.executable, "-m", "pytest", "-n", "0", "-p", "no:cacheprovider", "-q",
-            f"--basetemp={base / 'tmp'}", *[i.nodeid for i in self.items],
-        ]  # fmt: skip
-        env = {**os.environ, OWN_PROCESS: str(out)}
-        with log.open("wb") as said:
-            child = subprocess.run(
-                argv, cwd=config.rootpath, env=env, stdout=said, stderr=subprocess.STDOUT,
-                timeout=120 + 300 * len(self.items), check=False,
-            )  # fmt: skip
-        if out.exists():
-            for line in out.read_text(encoding="utf-8").splitlines():
-                report = config.hook.pytest_report_from_serializable(
-                    config=config, data=json.loads(line)
-                )
-                self.reports.setdefault(report.nodeid, []).append(report)
-        code = child.returncode
-        if code < 0 or code not in (0, 1):  # killed by a signal, or pytest's own failure
-            how = f"signal {signal.Signals(-code).name}" if code < 0 else f"exit code {code}"
-            tail = log.read_text(encoding="utf-8", errors="replace")[-6000:]
-            self.crash = f"the web engine's test process ended with {how} ({log}):\n{tail}"
-        else:
-            shutil.rmtree(base, ignore_errors=True)
 
-
-def _replay(item: pytest.Item, reports: list[Any], crash: str) -> None:
+def _replay(
+    hook: Any, nodeid: str, location: tuple[str, int | None, str], reports: list[Any], crash: str
+) -> None:
+    """Log a child's reports of one test as this process's own; a test the child did not
+    finish (it died) fails with why."""
     from _pytest.reports import TestReport
 
-    item.ihook.pytest_runtest_logstart(nodeid=item.nodeid, location=item.location)
+    hook.pytest_runtest_logstart(nodeid=nodeid, location=location)
     seen = {r.when for r in reports}
     for report in reports:
-        item.ihook.pytest_runtest_logreport(report=report)
-    if "teardown" not in seen:  # the child died before finishing this test
-        why = crash or "the web engine's test process never reported this test"
+        hook.pytest_runtest_logreport(report=report)
+    if "teardown" not in seen:
+        why = crash or "the child test process never reported this test"
         if crash and not seen:
             why = "not run: " + crash.split("\n", 1)[0] + " during an earlier test"
         for when, outcome in (("setup", "passed"), ("call", "failed"), ("teardown", "passed")):
             if when in seen:
                 continue
             report = TestReport(
-                item.nodeid, item.location, dict.fromkeys(item.keywords, 1), outcome,
-                why if outcome == "failed" else None, when, [], 0.0,
-            )  # fmt: skip
-            item.ihook.pytest_runtest_logreport(report=report)
-    item.ihook.pytest_runtest_logfinish(nodeid=item.nodeid, location=item.location)
+                nodeid, location, {}, outcome, why if outcome == "failed" else None, when, [], 0.0
+            )
+            hook.pytest_runtest_logreport(report=report)
+    hook.pytest_runtest_logfinish(nodeid=nodeid, location=location)
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -210,7 +305,7 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
     if item.path not in batches:
         batches[item.path] = _WebEngineBatch(item.session, item.path)
     batch = batches[item.path]
-    _replay(item, batch.reports_for(item), batch.crash)
+    _replay(item.ihook, item.nodeid, item.location, batch.reports_for(item), batch.crash)
     return True
 
 

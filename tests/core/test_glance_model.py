@@ -412,6 +412,7 @@ def test_hostile_blocks_are_dropped_with_a_reason(raw: Any, reason: str) -> None
     assert reason_for(raw) == reason
 
 
+@pytest.mark.timing  # a time bound: runs alone (tests/conftest.py)
 def test_huge_arrays_are_refused_fast() -> None:
     start = time.perf_counter()
     rows = read_glance({"blocks": [with_("list", rows=[{"title": "x"}] * 1_000_000)]})
@@ -498,6 +499,7 @@ def test_shown_blocks_are_frozen() -> None:
         block.title = "changed"  # type: ignore[misc]
 
 
+@pytest.mark.timing  # a time bound: runs alone (tests/conftest.py)
 def test_reading_is_fast() -> None:
     value = {"blocks": [VALID["header"], VALID["list"], VALID["badges"]]}
     json.dumps(value)

@@ -16,6 +16,10 @@ import pytest
 from notch_app.client import AsyncNotchClient, NotchRequestError
 from notch_app.ipc import protocol as rpc
 
+# Latencies and a 1 s budget, measured while a hostile check runs: alone, not beside
+# parallel workers (the `timing` mark, tests/conftest.py).
+pytestmark = pytest.mark.timing
+
 EVIL = "^(a+)+$"
 RENAME = {
     "name": "rename",

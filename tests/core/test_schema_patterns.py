@@ -119,6 +119,7 @@ def test_a_pattern_notch_cannot_run_is_refused_with_the_reason(pattern: str, say
     assert why is not None and says in why, why
 
 
+@pytest.mark.timing  # a time bound: runs alone (tests/conftest.py)
 def test_catastrophic_patterns_end_in_microseconds() -> None:
     evil = [
         (EVIL, EVIL_INPUT),
@@ -134,6 +135,7 @@ def test_catastrophic_patterns_end_in_microseconds() -> None:
     assert time.perf_counter() - began < 0.5
 
 
+@pytest.mark.timing  # a time bound: runs alone (tests/conftest.py)
 def test_a_text_too_long_for_its_pattern_is_refused_before_it_is_matched() -> None:
     # 1 MB against a 60-instruction program would cost RE2 ~0.8 s in its slow (NFA) mode.
     pattern = compile_pattern("a[ab]{30}b[ab]{30}c")
@@ -143,6 +145,7 @@ def test_a_text_too_long_for_its_pattern_is_refused_before_it_is_matched() -> No
     assert time.perf_counter() - began < 0.1
 
 
+@pytest.mark.timing  # a time bound: runs alone (tests/conftest.py)
 def test_the_time_budget_stops_a_check_and_never_outlives_its_block() -> None:
     with time_budget(-1.0):  # already spent: the next step stops
         with pytest.raises(CheckTooSlow):
@@ -156,6 +159,7 @@ def _tool(schema: dict[str, Any]) -> Tool:
     return Tool.model_validate({"name": "t", "inputSchema": schema})
 
 
+@pytest.mark.timing  # a time bound: runs alone (tests/conftest.py)
 def test_an_argument_check_with_an_evil_pattern_is_fast_and_fails_the_value() -> None:
     tool = _tool({"type": "object", "properties": {"x": {"type": "string", "pattern": EVIL}}})
     began = time.perf_counter()
@@ -164,6 +168,7 @@ def test_an_argument_check_with_an_evil_pattern_is_fast_and_fails_the_value() ->
     assert problem.path == "x" and "must match the pattern" in problem.message
 
 
+@pytest.mark.timing  # a time bound: runs alone (tests/conftest.py)
 def test_pattern_properties_and_additional_properties_use_the_same_engine() -> None:
     tool = _tool(
         {
@@ -180,6 +185,7 @@ def test_pattern_properties_and_additional_properties_use_the_same_engine() -> N
     assert messages[""] == "has properties the tool does not accept"  # the evil key: extra
 
 
+@pytest.mark.timing  # a time bound: runs alone (tests/conftest.py)
 def test_a_huge_argument_check_ends_within_its_budget_and_fails_closed() -> None:
     tool = _tool(
         {
@@ -197,6 +203,7 @@ def test_a_huge_argument_check_ends_within_its_budget_and_fails_closed() -> None
     ]
 
 
+@pytest.mark.timing  # a time bound: runs alone (tests/conftest.py)
 def test_unique_items_of_many_objects_is_not_quadratic() -> None:
     tool = _tool({"type": "object", "properties": {"rows": {"type": "array", "uniqueItems": True}}})
     rows = [{"id": i} for i in range(50_000)]  # pairwise, as jsonschema compares: 1.25e9
@@ -235,6 +242,7 @@ def test_the_schema_check_refuses_patterns_in_every_dialect_at_their_place() -> 
     assert first_schema_error({"type": "object", "properties": {"a": {"pattern": EVIL}}}) is None
 
 
+@pytest.mark.timing  # a time bound: runs alone (tests/conftest.py)
 def test_the_cards_keystroke_gate_uses_the_same_engine_and_budget() -> None:
     tool = _tool({"type": "object", "properties": {"x": {"type": "string", "pattern": EVIL}}})
     gate = ArgumentCheck(tool)

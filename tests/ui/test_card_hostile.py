@@ -7,6 +7,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 from PySide6.QtCore import QTimer, QUrl
 from PySide6.QtGui import QTextDocument
 from PySide6.QtTest import QTest
@@ -151,6 +152,7 @@ def test_a_megabyte_string_does_not_freeze_the_card(qtbot: Any, card: Any) -> No
     assert view.state().final_arguments()["title"] == "Notes"
 
 
+@pytest.mark.timing  # a time bound: runs alone (tests/conftest.py)
 def test_a_500_block_view_builds_in_reasonable_time(qtbot: Any, card: Any) -> None:
     children = [{"type": "text", "text": f"Line {i} of {{{{who}}}}"} for i in range(480)]
     children += [{"type": "textField", "bind": "{{who}}", "label": f"Who {i}"} for i in range(18)]
