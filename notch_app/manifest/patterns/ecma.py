@@ -1,254 +1,41 @@
-"""Schema patterns (`pattern`, `patternProperties`, `format: regex`): compiled and matched
-in time linear in the text, with ECMA-262 meaning, under a time budget.
+"""ECMA-262 patterns (the `u` flag, as Ajv reads them) written out in RE2 syntax.
 
-A pattern comes from a manifest or from any MCP server a gateway attaches, and it is run
-on arguments an agent chose; with a backtracking engine (Python's `re`, which jsonschema
-uses) `^(a+)+$` on `"a" * 40 + "!"` runs for hours and holds the GIL, so `notch run`
-stopped answering everyone and ignored SIGTERM. Every pattern Notch runs goes through
-this module, and nothing else in Notch runs a schema pattern.
-
-Why RE2 (`google-re2`), measured on this project's 2-core machine (Python 3.11):
-
-- typical patterns (email, id, date, uuid): compile 7-13 µs, match 5-8 µs (Python's `re`
-  0.4-0.7 µs; `regex` 4-5 µs; `pyre2` 0.7 µs);
-- `^(a+)+$`, `^(a|aa)+$`, `^(\\d+)*$` and friends on 40-5,000 characters: 0.02-0.25 ms.
-  The `regex` module with `timeout=` needed its full 50 ms budget on `^(a|aa)+$`, every
-  time, and is backtracking underneath; `pyre2` silently falls back to `re` for what RE2
-  cannot run unless told not to;
-- the GIL is released while it matches (a 20 MB match in a thread: the main thread ran 38
-  times, worst gap 3 ms), so a check off the event loop never stalls it;
-- it refuses, rather than runs slowly, what it cannot do in linear time (lookaround,
-  backreferences), so such a pattern is refused when the manifest is validated or the
-  server attached, with the reason and the fix.
-
-RE2 is linear but not free: a large program on a long text falls back from its DFA to
-its NFA, about 7-17 ns per program instruction per byte here (`a[ab]{30}b[ab]{30}c` on
-1 MB: 0.8 s; a 825-instruction alternation: 11 s). So each match is bounded before it
-starts (instructions x bytes <= MAX_MATCH_WORK, about 0.1-0.3 s at worst), and a whole
-argument check is bounded by `time_budget()` (checked between matches and keywords).
-
-ECMA-262 meaning (what JSON Schema specifies, with the `u` flag as Ajv uses it): the
-pattern is parsed here and written out in RE2 syntax, so the differences are explicit:
-`\\d`, `\\w`, `\\b` are ASCII; `\\s` is JavaScript's Unicode white space and line
-terminators; `.` excludes `\\n`, `\\r`, U+2028 and U+2029; `^` and `$` are the start and
-end of the text only (Python's `$` also matches before a final newline); escapes `\\xHH`,
-`\\uHHHH`, `\\u{H...}`, `\\cX`, `\\0`, `\\p{...}`. Refused: lookahead and lookbehind,
-backreferences, escapes that are not ECMA-262 (`\\Z`, `\\A`, `\\z`, `\\h`...), inline
-flags and Python's `(?P<name>`, repeats over 1,000, and text with lone surrogates in the
-pattern. Lone surrogates in a matched text are read as U+FFFD.
+A recursive-descent reader: what ECMA-262 means is said explicitly in the RE2 text, and
+what is not ECMA-262 or cannot run in linear time is refused with the reason and the fix.
 """
 
 from __future__ import annotations
 
-import contextlib
-import functools
-import time
-from collections.abc import Callable, Iterator
-from contextvars import ContextVar
-from dataclasses import dataclass
-from typing import Any, Final
+from typing import Final
 
-import re2
+from notch_app.manifest.patterns.code_points import (
+    CATEGORIES,
+    DIGIT,
+    LINE_END,
+    MAX_CODE_POINT,
+    NOT_ECMA,
+    SHORT_CATEGORIES,
+    SPACE,
+    WORD,
+    Ranges,
+    as_ranges,
+    class_text,
+    complement,
+    is_hex,
+    literal,
+    parse_ranges,
+)
 
 MAX_PATTERN_CHARS: Final = 8192
 """Longer patterns are refused (a translation is linear in the pattern, and no real
 schema needs more)."""
 MAX_REPEAT: Final = 1000
 """RE2's limit on a counted repeat (`{n,m}`)."""
-MAX_MATCH_WORK: Final = 12_000_000
-"""Program instructions x text bytes allowed for one match: about 0.1-0.3 s at RE2's
-slowest (its NFA), a few ms usually. A longer text is refused for that pattern."""
-MAX_PROGRAM_BYTES: Final = 2 * 1024 * 1024
-"""RE2's memory for one compiled pattern (its default is 8 MiB)."""
-CHECK_BUDGET_S: Final = 1.0
-"""Time budget for one check of a call's arguments (see `time_budget`)."""
-
-_MAX_CODE_POINT: Final = 0x10FFFF
-_SYNTAX: Final = frozenset("^$\\.*+?()[]{}|/")
-
-# JavaScript's \s: WhiteSpace and LineTerminator (ECMA-262 22.2.2.9, Unicode Zs).
-_SPACE: Final = (
-    (0x09, 0x0D), (0x20, 0x20), (0xA0, 0xA0), (0x1680, 0x1680), (0x2000, 0x200A),
-    (0x2028, 0x2029), (0x202F, 0x202F), (0x205F, 0x205F), (0x3000, 0x3000),
-    (0xFEFF, 0xFEFF),
-)  # fmt: skip
-_DIGIT: Final = ((0x30, 0x39),)
-_WORD: Final = ((0x30, 0x39), (0x41, 0x5A), (0x5F, 0x5F), (0x61, 0x7A))
-_LINE_END: Final = ((0x0A, 0x0A), (0x0D, 0x0D), (0x2028, 0x2029))
-
-# General_Category long names (ECMA-262 accepts both); RE2 knows the short ones.
-_CATEGORIES: Final = {
-    "Letter": "L", "Uppercase_Letter": "Lu", "Lowercase_Letter": "Ll",
-    "Titlecase_Letter": "Lt", "Modifier_Letter": "Lm", "Other_Letter": "Lo",
-    "Mark": "M", "Combining_Mark": "M", "Spacing_Mark": "Mc", "Enclosing_Mark": "Me",
-    "Nonspacing_Mark": "Mn", "Number": "N", "Decimal_Number": "Nd", "digit": "Nd",
-    "Letter_Number": "Nl", "Other_Number": "No", "Punctuation": "P", "punct": "P",
-    "Connector_Punctuation": "Pc", "Dash_Punctuation": "Pd", "Close_Punctuation": "Pe",
-    "Final_Punctuation": "Pf", "Initial_Punctuation": "Pi", "Other_Punctuation": "Po",
-    "Open_Punctuation": "Ps", "Symbol": "S", "Currency_Symbol": "Sc",
-    "Modifier_Symbol": "Sk", "Math_Symbol": "Sm", "Other_Symbol": "So",
-    "Separator": "Z", "Line_Separator": "Zl", "Paragraph_Separator": "Zp",
-    "Space_Separator": "Zs", "Other": "C", "Control": "Cc", "cntrl": "Cc",
-    "Format": "Cf", "Private_Use": "Co", "Surrogate": "Cs",
-}  # fmt: skip
-_SHORT_CATEGORIES: Final = frozenset(_CATEGORIES.values())
-_NOT_ECMA: Final = {
-    "A": "\\A is not ECMA-262; write ^ for the start of the text",
-    "Z": "\\Z is not ECMA-262; write $ for the end of the text",
-    "z": "\\z is not ECMA-262; write $ for the end of the text",
-    "G": "\\G is not ECMA-262",
-    "Q": "\\Q...\\E is not ECMA-262; escape each character with \\",
-    "E": "\\Q...\\E is not ECMA-262; escape each character with \\",
-}
 
 
 class PatternRefused(ValueError):
     """A pattern Notch will not run: not ECMA-262, or not runnable in linear time. The
     message says why and what to write instead (without the pattern itself)."""
-
-
-class CheckTooSlow(Exception):
-    """A check ran out of its time budget (`time_budget`): the whole check is abandoned."""
-
-
-class TooLongToMatch(Exception):
-    """One match would cost more than MAX_MATCH_WORK: that value fails (the message says
-    by how much, without quoting it); the rest of the check goes on."""
-
-
-@dataclass(frozen=True, slots=True)
-class SchemaPattern:
-    """One compiled schema pattern."""
-
-    source: str
-    """The pattern as the schema wrote it (ECMA-262)."""
-    translated: str
-    """The same pattern in RE2 syntax."""
-    program_size: int
-    """RE2 program instructions: the cost of a match is at most about this x bytes."""
-    _found: Callable[[bytes], bool]
-
-    def search(self, text: str) -> bool:
-        """Whether the pattern matches anywhere in `text` (JSON Schema's `pattern`).
-        Raises TooLongToMatch when the text is too long for this pattern, CheckTooSlow
-        when the check's time budget is spent."""
-        spend()
-        if self.program_size * (4 * len(text) + 1) > MAX_MATCH_WORK:
-            # A character is 1-4 UTF-8 bytes (what RE2 reads): measure exactly only here.
-            size = len(text.encode("utf-8", "surrogatepass"))
-            if self.program_size * (size + 1) > MAX_MATCH_WORK:
-                raise TooLongToMatch(
-                    f"is too long ({len(text):,} characters) to check against the pattern "
-                    f"{shown_pattern(self.source)} in time; send at most "
-                    f"{MAX_MATCH_WORK // self.program_size:,} bytes"
-                )
-        try:
-            data = text.encode("utf-8")
-        except UnicodeEncodeError:  # lone surrogates: RE2 reads UTF-8 only
-            data = _without_surrogates(text).encode("utf-8")
-        return self._found(data)
-
-
-def shown_pattern(source: str, limit: int = 80) -> str:
-    """A pattern as messages quote it: in quotes, cut to `limit` characters."""
-    return repr(source if len(source) <= limit else source[: limit - 1] + "…")
-
-
-def compile_pattern(source: str) -> SchemaPattern:
-    """The compiled pattern (cached). Raises PatternRefused naming why and the fix."""
-    found = _compiled(source)
-    if isinstance(found, str):
-        raise PatternRefused(found)
-    return found
-
-
-def pattern_problem(source: str) -> str | None:
-    """Why `source` cannot be a schema pattern in Notch, or None when it can."""
-    found = _compiled(source)
-    return found if isinstance(found, str) else None
-
-
-def search(source: str, text: str) -> bool:
-    """`compile_pattern(source).search(text)`: raises PatternRefused, TooLongToMatch or
-    CheckTooSlow."""
-    return compile_pattern(source).search(text)
-
-
-@functools.lru_cache(maxsize=1024)
-def _compiled(source: str) -> SchemaPattern | str:
-    # Cached refusals too: a refused pattern is asked about again on every check.
-    try:
-        translated = translate(source)
-    except PatternRefused as exc:
-        return str(exc)
-    options = re2.Options()
-    options.never_capture = True  # only "does it match" is ever asked
-    options.log_errors = False  # refusals are ours to word, not stderr noise
-    options.max_mem = MAX_PROGRAM_BYTES
-    try:
-        regexp = re2.compile(translated, options)
-    except re2.error as exc:
-        return _engine_refusal(str(exc))
-    return SchemaPattern(source, translated, int(regexp.programsize), _finder(regexp))
-
-
-def _finder(regexp: Any) -> Callable[[bytes], bool]:
-    # The binding's own RE2::Match on bytes: 0.8-1.5 µs a match here, against 5-8 µs for
-    # its re-like `search` on str (which also maps every span back to str offsets).
-    engine = getattr(regexp, "_regexp", None)
-    anchor = getattr(getattr(re2, "_re2", None), "RE2", None)
-    unanchored = getattr(getattr(anchor, "Anchor", None), "UNANCHORED", None)
-    if engine is None or unanchored is None or not hasattr(engine, "Match"):
-        return lambda data: regexp.search(data) is not None  # a binding without them
-
-    def found(data: bytes) -> bool:
-        return bool(engine.Match(unanchored, data, 0, len(data))[0][0] != -1)
-
-    return found
-
-
-def _engine_refusal(reason: str) -> str:
-    if "too large" in reason or "memory" in reason:
-        return (
-            "the pattern is too large for Notch's linear-time engine; simplify it (fewer or "
-            "smaller counted repeats, shorter alternations)"
-        )
-    if "character class" in reason or "property" in reason.lower():
-        return "the pattern names a Unicode property Notch's engine does not know"
-    return f"Notch's engine cannot run this pattern ({reason.strip()[:120]})"
-
-
-def _without_surrogates(text: str) -> str:
-    return "".join("\ufffd" if 0xD800 <= ord(c) <= 0xDFFF else c for c in text)
-
-
-# --- the time budget -------------------------------------------------------------------
-
-_deadline: ContextVar[float | None] = ContextVar("notch_check_deadline", default=None)
-
-
-@contextlib.contextmanager
-def time_budget(seconds: float = CHECK_BUDGET_S) -> Iterator[None]:
-    """Bound the checks run inside: `spend()` (called before every match and every schema
-    keyword) raises CheckTooSlow once `seconds` have passed. Per thread (a ContextVar);
-    an inner budget never extends an outer one."""
-    ends = time.monotonic() + seconds
-    outer = _deadline.get()
-    token = _deadline.set(ends if outer is None else min(outer, ends))
-    try:
-        yield
-    finally:
-        _deadline.reset(token)
-
-
-def spend() -> None:
-    """Raise CheckTooSlow when the current `time_budget` is spent; free outside one."""
-    ends = _deadline.get()
-    if ends is not None and time.monotonic() > ends:
-        raise CheckTooSlow("could not be checked in time; send smaller arguments")
-
-
-# --- ECMA-262 to RE2 -------------------------------------------------------------------
 
 
 def translate(source: str) -> str:
@@ -266,34 +53,6 @@ def translate(source: str) -> str:
                 "remove it"
             )
     return _Translator(source).run()
-
-
-Ranges = list[tuple[int, int]]
-
-
-def _complement(ranges: Ranges | tuple[tuple[int, int], ...]) -> Ranges:
-    out: Ranges = []
-    low = 0
-    for a, b in sorted(ranges):
-        if a > low:
-            out.append((low, a - 1))
-        low = max(low, b + 1)
-    if low <= _MAX_CODE_POINT:
-        out.append((low, _MAX_CODE_POINT))
-    return out
-
-
-def _class(ranges: Ranges, properties: list[str], negated: bool = False) -> str:
-    parts = [f"\\x{{{a:X}}}" if a == b else f"\\x{{{a:X}}}-\\x{{{b:X}}}" for a, b in ranges]
-    body = "".join(parts) + "".join(properties)
-    if not body:  # [] matches nothing, [^] matches any character
-        return "[^\\x{0}-\\x{10FFFF}]" if not negated else "[\\x{0}-\\x{10FFFF}]"
-    return ("[^" if negated else "[") + body + "]"
-
-
-def _literal(code: int) -> str:
-    c = chr(code)
-    return c if c.isascii() and c.isalnum() else f"\\x{{{code:X}}}"
 
 
 class _Translator:
@@ -412,7 +171,7 @@ class _Translator:
             raise self.fail("{ starts a repeat with nothing to repeat; escape it as \\{")
         if c == ".":
             self.i += 1
-            return _class(list(_LINE_END), [], negated=True)
+            return class_text(list(LINE_END), [], negated=True)
         if c == "(":
             return self.group()
         if c == "[":
@@ -421,9 +180,9 @@ class _Translator:
             return self.atom_escape()
         self.i += 1
         if c in ("]", "{", "}"):  # Annex B: literal when they cannot mean anything else
-            return _literal(ord(c))
+            return literal(ord(c))
         assert c not in ("|", ")"), start
-        return _literal(ord(c))
+        return literal(ord(c))
 
     def group(self) -> str:
         start = self.i
@@ -494,7 +253,7 @@ class _Translator:
         shorthand = self.shorthand(c)
         if shorthand is not None:
             self.i += 1
-            return _class(shorthand, [])
+            return class_text(shorthand, [])
         if c in ("p", "P"):
             prop = self.property(c, start)
             return f"[{prop}]"
@@ -510,16 +269,16 @@ class _Translator:
                 "not run it; repeat the sub-pattern instead",
                 start,
             )
-        return _literal(self.character_escape(start, in_class=False))
+        return literal(self.character_escape(start, in_class=False))
 
     def shorthand(self, c: str) -> Ranges | None:
         table: dict[str, Ranges] = {
-            "d": list(_DIGIT),
-            "D": _complement(_DIGIT),
-            "w": list(_WORD),
-            "W": _complement(_WORD),
-            "s": list(_SPACE),
-            "S": _complement(_SPACE),
+            "d": list(DIGIT),
+            "D": complement(DIGIT),
+            "w": list(WORD),
+            "W": complement(WORD),
+            "s": list(SPACE),
+            "S": complement(SPACE),
         }
         return table.get(c)
 
@@ -549,15 +308,15 @@ class _Translator:
             return 0
         if c == "x":
             digits = self.s[self.i + 1 : self.i + 3]
-            if len(digits) == 2 and _hex(digits):
+            if len(digits) == 2 and is_hex(digits):
                 self.i += 3
                 return int(digits, 16)
             raise self.fail("\\x must be followed by two hex digits (\\x41)", start)
         if c == "u":
             return self.unicode_escape(start)
         if c.isascii() and c.isalnum():
-            if c in _NOT_ECMA:
-                raise self.fail(_NOT_ECMA[c], start)
+            if c in NOT_ECMA:
+                raise self.fail(NOT_ECMA[c], start)
             raise self.fail(
                 f"\\{c} is not an ECMA-262 escape; write the letter itself, or what it means "
                 "in JavaScript",
@@ -571,18 +330,18 @@ class _Translator:
         if self.peek(1) == "{":
             end = self.s.find("}", self.i + 2)
             digits = self.s[self.i + 2 : end] if end > 0 else ""
-            if digits and _hex(digits) and int(digits, 16) <= _MAX_CODE_POINT:
+            if digits and is_hex(digits) and int(digits, 16) <= MAX_CODE_POINT:
                 self.i = end + 1
                 return self._not_surrogate(int(digits, 16), start)
             raise self.fail("\\u{...} must hold a code point up to 10FFFF in hex", start)
         digits = self.s[self.i + 1 : self.i + 5]
-        if len(digits) != 4 or not _hex(digits):
+        if len(digits) != 4 or not is_hex(digits):
             raise self.fail("\\u must be followed by four hex digits (\\u00e9) or {...}", start)
         self.i += 5
         code = int(digits, 16)
         if 0xD800 <= code <= 0xDBFF and self.s[self.i : self.i + 2] == "\\u":
             low = self.s[self.i + 2 : self.i + 6]
-            if len(low) == 4 and _hex(low) and 0xDC00 <= int(low, 16) <= 0xDFFF:
+            if len(low) == 4 and is_hex(low) and 0xDC00 <= int(low, 16) <= 0xDFFF:
                 self.i += 6  # a surrogate pair is one code point (u flag)
                 return 0x10000 + ((code - 0xD800) << 10) + (int(low, 16) - 0xDC00)
         return self._not_surrogate(code, start)
@@ -608,11 +367,11 @@ class _Translator:
         name, _, value = body.partition("=")
         if value:
             if name in ("General_Category", "gc"):
-                short = _CATEGORIES.get(value, value)
-                if short not in _SHORT_CATEGORIES:
+                short = CATEGORIES.get(value, value)
+                if short not in SHORT_CATEGORIES:
                     raise self.fail(f"{value!r} is not a General_Category", start)
             elif name in ("Script", "sc"):
-                if value in _CATEGORIES or value in _SHORT_CATEGORIES or value in ("Any", "ASCII"):
+                if value in CATEGORIES or value in SHORT_CATEGORIES or value in ("Any", "ASCII"):
                     raise self.fail(f"{value!r} is not a script (Script=Greek)", start)
                 short = value  # RE2 knows scripts by their full names; it refuses others
             else:
@@ -625,8 +384,8 @@ class _Translator:
         elif body == "ASCII":
             return "\\x{0}-\\x{7F}" if c == "p" else "\\x{80}-\\x{10FFFF}"
         else:
-            short = _CATEGORIES.get(body, body)
-            if short not in _SHORT_CATEGORIES:
+            short = CATEGORIES.get(body, body)
+            if short not in SHORT_CATEGORIES:
                 raise self.fail(
                     f"{body!r} is not a General_Category Notch's engine knows (write "
                     "\\p{Script=...} for a script)",
@@ -663,11 +422,11 @@ class _Translator:
                     continue
                 # Annex B: a class escape at either end makes the - literal.
                 ranges.append((0x2D, 0x2D))
-                ranges.extend(_as_ranges(second))
-            ranges.extend(_as_ranges(first))
+                ranges.extend(as_ranges(second))
+            ranges.extend(as_ranges(first))
         if len(properties) > 64:
             raise self.fail("a class names over 64 Unicode properties", start)
-        return _class(ranges, properties, negated)
+        return class_text(ranges, properties, negated)
 
     def class_atom(self, properties: list[str]) -> int | Ranges:
         """A code point, or the ranges of a class escape (properties are appended)."""
@@ -689,7 +448,7 @@ class _Translator:
             if prop.startswith("\\"):
                 properties.append(prop)
                 return []
-            return _parse_ranges(prop)
+            return parse_ranges(prop)
         if e == "-":
             self.i += 1
             return 0x2D
@@ -704,18 +463,3 @@ class _Translator:
         if e == "k":
             raise self.fail("\\k is not an escape inside a class", start)
         return self.character_escape(start, in_class=True)
-
-
-def _as_ranges(atom: int | Ranges) -> Ranges:
-    return [(atom, atom)] if isinstance(atom, int) else atom
-
-
-def _parse_ranges(written: str) -> Ranges:
-    # Only the two forms `property` writes for Any and ASCII.
-    negated = written.startswith("^")
-    low, high = (int(x[3:-1], 16) for x in written.lstrip("^").split("-"))
-    return _complement([(low, high)]) if negated else [(low, high)]
-
-
-def _hex(digits: str) -> bool:
-    return all(ch in "0123456789abcdefABCDEF" for ch in digits)
