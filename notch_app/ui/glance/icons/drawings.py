@@ -1,97 +1,53 @@
-"""The glance icons: the 34 names of the VoiceOS glance set, each a line drawing of our
-own on a 24-unit grid (QPainterPath), stroked in the colour it is given.
-
-Drawn in code, not from files: a glance shows an icon per list row, and a path scaled
-to the row's size is sharp at any pixel ratio with nothing to install or decode. Each
-drawing is a stroke (the outline) and an optional fill (small solid parts: dots, a
-battery's charge); `ICON_DRAWINGS` maps a name to its drawing, so a new icon is one
-function and one entry.
-"""
+"""The 34 drawings of the VoiceOS glance set, our own, each a function returning its
+`IconDrawing`; `ICON_DRAWINGS` names them. A new icon is one function and one entry."""
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import cache
 
-from PySide6.QtCore import QPointF, QRectF, QSize, Qt
-from PySide6.QtGui import (
-    QColor,
-    QPainter,
-    QPainterPath,
-    QPaintEvent,
-    QPen,
-    QPixmap,
-    QPolygonF,
-    QTransform,
-)
-from PySide6.QtWidgets import QSizePolicy, QWidget
+from PySide6.QtCore import QPointF, QRectF
+from PySide6.QtGui import QPainterPath, QPolygonF, QTransform
 
-GRID = 24.0
-"""Every drawing is made on a 24×24 grid and scaled to the size it is shown at."""
-
-STROKE = 1.8
-"""Line width in grid units (about 1.3 px at an 18 px icon)."""
-
-
-@dataclass(frozen=True, slots=True)
-class IconDrawing:
-    """One icon: the outline to stroke and the small solid parts to fill."""
-
-    stroke: QPainterPath
-    fill: QPainterPath | None = None
-
-
-def _path() -> QPainterPath:
-    return QPainterPath()
-
-
-def _dot(path: QPainterPath, x: float, y: float, r: float) -> None:
-    path.addEllipse(QPointF(x, y), r, r)
-
-
-def _line(path: QPainterPath, *points: tuple[float, float]) -> None:
-    path.moveTo(*points[0])
-    for p in points[1:]:
-        path.lineTo(*p)
+from notch_app.ui.glance.icons.pen import IconDrawing, dot, line, new_path
 
 
 def _calendar() -> IconDrawing:
-    s = _path()
+    s = new_path()
     s.addRoundedRect(QRectF(3, 5, 18, 16), 2.5, 2.5)
-    _line(s, (3, 10), (21, 10))
-    _line(s, (8, 2.8), (8, 7))
-    _line(s, (16, 2.8), (16, 7))
-    f = _path()
+    line(s, (3, 10), (21, 10))
+    line(s, (8, 2.8), (8, 7))
+    line(s, (16, 2.8), (16, 7))
+    f = new_path()
     for x in (8, 12, 16):
-        _dot(f, x, 14, 1.1)
+        dot(f, x, 14, 1.1)
     for x in (8, 12):
-        _dot(f, x, 17.5, 1.1)
+        dot(f, x, 17.5, 1.1)
     return IconDrawing(s, f)
 
 
 def _clock() -> IconDrawing:
-    s = _path()
+    s = new_path()
     s.addEllipse(QPointF(12, 12), 9, 9)
-    _line(s, (12, 7), (12, 12), (15.5, 14))
+    line(s, (12, 7), (12, 12), (15.5, 14))
     return IconDrawing(s)
 
 
 def _timer() -> IconDrawing:
-    s = _path()
+    s = new_path()
     s.addEllipse(QPointF(12, 13.5), 7.5, 7.5)
-    _line(s, (9.5, 2.5), (14.5, 2.5))
-    _line(s, (12, 2.5), (12, 6))
-    _line(s, (12, 13.5), (12, 9.5))
-    _line(s, (18, 7.5), (19.6, 5.9))
+    line(s, (9.5, 2.5), (14.5, 2.5))
+    line(s, (12, 2.5), (12, 6))
+    line(s, (12, 13.5), (12, 9.5))
+    line(s, (18, 7.5), (19.6, 5.9))
     return IconDrawing(s)
 
 
 def _bed() -> IconDrawing:
-    s = _path()
-    _line(s, (3, 5), (3, 19.5))
-    _line(s, (3, 16), (21, 16), (21, 19.5))
+    s = new_path()
+    line(s, (3, 5), (3, 19.5))
+    line(s, (3, 16), (21, 16), (21, 19.5))
     s.moveTo(3, 12)
     s.lineTo(17.5, 12)
     s.quadTo(21, 12, 21, 15.5)
@@ -101,7 +57,7 @@ def _bed() -> IconDrawing:
 
 
 def _car() -> IconDrawing:
-    s = _path()
+    s = new_path()
     s.moveTo(5, 17)
     s.lineTo(4, 17)
     s.quadTo(2.5, 17, 2.5, 15.5)
@@ -112,7 +68,7 @@ def _car() -> IconDrawing:
     s.lineTo(21.5, 15.5)
     s.quadTo(21.5, 17, 20, 17)
     s.lineTo(19, 17)
-    _line(s, (9, 17), (15, 17))
+    line(s, (9, 17), (15, 17))
     s.moveTo(5, 11)
     s.lineTo(6.8, 7.2)
     s.quadTo(7.3, 6, 8.6, 6)
@@ -125,14 +81,14 @@ def _car() -> IconDrawing:
 
 
 def _mail() -> IconDrawing:
-    s = _path()
+    s = new_path()
     s.addRoundedRect(QRectF(3, 5.5, 18, 13), 2.5, 2.5)
-    _line(s, (3.8, 7.2), (12, 13), (20.2, 7.2))
+    line(s, (3.8, 7.2), (12, 13), (20.2, 7.2))
     return IconDrawing(s)
 
 
 def _message() -> IconDrawing:
-    s = _path()
+    s = new_path()
     s.moveTo(6, 4)
     s.lineTo(18, 4)
     s.arcTo(QRectF(15, 4, 6, 6), 90, -90)
@@ -146,35 +102,35 @@ def _message() -> IconDrawing:
     s.lineTo(3, 7)
     s.arcTo(QRectF(3, 4, 6, 6), 180, -90)
     s.closeSubpath()
-    f = _path()
+    f = new_path()
     for x in (8, 12, 16):
-        _dot(f, x, 10.5, 1.1)
+        dot(f, x, 10.5, 1.1)
     return IconDrawing(s, f)
 
 
 def _music() -> IconDrawing:
-    s = _path()
-    _line(s, (9, 17.5), (9, 5.5), (20, 3.5), (20, 15.5))
-    _line(s, (9, 9), (20, 7))
+    s = new_path()
+    line(s, (9, 17.5), (9, 5.5), (20, 3.5), (20, 15.5))
+    line(s, (9, 9), (20, 7))
     s.addEllipse(QPointF(6.5, 17.5), 2.5, 2.5)
     s.addEllipse(QPointF(17.5, 15.5), 2.5, 2.5)
     return IconDrawing(s)
 
 
 def _sun() -> IconDrawing:
-    s = _path()
+    s = new_path()
     s.addEllipse(QPointF(12, 12), 4, 4)
     for i in range(8):
         a = math.radians(i * 45)
         c, n = math.cos(a), math.sin(a)
-        _line(s, (12 + 7 * c, 12 + 7 * n), (12 + 9.5 * c, 12 + 9.5 * n))
+        line(s, (12 + 7 * c, 12 + 7 * n), (12 + 9.5 * c, 12 + 9.5 * n))
     return IconDrawing(s)
 
 
 def _moon() -> IconDrawing:
-    outer = _path()
+    outer = new_path()
     outer.addEllipse(QPointF(11.5, 12.5), 8.5, 8.5)
-    bite = _path()
+    bite = new_path()
     bite.addEllipse(QPointF(17, 7.5), 7, 7)
     return IconDrawing(outer.subtracted(bite))
 
@@ -182,10 +138,10 @@ def _moon() -> IconDrawing:
 def _cloud_shape(dy: float) -> QPainterPath:
     # One outline round three puffs on a flat base: each part is united in turn (in one
     # path the overlaps would cancel out under the odd-even rule).
-    shape = _path()
+    shape = new_path()
     shape.addRect(QRectF(7.5, 12 + dy, 9.5, 6))
     for x, y, r in ((7.5, 14.0, 4.0), (12.5, 10.5, 5.5), (17.0, 13.5, 4.5)):
-        puff = _path()
+        puff = new_path()
         puff.addEllipse(QPointF(x, y + dy), r, r)
         shape = shape.united(puff)
     return shape.simplified()
@@ -198,7 +154,7 @@ def _cloud() -> IconDrawing:
 def _rain() -> IconDrawing:
     s = _cloud_shape(-3.5)
     for x in (8.5, 12.5, 16.5):
-        _line(s, (x, 17.5), (x - 1.2, 21))
+        line(s, (x, 17.5), (x - 1.2, 21))
     return IconDrawing(s)
 
 
@@ -208,14 +164,14 @@ def _star() -> IconDrawing:
         r = 9.5 if i % 2 == 0 else 4.2
         a = math.radians(-90 + i * 36)
         points.append(QPointF(12 + r * math.cos(a), 12.8 + r * math.sin(a)))
-    s = _path()
+    s = new_path()
     s.addPolygon(QPolygonF(points))
     s.closeSubpath()
     return IconDrawing(s)
 
 
 def _folder() -> IconDrawing:
-    s = _path()
+    s = new_path()
     s.moveTo(3, 6.5)
     s.quadTo(3, 5, 4.5, 5)
     s.lineTo(9, 5)
@@ -227,12 +183,12 @@ def _folder() -> IconDrawing:
     s.lineTo(4.5, 19)
     s.quadTo(3, 19, 3, 17.5)
     s.closeSubpath()
-    _line(s, (3, 10.5), (21, 10.5))
+    line(s, (3, 10.5), (21, 10.5))
     return IconDrawing(s)
 
 
 def _file() -> IconDrawing:
-    s = _path()
+    s = new_path()
     s.moveTo(14, 3)
     s.lineTo(7, 3)
     s.quadTo(5.5, 3, 5.5, 4.5)
@@ -242,24 +198,24 @@ def _file() -> IconDrawing:
     s.quadTo(18.5, 21, 18.5, 19.5)
     s.lineTo(18.5, 7.5)
     s.closeSubpath()
-    _line(s, (14, 3), (14, 7.5), (18.5, 7.5))
-    _line(s, (9, 12.5), (15, 12.5))
-    _line(s, (9, 16), (13, 16))
+    line(s, (14, 3), (14, 7.5), (18.5, 7.5))
+    line(s, (9, 12.5), (15, 12.5))
+    line(s, (9, 16), (13, 16))
     return IconDrawing(s)
 
 
 def _globe() -> IconDrawing:
-    s = _path()
+    s = new_path()
     s.addEllipse(QPointF(12, 12), 9, 9)
     s.addEllipse(QPointF(12, 12), 4, 9)
-    _line(s, (3, 12), (21, 12))
-    _line(s, (4.6, 7.5), (19.4, 7.5))
-    _line(s, (4.6, 16.5), (19.4, 16.5))
+    line(s, (3, 12), (21, 12))
+    line(s, (4.6, 7.5), (19.4, 7.5))
+    line(s, (4.6, 16.5), (19.4, 16.5))
     return IconDrawing(s)
 
 
 def _pin() -> IconDrawing:
-    s = _path()
+    s = new_path()
     s.moveTo(12, 21.5)
     s.cubicTo(12, 21.5, 5.5, 15.5, 5.5, 10)
     s.arcTo(QRectF(5.5, 3.5, 13, 13), 180, -180)
@@ -270,16 +226,16 @@ def _pin() -> IconDrawing:
 
 
 def _phone() -> IconDrawing:
-    s = _path()
+    s = new_path()
     s.addRoundedRect(QRectF(6.5, 2.5, 11, 19), 2.5, 2.5)
-    _line(s, (10.5, 5.5), (13.5, 5.5))
-    f = _path()
-    _dot(f, 12, 18, 1.1)
+    line(s, (10.5, 5.5), (13.5, 5.5))
+    f = new_path()
+    dot(f, 12, 18, 1.1)
     return IconDrawing(s, f)
 
 
 def _person() -> IconDrawing:
-    s = _path()
+    s = new_path()
     s.addEllipse(QPointF(12, 8), 4, 4)
     s.moveTo(4.5, 21)
     s.cubicTo(4.5, 16.5, 8, 14, 12, 14)
@@ -288,7 +244,7 @@ def _person() -> IconDrawing:
 
 
 def _heart() -> IconDrawing:
-    s = _path()
+    s = new_path()
     s.moveTo(12, 20.5)
     s.cubicTo(12, 20.5, 3, 15, 3, 9)
     s.cubicTo(3, 6, 5.3, 4, 7.7, 4)
@@ -301,7 +257,7 @@ def _heart() -> IconDrawing:
 
 
 def _bolt() -> IconDrawing:
-    s = _path()
+    s = new_path()
     s.addPolygon(
         QPolygonF(
             [
@@ -319,30 +275,30 @@ def _bolt() -> IconDrawing:
 
 
 def _check() -> IconDrawing:
-    s = _path()
-    _line(s, (4.5, 12.5), (9.5, 17.5), (19.5, 6.5))
+    s = new_path()
+    line(s, (4.5, 12.5), (9.5, 17.5), (19.5, 6.5))
     return IconDrawing(s)
 
 
 def _x() -> IconDrawing:
-    s = _path()
-    _line(s, (6, 6), (18, 18))
-    _line(s, (18, 6), (6, 18))
+    s = new_path()
+    line(s, (6, 6), (18, 18))
+    line(s, (18, 6), (6, 18))
     return IconDrawing(s)
 
 
 def _mic() -> IconDrawing:
-    s = _path()
+    s = new_path()
     s.addRoundedRect(QRectF(9, 2.5, 6, 11.5), 3, 3)
     s.moveTo(5.5, 11)
     s.arcTo(QRectF(5.5, 4.5, 13, 13), 180, 180)
-    _line(s, (12, 17.5), (12, 21))
-    _line(s, (8.5, 21), (15.5, 21))
+    line(s, (12, 17.5), (12, 21))
+    line(s, (8.5, 21), (15.5, 21))
     return IconDrawing(s)
 
 
 def _note() -> IconDrawing:
-    s = _path()
+    s = new_path()
     s.moveTo(4, 5.5)
     s.quadTo(4, 4, 5.5, 4)
     s.lineTo(18.5, 4)
@@ -352,33 +308,33 @@ def _note() -> IconDrawing:
     s.lineTo(5.5, 20)
     s.quadTo(4, 20, 4, 18.5)
     s.closeSubpath()
-    _line(s, (20, 14), (14, 14), (14, 20))
-    _line(s, (7.5, 8.5), (16.5, 8.5))
-    _line(s, (7.5, 11.5), (12.5, 11.5))
+    line(s, (20, 14), (14, 14), (14, 20))
+    line(s, (7.5, 8.5), (16.5, 8.5))
+    line(s, (7.5, 11.5), (12.5, 11.5))
     return IconDrawing(s)
 
 
 def _list() -> IconDrawing:
-    s = _path()
-    f = _path()
+    s = new_path()
+    f = new_path()
     for y in (6.5, 12, 17.5):
-        _line(s, (9, y), (20.5, y))
-        _dot(f, 4.8, y, 1.3)
+        line(s, (9, y), (20.5, y))
+        dot(f, 4.8, y, 1.3)
     return IconDrawing(s, f)
 
 
 def _battery() -> IconDrawing:
-    s = _path()
+    s = new_path()
     s.addRoundedRect(QRectF(2.5, 7, 17, 10), 2.5, 2.5)
-    _line(s, (21.5, 10.5), (21.5, 13.5))
-    f = _path()
+    line(s, (21.5, 10.5), (21.5, 13.5))
+    f = new_path()
     f.addRoundedRect(QRectF(5, 9.5, 8, 5), 1, 1)
     return IconDrawing(s, f)
 
 
 def _chart() -> IconDrawing:
-    s = _path()
-    _line(s, (3.5, 3.5), (3.5, 20.5), (20.5, 20.5))
+    s = new_path()
+    line(s, (3.5, 3.5), (3.5, 20.5), (20.5, 20.5))
     s.addRoundedRect(QRectF(7, 12, 3, 5.5), 0.8, 0.8)
     s.addRoundedRect(QRectF(11.5, 6, 3, 11.5), 0.8, 0.8)
     s.addRoundedRect(QRectF(16, 9.5, 3, 8), 0.8, 0.8)
@@ -386,7 +342,7 @@ def _chart() -> IconDrawing:
 
 
 def _dollar() -> IconDrawing:
-    s = _path()
+    s = new_path()
     s.moveTo(16.5, 7.6)
     s.cubicTo(16, 5.9, 14.3, 5, 12, 5)
     s.cubicTo(9.2, 5, 7.5, 6.4, 7.5, 8.3)
@@ -394,31 +350,31 @@ def _dollar() -> IconDrawing:
     s.cubicTo(14.9, 12.5, 16.7, 13.4, 16.7, 15.6)
     s.cubicTo(16.7, 17.6, 14.8, 19, 12, 19)
     s.cubicTo(9.5, 19, 7.8, 18.1, 7.2, 16.3)
-    _line(s, (12, 2.5), (12, 21.5))
+    line(s, (12, 2.5), (12, 21.5))
     return IconDrawing(s)
 
 
 def _home() -> IconDrawing:
-    s = _path()
-    _line(s, (2.8, 11.5), (12, 3.5), (21.2, 11.5))
-    _line(s, (5.5, 9.5), (5.5, 20), (18.5, 20), (18.5, 9.5))
-    _line(s, (10, 20), (10, 14.5), (14, 14.5), (14, 20))
+    s = new_path()
+    line(s, (2.8, 11.5), (12, 3.5), (21.2, 11.5))
+    line(s, (5.5, 9.5), (5.5, 20), (18.5, 20), (18.5, 9.5))
+    line(s, (10, 20), (10, 14.5), (14, 14.5), (14, 20))
     return IconDrawing(s)
 
 
 def _wifi() -> IconDrawing:
-    s = _path()
+    s = new_path()
     for r in (3.8, 7.6, 11.4):
         rect = QRectF(12 - r, 18 - r, 2 * r, 2 * r)
         s.arcMoveTo(rect, 45)
         s.arcTo(rect, 45, 90)
-    f = _path()
-    _dot(f, 12, 18.5, 1.5)
+    f = new_path()
+    dot(f, 12, 18.5, 1.5)
     return IconDrawing(s, f)
 
 
 def _coffee() -> IconDrawing:
-    s = _path()
+    s = new_path()
     s.moveTo(4, 9.5)
     s.lineTo(17, 9.5)
     s.lineTo(17, 15.5)
@@ -460,7 +416,7 @@ def _plane() -> IconDrawing:
             QPointF(10.8, 4),
         ]
     )
-    s = _path()
+    s = new_path()
     s.addPolygon(body)
     s.closeSubpath()
     # Flying up and to the right, as a plane icon is read.
@@ -479,7 +435,7 @@ def _four_point(s: QPainterPath, cx: float, cy: float, r: float) -> None:
 
 
 def _sparkle() -> IconDrawing:
-    s = _path()
+    s = new_path()
     _four_point(s, 10.5, 13, 8.5)
     _four_point(s, 18.5, 5.5, 3.2)
     return IconDrawing(s)
@@ -529,82 +485,3 @@ def icon_drawing(name: str) -> IconDrawing | None:
     """The drawing of a glance icon, made once; None for a name outside the set."""
     make = ICON_DRAWINGS.get(name)
     return make() if make is not None else None
-
-
-def paint_glance_icon(painter: QPainter, name: str, rect: QRectF, color: QColor) -> bool:
-    """Draw icon `name` into the square `rect` in `color`. False (nothing drawn) for a
-    name outside the set."""
-    drawing = icon_drawing(name)
-    if drawing is None:
-        return False
-    painter.save()
-    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-    painter.translate(rect.topLeft())
-    scale = min(rect.width(), rect.height()) / GRID
-    painter.scale(scale, scale)
-    pen = QPen(color, STROKE)
-    pen.setCapStyle(Qt.PenCapStyle.RoundCap)
-    pen.setJoinStyle(Qt.PenJoinStyle.RoundJoin)
-    painter.setPen(pen)
-    painter.setBrush(Qt.BrushStyle.NoBrush)
-    painter.drawPath(drawing.stroke)
-    if drawing.fill is not None:
-        painter.setPen(Qt.PenStyle.NoPen)
-        painter.setBrush(color)
-        painter.drawPath(drawing.fill)
-    painter.restore()
-    return True
-
-
-_PIXMAPS: dict[tuple[str, int, int, float], QPixmap] = {}
-
-
-def glance_icon_pixmap(name: str, size: int, color: QColor, ratio: float = 1.0) -> QPixmap:
-    """Icon `name` at `size` device-independent pixels, drawn with `ratio` device pixels
-    to each (sharp on a HiDPI screen), cached. An empty pixmap for an unknown name."""
-    ratio = ratio if 0.5 <= ratio <= 8 else 1.0
-    key = (name, size, color.rgba(), round(ratio, 3))
-    pixmap = _PIXMAPS.get(key)
-    if pixmap is None:
-        side = max(1, round(size * ratio))
-        pixmap = QPixmap(side, side)
-        pixmap.setDevicePixelRatio(ratio)
-        pixmap.fill(Qt.GlobalColor.transparent)
-        painter = QPainter(pixmap)
-        paint_glance_icon(painter, name, QRectF(0, 0, size, size), color)
-        painter.end()
-        if len(_PIXMAPS) > 512:  # two themes × a few sizes × 34 names fit with room
-            _PIXMAPS.clear()
-        _PIXMAPS[key] = pixmap
-    return pixmap
-
-
-class GlanceIcon(QWidget):
-    """One glance icon as a fixed-size widget, in `color` (the theme's text colour or a
-    tone's), drawn at the pixel ratio of the screen it paints on."""
-
-    def __init__(self, name: str, size: int, color: QColor, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.name = name
-        self._color = QColor(color)
-        self.setFixedSize(QSize(size, size))
-        self.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
-        self.setAccessibleName(name)
-
-    def paintEvent(self, event: QPaintEvent) -> None:
-        painter = QPainter(self)
-        painter.drawPixmap(
-            QPointF(0, 0),
-            glance_icon_pixmap(self.name, self.width(), self._color, self.devicePixelRatioF()),
-        )
-        painter.end()
-
-
-__all__ = [
-    "ICON_DRAWINGS",
-    "GlanceIcon",
-    "IconDrawing",
-    "glance_icon_pixmap",
-    "icon_drawing",
-    "paint_glance_icon",
-]
