@@ -281,7 +281,9 @@ def _along(
         return
     if isinstance(node, Mapping):
         if want[0] in node:
-            yield from _along(node[want[0]], want[1:], depth + 1, _join(where, want[0]), nulls=nulls)
+            yield from _along(
+                node[want[0]], want[1:], depth + 1, _join(where, want[0]), nulls=nulls
+            )
         return
     if node is not None:
         yield where, UNREADABLE

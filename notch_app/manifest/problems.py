@@ -68,5 +68,3 @@ def quote(value: object) -> str:
     if len(text) > _MAX_QUOTED:
         text = text[: _MAX_QUOTED - 1] + "…"
     return text
-
-

@@ -33,7 +33,7 @@ from notch_app.manifest.tool_facts import (
     is_free_text,
     must_read_kind,
     name_words,
-        tool_facts,
+    tool_facts,
 )
 
 MAX_READ_BACK_CHARS: Final = 300

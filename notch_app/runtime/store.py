@@ -268,7 +268,9 @@ class NewDecision:
                 None
                 if self.logged_arguments is None
                 else _to_json(
-                    self.logged_arguments if hidden is None else redact(self.logged_arguments, hidden)
+                    self.logged_arguments
+                    if hidden is None
+                    else redact(self.logged_arguments, hidden)
                 ),
                 d.digest,
                 _to_json(list(d.edited_paths)),
