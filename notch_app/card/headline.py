@@ -42,8 +42,9 @@ from notch_app.card.view_shape import view_shape
 from notch_app.manifest.bindings import MalformedBinding, find_bindings
 from notch_app.manifest.generated_card import words_of
 from notch_app.manifest.model import ACTING_VERBS, Tool, leading_verb
-from notch_app.manifest.read_back import is_secret_path, name_words, tool_arguments
+from notch_app.manifest.read_back import name_words
 from notch_app.manifest.shown_arguments import counted_array
+from notch_app.manifest.tool_facts import tool_facts
 from notch_app.manifest.view import CardBlock, WidgetBlock, walk_blocks
 
 MAX_HEADLINE_CHARS: Final = 160
@@ -201,7 +202,8 @@ class _Facts:
         self.now = now
         self.zone = zone
         self.home = home
-        self.secrets = tool_arguments(tool).secrets
+        self.known = tool_facts(tool)
+        """What the tool's arguments are: `known.is_secret` is the one rule for secrets."""
         self.said: set[str] = set()
         """Paths whose whole value the generated headline states (see Headline.said)."""
         self.options: dict[str, dict[str, str]] = {}
@@ -240,14 +242,14 @@ class _Facts:
         return None
 
     def value(self, path: str) -> Any:
-        if is_secret_path(path, self.secrets):
+        if self.known.is_secret(path):
             return MISSING
         return get_path(self.args, path)
 
     # -- showing one value --
 
     def shown(self, path: str, value: Any, limit: int = _VALUE_CHARS) -> str:
-        if is_secret_path(path, self.secrets):
+        if self.known.is_secret(path):
             return _SECRET
         text = display_value(value)
         text = self.options.get(path, {}).get(text, text)
@@ -293,7 +295,7 @@ class _Facts:
         its currency, a time humanised, a path home-shortened, a list said briefly.
         `whole`: nothing cut, every element of a list said (a fact, not a headline)."""
         limit = _WHOLE if whole else _VALUE_CHARS
-        if is_secret_path(path, self.secrets):
+        if self.known.is_secret(path):
             return _SECRET
         value = get_path(self.args, path)
         if value is MISSING:
@@ -614,7 +616,7 @@ def _plain(facts: _Facts, act: _Action) -> str:
     if words is not None and isinstance(words[1], str):
         return f"{act.title}: “{facts.shown(words[0], words[1], _VALUE_CHARS)}”"
     for key, value in facts.args.items():
-        if not isinstance(key, str) or _narration(key) or is_secret_path(key, facts.secrets):
+        if not isinstance(key, str) or _narration(key) or facts.known.is_secret(key):
             continue
         if isinstance(value, str) and 0 < len(value.strip()) <= 40 and "\n" not in value:
             return f"{act.title}: {facts.shown(key, value, 40)}"

@@ -26,6 +26,7 @@ approval digest uses (`canonical_json`).
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import itertools
 import math
@@ -98,8 +99,10 @@ def name_words(path: str) -> list[str]:
     return words + [a + b for a, b in itertools.pairwise(words)]
 
 
+@functools.lru_cache(maxsize=4096)
 def secret_name(path: str) -> bool:
-    """The path's words say it holds a secret (`SECRET_WORDS`)."""
+    """The path's words say it holds a secret (`SECRET_WORDS`). Kept per name: a call's
+    list of objects repeats the same few keys."""
     return any(w in SECRET_WORDS for w in name_words(path))
 
 

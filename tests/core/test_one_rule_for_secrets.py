@@ -26,6 +26,7 @@ from typing import Any
 
 import pytest
 
+from notch_app.card.headline import headline
 from notch_app.card.state import SECRET_MASK, CardState
 from notch_app.client import AsyncNotchClient
 from notch_app.manifest.model import Manifest, Tool
@@ -316,3 +317,14 @@ async def test_the_readme_javascript_verifies_secrets_keyed_inside_lists(
         capture_output=True, text=True, timeout=60, check=True,
     )  # fmt: skip
     assert json.loads(done.stdout) == [True, False]
+
+
+def test_a_cards_headline_never_states_a_secret_the_schema_does_not_declare() -> None:
+    """An agent may send an argument the schema leaves open; named as a secret, the
+    card's headline passes it over as the log does (it used to read "Create link:
+    NAME-SECRET-5555")."""
+    bare = Tool.model_validate({"name": "create_link", "inputSchema": {"type": "object"}})
+    said = headline(bare, {"api_token": SECRETS["name"]}, locale="en_GB")
+    assert leaks(said.text + said.confirm) == [], said
+    vault = headline(_tool(), EDITED, locale="en_GB")
+    assert leaks(vault.text + vault.confirm) == [], vault
