@@ -34,7 +34,6 @@ from notch_app.manifest.read_back import (
     MAX_READ_BACK_CHARS,
     ToolArguments,
     covered,
-    is_secret_path,
     tool_arguments,
 )
 from notch_app.manifest.shown_arguments import counted_array, shown_paths
@@ -111,7 +110,7 @@ def _from_template(template: str, final: Mapping[str, Any], args: ToolArguments)
     must = {path for path, _kind in args.must_read}
 
     def lookup(path: str) -> Any:
-        if is_secret_path(path, args.secrets):
+        if args.is_secret(path):
             return SECRET_MASK
         value = _value(final, path)
         if value is MISSING:
@@ -163,7 +162,7 @@ def _generated(tool: Tool, final: Mapping[str, Any], args: ToolArguments) -> str
     parts: list[_Part] = []
     taken: list[str] = []
     for path in order:
-        if is_secret_path(path, args.secrets) or covered(path, taken):
+        if args.is_secret(path) or covered(path, taken):
             continue
         value = _value(final, path)
         if value is MISSING or is_blank(value) or value is False:
@@ -194,7 +193,7 @@ def _head(tool: Tool, final: Mapping[str, Any], args: ToolArguments) -> str:
         return tool.display_title
 
     def lookup(path: str) -> Any:
-        if is_secret_path(path, args.secrets):
+        if args.is_secret(path):
             return SECRET_MASK
         value = _value(final, path)
         return value if value is MISSING else _cut(_one_line(display_value(value)), 40)
