@@ -22,7 +22,6 @@ from collections.abc import Iterator, Mapping
 from typing import Any, Final
 
 from notch_app.manifest.argument_lookup import lookup
-from notch_app.manifest.argument_path import declared_matches
 from notch_app.manifest.bindings import MalformedBinding, find_bindings
 from notch_app.manifest.model import Tool
 from notch_app.manifest.problems import Problem, join_pointer, quote
@@ -54,12 +53,6 @@ def tool_arguments(tool: Tool) -> ToolFacts:
 def covered(path: str, bound: list[str]) -> bool:
     """A template that binds one of `bound` reads `path` out: the path or an ancestor."""
     return any(path == b or path.startswith(b + ".") for b in bound)
-
-
-def is_secret_path(path: str, secrets: frozenset[str]) -> bool:
-    """`path` (declared, or with indices where lists are) is one of `secrets` (declared
-    paths: `ToolFacts.secrets`), lies inside one or holds one."""
-    return any(declared_matches(s, path) is not None for s in secrets)
 
 
 def read_back_problems(
@@ -140,7 +133,6 @@ __all__ = [
     "ToolArguments",
     "covered",
     "is_free_text",
-    "is_secret_path",
     "must_read_kind",
     "name_words",
     "read_back_problems",
