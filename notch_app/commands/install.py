@@ -145,7 +145,7 @@ def login_start_files(
 
 def record_path(env: Mapping[str, str] | None = None) -> Path:
     """Where `notch install` records what it wrote (Notch's per-user data folder)."""
-    from notch_app.runtime.store import default_data_dir
+    from notch_app.runtime.folders import default_data_dir
 
     return default_data_dir(env) / RECORD_NAME
 

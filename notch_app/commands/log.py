@@ -21,7 +21,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from notch_app.runtime.store import DB_NAME, DecisionStore, StoreError, default_data_dir
+    from notch_app.runtime.folders import default_data_dir
+    from notch_app.runtime.store import DB_NAME, DecisionStore, StoreError
 
     data_dir: Path = args.data_dir or default_data_dir()
     if not (data_dir / DB_NAME).exists():

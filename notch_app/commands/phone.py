@@ -40,8 +40,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from notch_app.phone.devices import DeviceBook, PhoneError, phone_folder
+    from notch_app.runtime.folders import default_data_dir
     from notch_app.runtime.policy_book import PolicyBook, PolicyRefused, PolicyWriteError
-    from notch_app.runtime.store import default_data_dir
 
     data_dir: Path = (args.data_dir or default_data_dir()).expanduser()
     book = PolicyBook.in_data_dir(data_dir)

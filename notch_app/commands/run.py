@@ -88,7 +88,7 @@ def config_from(args: argparse.Namespace) -> NotchConfig:
     """A NotchConfig from the parsed options. Raises ValueError for a bad option value."""
     from notch_app.app import NotchConfig
     from notch_app.ipc.address import default_socket_path
-    from notch_app.runtime.store import default_data_dir
+    from notch_app.runtime.folders import default_data_dir
 
     park_after = args.park_after
     if park_after is not None and not (math.isfinite(park_after) and park_after >= 0):

@@ -21,9 +21,8 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from notch_app.runtime.folders import make_data_dir
+from notch_app.runtime.folders import default_data_dir, make_data_dir
 from notch_app.runtime.policy_book.document import SETTINGS_VERSION, SettingsDocument
-from notch_app.runtime.store import default_data_dir
 
 __all__ = [
     "MAX_SETTINGS_BYTES",
