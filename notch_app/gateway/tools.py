@@ -83,11 +83,14 @@ def _listed(tool: Tool, asks: bool) -> dict[str, Any]:
 
 def from_manifest(manifest: Manifest) -> dict[str, GatewayTool]:
     """The manifest's tools, by name. A tool is forwarded without asking when the one
-    rule (`acting_verdict`) says it does not act: no card, and neither its annotations nor
-    its name's verbs say it acts (`phone_status` passes; `slack_send_message` asks)."""
+    rule (the tool's facts' `acting`) says it does not act: no card, and neither its
+    annotations nor its name's verbs say it acts (`phone_status` passes;
+    `slack_send_message` asks)."""
+    from notch_app.manifest.tool_facts import tool_facts  # a manifest's models are loaded
+
     out: dict[str, GatewayTool] = {}
     for tool in manifest.tools:
-        reads = not acting_verdict(tool).asks
+        reads = not tool_facts(tool).acting.asks
         out[tool.name] = GatewayTool(
             _listed(tool, not reads),
             reads,
@@ -106,7 +109,9 @@ def from_server(
     name or description does not say it deletes, sends, pays or writes (`acting_verdict`,
     as Notch decides for the same tools); every other tool asks. A tool named in
     `once_acting` asks whatever it says now: a server cannot talk a tool it listed as
-    acting into a read by listing it again. A hint not believed is logged with why."""
+    acting into a read by listing it again. A hint not believed is logged with why.
+    (`acting_verdict` itself, the rule ToolFacts reads: the relay decides these before
+    the manifest's models load.)"""
     out: dict[str, GatewayTool] = {}
     sticky = set(once_acting)
     for tool in tools:
