@@ -32,6 +32,8 @@ from notch_app.hooks import file_change
 from notch_app.hooks.payload import HookPayload
 from notch_app.manifest.tool_facts import listed_tool_facts
 
+SECRET_SHOWN: Final = "•••••"
+"""What a secret value of an unknown tool's input reads as on the `Other` card."""
 CLAUDE_CODE: Final = "dev.notch.agents.claude-code"
 CODEX: Final = "dev.notch.agents.codex"
 
@@ -344,8 +346,11 @@ def _mcp_or_other(integration: str, payload: HookPayload, installed: Installed) 
         if not verdict.asks:
             return NoCard(f"{mcp[1]} does not act ({verdict.why}); Notch does not ask about it")
     # Written for reading (card/input_text.py): what it acts on first (`table`, `to`),
-    # then the bulk, a list of rows as a table with every column; every value there.
-    lines = readable_input(payload.tool_input).splitlines()
+    # then the bulk, a list of rows as a table with every column; every value there but a
+    # secret's (by its name, the one rule: `api_token`, `password`), which reads as a mask
+    # on the card, in the log and in the data file. The tool still gets it (`kept`).
+    named = listed_tool_facts({"name": mcp[1] if mcp else payload.tool_name})
+    lines = readable_input(named.masked(payload.tool_input, SECRET_SHOWN)).splitlines()
     text, partial = file_change.bounded(lines)
     if partial:
         return AgentAsks(f"its input is {len(lines):,} lines of JSON, more than Notch shows whole")

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import re
 import shutil
 import sqlite3
@@ -26,12 +27,14 @@ from typing import Any
 
 import pytest
 
+from notch_app.bundled import bundled_folder
 from notch_app.card.headline import headline
 from notch_app.card.state import SECRET_MASK, CardState
 from notch_app.client import AsyncNotchClient
+from notch_app.manifest.integration import load_integration
 from notch_app.manifest.model import Manifest, Tool
 from notch_app.manifest.tool_facts import tool_facts
-from notch_app.runtime.catalog import Catalog
+from notch_app.runtime.catalog import Catalog, CatalogEntry
 from notch_app.runtime.decision import Decision, arguments_digest
 from notch_app.runtime.presenter import ConfirmationRequest
 from notch_app.runtime.redaction import REDACTED, secret_paths
@@ -328,3 +331,44 @@ def test_a_cards_headline_never_states_a_secret_the_schema_does_not_declare() ->
     assert leaks(said.text + said.confirm) == [], said
     vault = headline(_tool(), EDITED, locale="en_GB")
     assert leaks(vault.text + vault.confirm) == [], vault
+
+
+HOOKS = Path(__file__).resolve().parents[1] / "fixtures" / "hooks"
+
+
+@pytest.mark.asyncio
+@pytest.mark.timeout(90)
+async def test_a_coding_agents_unknown_mcp_tool_shows_its_secret_masked(
+    base: Path, running_notch: Any
+) -> None:
+    """`notch hook` for an MCP tool Notch has no manifest for shows its input on the
+    `Other` card; a secret-named value there reads as a mask, so the card, the log and
+    the data file never hold it, and the tool still runs with it."""
+    catalog = Catalog()
+    integration, problems = load_integration(
+        bundled_folder("manifests") / "claude-code" / "manifest.json"
+    )
+    assert integration is not None, problems
+    catalog.add(CatalogEntry(integration.manifest, integration.folder, integration.fixtures))
+    data = json.loads((HOOKS / "claude-code" / "mcp-unknown.json").read_text("utf-8"))
+    data["tool_input"]["api_token"] = SECRETS["name"]
+    data["tool_input"]["assignee"] = {"name": "ann", "password": SECRETS["ref"]}
+    async with running_notch(base, catalog=catalog) as (notch, cards):
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "notch_app", "hook", "claude-code",
+            "--socket", str(notch.server.path),
+            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+            env={**os.environ, "NOTCH_DATA_DIR": str(base / "hookdata")},
+        )  # fmt: skip
+        answering = asyncio.ensure_future(process.communicate(json.dumps(data).encode()))
+        (card,) = await cards.wait_for_cards(1, timeout=30)
+        assert card.tool_name == "Other"
+        assert leaks(json.dumps(card.arguments)) == [] and REDACTED in card.arguments["input"]
+        cards.approve(card.call_id)
+        out, err = await asyncio.wait_for(answering, 30)
+        await notch.service.drain()
+    answer = json.loads(out)["hookSpecificOutput"]
+    assert answer["permissionDecision"] == "allow", err
+    assert answer["updatedInput"] == data["tool_input"]  # the tool runs with its values
+    assert file_leaks(base / "data") == []
