@@ -103,7 +103,7 @@ def test_a_call_is_read_by_the_declared_paths_and_by_its_own_names() -> None:
     facts = tool_facts(
         _tool({"guests": {"type": "array", "items": {"properties": {"door": {"writeOnly": True}}}}})
     )
-    args = {
+    args: dict[str, Any] = {
         "guests": [{"door": "a"}, {"door": "b"}, {"name": "c"}],
         "extra": {"client_secret": "s", "pin_it": True, "list": [{"token": "t"}]},
     }
