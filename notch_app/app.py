@@ -24,17 +24,17 @@ from typing import TYPE_CHECKING, TextIO
 from notch_app import headless
 from notch_app.ipc.address import SocketError, leave_note, take_note_back
 from notch_app.ipc.server import NotchServer
-from notch_app.runtime.catalog import Catalog
-from notch_app.runtime.policy_book import OverlayPreferences, PolicyBook
-from notch_app.runtime.policy_book.document import format_number
-from notch_app.runtime.policy_book.hook import PersonPolicy
-from notch_app.runtime.policy_book.places import (
+from notch_app.runtime.catalog import (
+    Catalog,
     bundled_manifests_dir,
     load_integrations,
     user_integrations_dir,
 )
+from notch_app.runtime.policy_book import PolicyBook
+from notch_app.runtime.policy_book.hook import PersonPolicy
 from notch_app.runtime.presenter import DecisionSink
 from notch_app.runtime.service import ConfirmationService
+from notch_app.runtime.settings import OverlayPreferences, format_number
 from notch_app.runtime.store import StoreError
 from notch_app.ui.overlay_settings import IdleMode, OverlaySettings
 

@@ -93,37 +93,39 @@ def run(args: argparse.Namespace) -> int:
         return 2
     import os
 
-    settings = None
-    if args.name is None and args.data_dir is not None:
-        from notch_app.runtime.policy_book.settings_file import settings_path
-
-        settings = settings_path(args.data_dir.expanduser())
-    # The server starts first (its own start is most of a client's wait), while the rest
-    # of notch mcp is imported and the folder is checked as `notch run` checks it.
+    # The server starts first (its own start is most of a client's wait), and the gateway
+    # relays the client's first messages while the rest loads and the folder is checked
+    # as `notch run` checks it (gateway/launch.py, gateway/fronts.py).
     if args.name is not None:
-        started = launch.early_bare_server(list(args.target), dict(os.environ))
+        early = launch.early_bare_server(list(args.target), dict(os.environ))
     else:
-        started = launch.early_folder_server(Path(args.target[0]), settings)
+        early = launch.early_folder_server(Path(args.target[0]), args.data_dir)
 
-    from notch_app.gateway.fronts import FrontError, bare_front, folder_front
+    from notch_app.gateway import fronts
     from notch_app.gateway.gateway import Front, Gateway
 
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="notch mcp: %(message)s")
-    front: Front
-    try:
-        if args.name is not None:
-            front = bare_front(args.name, list(args.target))
-        else:
-            front = folder_front(Path(args.target[0]), settings)
-    except FrontError as exc:
-        if started is not None:
-            started.terminate()
-        print(f"notch mcp: {exc}", file=sys.stderr)
-        return 2
+    name, argv = args.name, list(args.target)
+
+    def checked() -> Front:
+        if name is not None:
+            return fronts.bare_front(name, argv)
+        return fronts.folder_front(Path(argv[0]), launch.settings_in(args.data_dir))
+
+    if early is not None:
+        gateway = Gateway(
+            fronts.early_front(early, name, argv), args.socket, timeout, progress_every=every,
+            checking=checked,
+        )  # fmt: skip
+        gateway.wrapped.adopt(early.process)
+    else:  # nothing could start early: check first, and say what is wrong
+        try:
+            front = checked()
+        except fronts.FrontError as exc:
+            print(f"notch mcp: {exc}", file=sys.stderr)
+            return 2
+        gateway = Gateway(front, args.socket, timeout, progress_every=every)
     import asyncio
 
-    gateway = Gateway(front, args.socket, timeout, progress_every=every)
-    if started is not None:
-        gateway.wrapped.adopt(started)
     asyncio.run(gateway.serve_stdio())
-    return 0
+    return 0 if gateway.refused is None else 2

@@ -169,7 +169,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _load_catalog(extra: list[Path]) -> Catalog:
-    from notch_app.runtime.policy_book.places import load_integrations
+    from notch_app.runtime.catalog import load_integrations
 
     for folder in extra:
         if not folder.exists():

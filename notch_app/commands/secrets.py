@@ -72,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _manifest(args: argparse.Namespace) -> Manifest | None:
-    from notch_app.runtime.policy_book.places import load_integrations
+    from notch_app.runtime.catalog import load_integrations
 
     for folder in args.manifests:
         if not Path(folder).expanduser().is_dir():

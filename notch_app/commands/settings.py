@@ -47,8 +47,8 @@ def run(args: argparse.Namespace) -> int:
         app = existing if isinstance(existing, QApplication) else QApplication(sys.argv[:1])
         display_opened()
 
+    from notch_app.runtime.catalog import load_integrations, user_integrations_dir
     from notch_app.runtime.policy_book import PolicyBook
-    from notch_app.runtime.policy_book.places import load_integrations, user_integrations_dir
     from notch_app.ui.settings.watcher import SettingsFileWatcher
     from notch_app.ui.settings.window import SettingsWindow
 

@@ -17,8 +17,8 @@ from notch_app.phone.pairing import PairingInvite, invite, local_addresses
 from notch_app.phone.server import PhonePage, PhoneServer
 from notch_app.phone.tls import certificate
 from notch_app.phone.watch import PhoneWatch
-from notch_app.runtime.policy_book.document import DEFAULT_PHONE_PORT
 from notch_app.runtime.service import ConfirmationService
+from notch_app.runtime.settings import DEFAULT_PHONE_PORT
 
 log = logging.getLogger("notch.phone")
 

@@ -39,14 +39,9 @@ from keyring.backends import chainer, fail, null
 
 from notch_app.manifest import limits
 from notch_app.manifest.model import REVERSE_DNS
-from notch_app.runtime.policy_book.document import IntegrationValues
-from notch_app.runtime.policy_book.settings_file import (
-    default_data_dir,
-    read_settings,
-)
-from notch_app.runtime.policy_book.settings_file import (
-    settings_path as settings_file_in,
-)
+from notch_app.runtime.folders import default_data_dir
+from notch_app.runtime.settings import IntegrationValues, read_settings
+from notch_app.runtime.settings import settings_path as settings_file_in
 
 __all__ = [
     "MAX_SECRET_CHARS",

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from notch_app.cli import main
-from notch_app.runtime.policy_book import PolicyBook, settings_path
+from notch_app.runtime.policy_book import PolicyBook
+from notch_app.runtime.settings import settings_path
 
 MAIL = "dev.notch.examples.mail"
 PAY = "dev.notch.examples.payments"
@@ -147,9 +148,8 @@ def test_a_running_book_sees_the_cli_change_on_reload(tmp_path: Path) -> None:
 def test_off_is_kept_for_the_folder_it_was_loaded_from(tmp_path: Path) -> None:
     """Issue 18: an "off" made here binds to where the integration was loaded from, so
     another folder (or server) under the same id and name asks again."""
-    from notch_app.runtime.catalog import CatalogEntry
+    from notch_app.runtime.catalog import CatalogEntry, load_integrations
     from notch_app.runtime.policy_book.fingerprint import integration_source
-    from notch_app.runtime.policy_book.places import load_integrations
 
     assert notch(tmp_path, "set", MAIL, "send_email", "--asks-first", "off").returncode == 0
     book = PolicyBook(settings_path(tmp_path / "data"))

@@ -10,12 +10,8 @@ from typing import Any
 import pytest
 
 from notch_app.app import NotchConfig, overlay_settings_from
-from notch_app.runtime.policy_book import (
-    SETTINGS_FILE_NAME,
-    PolicyBook,
-    PolicyRefused,
-    settings_path,
-)
+from notch_app.runtime.policy_book import PolicyBook, PolicyRefused
+from notch_app.runtime.settings import SETTINGS_FILE_NAME, settings_path
 
 
 def overlay_in_file(data_dir: Path) -> dict[str, object]:

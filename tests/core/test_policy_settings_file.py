@@ -8,14 +8,9 @@ from typing import Any
 
 import pytest
 
-from notch_app.runtime.policy_book import (
-    SETTINGS_FILE_NAME,
-    OverGuard,
-    PolicyBook,
-    PolicyWriteError,
-    settings_path,
-)
-from notch_app.runtime.policy_book import settings_file as settings_file_module
+from notch_app.runtime.policy_book import OverGuard, PolicyBook, PolicyWriteError
+from notch_app.runtime.settings import SETTINGS_FILE_NAME, settings_path
+from notch_app.runtime.settings import file as settings_file_module
 
 
 def test_choices_survive_a_restart(tmp_path: Path, pay_manifest: Any, pay_tool: Any) -> None:

@@ -24,7 +24,7 @@ import pytest
 from keyring.backends import fail
 
 from notch_app.manifest.model import Manifest
-from notch_app.runtime.policy_book import PolicyBook, read_settings, settings_path
+from notch_app.runtime.policy_book import PolicyBook
 from notch_app.runtime.secrets import (
     BadPreference,
     MissingSecret,
@@ -36,6 +36,7 @@ from notch_app.runtime.secrets import (
     preference_specs,
     preference_value,
 )
+from notch_app.runtime.settings import read_settings, settings_path
 
 MAIL = "com.example.mail"
 SECRET = "sk-live-7f3a9c2e1b-DO-NOT-LEAK"

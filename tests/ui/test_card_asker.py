@@ -15,9 +15,8 @@ from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QLabel, QWidget
 
 from notch_app.manifest.integration import load_integration
-from notch_app.runtime.catalog import Catalog
+from notch_app.runtime.catalog import Catalog, bundled_manifests_dir
 from notch_app.runtime.policy_book import PolicyBook
-from notch_app.runtime.policy_book.places import bundled_manifests_dir
 from notch_app.runtime.presenter import ConfirmationRequest
 from notch_app.ui.card_driver import CardDriver
 from notch_app.ui.card_view import CardView

@@ -21,8 +21,7 @@ from PySide6.QtGui import QColor, QImage, QPainter
 from PySide6.QtWidgets import QApplication, QMenu, QWidget
 
 from notch_app.manifest.integration import load_integration
-from notch_app.runtime.catalog import Catalog
-from notch_app.runtime.policy_book.places import bundled_manifests_dir
+from notch_app.runtime.catalog import Catalog, bundled_manifests_dir
 from notch_app.runtime.presenter import ConfirmationRequest
 from notch_app.ui.notch_window import CARD_FILL, ICON_SIZE, NOTCH_FILL, NotchWindow
 from notch_app.ui.overlay_cards import ManifestCardFactory

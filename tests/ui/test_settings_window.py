@@ -19,10 +19,10 @@ from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from notch_app.app import NotchApp, NotchConfig
-from notch_app.runtime.catalog import Catalog
-from notch_app.runtime.policy_book import PolicyBook, settings_path
-from notch_app.runtime.policy_book.places import bundled_manifests_dir
+from notch_app.runtime.catalog import Catalog, bundled_manifests_dir
+from notch_app.runtime.policy_book import PolicyBook
 from notch_app.runtime.service import ToolCall
+from notch_app.runtime.settings import settings_path
 from notch_app.ui.overlay_presenter import OverlayPresenter
 from notch_app.ui.overlay_settings import OverlaySettings
 from notch_app.ui.settings import SettingsFileWatcher, SettingsWindow

@@ -1,72 +1,48 @@
-"""The person's policy per action: Asks first on / off, Blocked, and guards.
+"""The person's rules per action: Asks first on / off, Blocked, guards and "refuses when".
 
 Qt-free. `PolicyBook` decides per call (`verdict`) and keeps the person's choices in the
-versioned settings file `notch-settings.json` in the data dir.
+settings file (`runtime/settings/`: its shape, reading and writing it, its copy in
+memory). `PersonPolicy` answers the confirmation service from the book.
 """
 
-from notch_app.runtime.policy_book.book import (
+from notch_app.runtime.policy_book.book import PolicyBook, has_policy
+from notch_app.runtime.policy_book.fingerprint import card_fingerprint
+from notch_app.runtime.policy_book.guards import check_guard
+from notch_app.runtime.policy_book.hook import PersonPolicy, glance_text
+from notch_app.runtime.policy_book.verdict import (
     BLOCKED_REASON,
     CARD_CHANGED_REASON,
     ActionState,
-    PolicyBook,
-    PolicyRefused,
-    PolicyWriteError,
     Verdict,
     VerdictAction,
-    check_guard,
-    has_policy,
 )
-from notch_app.runtime.policy_book.document import (
-    DEFAULT_PARK_AFTER_S,
-    PARK_AFTER_MAX_S,
-    PARK_AFTER_MIN_S,
+
+# The rules' words, kept in the settings file's shape, and what changing them raises.
+from notch_app.runtime.settings import (
     ActionPolicy,
     Guard,
-    IdleLook,
-    IntegrationValues,
     NotOneOfGuard,
     OverGuard,
-    OverlayPreferences,
-    SettingsDocument,
-)
-from notch_app.runtime.policy_book.fingerprint import card_fingerprint
-from notch_app.runtime.policy_book.hook import PersonPolicy, glance_text
-from notch_app.runtime.policy_book.settings_file import (
-    SETTINGS_FILE_NAME,
-    default_data_dir,
-    read_settings,
-    settings_path,
-    write_settings,
+    PolicyRefused,
+    PolicyWriteError,
 )
 
 __all__ = [
     "BLOCKED_REASON",
     "CARD_CHANGED_REASON",
-    "DEFAULT_PARK_AFTER_S",
-    "PARK_AFTER_MAX_S",
-    "PARK_AFTER_MIN_S",
-    "SETTINGS_FILE_NAME",
     "ActionPolicy",
     "ActionState",
     "Guard",
-    "IdleLook",
-    "IntegrationValues",
     "NotOneOfGuard",
     "OverGuard",
-    "OverlayPreferences",
     "PersonPolicy",
     "PolicyBook",
     "PolicyRefused",
     "PolicyWriteError",
-    "SettingsDocument",
     "Verdict",
     "VerdictAction",
     "card_fingerprint",
     "check_guard",
-    "default_data_dir",
     "glance_text",
     "has_policy",
-    "read_settings",
-    "settings_path",
-    "write_settings",
 ]

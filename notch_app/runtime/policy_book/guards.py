@@ -2,7 +2,8 @@
 
 A guard only ever adds a card; it never lets anything run. So whenever a value cannot be
 judged (not a number, not a plain value) the guard trips. A missing argument does not
-trip: there is no amount over the limit and no recipient outside the list.
+trip: there is no amount over the limit and no recipient outside the list. A guard the
+person sets is first checked against the tool's arguments (`check_guard`).
 """
 
 from __future__ import annotations
@@ -13,7 +14,9 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from notch_app.manifest.argument_path import values_along
-from notch_app.runtime.policy_book.document import Guard, NotOneOfGuard, OverGuard
+from notch_app.manifest.model import Tool
+from notch_app.runtime.policy_book.schema_paths import argument_paths, nearest
+from notch_app.runtime.settings import Guard, NotOneOfGuard, OverGuard, PolicyRefused
 
 
 def values_at(arguments: Mapping[str, Any], path: str) -> list[Any]:
@@ -128,3 +131,35 @@ def rule_text(refusal: Guard) -> str:
     if isinstance(refusal, OverGuard):
         return f"{refusal.argument} is over {grouped(refusal.limit)}"
     return refusal.describe()
+
+
+def check_guard(tool: Tool, guard: Guard) -> None:
+    """Refuse a guard naming an argument the tool does not have, or an "over" guard on an
+    argument the schema says is not a number. Raises PolicyRefused with the nearest name."""
+    paths = argument_paths(tool)
+    by_path = {p.path: p for p in paths}
+    info = by_path.get(guard.argument)
+    if info is None:
+        if not paths and not tool.input_schema.get("properties"):
+            return  # a schema without properties: any argument may come; trust the person
+        hint = nearest(guard.argument, list(by_path))
+        known = ", ".join(list(by_path)[:12])
+        raise PolicyRefused(
+            f"{tool.name} has no argument {guard.argument!r}"
+            + (f"; did you mean {hint!r}?" if hint else "")
+            + (f" (its arguments: {known})" if known else "")
+        )
+    if isinstance(guard, OverGuard) and info.numeric is False:
+        words = {
+            "string": "text",
+            "boolean": "true/false",
+            "array": "a list",
+            "object": "an object",
+        }
+        kinds = " or ".join(sorted(words.get(t, t) for t in info.types))
+        raise PolicyRefused(
+            f"{guard.argument} in {tool.name} holds {kinds}, not a number: an 'over' guard "
+            "needs a number; use a 'not one of' guard instead"
+        )
+    if isinstance(guard, NotOneOfGuard) and not guard.allowed:
+        raise PolicyRefused("a 'not one of' guard needs at least one allowed value")

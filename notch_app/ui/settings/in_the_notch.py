@@ -20,13 +20,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from notch_app.runtime.policy_book import (
-    IdleLook,
-    PolicyBook,
-    PolicyRefused,
-    PolicyWriteError,
-)
-from notch_app.runtime.policy_book.document import GLANCE_SECONDS_CHOICES, format_number
+from notch_app.runtime.policy_book import PolicyBook, PolicyRefused, PolicyWriteError
+from notch_app.runtime.settings import GLANCE_SECONDS_CHOICES, IdleLook, format_number
 from notch_app.ui.settings.action_panel import _label
 
 IDLE_CHOICES: tuple[tuple[IdleLook, str], ...] = (("pill", "Small pill"), ("hidden", "Hidden"))

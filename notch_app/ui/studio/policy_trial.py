@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 from notch_app.manifest.model import Tool
 from notch_app.runtime.decision import Decision
 from notch_app.runtime.model_sentence import sentence_for_model
-from notch_app.runtime.policy_book.document import OverGuard
+from notch_app.runtime.policy_book import OverGuard
 from notch_app.runtime.policy_book.guards import refusal_line, refusal_sentence, trips
 from notch_app.runtime.policy_book.hook import glance_text
 from notch_app.runtime.policy_book.schema_paths import argument_paths

@@ -53,10 +53,7 @@ def _inside(folder: Path, parent: Path) -> bool:
 
 @cache
 def _places() -> tuple[Path, Path]:
-    from notch_app.runtime.policy_book.places import (
-        bundled_manifests_dir,
-        user_integrations_dir,
-    )
+    from notch_app.runtime.catalog import bundled_manifests_dir, user_integrations_dir
 
     return bundled_manifests_dir(), user_integrations_dir()
 

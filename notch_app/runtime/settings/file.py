@@ -21,14 +21,13 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from notch_app.runtime.folders import default_data_dir, make_data_dir
-from notch_app.runtime.policy_book.document import SETTINGS_VERSION, SettingsDocument
+from notch_app.runtime.folders import make_data_dir
+from notch_app.runtime.settings.document import SETTINGS_VERSION, SettingsDocument
 
 __all__ = [
     "MAX_SETTINGS_BYTES",
     "SETTINGS_FILE_NAME",
     "LoadedSettings",
-    "default_data_dir",
     "read_settings",
     "settings_lock",
     "settings_path",
