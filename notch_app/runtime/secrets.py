@@ -472,6 +472,20 @@ def integration_environment(
     values = loaded.document.integrations.get(integration_id) or IntegrationValues()
     env: dict[str, str] = {}
 
+    _add_preferences(env, integration_id, preference_fields, values, path)
+    secrets = store if store is not None else SecretStore()
+    _add_auth(env, integration_id, auth_fields, values, path, secrets)
+    return env
+
+
+def _add_preferences(
+    env: dict[str, str],
+    integration_id: str,
+    preference_fields: Iterable[Any] | None,
+    values: IntegrationValues,
+    path: Path,
+) -> None:
+    """Every preference into `env`: the person's value, else the manifest's default."""
     for pref in preference_specs(preference_fields):
         stored = values.preferences.get(pref.name)
         if stored is None and pref.default is None:
@@ -495,7 +509,17 @@ def integration_environment(
             ) from None
         env[pref.name] = environment_text(value)
 
-    secrets = store if store is not None else SecretStore()
+
+def _add_auth(
+    env: dict[str, str],
+    integration_id: str,
+    auth_fields: Any,
+    values: IntegrationValues,
+    path: Path,
+    secrets: SecretStore,
+) -> None:
+    """Every auth field into `env`: a plain one from the settings file, a secret from the
+    keyring only."""
     for field in auth_specs(auth_fields):
         if not field.secret:
             plain = values.auth.get(field.key)
@@ -525,4 +549,3 @@ def integration_environment(
                 raise MissingSecret(integration_id, field.key, label=field.label)
             continue
         env[field.key] = secret
-    return env
