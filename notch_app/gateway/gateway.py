@@ -23,6 +23,12 @@ offered exactly the capabilities the server has. What the gateway reads:
   a client falls back to `initialize`: the gateway speaks the handshake protocols
   (2024-11-05 to 2025-11-25), whose results it can write itself.
 
+The client's first messages are relayed before the front is checked (`fronts`): while
+the manifest is checked and the Notch client loads, in a thread once the server has
+answered `initialize`, only a read the one rule decides from the manifest's plain JSON
+passes (and `tools/list`, when every tool could be read so); every other call waits for
+the check, and a check that fails ends `notch mcp` (`refused`).
+
 Every way an acting call can fail to run is an `isError` tool result with a plain
 sentence, never a protocol error. A result's glance (`_voiceos_glance`) shows in the
 notch; a background tool is listed in the side notch while it runs.
@@ -43,19 +49,20 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import orjson
 
 from notch_app import __version__
 from notch_app.gateway import sentences
-from notch_app.gateway.asking import Confirmations
-from notch_app.gateway.launch import DEFAULT_TIMEOUT_S, PROGRESS_EVERY_S
+from notch_app.gateway.launch import DEFAULT_TIMEOUT_S, PROGRESS_EVERY_S, ServerCommand, ServerGone
 from notch_app.gateway.tools import GatewayTool, from_server
-from notch_app.gateway.wrapped import ServerCommand, ServerGone, WrappedServer
-from notch_app.ipc.client import WITHDRAW_WAIT_S
+from notch_app.gateway.wrapped import WrappedServer
+from notch_app.manifest.canonical_json import canonical_json
 from notch_app.runtime.call_ids import call_id_of
-from notch_app.runtime.decision import canonical_json
+
+if TYPE_CHECKING:  # the Notch client loads after the first relays (the front's check)
+    from notch_app.gateway.asking import Confirmations
 
 log = logging.getLogger(__name__)
 
@@ -67,6 +74,14 @@ never runs twice (`already_decided`), or is refused for other arguments."""
 WAITING: Final = "Waiting for your answer in Notch"
 OWN_INIT_WAIT_S: Final = 30.0
 """How long a restarted server gets to answer the gateway's `initialize`."""
+CHECK_QUIET_S: Final = 0.3
+CHECK_BY_S: Final = 5.0
+"""When the front is checked (in a thread, while lines are relayed): once the server has
+answered `initialize` (the server's start is what the client waits for, and the check
+would compete with it for the CPU) and the client has then sent nothing for
+CHECK_QUIET_S (a first `tools/list` and read go on meanwhile: the check holds the
+interpreter in stretches), at the latest CHECK_BY_S after `notch mcp` began serving, and
+at once when a call needs it."""
 _GLANCE_MARK: Final = b"_voiceos_glance"
 """`manifest.glance.GLANCE_KEY`, as bytes: a result holding it is read for its glance (the
 glance models load then, not at start: tests/core/test_gateway_tasks.py checks the two)."""
@@ -93,7 +108,10 @@ class Front:
     attachment: dict[str, Any]
     """`gateway.attach` params that tell `notch run` where the cards come from."""
     tools: dict[str, GatewayTool] | None = None
-    """The manifest's tools; None for a bare server (its own `tools/list` is used)."""
+    """The manifest's tools; None for a bare server (its own `tools/list` is used). Before
+    the folder is checked, the tools its plain JSON decides (`fronts.early_front`)."""
+    tools_complete: bool = True
+    """`tools` holds every tool (so `tools/list` can be answered from it)."""
 
 
 def glance_blocks(result: Any) -> list[Any] | None:
@@ -190,8 +208,9 @@ class _Session:
 
 class Gateway:
     """Serves one MCP client on behalf of `front`; asks Notch at `socket_path`, waiting
-    at most `timeout` seconds for the person on each acting call. `front` may be a
-    coroutine still checking the manifest: the server starts meanwhile (`launch`).
+    at most `timeout` seconds for the person on each acting call. With `checking`, `front`
+    is what was read before the check (`fronts.early_front`) and `checking()` returns the
+    checked one, or raises FrontError (see the module's docstring).
 
     One Gateway serves one MCP session: `notch mcp` speaks stdio, one client per
     process, so the session nonce of the callIds is the Gateway's own."""
@@ -203,11 +222,22 @@ class Gateway:
         timeout: float = DEFAULT_TIMEOUT_S,
         *,
         progress_every: float = PROGRESS_EVERY_S,
+        checking: Callable[[], Front] | None = None,
     ) -> None:
         self.front = front
-        self.confirmations = Confirmations(
-            socket_path, front.integration_id, front.attachment, timeout
-        )
+        self._socket_path, self._timeout = socket_path, timeout
+        self._attachment = dict(front.attachment)
+        self._confirmations: Confirmations | None = None
+        self._folder = front.tools is not None
+        self._checking = checking
+        """Checks the front (blocking, in a thread); None: `front` is checked already."""
+        self._checked: asyncio.Future[Front] | None = None
+        self._check_begun = False
+        self.refused: str | None = None
+        """Why the front's check failed (`notch mcp` then stops, exit status 2)."""
+        self._reader: asyncio.StreamReader | None = None
+        self._last_line = 0.0
+        """When the client last sent a line (the loop's clock)."""
         self.progress_every = progress_every
         self.wrapped = WrappedServer(front.command, front.environment, self._from_server,
                                      self._server_exited)  # fmt: skip
@@ -240,6 +270,10 @@ class Gateway:
         open calls are withdrawn (within WITHDRAW_WAIT_S)."""
         loop = asyncio.get_running_loop()
         self._listing, self._starting = asyncio.Lock(), asyncio.Lock()
+        self._checked = loop.create_future()
+        if self._checking is None:
+            self._checked.set_result(self.front)
+        check_by = loop.call_later(CHECK_BY_S, self._begin_check)
         self._spawn(self._start_server())  # the server starts while the client starts
         for number in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
             if number is not None:
@@ -248,7 +282,7 @@ class Gateway:
         out = os.fdopen(os.dup(sys.stdout.fileno()), "wb", buffering=0)
         transport, _ = await loop.connect_write_pipe(asyncio.Protocol, out)
         self._write = lambda line: transport.write(line + b"\n")
-        reader = await _stdin_reader(loop)
+        reader = self._reader = await _stdin_reader(loop)
         try:
             while True:
                 try:
@@ -265,10 +299,96 @@ class Gateway:
                 if line:
                     self._from_client(line)
         finally:
+            check_by.cancel()
             await self._withdraw_open()
             await self.wrapped.close()
-            await self.confirmations.close()
+            if self._confirmations is not None:
+                await self._confirmations.close()
             transport.close()
+
+    @property
+    def confirmations(self) -> Confirmations:
+        """The questions to Notch, made when first needed: always after the front's check
+        (`checked()`), which gives the integration its id."""
+        if self._confirmations is None:
+            from notch_app.gateway.asking import Confirmations
+
+            self._confirmations = Confirmations(
+                self._socket_path, self.front.integration_id, self._attachment, self._timeout
+            )
+        return self._confirmations
+
+    async def checked(self) -> Front:
+        """The checked front, once it is. Raises what the check raised (FrontError)."""
+        assert self._checked is not None
+        self._begin_check()
+        return await asyncio.shield(self._checked)
+
+    def _begin_check(self) -> None:
+        """Check the front in a thread (once); then use it, or stop (`refused`)."""
+        if self._check_begun or self._checking is None:
+            return
+        self._check_begun = True
+        checking = self._checking
+        assert self._checked is not None
+
+        def check() -> Front:
+            front = checking()
+            import notch_app.gateway.asking  # noqa: F401  (the first acting call's client)
+
+            return front
+
+        work = asyncio.get_running_loop().run_in_executor(None, check)
+        work.add_done_callback(self._check_done)
+
+    def _check_done(self, work: asyncio.Future[Front]) -> None:
+        assert self._checked is not None
+        if work.cancelled():
+            return
+        error = work.exception()
+        if error is not None:
+            self._refuse(error)
+            return
+        front = work.result()
+        early = self._tools if self._folder else None
+        self.front = front
+        self.wrapped.command, self.wrapped.environment = front.command, front.environment
+        learned = self._attachment.get("tools")
+        self._attachment = dict(front.attachment)
+        if learned is not None:
+            self._attachment["tools"] = learned
+        if self._folder:
+            self._tools = front.tools
+            for name, tool in (early or {}).items():
+                now = (front.tools or {}).get(name)
+                if tool.reads and (now is None or not now.reads):  # never: the same rule
+                    log.warning("%s: passed as a read before the check, which says it asks",
+                                name)  # fmt: skip
+        self._checked.set_result(front)
+
+    def _check_when_quiet(self, *, answered: bool = False) -> None:
+        """Begin the check once the client has sent nothing for CHECK_QUIET_S (counted
+        from now too when its `initialize` was just `answered`: its next lines follow)."""
+        loop = asyncio.get_running_loop()
+        if answered:
+            self._last_line = loop.time()
+        quiet = loop.time() - self._last_line
+        if quiet >= CHECK_QUIET_S:
+            self._begin_check()
+        elif not self._check_begun:
+            loop.call_later(CHECK_QUIET_S - quiet, self._check_when_quiet)
+
+    def _refuse(self, error: BaseException) -> None:
+        """The front's check failed: say why, and stop serving (exit status 2)."""
+        assert self._checked is not None
+        self.refused = str(error) or type(error).__name__
+        if not isinstance(error, ValueError):  # not a FrontError: a fault of the check
+            log.error("checking %s failed", self.front.name, exc_info=error)
+        print(f"notch mcp: {self.refused}", file=sys.stderr, flush=True)
+        self._checked.set_exception(error)
+        self._checked.exception()  # retrieved: waiters get it through shield()
+        if self._reader is not None:
+            self._reader.feed_eof()
 
     def _spawn(self, work: Awaitable[Any]) -> None:
         task = asyncio.ensure_future(work)
@@ -289,6 +409,8 @@ class Gateway:
         """Take away the cards of the calls still open, all within WITHDRAW_WAIT_S."""
         open_calls = [cid for cid, asked in self._calls.items() if asked.task is not None]
         if open_calls:
+            from notch_app.ipc.client import WITHDRAW_WAIT_S
+
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(
                     asyncio.gather(*(self.confirmations.withdraw(c) for c in open_calls)),
@@ -374,9 +496,13 @@ class Gateway:
                     return
                 if forwarded.method == "tools/call" and _GLANCE_MARK in line:
                     self._spawn(self._show_glance(forwarded.tool or "", message.get("result")))
-                elif forwarded.method == "tools/list" and self.front.tools is None:
+                elif forwarded.method == "tools/list" and not self._folder:
                     line = self._learn_tools(message, line)
-        elif message["method"] == "notifications/tools/list_changed" and self.front.tools is None:
+                elif forwarded.method == "initialize":
+                    self._write(line)
+                    self._check_when_quiet(answered=True)  # the server has started
+                    return
+        elif message["method"] == "notifications/tools/list_changed" and not self._folder:
             self._spawn(self._relist())
         self._write(line)
 
@@ -441,6 +567,7 @@ class Gateway:
     # --- the client ------------------------------------------------------------------
 
     def _from_client(self, line: bytes) -> None:
+        self._last_line = asyncio.get_running_loop().time()
         try:
             message = _decode(line)
         except ValueError:
@@ -474,8 +601,11 @@ class Gateway:
                 except ServerGone:
                     del self._forwarded[_key(request_id)]
             self._spawn(self._tool_call(request_id, params, line))
-        elif method == "tools/list" and self.front.tools is not None:
-            self._reply(request_id, {"tools": [t.listed for t in self.front.tools.values()]})
+        elif method == "tools/list" and self._folder:
+            if self.front.tools_complete:  # every tool read, or checked
+                self._list_tools(request_id)
+            else:
+                self._spawn(self._list_tools_when_checked(request_id))
         elif method == "initialize":
             self._spawn(self._initialize(request_id, params, line))
         elif method.startswith("tasks/") and params.get("taskId") in self._held_tasks:
@@ -485,6 +615,17 @@ class Gateway:
                         "the initialize handshake")  # fmt: skip
         else:
             self._spawn(self._send_to_server(line, request_id, _Forwarded(method)))
+
+    def _list_tools(self, request_id: Any) -> None:
+        self._reply(request_id, {"tools": [t.listed for t in (self._tools or {}).values()]})
+
+    async def _list_tools_when_checked(self, request_id: Any) -> None:
+        try:
+            await self.checked()
+        except Exception as exc:
+            self._error(request_id, _INTERNAL_ERROR, f"{self.front.name}: {exc}")
+            return
+        self._list_tools(request_id)
 
     def _pass_on(self, line: bytes) -> None:
         """A notification or an answer for the server, sent now, in order; dropped when
@@ -522,6 +663,7 @@ class Gateway:
                 "capabilities": {"tools": {}},
                 "serverInfo": {"name": f"notch-mcp:{self.front.name}", "version": __version__},
             })  # fmt: skip
+            self._check_when_quiet(answered=True)
         held, self._held_lines = self._held_lines or [], None
         for later in held:
             self._from_client(later)
@@ -532,6 +674,7 @@ class Gateway:
         """The tools offered: the manifest's, or the bare server's own list (read once,
         and again after it says the list changed). Raises ServerGone (or what the
         environment raised) for a bare server that cannot be started."""
+        await self.checked()
         if self._tools is not None:
             return self._tools
         assert self._listing is not None
@@ -566,8 +709,10 @@ class Gateway:
         self._tools = known
         if raw != self._raw_tools:
             self._raw_tools = raw
-            self.confirmations.attachment["tools"] = list(raw.values())
-            self.confirmations.reattach()
+            self._attachment["tools"] = list(raw.values())
+            if self._confirmations is not None:
+                self._confirmations.attachment["tools"] = list(raw.values())
+                self._confirmations.reattach()
         return fresh
 
     def _learn_tools(self, message: dict[str, Any], line: bytes) -> bytes:
@@ -593,6 +738,11 @@ class Gateway:
 
     async def _tool_call(self, request_id: Any, params: dict[str, Any], line: bytes) -> None:
         name = params.get("name")
+        known = self._tools.get(name) if self._tools is not None and isinstance(name, str) else None
+        if known is not None and known.reads and not known.background:
+            # A read goes on as it came, before the front's check too (the same rule).
+            await self._send_to_server(line, request_id, _Forwarded("tools/call", known.name))
+            return
         try:
             tools = await self.tools()
         except Exception as exc:
@@ -853,6 +1003,10 @@ class Gateway:
         )
 
     async def _show_glance(self, tool: str, result: Any) -> None:
+        try:
+            await self.checked()  # the integration's id, and its client
+        except Exception:
+            return
         blocks = glance_blocks(result)
         if blocks is not None and not (isinstance(result, dict) and result.get("isError")):
             await self.confirmations.show_glance(tool, blocks, None)

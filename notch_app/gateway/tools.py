@@ -9,23 +9,34 @@ rule, `manifest.acting.acting_verdict`.
 
 Tools are plain MCP JSON here (camelCase keys, as `tools/list` carries them): the
 gateway relays JSON-RPC lines and builds no SDK objects.
+
+Before the folder is checked (`notch mcp` relays while it checks: `fronts`), its tools are
+read from the manifest as plain JSON (`from_manifest_json`): the same rule decides them
+from the same words, and anything a plain reading could take otherwise than the check
+(a hint that is not true or false, a snake_case key, an odd name) leaves that tool to wait
+for the check.
 """
 
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
-from notch_app.manifest.acting import acting_verdict
-from notch_app.runtime.model_sentence import described_for_model
+from notch_app.manifest.acting import acting_verdict, described_for_model
 
 if TYPE_CHECKING:  # notch mcp relays before the manifest's models are imported
     from notch_app.manifest.model import Manifest, Tool
     from notch_app.manifest.tool_facts import ToolFacts
 
 log = logging.getLogger(__name__)
+
+_PLAIN_NAME: Final = re.compile(r"[A-Za-z][A-Za-z0-9_.-]{0,127}")
+"""A tool name the check accepts (`manifest.model.Name`)."""
+_HINTS: Final = frozenset({"readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"})
+_EXECUTION_KEYS: Final = frozenset({"mode", "estimatedDurationMs"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,3 +143,83 @@ def from_server(
             listed["description"] = told
         out[name] = GatewayTool(listed, reads, not reads)
     return out
+
+
+def from_manifest_json(document: Mapping[str, Any]) -> tuple[dict[str, GatewayTool], bool]:
+    """The tools of a manifest read as plain JSON (the folder not checked yet), by name,
+    decided and listed as `from_manifest` decides and lists them once it is; and whether
+    every tool could be read so (then `tools/list` can be answered before the check).
+    A tool whose JSON the check might read otherwise (a hint that is not true or false, a
+    snake_case key the models also take, a name or field the check refuses, a name given
+    twice) is left out: a call to it waits for the check. Never raises."""
+    tools = document.get("tools")
+    if not isinstance(tools, list):
+        return {}, False
+    out: dict[str, GatewayTool] = {}
+    complete = True
+    seen: set[str] = set()
+    for raw in tools:
+        name = raw.get("name") if isinstance(raw, dict) else None
+        if isinstance(name, str) and name in seen:
+            out.pop(name, None)
+            complete = False
+            continue
+        if isinstance(name, str):
+            seen.add(name)
+        tool = _plain_tool(raw)
+        if tool is None:
+            complete = False
+        else:
+            out[tool.name] = tool
+    return out, complete
+
+
+def _plain_tool(raw: Any) -> GatewayTool | None:
+    """One manifest tool from its JSON, or None when the check might read it otherwise."""
+    if not isinstance(raw, dict) or "input_schema" in raw:
+        return None
+    name, title, description = raw.get("name"), raw.get("title"), raw.get("description", "")
+    schema, annotations, execution = (
+        raw.get("inputSchema"),
+        raw.get("annotations"),
+        raw.get("execution"),
+    )
+    if not isinstance(name, str) or not _PLAIN_NAME.fullmatch(name):
+        return None
+    if not isinstance(description, str) or not isinstance(schema, dict):
+        return None
+    if title is not None and not (isinstance(title, str) and title):
+        return None
+    if annotations is not None and not _plain_annotations(annotations):
+        return None
+    background = False
+    if execution is not None:
+        if not isinstance(execution, dict) or not set(execution) <= _EXECUTION_KEYS:
+            return None
+        mode = execution.get("mode", "foreground")
+        if mode not in ("foreground", "background"):
+            return None
+        background = mode == "background"
+    reads = not acting_verdict(raw, has_card=raw.get("confirmation") is not None).asks
+    listed: dict[str, Any] = {"name": name}
+    if title:
+        listed["title"] = title
+    told = described_for_model(description or None, not reads)
+    if told:
+        listed["description"] = told
+    listed["inputSchema"] = dict(schema)
+    if annotations is not None:
+        listed["annotations"] = dict(annotations)
+    return GatewayTool(listed, reads, not reads, background=background)
+
+
+def _plain_annotations(annotations: Any) -> bool:
+    if not isinstance(annotations, dict):
+        return False
+    for key, value in annotations.items():
+        if key == "title":
+            if not (isinstance(value, str) and value):
+                return False
+        elif key not in _HINTS or not isinstance(value, bool):
+            return False
+    return True

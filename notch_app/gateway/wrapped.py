@@ -7,7 +7,8 @@ costs one more pipe hop, not a second SDK). One process at a time; it starts at 
 environment an MCP client gives a server (HOME, LOGNAME, PATH, SHELL, TERM, USER, as the
 SDK's `get_default_environment`) plus what `environment()` adds (the manifest's
 `runtime.env`, the person's preference values and secrets). A process that exits is
-reported to `on_exit`; the next call starts a fresh one.
+reported to `on_exit`; the next call starts a fresh one. How a process is started
+(`spawn`) is `launch`'s: it starts the first one before asyncio is even imported.
 """
 
 from __future__ import annotations
@@ -15,69 +16,21 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
 import subprocess
-import sys
 from collections.abc import Callable
-from dataclasses import dataclass
-from pathlib import Path
+from concurrent.futures import Future
 from typing import Final
+
+from notch_app.gateway.launch import ServerCommand, ServerGone, spawn, stop_unused
+
+__all__ = ["LINE_LIMIT", "STOP_WAIT_S", "ServerCommand", "ServerGone", "WrappedServer", "spawn"]
 
 log = logging.getLogger(__name__)
 
-INHERITED: Final = (
-    ("APPDATA", "HOMEDRIVE", "HOMEPATH", "LOCALAPPDATA", "PATH", "PATHEXT", "PROCESSOR_ARCHITECTURE",
-     "SYSTEMDRIVE", "SYSTEMROOT", "TEMP", "USERNAME", "USERPROFILE")
-    if sys.platform == "win32"
-    else ("HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER")
-)  # fmt: skip
-"""What the MCP SDKs pass on to a server they start (Python `DEFAULT_INHERITED_ENV_VARS`,
-TypeScript the same): the wrapped server gets what it would get started directly."""
 LINE_LIMIT: Final = 64 * 1024 * 1024
 """Longest line read from the server (a tool result with images runs to megabytes)."""
 STOP_WAIT_S: Final = 2.0
 """How long a server gets to exit after its stdin closes, before it is terminated."""
-
-
-class ServerGone(Exception):
-    """The wrapped server could not be started, or stopped while answering."""
-
-
-@dataclass(frozen=True, slots=True)
-class ServerCommand:
-    """How to start the wrapped server: `command args...` in `cwd`."""
-
-    command: str
-    args: tuple[str, ...] = ()
-    cwd: Path | None = None
-
-    def __str__(self) -> str:
-        return " ".join((self.command, *self.args))
-
-
-def inherited_environment() -> dict[str, str]:
-    """The variables an MCP client passes on to a server it starts."""
-    return {
-        k: v for k in INHERITED if (v := os.environ.get(k)) is not None and not v.startswith("()")
-    }
-
-
-def spawn(command: ServerCommand, env: dict[str, str]) -> subprocess.Popen[bytes]:
-    """Start `command` with `env` on top of what an MCP client passes on, its stdin and
-    stdout pipes, stderr this process's. Raises ServerGone when it cannot start. Plain
-    `subprocess`, so `notch mcp` can start its server before anything else is imported
-    (`WrappedServer.adopt`)."""
-    try:
-        return subprocess.Popen(
-            [command.command, *command.args],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            env={**inherited_environment(), **env},
-            cwd=command.cwd,
-            start_new_session=True,  # a Ctrl+C meant for the client is not its
-        )
-    except OSError as exc:
-        raise ServerGone(f"could not start `{command}`: {exc.strerror or exc}") from None
 
 
 class WrappedServer:
@@ -101,12 +54,13 @@ class WrappedServer:
         self._process: subprocess.Popen[bytes] | None = None
         self._stdin: asyncio.WriteTransport | None = None
         self._reader: asyncio.Task[None] | None = None
-        self._adopted: subprocess.Popen[bytes] | None = None
+        self._adopted: Future[subprocess.Popen[bytes]] | None = None
         self.starts = 0
         """How many times a process was started (a test sees a restart)."""
 
-    def adopt(self, process: subprocess.Popen[bytes]) -> None:
-        """Use `process`, started already (`spawn`), as the first server."""
+    def adopt(self, process: Future[subprocess.Popen[bytes]]) -> None:
+        """Use `process`, started already (`spawn`) or being started, as the first server:
+        the first `start()` waits for it, and fails with its exception."""
         self._adopted = process
 
     @property
@@ -118,8 +72,10 @@ class WrappedServer:
         whatever `environment()` raised."""
         if self.alive:
             return
-        process, self._adopted = self._adopted, None
-        if process is None:
+        adopted, self._adopted = self._adopted, None
+        if adopted is not None:
+            process = await asyncio.wrap_future(adopted)
+        else:
             process = spawn(self.command, self.environment())
         assert process.stdin is not None and process.stdout is not None
         loop = asyncio.get_running_loop()
@@ -176,8 +132,7 @@ class WrappedServer:
     async def close(self) -> None:
         """Stop the server (as `_stop`), and a started one never adopted."""
         if self._adopted is not None:
-            with contextlib.suppress(ProcessLookupError):
-                self._adopted.terminate()
+            self._adopted.add_done_callback(stop_unused)
             self._adopted = None
         process = self._process
         if process is None:

@@ -20,6 +20,9 @@ Where the evidence is mixed, it asks and says why: `readOnlyHint: true` beside
 `destructiveHint: true`, or beside a name or description saying it deletes, sends, pays
 or writes (`read_only_contradicted`), or a name starting with a read verb beside an
 annotation saying it acts. The person's Asks first (policy) only loosens what has a card.
+
+A tool that asks is described to the model with one more sentence, ASKS_FIRST
+(`described_for_model`): calling it asks the person, and it ran only if the result says so.
 """
 
 from __future__ import annotations
@@ -177,6 +180,28 @@ def tool_kind(tool: Tool) -> Kind:
 def acting_looking(tool_name: str) -> bool:
     """Whether a name alone reads like an action (`acting_verdict` of the bare name)."""
     return acting_verdict({"name": tool_name}).asks
+
+
+ASKS_FIRST: Final = (
+    "Calling this asks the person first (Notch shows them the call); it has run only "
+    "if the result says so, so do not tell them it is done before that."
+)
+"""The one sentence every acting tool's description carries for the model (`notch mcp`'s
+`tools/list`, the connectors' ToolNames): calling it asks the person, and success is only
+what the result says (the voice-confirm seed: "the model is told that calling the tool
+asks the caller" and not to claim success)."""
+
+
+def described_for_model(description: str | None, asks: bool) -> str | None:
+    """A tool's description as the model is given it: the author's words, then, for a tool
+    that asks the person first, ASKS_FIRST (once, however often this is applied). A
+    read-only tool's description is left as it is."""
+    text = (description or "").rstrip()
+    if not asks or ASKS_FIRST in text:
+        return description
+    if text and text[-1] not in ".!?…":
+        text += "."
+    return f"{text} {ASKS_FIRST}" if text else ASKS_FIRST
 
 
 _CONTRADICTING_VERBS: Final = {

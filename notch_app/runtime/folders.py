@@ -17,6 +17,9 @@ from typing import Final
 import platformdirs
 
 PRIVATE_MODE: Final = 0o700
+SETTINGS_FILE_NAME: Final = "notch-settings.json"
+"""The person's settings in the data dir (`runtime/settings` reads and writes it); named
+here, where finding it needs no models (`notch mcp` starts its server with the values)."""
 
 # Where the platform lacks them (Windows) the flags are 0: a plain open, no symlink check.
 _NOFOLLOW_DIR: Final = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0)

@@ -16,6 +16,8 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from notch_app.card.paths import MISSING, get_path
+from notch_app.manifest.acting import ASKS_FIRST as ASKS_FIRST  # re-exported
+from notch_app.manifest.acting import described_for_model as described_for_model  # re-exported
 from notch_app.manifest.tool_facts import ToolFacts, listed_tool_facts
 from notch_app.runtime.decision import MAX_FOR_MODEL_CHARS, Decision
 
@@ -146,25 +148,3 @@ def _why(message: str | None) -> str:
 
 def _cut(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
-
-
-ASKS_FIRST: Final = (
-    "Calling this asks the person first (Notch shows them the call); it has run only "
-    "if the result says so, so do not tell them it is done before that."
-)
-"""The one sentence every acting tool's description carries for the model (`notch mcp`'s
-`tools/list`, the connectors' ToolNames): calling it asks the person, and success is only
-what the result says (the voice-confirm seed: "the model is told that calling the tool
-asks the caller" and not to claim success)."""
-
-
-def described_for_model(description: str | None, asks: bool) -> str | None:
-    """A tool's description as the model is given it: the author's words, then, for a tool
-    that asks the person first, ASKS_FIRST (once, however often this is applied). A
-    read-only tool's description is left as it is."""
-    text = (description or "").rstrip()
-    if not asks or ASKS_FIRST in text:
-        return description
-    if text and text[-1] not in ".!?…":
-        text += "."
-    return f"{text} {ASKS_FIRST}" if text else ASKS_FIRST
