@@ -6,7 +6,7 @@ or too deep — and reports them with their own rule ids. Pydantic's errors unde
 places are then dropped, and every remaining error's `loc` is walked alongside the model
 types and the data to give a JSON Pointer and a message that says how to fix it.
 
-About 500 lines, kept whole on purpose: the pre-pass decides which places pydantic's errors
+Kept in one module on purpose: the pre-pass decides which places pydantic's errors
 are dropped under, and the error walk must read that decision, so the two halves are one
 job (turning "the document has the wrong shape" into placed, fixable problems).
 """
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import difflib
 import types
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
@@ -119,23 +119,7 @@ def pre_pass_views(doc: SourceDocument, data: Any) -> PrePass:
 
 
 def pre_pass_view(doc: SourceDocument, view: dict[str, Any], base: str, out: PrePass) -> None:
-    version = view.get("schemaVersion")
-    if "schemaVersion" in view and not (
-        isinstance(version, int)
-        and not isinstance(version, bool)
-        and version in SUPPORTED_VIEW_VERSIONS
-    ):
-        readable = ", ".join(str(v) for v in SUPPORTED_VIEW_VERSIONS)
-        out.problems.append(
-            doc.problem(
-                base + "/schemaVersion",
-                "view-schema-version",
-                f"confirmation schemaVersion {quote(version)} is not supported: this Notch "
-                f'reads schemaVersion {readable}; write "schemaVersion": 1 and use only '
-                "version-1 blocks",
-            )
-        )
-        out.suppressed.add(base)
+    if _unsupported_version(doc, view, base, out):
         return
     root = view.get("root")
     if not isinstance(root, dict):
@@ -157,50 +141,82 @@ def pre_pass_view(doc: SourceDocument, view: dict[str, Any], base: str, out: Pre
             )
             out.suppressed.add(base)
             return
-        if depth > limits.MAX_VIEW_DEPTH:
-            out.problems.append(
-                doc.problem(
-                    pointer,
-                    "limit-nesting-depth",
-                    f"blocks are nested more than {limits.MAX_VIEW_DEPTH} levels deep here; "
-                    "flatten the layout",
-                )
-            )
+        if _refused_block(doc, node, pointer, depth, out):
             out.suppressed.add(pointer)
             pruned.add(id(node))
             continue
         kind = node.get("type")
-        if isinstance(kind, str) and kind in RESERVED_BLOCK_TYPES:
-            out.problems.append(
-                doc.problem(
-                    pointer + "/type",
-                    "reserved-block",
-                    f"{kind!r} blocks are reserved for a later schemaVersion and are not "
-                    "accepted in schemaVersion 1; remove this block (or show the content "
-                    "with text, markdown or image blocks)",
-                )
-            )
-            out.suppressed.add(pointer)
-            pruned.add(id(node))
-            continue
-        if isinstance(kind, str) and kind not in BLOCK_TYPES:
-            out.problems.append(
-                doc.problem(
-                    pointer + "/type",
-                    "block-unknown-type",
-                    f"{quote(kind)} is not a block type{did_you_mean(kind, BLOCK_TYPES)}; "
-                    f"use one of the valid types: {', '.join(sorted(BLOCK_TYPES))}",
-                )
-            )
-            out.suppressed.add(pointer)
-            pruned.add(id(node))
-            continue
         if kind == "button":
             _reserved_role(doc, node, pointer, out)
         if kind == "actions" and isinstance(node.get("items"), list):
             for i, item in enumerate(node["items"]):
                 if isinstance(item, dict):
                     _reserved_role(doc, item, join_pointer(pointer, "items", i), out)
+
+
+def _unsupported_version(
+    doc: SourceDocument, view: dict[str, Any], base: str, out: PrePass
+) -> bool:
+    """A view `schemaVersion` this Notch does not read: reported, and the view left out."""
+    version = view.get("schemaVersion")
+    if "schemaVersion" in view and not (
+        isinstance(version, int)
+        and not isinstance(version, bool)
+        and version in SUPPORTED_VIEW_VERSIONS
+    ):
+        readable = ", ".join(str(v) for v in SUPPORTED_VIEW_VERSIONS)
+        out.problems.append(
+            doc.problem(
+                base + "/schemaVersion",
+                "view-schema-version",
+                f"confirmation schemaVersion {quote(version)} is not supported: this Notch "
+                f'reads schemaVersion {readable}; write "schemaVersion": 1 and use only '
+                "version-1 blocks",
+            )
+        )
+        out.suppressed.add(base)
+        return True
+    return False
+
+
+def _refused_block(
+    doc: SourceDocument, node: dict[str, Any], pointer: str, depth: int, out: PrePass
+) -> bool:
+    """A block nested too deep, of a reserved type or of no known type: reported; the
+    caller leaves it and what it holds out."""
+    if depth > limits.MAX_VIEW_DEPTH:
+        out.problems.append(
+            doc.problem(
+                pointer,
+                "limit-nesting-depth",
+                f"blocks are nested more than {limits.MAX_VIEW_DEPTH} levels deep here; "
+                "flatten the layout",
+            )
+        )
+        return True
+    kind = node.get("type")
+    if isinstance(kind, str) and kind in RESERVED_BLOCK_TYPES:
+        out.problems.append(
+            doc.problem(
+                pointer + "/type",
+                "reserved-block",
+                f"{kind!r} blocks are reserved for a later schemaVersion and are not "
+                "accepted in schemaVersion 1; remove this block (or show the content "
+                "with text, markdown or image blocks)",
+            )
+        )
+        return True
+    if isinstance(kind, str) and kind not in BLOCK_TYPES:
+        out.problems.append(
+            doc.problem(
+                pointer + "/type",
+                "block-unknown-type",
+                f"{quote(kind)} is not a block type{did_you_mean(kind, BLOCK_TYPES)}; "
+                f"use one of the valid types: {', '.join(sorted(BLOCK_TYPES))}",
+            )
+        )
+        return True
+    return False
 
 
 def _reserved_role(doc: SourceDocument, node: dict[str, Any], pointer: str, out: PrePass) -> None:
@@ -327,129 +343,188 @@ def _child(node: Any, el: str | int) -> tuple[Any, bool]:
 # --- messages ------------------------------------------------------------------------
 
 
+@dataclass(frozen=True, slots=True)
+class _Error:
+    """One pydantic error at its place, with what every message about it names."""
+
+    doc: SourceDocument
+    err: ErrorDetails
+    place: _Place
+    parent_data: Any
+    ctx: dict[str, Any]
+    last: str | int
+    """The last key of the error's `loc` (what is missing, unknown, too long)."""
+    what: str
+    """That key as a message names it, or "this value"."""
+
+    @property
+    def pointer(self) -> str:
+        return self.place.pointer
+
+
 def _structure_problem(
     doc: SourceDocument, err: ErrorDetails, place: _Place, parent_data: Any
 ) -> Problem | None:
     kind = err["type"]
-    ctx: dict[str, Any] = dict(err.get("ctx") or {})
     last = err["loc"][-1] if err["loc"] else ""
-    pointer = place.pointer
     what = f"{last!r}" if isinstance(last, str) and last else "this value"
-    if kind == "missing":
-        fields = _field_names(place.model) if place.model is not None else []
-        hint = ""
-        if isinstance(parent_data, dict):
-            typo = nearest(str(last), [k for k in parent_data if k not in fields])
-            if typo is not None:
-                if place.model is not None and place.model.model_config.get("extra") == "forbid":
-                    return None  # the unknown-property problem for the typo says it all
-                hint = f" (is {typo!r} a misspelling of it?)"
-        return doc.problem(
-            parent_pointer(pointer),
-            "schema-structure",
-            f"missing required property {what}{hint}; add it here",
-        )
-    if kind == "extra_forbidden":
-        fields = _field_names(place.model) if place.model is not None else []
-        where = ""
-        if isinstance(parent_data, dict) and isinstance(parent_data.get("type"), str):
-            where = f" on a {parent_data['type']!r} block"
-        allowed = f" Allowed here: {', '.join(fields)}." if fields else ""
-        return doc.problem(
-            pointer,
-            "unknown-property",
-            f"unknown property {what}{where}{did_you_mean(str(last), fields)}; remove or rename "
-            f"it.{allowed}",
-            key=True,
-        )
-    if kind in ("union_tag_invalid", "union_tag_not_found"):
-        tags = str(ctx.get("expected_tags", "")).replace("'", "")
-        disc = str(ctx.get("discriminator", "'type'")).strip("'")
-        if kind == "union_tag_not_found":
-            return doc.problem(
-                pointer,
-                "schema-structure",
-                f"this object has no {disc!r}; add one of: {tags}",
-            )
-        tag = str(ctx.get("tag", ""))
-        return doc.problem(
-            join_pointer(pointer, disc),
-            "schema-structure",
-            f"{disc} {quote(tag)} is not known{did_you_mean(tag, tags.split(', '))}; use one of: "
-            f"{tags}",
-        )
-    if kind == "literal_error":
-        expected = str(ctx.get("expected", ""))
-        words = [w.strip(" '") for w in expected.replace(" or ", ", ").split(",")]
-        got = place.data
-        hint = did_you_mean(got, words) if isinstance(got, str) else ""
-        return doc.problem(
-            pointer, "schema-structure", f"{quote(got)} is not allowed{hint}; use {expected}"
-        )
-    if kind == "string_too_long":
-        limit = ctx.get("max_length")
-        size = len(place.data) if isinstance(place.data, str) else "?"
-        return doc.problem(
-            pointer,
-            "limit-string-length",
-            f"this text is {size} characters; the limit here is {limit} — shorten it",
-        )
-    if kind == "too_long":
-        limit = ctx.get("max_length")
-        size = len(place.data) if isinstance(place.data, list | dict) else "?"
-        return doc.problem(
-            pointer,
-            "limit-list-length",
-            f"{what} has {size} entries; at most {limit} are allowed — split or shorten it",
-        )
-    if kind == "too_short":
-        need = ctx.get("min_length", 1)
-        if last == "options":
-            return doc.problem(
-                pointer,
-                "select-needs-options",
-                'a select needs at least one option: add {"label": ..., "value": ...} '
-                'entries to "options"',
-            )
-        return doc.problem(
-            pointer,
-            "schema-structure",
-            f"{what} needs at least {need} entr{'y' if need == 1 else 'ies'}; add one",
-        )
-    if kind == "string_too_short":
-        if last in ("bind", "visibleIf", "itemsFrom"):
-            return doc.problem(
-                pointer,
-                "binding-malformed",
-                f'{what} must be exactly one binding such as "{{{{text}}}}" or '
-                f'"<<user.name>>", not {quote(place.data)}',
-            )
-        need = ctx.get("min_length", 1)
-        if need == 1:
-            return doc.problem(
-                pointer, "schema-structure", f"{what} must not be empty; write a value"
-            )
-        return doc.problem(
-            pointer, "schema-structure", f"{what} must be at least {need} characters long"
-        )
-    if kind == "string_pattern_mismatch":
-        pattern = str(ctx.get("pattern", ""))
-        if last == "id":
-            advice = "use a reverse-DNS id in lower case, e.g. 'com.example.mail'"
-        elif last in ("name", "key"):
-            advice = "start with a letter and use letters, digits, '_', '.' or '-'"
-        else:
-            advice = f"match the pattern {pattern}"
-        return doc.problem(
-            pointer, "schema-structure", f"{quote(place.data)} is not valid here: {advice}"
-        )
+    error = _Error(doc, err, place, parent_data, dict(err.get("ctx") or {}), last, what)
+    message = _MESSAGES.get(kind)
+    if message is not None:
+        return message(error)
     if kind in _TYPE_WORDS:
         return doc.problem(
-            pointer,
+            place.pointer,
             "schema-structure",
             f"{what} must be {_TYPE_WORDS[kind]}, not {_kind_of(place.data)}; change the value",
         )
-    return doc.problem(pointer, "schema-structure", f"{what}: {err['msg']}; change the value")
+    return doc.problem(place.pointer, "schema-structure", f"{what}: {err['msg']}; change the value")
+
+
+def _missing(e: _Error) -> Problem | None:
+    place, parent_data, last = e.place, e.parent_data, e.last
+    fields = _field_names(place.model) if place.model is not None else []
+    hint = ""
+    if isinstance(parent_data, dict):
+        typo = nearest(str(last), [k for k in parent_data if k not in fields])
+        if typo is not None:
+            if place.model is not None and place.model.model_config.get("extra") == "forbid":
+                return None  # the unknown-property problem for the typo says it all
+            hint = f" (is {typo!r} a misspelling of it?)"
+    return e.doc.problem(
+        parent_pointer(e.pointer),
+        "schema-structure",
+        f"missing required property {e.what}{hint}; add it here",
+    )
+
+
+def _extra_forbidden(e: _Error) -> Problem | None:
+    place, parent_data = e.place, e.parent_data
+    fields = _field_names(place.model) if place.model is not None else []
+    where = ""
+    if isinstance(parent_data, dict) and isinstance(parent_data.get("type"), str):
+        where = f" on a {parent_data['type']!r} block"
+    allowed = f" Allowed here: {', '.join(fields)}." if fields else ""
+    return e.doc.problem(
+        e.pointer,
+        "unknown-property",
+        f"unknown property {e.what}{where}{did_you_mean(str(e.last), fields)}; remove or rename "
+        f"it.{allowed}",
+        key=True,
+    )
+
+
+def _union_tag(e: _Error) -> Problem | None:
+    ctx = e.ctx
+    tags = str(ctx.get("expected_tags", "")).replace("'", "")
+    disc = str(ctx.get("discriminator", "'type'")).strip("'")
+    if e.err["type"] == "union_tag_not_found":
+        return e.doc.problem(
+            e.pointer,
+            "schema-structure",
+            f"this object has no {disc!r}; add one of: {tags}",
+        )
+    tag = str(ctx.get("tag", ""))
+    return e.doc.problem(
+        join_pointer(e.pointer, disc),
+        "schema-structure",
+        f"{disc} {quote(tag)} is not known{did_you_mean(tag, tags.split(', '))}; use one of: "
+        f"{tags}",
+    )
+
+
+def _literal(e: _Error) -> Problem | None:
+    expected = str(e.ctx.get("expected", ""))
+    words = [w.strip(" '") for w in expected.replace(" or ", ", ").split(",")]
+    got = e.place.data
+    hint = did_you_mean(got, words) if isinstance(got, str) else ""
+    return e.doc.problem(
+        e.pointer, "schema-structure", f"{quote(got)} is not allowed{hint}; use {expected}"
+    )
+
+
+def _string_too_long(e: _Error) -> Problem | None:
+    limit = e.ctx.get("max_length")
+    size = len(e.place.data) if isinstance(e.place.data, str) else "?"
+    return e.doc.problem(
+        e.pointer,
+        "limit-string-length",
+        f"this text is {size} characters; the limit here is {limit} — shorten it",
+    )
+
+
+def _too_long(e: _Error) -> Problem | None:
+    limit = e.ctx.get("max_length")
+    size = len(e.place.data) if isinstance(e.place.data, list | dict) else "?"
+    return e.doc.problem(
+        e.pointer,
+        "limit-list-length",
+        f"{e.what} has {size} entries; at most {limit} are allowed — split or shorten it",
+    )
+
+
+def _too_short(e: _Error) -> Problem | None:
+    need = e.ctx.get("min_length", 1)
+    if e.last == "options":
+        return e.doc.problem(
+            e.pointer,
+            "select-needs-options",
+            'a select needs at least one option: add {"label": ..., "value": ...} '
+            'entries to "options"',
+        )
+    return e.doc.problem(
+        e.pointer,
+        "schema-structure",
+        f"{e.what} needs at least {need} entr{'y' if need == 1 else 'ies'}; add one",
+    )
+
+
+def _string_too_short(e: _Error) -> Problem | None:
+    what = e.what
+    if e.last in ("bind", "visibleIf", "itemsFrom"):
+        return e.doc.problem(
+            e.pointer,
+            "binding-malformed",
+            f'{what} must be exactly one binding such as "{{{{text}}}}" or '
+            f'"<<user.name>>", not {quote(e.place.data)}',
+        )
+    need = e.ctx.get("min_length", 1)
+    if need == 1:
+        return e.doc.problem(
+            e.pointer, "schema-structure", f"{what} must not be empty; write a value"
+        )
+    return e.doc.problem(
+        e.pointer, "schema-structure", f"{what} must be at least {need} characters long"
+    )
+
+
+def _pattern_mismatch(e: _Error) -> Problem | None:
+    pattern = str(e.ctx.get("pattern", ""))
+    if e.last == "id":
+        advice = "use a reverse-DNS id in lower case, e.g. 'com.example.mail'"
+    elif e.last in ("name", "key"):
+        advice = "start with a letter and use letters, digits, '_', '.' or '-'"
+    else:
+        advice = f"match the pattern {pattern}"
+    return e.doc.problem(
+        e.pointer, "schema-structure", f"{quote(e.place.data)} is not valid here: {advice}"
+    )
+
+
+_MESSAGES: dict[str, Callable[[_Error], Problem | None]] = {
+    "missing": _missing,
+    "extra_forbidden": _extra_forbidden,
+    "union_tag_invalid": _union_tag,
+    "union_tag_not_found": _union_tag,
+    "literal_error": _literal,
+    "string_too_long": _string_too_long,
+    "too_long": _too_long,
+    "too_short": _too_short,
+    "string_too_short": _string_too_short,
+    "string_pattern_mismatch": _pattern_mismatch,
+}
+"""A pydantic error type → its message; the rest say which JSON type is wanted
+(`_TYPE_WORDS`) or pass pydantic's own words on."""
 
 
 def _merge_union_types(problems: list[tuple[ErrorDetails, _Place, Problem]]) -> Problem:
