@@ -16,6 +16,10 @@ MAX_VIEW_DEPTH: Final = 24
 MAX_NAME_CHARS: Final = 128
 """Identifiers: tool names, ids, option values used as keys."""
 
+REVERSE_DNS: Final = r"^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$"
+"""The form of an integration id (`com.example.mail`); here, where using it loads no
+models (`runtime.secrets` names keyring entries after ids)."""
+
 MAX_LABEL_CHARS: Final = 500
 """Labels, titles, badge text, button labels."""
 

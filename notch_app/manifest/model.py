@@ -30,7 +30,7 @@ Label = Annotated[str, StringConstraints(min_length=1, max_length=limits.MAX_LAB
 Text = Annotated[str, StringConstraints(max_length=limits.MAX_TEXT_CHARS)]
 Url = Annotated[str, StringConstraints(min_length=1, max_length=limits.MAX_URL_CHARS)]
 
-REVERSE_DNS = r"^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$"
+REVERSE_DNS = limits.REVERSE_DNS
 
 
 class _Closed(BaseModel):

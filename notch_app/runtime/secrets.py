@@ -27,10 +27,18 @@ import logging
 import math
 import os
 import re
+import sys
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
+
+if sys.platform.startswith("linux"):
+    # keyring imports every backend it ships to find the usable one, and its macOS one
+    # looks for three frameworks with ctypes' find_library, which on Linux runs ldconfig
+    # and gcc (0.1-0.4 s on every `notch` start that reads a secret). That backend
+    # refuses to run anywhere but macOS before it uses them: it is left unimported here.
+    sys.modules.setdefault("keyring.backends.macOS.api", None)  # type: ignore[arg-type]
 
 import keyring
 import keyring.backend
@@ -38,10 +46,11 @@ import keyring.errors
 from keyring.backends import chainer, fail, null
 
 from notch_app.manifest import limits
-from notch_app.manifest.model import REVERSE_DNS
-from notch_app.runtime.folders import default_data_dir
-from notch_app.runtime.settings import IntegrationValues, read_settings
-from notch_app.runtime.settings import settings_path as settings_file_in
+from notch_app.manifest.limits import REVERSE_DNS
+from notch_app.runtime.folders import SETTINGS_FILE_NAME, default_data_dir
+
+if TYPE_CHECKING:  # read only where there is a settings file: it loads pydantic
+    from notch_app.runtime.settings import IntegrationValues
 
 __all__ = [
     "MAX_SECRET_CHARS",
@@ -467,9 +476,14 @@ def integration_environment(
     is not reverse-DNS. An optional secret that cannot be read is left out.
     """
     service_name(integration_id)  # a malformed id is refused before anything is read
-    path = settings_path if settings_path is not None else settings_file_in(default_data_dir())
-    loaded = read_settings(Path(path))
-    values = loaded.document.integrations.get(integration_id) or IntegrationValues()
+    path = Path(settings_path or default_data_dir() / SETTINGS_FILE_NAME)
+    values = None
+    # No file is no values (as `read_settings` says), told without loading pydantic:
+    # `notch mcp` works this out while its server starts, on the same cores.
+    if _may_exist(path):
+        from notch_app.runtime.settings import read_settings
+
+        values = read_settings(path).document.integrations.get(integration_id)
     env: dict[str, str] = {}
 
     _add_preferences(env, integration_id, preference_fields, values, path)
@@ -478,16 +492,28 @@ def integration_environment(
     return env
 
 
+def _may_exist(path: Path) -> bool:
+    """False only when there is no file at `path` (any other trouble `read_settings` says)."""
+    try:
+        path.stat()
+    except FileNotFoundError:
+        return False
+    except OSError:
+        return True
+    return True
+
+
 def _add_preferences(
     env: dict[str, str],
     integration_id: str,
     preference_fields: Iterable[Any] | None,
-    values: IntegrationValues,
+    values: IntegrationValues | None,
     path: Path,
 ) -> None:
     """Every preference into `env`: the person's value, else the manifest's default."""
+    kept = values.preferences if values is not None else {}
     for pref in preference_specs(preference_fields):
-        stored = values.preferences.get(pref.name)
+        stored = kept.get(pref.name)
         if stored is None and pref.default is None:
             if pref.required:
                 raise BadPreference(
@@ -514,21 +540,22 @@ def _add_auth(
     env: dict[str, str],
     integration_id: str,
     auth_fields: Any,
-    values: IntegrationValues,
+    values: IntegrationValues | None,
     path: Path,
     secrets: SecretStore,
 ) -> None:
     """Every auth field into `env`: a plain one from the settings file, a secret from the
     keyring only."""
+    kept = values.auth if values is not None else {}
     for field in auth_specs(auth_fields):
         if not field.secret:
-            plain = values.auth.get(field.key)
+            plain = kept.get(field.key)
             if plain:
                 env[field.key] = plain
             elif field.required:
                 raise MissingSecret(integration_id, field.key, label=field.label, secret=False)
             continue
-        if field.key in values.auth:
+        if field.key in kept:
             # Put there by hand: a secret is read from the keyring only, never the file.
             log.warning(
                 "%s: integrations.%s.auth.%s is a secret and is ignored there; move it to "

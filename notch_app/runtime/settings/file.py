@@ -21,7 +21,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from notch_app.runtime.folders import make_data_dir
+from notch_app.runtime.folders import SETTINGS_FILE_NAME, make_data_dir
 from notch_app.runtime.settings.document import SETTINGS_VERSION, SettingsDocument
 
 __all__ = [
@@ -36,7 +36,6 @@ __all__ = [
 
 log = logging.getLogger("notch.settings")
 
-SETTINGS_FILE_NAME = "notch-settings.json"
 MAX_SETTINGS_BYTES = 2 * 1024 * 1024
 """A settings file larger than this is treated as corrupt before it is parsed."""
 
