@@ -2,10 +2,10 @@
 
 The only writers are the person, through the Settings window or `notch policy`; nothing
 arriving over the socket and nothing in a manifest can change a policy. The book is kept
-in `notch-settings.json` (see `settings_file`), re-read on `reload()`, and tells
-subscribers about every change so a running Notch applies it at once: the file, its
-copy in memory and the person's other preferences are `runtime/settings/`; this module is
-the rules for each action.
+in `notch-settings.json`, re-read on `reload()`, and tells subscribers about every change
+so a running Notch applies it at once: that file, its copy in memory and the person's
+other preferences are `runtime/settings/` (`KeptSettings`, which the book extends); this
+module is the rules for each action.
 """
 
 from __future__ import annotations
