@@ -47,8 +47,11 @@ async def test_a_revision_reaches_the_agent_with_the_persons_words(
         assert decision.outcome == "declined" and not decision.runs
         assert decision.reason == "revise"
         assert decision.feedback == "make it shorter and send it to Sam instead"  # one line
-        assert 'said: "make it shorter and send it to Sam instead"' in decision.for_model
-        assert "supersedes" in decision.for_model
+        # The person's words reach the model once, in plain words, with no Notch jargon.
+        words = '"make it shorter and send it to Sam instead"'
+        assert decision.for_model.count(words) == 1
+        assert "Nothing ran" in decision.for_model
+        assert "supersede" not in decision.for_model and "callId" not in decision.for_model
         await notch.service.drain()
         (logged,) = notch.service.store.log()
         assert (logged.reason, logged.feedback) == ("revise", decision.feedback)
