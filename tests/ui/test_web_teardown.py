@@ -25,6 +25,7 @@ def sandbox_engine() -> Any:
 
     return engine()
 
+
 PAGE = "<!doctype html><meta charset=utf-8><p>" + "x" * 200_000 + "</p>"
 
 
