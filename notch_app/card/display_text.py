@@ -157,10 +157,28 @@ def shown_text(text: str) -> ShownText:
     return ShownText(mark_invisible(text), tuple(lookalike_warnings(text)))
 
 
+# --- an agent's own words, quoted ------------------------------------------------------
+
+_QUOTES: Final = frozenset('"“”„‟«»‹›「」『』〝〞＂')
+"""Marks that open or close a quotation: in an agent's words shown inside quotes, each
+becomes ' so the words cannot end the quote and go on as if the notch said them."""
+
+
+def agents_line(text: str, limit: int) -> str:
+    """Words an agent sent (a reason it gives), made fit to show on one line inside
+    quotes as its own: line breaks and runs of spaces become one space, what draws
+    nothing or reorders is marked (`mark_invisible`), quotation marks become ', and past
+    `limit` characters it ends in "…". Empty when nothing visible is left."""
+    line = " ".join(mark_invisible(" ".join(text.split())).split())
+    line = "".join("'" if ch in _QUOTES else ch for ch in line)
+    return line if len(line) <= limit else line[: max(0, limit - 1)].rstrip() + "…"
+
+
 __all__ = [
     "BIDI_CONTROLS",
     "LOOKALIKE_SCRIPTS",
     "ShownText",
+    "agents_line",
     "is_invisible",
     "lookalike_warnings",
     "mark",

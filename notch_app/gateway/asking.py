@@ -141,12 +141,12 @@ class Confirmations:
             timeout=timeout,
         )  # fmt: skip
 
-    async def withdraw(self, call_id: str) -> None:
-        """Withdraw the card of `call_id` (the client cancelled the call), giving up after
-        WITHDRAW_WAIT_S. Quiet when Notch is gone, does not answer, or the call was never
-        asked."""
+    async def withdraw(self, call_id: str, why: str | None = None) -> None:
+        """Withdraw the card of `call_id` (the client cancelled the call, or went away),
+        saying `why` to the person, giving up after WITHDRAW_WAIT_S. Quiet when Notch is
+        gone, does not answer, or the call was never asked."""
         try:
-            await self.client.withdraw(call_id, timeout=WITHDRAW_WAIT_S)
+            await self.client.withdraw(call_id, timeout=WITHDRAW_WAIT_S, reason=why)
         except NotchError as exc:
             log.info("could not withdraw %s: %s", call_id, exc)
 

@@ -162,6 +162,7 @@ class _Asked:
     task: asyncio.Task[dict[str, Any]] | None
     copies: int = 1
     """How many times the client sent it while open: each copy gets the answer."""
+    asked_at: float = field(default_factory=time.monotonic)
 
 
 @dataclass(slots=True)
@@ -183,6 +184,7 @@ class _HeldTask:
     created: str
     ttl: Any
     work: asyncio.Task[dict[str, Any]]
+    call_id: str = ""
     status: str = "working"
     message: str = "Waiting for your answer in Notch"
     updated: str = ""
@@ -261,6 +263,8 @@ class Gateway:
         self._held_lines: list[bytes] | None = []
         self._held_tasks: dict[str, _HeldTask] = {}
         """What the client sent before its initialize went on, kept in order."""
+        self._withdraw_why: dict[str, str] = {}
+        """Why a held call is being withdrawn (its callId's), said with its card's going."""
 
     # --- the two pipes -----------------------------------------------------------------
 
@@ -300,7 +304,7 @@ class Gateway:
                     self._from_client(line)
         finally:
             check_by.cancel()
-            await self._withdraw_open()
+            await self._withdraw_open(f"{self._session.client_name} closed its connection")
             await self.wrapped.close()
             if self._confirmations is not None:
                 await self._confirmations.close()
@@ -399,13 +403,13 @@ class Gateway:
         self._spawn(self._stop_on_signal(number))
 
     async def _stop_on_signal(self, number: int) -> None:
-        await self._withdraw_open()
+        await self._withdraw_open(f"notch mcp was stopped ({signal.Signals(number).name})")
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self.wrapped.close(), 1.0)
         signal.signal(number, signal.SIG_DFL)
         os.kill(os.getpid(), number)
 
-    async def _withdraw_open(self) -> None:
+    async def _withdraw_open(self, why: str) -> None:
         """Take away the cards of the calls still open, all within WITHDRAW_WAIT_S."""
         open_calls = [cid for cid, asked in self._calls.items() if asked.task is not None]
         if open_calls:
@@ -413,7 +417,7 @@ class Gateway:
 
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(
-                    asyncio.gather(*(self.confirmations.withdraw(c) for c in open_calls)),
+                    asyncio.gather(*(self.confirmations.withdraw(c, why) for c in open_calls)),
                     WITHDRAW_WAIT_S,
                 )
 
@@ -627,6 +631,22 @@ class Gateway:
             return
         self._list_tools(request_id)
 
+    def _waited(self, call_id: str) -> int:
+        asked = self._calls.get(call_id)
+        return round(time.monotonic() - asked.asked_at) if asked is not None else 0
+
+    def _cancelled(self, said: Any, asked: _Asked) -> str:
+        """Why the client's `notifications/cancelled` withdraws a card, in words the person
+        reads (quoted as the agent's, by Notch), the gist first (the notch shows one line):
+        who stopped waiting and after how long, then the client's own reason when it is
+        not a timeout ("claude-ai stopped waiting after 60 s")."""
+        client = self._session.client_name
+        waited = round(time.monotonic() - asked.asked_at)
+        reason = " ".join(said.split())[:100] if isinstance(said, str) else ""
+        if "timed out" in reason.lower() or "timeout" in reason.lower():
+            return f"{client} stopped waiting after {waited} s"
+        return f"{client} cancelled it after {waited} s" + (f" ({reason})" if reason else "")
+
     def _pass_on(self, line: bytes) -> None:
         """A notification or an answer for the server, sent now, in order; dropped when
         no server runs (it would not know the request, or the session, it is about)."""
@@ -637,10 +657,13 @@ class Gateway:
     def _notification(self, method: str, message: dict[str, Any], line: bytes) -> None:
         if method == "notifications/cancelled":
             params = message.get("params")
-            cancelled = params.get("requestId") if isinstance(params, dict) else None
-            held = self._calls.get(call_id_of(self._scope, str(cancelled)))
+            params = params if isinstance(params, dict) else {}
+            cancelled = params.get("requestId")
+            call_id = call_id_of(self._scope, str(cancelled))
+            held = self._calls.get(call_id)
             on_card = _key(cancelled) not in self._forwarded
             if held is not None and held.task is not None and not held.task.done() and on_card:
+                self._withdraw_why[call_id] = self._cancelled(params.get("reason"), held)
                 held.task.cancel()
                 return
         elif method == "notifications/initialized":
@@ -829,7 +852,8 @@ class Gateway:
         try:
             answer = await self.confirmations.ask(call_id, tool.name, arguments, context)
         except asyncio.CancelledError:
-            await asyncio.shield(self.confirmations.withdraw(call_id))
+            why = self._withdraw_why.pop(call_id, None)
+            await asyncio.shield(self.confirmations.withdraw(call_id, why))
             raise
         finally:
             if progress is not None:
@@ -885,7 +909,7 @@ class Gateway:
         work = asyncio.ensure_future(
             self._ask_then_forward(call_id, task_id, plain, tool, arguments, context)
         )
-        held = _HeldTask(task_id, _now(), params["task"].get("ttl"), work)
+        held = _HeldTask(task_id, _now(), params["task"].get("ttl"), work, call_id)
         self._held_tasks[task_id] = held
         asked = _Asked(what, work)
         self._remember(call_id, asked)
@@ -909,6 +933,10 @@ class Gateway:
         """tasks/get, tasks/result or tasks/cancel for a task of the gateway's own."""
         if method == "tasks/cancel":
             if not held.work.done():
+                self._withdraw_why[held.call_id] = (
+                    f"{self._session.client_name} cancelled the task "
+                    f"after {self._waited(held.call_id)} s"
+                )
                 held.work.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await held.work
@@ -1022,6 +1050,7 @@ class Gateway:
 
     def _answered(self, call_id: str, asked: _Asked) -> None:
         """`call_id`'s call has answered: keep only what it asked (a repeat is refused)."""
+        self._withdraw_why.pop(call_id, None)
         if self._calls.get(call_id) is asked:
             self._calls[call_id] = _Asked(asked.what, None)
 

@@ -41,6 +41,7 @@ from notch_app.ipc.client import (
     EventHandler,
     NotchError,
     NotchNotRunning,
+    NotchRequestError,
     NotchTimeout,
     NotchUntrusted,
     answer_limit,
@@ -55,12 +56,15 @@ from notch_app.ipc.client import (
     encode_call,
     glance_params,
     no_answer,
+    reason_refused,
     request_error,
     request_params,
     routed,
     socket_search,
+    stopped_waiting,
     verified_decision,
     withdraw_failed,
+    withdraw_params,
 )
 from notch_app.ipc.peer import UntrustedServer, verify_server
 from notch_app.runtime.decision import Decision
@@ -231,12 +235,23 @@ class NotchClient:
         """The bare status of any request, whoever made it: "pending" or "decided"."""
         return bare_status(self.call("confirm.get", {"callId": call_id}))
 
-    def withdraw(self, call_id: str, *, timeout: float | None = None) -> Decision:
+    def withdraw(
+        self, call_id: str, *, timeout: float | None = None, reason: str | None = None
+    ) -> Decision:
         """Withdraw `call_id`; returns `withdrawn`, or the decision if it came first.
-        Raises NotchRequestError(-32008) for a callId made with another token,
-        NotchTimeout without an answer within `timeout` (default ANSWER_WAIT_S)."""
-        params = {"callId": call_id, "token": self.token}
-        return verified_decision(self.call("confirm.withdraw", params, timeout=timeout))
+        `reason` says why, in a few words the person sees with the card's going (as
+        yours; cut to MAX_WITHDRAW_REASON_CHARS). Raises NotchRequestError(-32008) for a
+        callId made with another token, NotchTimeout without an answer within `timeout`
+        (default ANSWER_WAIT_S)."""
+        params = withdraw_params(call_id, self.token, reason)
+        try:
+            result = self.call("confirm.withdraw", params, timeout=timeout)
+        except NotchRequestError as exc:
+            if "reason" not in params or not reason_refused(exc):
+                raise
+            del params["reason"]  # a Notch from before reasons: withdrawn all the same
+            result = self.call("confirm.withdraw", params, timeout=timeout)
+        return verified_decision(result)
 
     def integrations(self, *, timeout: float | None = None) -> list[dict[str, Any]]:
         """The integrations Notch has loaded, each with its tools. Raises NotchTimeout
@@ -290,7 +305,7 @@ class NotchClient:
         """`confirm()` ran out of time: withdraw, then raise NotchTimeout (or return the
         decision the person made just before the withdraw arrived)."""
         try:
-            ended = self.withdraw(call_id, timeout=WITHDRAW_WAIT_S)
+            ended = self.withdraw(call_id, timeout=WITHDRAW_WAIT_S, reason=stopped_waiting(timeout))
         except NotchError as exc:
             raise withdraw_failed(call_id, timeout, exc) from None
         return decided_or_timed_out(call_id, timeout, ended)

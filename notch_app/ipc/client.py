@@ -598,12 +598,23 @@ class AsyncNotchClient:
         Raises NotchRequestError(-32001) for a callId Notch never saw."""
         return bare_status(await self.call("confirm.get", {"callId": call_id}))
 
-    async def withdraw(self, call_id: str, *, timeout: float | None = None) -> Decision:
+    async def withdraw(
+        self, call_id: str, *, timeout: float | None = None, reason: str | None = None
+    ) -> Decision:
         """Withdraw `call_id`; returns `withdrawn`, or the decision if it came first.
-        Raises NotchRequestError(-32008) for a callId made with another token,
-        NotchTimeout without an answer within `timeout` (default ANSWER_WAIT_S)."""
-        params = {"callId": call_id, "token": self.token}
-        return verified_decision(await self.call("confirm.withdraw", params, timeout=timeout))
+        `reason` says why, in a few words the person sees with the card's going (as
+        yours; cut to MAX_WITHDRAW_REASON_CHARS). Raises NotchRequestError(-32008) for a
+        callId made with another token, NotchTimeout without an answer within `timeout`
+        (default ANSWER_WAIT_S)."""
+        params = withdraw_params(call_id, self.token, reason)
+        try:
+            result = await self.call("confirm.withdraw", params, timeout=timeout)
+        except NotchRequestError as exc:
+            if "reason" not in params or not reason_refused(exc):
+                raise
+            del params["reason"]  # a Notch from before reasons: withdrawn all the same
+            result = await self.call("confirm.withdraw", params, timeout=timeout)
+        return verified_decision(result)
 
     async def integrations(self, *, timeout: float | None = None) -> list[dict[str, Any]]:
         """The integrations Notch has loaded, each with its tools. Raises NotchTimeout
@@ -670,7 +681,9 @@ class AsyncNotchClient:
         then raise NotchTimeout — unless the person decided just before the withdraw
         arrived: that decision is the answer then."""
         try:
-            ended = await self.withdraw(call_id, timeout=WITHDRAW_WAIT_S)
+            ended = await self.withdraw(
+                call_id, timeout=WITHDRAW_WAIT_S, reason=stopped_waiting(timeout)
+            )
         except NotchError as exc:
             raise withdraw_failed(call_id, timeout, exc) from None
         return decided_or_timed_out(call_id, timeout, ended)
@@ -764,6 +777,11 @@ def verified_decision(result: Any) -> Decision:
     return decision
 
 
+def stopped_waiting(timeout: float | None) -> str:
+    """Why a `confirm(timeout=…)` that ran out withdraws its request, in the person's words."""
+    return f"stopped waiting after {timeout:g} s" if timeout is not None else "stopped waiting"
+
+
 def withdraw_failed(call_id: str, timeout: float | None, exc: Exception) -> NotchTimeout:
     """What `confirm(timeout=…)` raises when its request could not be withdrawn."""
     return NotchTimeout(
@@ -798,6 +816,20 @@ def glance_params(
         params["callId"] = call_id
         params["token"] = token
     return params
+
+
+def withdraw_params(call_id: str, token: str, reason: str | None) -> dict[str, Any]:
+    """`confirm.withdraw` params; `reason` cut to what Notch takes."""
+    params: dict[str, Any] = {"callId": call_id, "token": token}
+    if reason:
+        limit = rpc.MAX_WITHDRAW_REASON_CHARS
+        params["reason"] = reason if len(reason) <= limit else reason[: limit - 1] + "…"
+    return params
+
+
+def reason_refused(error: NotchRequestError) -> bool:
+    """A Notch too old to know `confirm.withdraw`'s `reason` refused it."""
+    return error.code == rpc.INVALID_PARAMS and error.field == "reason"
 
 
 def request_params(

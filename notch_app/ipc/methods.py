@@ -192,10 +192,18 @@ class CallIdParams(_Wire):
 
 
 class WithdrawParams(_Wire):
-    """Names one request by its callId and token."""
+    """Names one request by its callId and token, and says why it is withdrawn."""
 
     call_id: CallId
     token: Token
+    reason: str | None = Field(
+        default=None,
+        max_length=rpc.MAX_WITHDRAW_REASON_CHARS,
+        description='Why, in a few words the person can read (e.g. "the client stopped '
+        "waiting after 60 s\"): shown with the card's going as the agent's own words, in "
+        "quotes, on one line (line breaks, invisible characters and quotation marks are "
+        "made plain), and kept in the decision's message.",
+    )
 
 
 class NoParams(_Wire):

@@ -43,6 +43,9 @@ method, param or result changes in a way an existing client would notice."""
 MAX_MESSAGE_BYTES: Final = 1024 * 1024
 """One line (request or response) may be at most 1 MiB, newline excluded."""
 MAX_JSON_DEPTH: Final = 64
+MAX_WITHDRAW_REASON_CHARS: Final = 200
+"""Longest reason `confirm.withdraw` takes (the agent's words for why; clients cut theirs
+to it, a longer one is refused)."""
 
 PARSE_ERROR: Final = -32700
 INVALID_REQUEST: Final = -32600

@@ -892,7 +892,7 @@ class NotchServer:
     def _confirm_withdraw(self, conn: _Connection, params: dict[str, Any]) -> Result:
         asked = parse_params(WithdrawParams, params)
         call_id = asked.call_id
-        future = self.service.withdraw(call_id, asked.token)
+        future = self.service.withdraw(call_id, asked.token, asked.reason)
         return future.result().to_wire() if future.done() else _Later(future, call_id)
 
     def _integrations_list(self, conn: _Connection, params: dict[str, Any]) -> Result:

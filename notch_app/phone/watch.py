@@ -56,9 +56,12 @@ class PhoneWatch:
             self.shown.replace(old_call_id, request)
         self.bump()
 
-    def dismiss(self, call_id: str, outcome: Outcome) -> None:
+    def dismiss(self, call_id: str, outcome: Outcome, why: str | None = None) -> None:
         if self.shown is not None:
-            self.shown.dismiss(call_id, outcome)
+            if why is None:
+                self.shown.dismiss(call_id, outcome)
+            else:
+                self.shown.dismiss(call_id, outcome, why)
         self.bump()
 
     def glance(self, request: ConfirmationRequest, text: str) -> None:

@@ -127,8 +127,10 @@ class Presenter(Protocol):
     def replace(self, old_call_id: str, request: ConfirmationRequest) -> None:
         """`request` supersedes the card for `old_call_id`: show it in that card's place."""
 
-    def dismiss(self, call_id: str, outcome: Outcome) -> None:
-        """The service ended this request (withdrawn, expired, superseded): remove its card."""
+    def dismiss(self, call_id: str, outcome: Outcome, why: str | None = None) -> None:
+        """The service ended this request (withdrawn, expired, superseded): remove its card.
+        `why`: the reason the asking agent gave for a withdraw (a client that stopped
+        waiting), one plain line (`display_text.agents_line`), to be shown as its words."""
 
     def glance(self, request: ConfirmationRequest, text: str) -> None:
         """A brief passive note that an action ran without a card (auto-approved)."""
@@ -173,10 +175,13 @@ class ContainedPresenter:
             if self.shown is not None:
                 self.shown.replace(old_call_id, request)
 
-    def dismiss(self, call_id: str, outcome: Outcome) -> None:
+    def dismiss(self, call_id: str, outcome: Outcome, why: str | None = None) -> None:
         with _contained("dismiss"):
             if self.shown is not None:
-                self.shown.dismiss(call_id, outcome)
+                if why is None:  # as every presenter takes it, `why` or not
+                    self.shown.dismiss(call_id, outcome)
+                else:
+                    self.shown.dismiss(call_id, outcome, why)
 
     def glance(self, request: ConfirmationRequest, text: str) -> None:
         with _contained("glance"):

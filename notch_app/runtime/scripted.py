@@ -35,6 +35,8 @@ class ScriptedPresenter:
         self.presented: list[ConfirmationRequest] = []
         self.replaced: list[tuple[str, ConfirmationRequest]] = []
         self.dismissed: list[tuple[str, Outcome]] = []
+        self.dismissed_why: dict[str, str] = {}
+        """The reason a withdraw gave, by callId (what the notch would show quoted)."""
         self.glances: list[tuple[ConfirmationRequest, str]] = []
         self.results: list[ResultGlance] = []
         self.running: tuple[RunningWork, ...] = ()
@@ -64,8 +66,10 @@ class ScriptedPresenter:
         self.cards.setdefault(request.call_id, request)
         self._arrived(request)
 
-    def dismiss(self, call_id: str, outcome: Outcome) -> None:
+    def dismiss(self, call_id: str, outcome: Outcome, why: str | None = None) -> None:
         self.dismissed.append((call_id, outcome))
+        if why is not None:
+            self.dismissed_why[call_id] = why
         self.cards.pop(call_id, None)
         self._poke()
 

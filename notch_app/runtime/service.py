@@ -36,6 +36,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Concatenate, Final, Literal, ParamSpec, TypeVar
 
 from notch_app.card.count_claims import count_disagreements
+from notch_app.card.display_text import agents_line
 from notch_app.card.read_back import read_back
 from notch_app.card.scope_reach import always_label, session_reach
 from notch_app.manifest.argument_fast_path import surely_valid
@@ -95,6 +96,8 @@ MAX_PENDING: Final = 10_000
 MAX_READS_KEPT: Final = 1024
 """Read-only calls remembered for the glances of their results (`read_answered`)."""
 MAX_BATCH: Final = 256
+SHOWN_REASON_CHARS: Final = 120
+"""A withdraw's reason as stored and shown: one line, cut here."""
 """Calls one `confirm.batch` asks about; the rest of a longer batch each get an error."""
 STORE_STOPPED: Final = "Store damaged: restart with notch run --reset-store"
 """The line the person reads on the notch once the store is damaged: one line at the
@@ -847,10 +850,15 @@ class ConfirmationService:
         return "decided", False
 
     @_minding_store
-    def withdraw(self, call_id: str, token: Asker = IN_PROCESS) -> asyncio.Future[Decision]:
+    def withdraw(
+        self, call_id: str, token: Asker = IN_PROCESS, reason: str | None = None
+    ) -> asyncio.Future[Decision]:
         """End an open request `withdrawn` and remove its card; the future resolves once
         that is stored. If a decision came first, it resolves with that decision instead
-        (marked already decided when it was stored before this call).
+        (marked already decided when it was stored before this call). `reason` is the
+        agent's own why ("the client stopped waiting"): made one plain line
+        (`agents_line`), kept in the decision's message and shown with the card's going
+        as the agent's words, never as Notch's.
         Raises ServiceError(unknownCall) for a callId never seen, ServiceError(notYours)
         unless `token` is its asker's (its card is then left as it is)."""
         item = self._open.get(call_id)
@@ -858,7 +866,11 @@ class ConfirmationService:
             return self.wait(call_id, token=token)
         _check_holds(call_id, token, item.owner)
         if item.ending is None:
-            self._finish(item, "withdrawn", "agent", message="withdrawn by the agent", dismiss=True)
+            why = agents_line(reason, SHOWN_REASON_CHARS) if reason else ""
+            message = f"withdrawn by the agent: “{why}”" if why else "withdrawn by the agent"
+            self._finish(
+                item, "withdrawn", "agent", message=message, dismiss=True, why=why or None
+            )
         return item.future
 
     def unsubscribe(self, call_id: str, listener: EventListener) -> None:
@@ -1187,6 +1199,7 @@ class ConfirmationService:
         arguments: dict[str, Any] | None = None,
         edited: list[str] | None = None,
         dismiss: bool = False,
+        why: str | None = None,
         person: bool = False,
         scope: Scope | None = None,
         saved: Callable[[], None] | None = None,
@@ -1236,7 +1249,8 @@ class ConfirmationService:
             if person:
                 self._cards.decision_saved(call_id, ended.outcome)
             if dismiss:
-                self._cards.dismiss(call_id, ended.outcome)
+                said = why if ended.outcome == "withdrawn" else None  # a withdraw's reason
+                self._cards.dismiss(call_id, ended.outcome, said)
 
         self._writes.write(
             NewDecision(decision, self._logged(item, decision), item.request.context), written

@@ -45,6 +45,7 @@ from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QWidget
 
+from notch_app.card.display_text import agents_line
 from notch_app.card.headline import headline
 from notch_app.card.risk import DESTRUCTIVE_LINE, card_risk
 from notch_app.runtime.presenter import (
@@ -67,6 +68,9 @@ if TYPE_CHECKING:  # the voice modules load on the first voiced card only
 
 UNDO_NOTE_MS = 6000
 """How long the note of a scoped approval stays, for its "click to undo"."""
+WITHDRAW_WHY_NOTE_MS = 4000
+"""A withdrawn card's note that says why (the agent's reason) stays this long."""
+WITHDRAW_WHY_CHARS = 120
 
 
 @dataclass(slots=True)
@@ -330,8 +334,10 @@ class OverlayPresenter(QObject):
                 return
         self.present(request)  # the old card was already gone: show the new one normally
 
-    def dismiss(self, call_id: str, outcome: Outcome) -> None:
-        """The service ended a request: remove its card wherever it is."""
+    def dismiss(self, call_id: str, outcome: Outcome, why: str | None = None) -> None:
+        """The service ended a request: remove its card wherever it is. A withdraw's `why`
+        (the agent's own reason) is said in quotes, as its words, and stays long enough
+        to be read."""
         entry = self._find(call_id)
         if entry is None:
             return
@@ -341,7 +347,12 @@ class OverlayPresenter(QObject):
         if on_screen:
             self._park_timer.stop()
             text, tone = _DISMISS_NOTES.get(outcome, (outcome.capitalize(), "neutral"))
-            self._show_done(f"{text} · {action}" if action else text, tone)
+            said = agents_line(why, WITHDRAW_WHY_CHARS) if why and outcome == "withdrawn" else ""
+            if said:  # the why first: the note is one line, and the card was just seen
+                note = f"Withdrawn: “{said}”" + (f" · {action}" if action else "")
+                self._show_done(note, tone, WITHDRAW_WHY_NOTE_MS)
+            else:
+                self._show_done(f"{text} · {action}" if action else text, tone)
         else:
             self._update_counter()
 
