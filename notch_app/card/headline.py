@@ -39,9 +39,9 @@ from notch_app.card.path_text import (
 from notch_app.card.paths import MISSING, get_path
 from notch_app.card.person_locale import as_amount, as_moment, money_text, when_text
 from notch_app.card.view_shape import view_shape
-from notch_app.manifest.bindings import MalformedBinding, find_bindings
 from notch_app.manifest.generated_card import words_of
 from notch_app.manifest.model import ACTING_VERBS, Tool, leading_verb
+from notch_app.manifest.paths import MalformedBinding, find_bindings
 from notch_app.manifest.read_back import name_words
 from notch_app.manifest.shown_arguments import counted_array
 from notch_app.manifest.tool_facts import tool_facts

@@ -13,7 +13,7 @@ from functools import lru_cache
 from typing import Any
 
 from notch_app.card.paths import MISSING
-from notch_app.manifest.bindings import BINDING_RE, PATH_RE, MalformedBinding, find_bindings
+from notch_app.manifest.paths import BINDING_RE, PATH_RE, MalformedBinding, find_bindings
 
 _MAX_DEPTH = 32
 """Nesting shown inside a value before the rest is summarised as `…`."""

@@ -28,8 +28,8 @@ from notch_app.card.interpolate import display_value, interpolate
 from notch_app.card.paths import MISSING, get_path
 from notch_app.card.state import SECRET_MASK, CardState
 from notch_app.card.view_shape import view_shape
-from notch_app.manifest.bindings import MalformedBinding, find_bindings
 from notch_app.manifest.model import Tool
+from notch_app.manifest.paths import MalformedBinding, find_bindings
 from notch_app.manifest.read_back import (
     MAX_READ_BACK_CHARS,
     ToolArguments,

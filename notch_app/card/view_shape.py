@@ -13,8 +13,8 @@ from typing import Any, Final
 from pydantic import BaseModel
 
 from notch_app.card.schema import is_argument_required, property_schema
-from notch_app.manifest.bindings import MalformedBinding, parse_single_binding
 from notch_app.manifest.model import Tool
+from notch_app.manifest.paths import MalformedBinding, parse_single_binding
 from notch_app.manifest.shown_arguments import ShownPath, shown_paths
 from notch_app.manifest.view import (
     ChipsBlock,

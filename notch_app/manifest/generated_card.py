@@ -34,9 +34,8 @@ from notch_app.manifest.acting import (
     name_words,
     read_only_contradicted,
 )
-from notch_app.manifest.bindings import PATH_RE
-from notch_app.manifest.json_pointer import NOWHERE
 from notch_app.manifest.model import Manifest, Tool
+from notch_app.manifest.paths import NOWHERE, PATH_RE
 from notch_app.manifest.schema_navigator import navigator_for
 from notch_app.manifest.tool_facts import schema_secrets, tool_facts
 from notch_app.manifest.view import ConfirmationView

@@ -22,8 +22,8 @@ from collections.abc import Iterator, Mapping
 from typing import Any, Final
 
 from notch_app.manifest.argument_lookup import lookup
-from notch_app.manifest.bindings import MalformedBinding, find_bindings
 from notch_app.manifest.model import Tool
+from notch_app.manifest.paths import MalformedBinding, find_bindings
 from notch_app.manifest.problems import Problem, join_pointer, quote
 from notch_app.manifest.source import SourceDocument
 from notch_app.manifest.tool_facts import (

@@ -19,7 +19,7 @@ from typing import Any, Final
 
 from pydantic import BaseModel
 
-from notch_app.manifest.bindings import MalformedBinding, find_bindings, parse_single_binding
+from notch_app.manifest.paths import MalformedBinding, find_bindings, parse_single_binding
 from notch_app.manifest.view import ActionItem, ActionsBlock, ButtonBlock, ListBlock, walk_blocks
 
 ARRAY_LENGTH: Final = "length"

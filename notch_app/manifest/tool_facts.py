@@ -36,21 +36,22 @@ from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
 from notch_app.manifest.acting import ActingVerdict, acting_verdict
-from notch_app.manifest.argument_path import (
+from notch_app.manifest.canonical_json import NotDigestible, canonical_json
+from notch_app.manifest.model import Tool
+from notch_app.manifest.paths import (
     MAX_DEPTH,
     MAX_VALUES,
     MISSING,
+    MalformedBinding,
     Relation,
     declared_form,
     declared_matches,
     declared_rest,
     get_path,
+    parse_single_binding,
     present_along,
     set_path,
 )
-from notch_app.manifest.bindings import MalformedBinding, parse_single_binding
-from notch_app.manifest.canonical_json import NotDigestible, canonical_json
-from notch_app.manifest.model import Tool
 from notch_app.manifest.schema_navigator import SchemaNavigator, navigator_for
 from notch_app.manifest.view import PasswordFieldBlock, iter_blocks
 

@@ -16,10 +16,14 @@ from collections.abc import Iterator
 from typing import Any
 
 from notch_app.manifest.argument_lookup import Lookup, lookup, schema_types
-from notch_app.manifest.argument_path import declared_form
 from notch_app.manifest.arguments import fits_json_types, json_type
-from notch_app.manifest.bindings import MalformedBinding, find_bindings, parse_single_binding
 from notch_app.manifest.model import Tool, leading_verb
+from notch_app.manifest.paths import (
+    MalformedBinding,
+    declared_form,
+    find_bindings,
+    parse_single_binding,
+)
 from notch_app.manifest.problems import Problem, join_pointer, quote
 from notch_app.manifest.schema_navigator import navigator_for
 from notch_app.manifest.shown_arguments import displayed

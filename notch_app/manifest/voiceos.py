@@ -31,9 +31,9 @@ from pydantic import BaseModel
 
 from notch_app.manifest import model as m
 from notch_app.manifest import view as v
-from notch_app.manifest.bindings import PATH_RE
 from notch_app.manifest.discovery import VOICEOS_MANIFEST_FILE, VOICEOS_PREVIEW_FILE
 from notch_app.manifest.generated_card import generated_view
+from notch_app.manifest.paths import PATH_RE
 from notch_app.manifest.problems import Problem, join_pointer, quote
 from notch_app.manifest.source import SourceDocument
 from notch_app.manifest.view import walk_blocks

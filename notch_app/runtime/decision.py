@@ -13,9 +13,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Final, Literal, get_args
 
-from notch_app.manifest.argument_path import MISSING, get_path, set_path
 from notch_app.manifest.canonical_json import NotDigestible as NotDigestible  # re-exported
 from notch_app.manifest.canonical_json import canonical_json as canonical_json  # re-exported
+from notch_app.manifest.paths import MISSING, get_path, set_path
 from notch_app.runtime.presenter import DecidedBy, Outcome, Scope
 
 RUNS: Final = frozenset({"approved", "autoApproved", "notRequired"})

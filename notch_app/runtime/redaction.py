@@ -13,14 +13,8 @@ import contextlib
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, Final
 
-from notch_app.manifest.argument_path import (
-    MISSING,
-    PathError,
-    delete_path,
-    get_path,
-    set_path,
-)
 from notch_app.manifest.model import Tool
+from notch_app.manifest.paths import MISSING, PathError, delete_path, get_path, set_path
 from notch_app.manifest.tool_facts import ToolFacts, tool_facts
 
 if TYPE_CHECKING:

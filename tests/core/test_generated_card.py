@@ -22,7 +22,6 @@ from notch_app.card.also_sends import also_sends
 from notch_app.card.state import CardState
 from notch_app.manifest import limits
 from notch_app.manifest.acting import tool_kind
-from notch_app.manifest.bindings import find_bindings, parse_single_binding
 from notch_app.manifest.generated_card import (
     MAX_DESCRIPTION_CHARS,
     MAX_HELP_CHARS,
@@ -36,6 +35,7 @@ from notch_app.manifest.generated_card import (
     with_generated_cards,
 )
 from notch_app.manifest.model import Manifest, Tool
+from notch_app.manifest.paths import find_bindings, parse_single_binding
 from notch_app.manifest.problems import Problem
 from notch_app.manifest.validate import validate_path
 from notch_app.manifest.view import (

@@ -16,22 +16,20 @@ from typing import Any
 import pytest
 
 from notch_app.card.paths import get_path
-from notch_app.manifest.argument_path import (
+from notch_app.manifest.canonical_json import canonical_json
+from notch_app.manifest.model import Tool
+from notch_app.manifest.paths import (
+    NOWHERE,
     TOO_DEEP,
     UNREADABLE,
     declared_matches,
-    present_along,
-    values_along,
-)
-from notch_app.manifest.canonical_json import canonical_json
-from notch_app.manifest.json_pointer import (
-    NOWHERE,
     join_pointer,
     parent_pointer,
     pointer_target,
     pointer_tokens,
+    present_along,
+    values_along,
 )
-from notch_app.manifest.model import Tool
 from notch_app.manifest.tool_facts import listed_tool_facts, schema_secrets, tool_facts
 from notch_app.runtime.policy_book import card_fingerprint
 

@@ -13,8 +13,8 @@ from collections.abc import Mapping
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from notch_app.manifest.argument_path import values_along
 from notch_app.manifest.model import Tool
+from notch_app.manifest.paths import values_along
 from notch_app.runtime.policy_book.schema_paths import argument_paths, nearest
 from notch_app.runtime.settings import Guard, NotOneOfGuard, OverGuard, PolicyRefused
 

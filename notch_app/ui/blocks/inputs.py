@@ -38,7 +38,7 @@ from notch_app.card.display_text import mark_invisible
 from notch_app.card.interpolate import display_value
 from notch_app.card.paths import MISSING
 from notch_app.card.plain_errors import bad_value, quoted
-from notch_app.manifest.bindings import parse_single_binding
+from notch_app.manifest.paths import parse_single_binding
 from notch_app.manifest.view import (
     ChipsBlock,
     PasswordFieldBlock,
