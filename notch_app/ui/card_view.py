@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import json
+import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,7 @@ from PySide6.QtGui import (
     QColor,
     QFontMetrics,
     QGuiApplication,
+    QInputEvent,
     QKeyEvent,
     QMouseEvent,
     QPainter,
@@ -62,6 +64,7 @@ from notch_app.ui.blocks.inputs import InputEditor
 from notch_app.ui.blocks.layout import add_card_header
 from notch_app.ui.blocks.text import wrapped_label
 from notch_app.ui.blocks.widget import notch_footer
+from notch_app.ui.input_time import made_at
 from notch_app.ui.theme import Look
 from notch_app.ui.widgets.also_sends import AlsoSendsSection, CheckNotes
 from notch_app.ui.widgets.asker_strip import Asker, AskerStrip
@@ -334,6 +337,7 @@ class CardView(QWidget):
         """The typed (or spoken) reply that decided the card, for the log; None for a
         click or a key."""
         self._armed = True  # see set_armed: the overlay holds confirm on a card just shown
+        self._armed_since = 0.0  # time.monotonic() when confirm last armed
         self.setObjectName("NotchCardView")
         self.setAttribute(Qt.WidgetAttribute.WA_TranslucentBackground, True)
         self._link_prompt: LinkPrompt | None = None
@@ -823,8 +827,13 @@ class CardView(QWidget):
         changed or moved under the pointer until it has been in view for a moment. A
         held confirm button is dimmed and takes no clicks (a press begun before is
         dropped, so it cannot end in a click); Enter and `press` do nothing."""
+        if armed and not self._armed:
+            self._armed_since = time.monotonic()
         self._armed = armed
         for button in self._ctx.confirm_buttons:
+            # A press made before arming but handled after it (a busy machine) is
+            # dropped by eventFilter: what the person pressed on was not this card armed.
+            button.installEventFilter(self)
             if not armed:
                 button.setDown(False)
             button.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents, not armed)
@@ -836,6 +845,24 @@ class CardView(QWidget):
                 dimming.setOpacity(HELD_CONFIRM_OPACITY)
                 button.setGraphicsEffect(dimming)
             dimming.setEnabled(not armed)  # a disabled effect paints the button as it is
+
+    def made_before_armed(self, event: QInputEvent) -> bool:
+        """True for a click or key the person made while confirm was held, which the
+        event loop reaches only now that it is armed: it was aimed at what was on screen
+        then (the card before a swap, this one still changing), so it must not confirm."""
+        made = made_at(event)
+        return made is not None and made < self._armed_since
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        # Only the confirm buttons are watched (set_armed).
+        if (
+            event.type() in (QEvent.Type.MouseButtonPress, QEvent.Type.MouseButtonDblClick)
+            and isinstance(event, QInputEvent)
+            and self.made_before_armed(event)
+        ):
+            event.accept()
+            return True
+        return super().eventFilter(watched, event)
 
     def unfold(self) -> None:
         """Let the body grow to the card's whole height (no fold, no "More below"): for a
@@ -1099,6 +1126,8 @@ class CardView(QWidget):
         event.accept()
         if event.isAutoRepeat():
             return  # a held Enter is not a new yes: it must not run on into the next card
+        if self.made_before_armed(event):
+            return  # pressed while confirm was held, reached only now
         focused = QApplication.focusWidget()
         if event.modifiers() & Qt.KeyboardModifier.ControlModifier:
             self.press("confirm")

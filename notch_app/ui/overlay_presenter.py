@@ -14,8 +14,10 @@ Rules a person can see:
   keeps the card up, says why on it ("Couldn't save your decision: the disk is full.")
   and lets the person decide again (confirm held and gated as ever, or decline);
 - confirm is held on a card until it has been fully in view, unchanged and unmoved, for
-  `ARMING_DELAY_MS` (a card swapped in under the pointer cannot take a click or an Enter
-  aimed at the card before it); decline is never held;
+  `ARMING_DELAY_MS`, counted from its first frame painted settled (a card swapped in
+  under the pointer cannot take a click or an Enter aimed at the card before it, nor one
+  the person made while it was held that a busy machine hands over only later: the
+  card compares the input's own time); decline is never held;
 - an asking process with CROWD_AT or more cards waiting is named on its card's strip
   (as the kernel reports it: "python3 (pid 4242)"), with "Decline all from this asker",
   which declines exactly its cards, waiting or parked, and no other agent's;
@@ -144,6 +146,8 @@ class _Entry:
     card: BuiltCard | None = None
     saving: bool = False
     """The person decided; the service is storing it (the card stays until it answers)."""
+    shown_told: bool = False
+    """The service was told the card was painted since it was last put on screen."""
 
     @property
     def call_id(self) -> str:
@@ -202,6 +206,12 @@ class OverlayPresenter(QObject):
         # Arming: the card on screen, once settled, accepts confirm after ARMING_DELAY_MS.
         self._arming_timer = QTimer(self.window)  # ends with the window it arms
         self._arming_timer.setSingleShot(True)
+        # Qt's default coarse timer may fire up to 5 % early: 570 ms is not the hold.
+        self._arming_timer.setTimerType(Qt.TimerType.PreciseTimer)
+        # The card held, settled and waiting for its next frame to be painted: the hold
+        # counts from the first frame the person can see, not from when it was asked for
+        # (on a busy machine building and painting a card takes 100 ms and more).
+        self._arming_waits_frame: str | None = None
         self._arming_timer.timeout.connect(self._on_arming_elapsed)
         self._arming_epoch = 0  # bumped at every hold: a late arming for an older card is void
         self._armed_call_id: str | None = None
@@ -697,6 +707,7 @@ class OverlayPresenter(QObject):
                 continue
             assert entry.card is not None
             self._hold(entry)
+            entry.shown_told = False
             entry.card.widget.installEventFilter(self)
             self.window.show_card(
                 entry.card.widget,
@@ -894,6 +905,7 @@ class OverlayPresenter(QObject):
         arming starts again once the card on screen has settled."""
         self._arming_epoch += 1
         self._arming_timer.stop()
+        self._arming_waits_frame = None
         if entry is not None and entry.card is not None:
             _set_card_armed(entry.card, False)
         armed_id, self._armed_call_id = self._armed_call_id, None
@@ -918,15 +930,25 @@ class OverlayPresenter(QObject):
         self._hold(entry)
 
     def _start_arming(self) -> None:
-        """Count ARMING_DELAY_MS from now if the card on screen is settled and held."""
+        """Count ARMING_DELAY_MS from the card's next painted frame if the card on screen
+        is settled and held."""
         entry = self._front()
         if (
             entry is None
+            or entry.card is None
             or entry.call_id == self._armed_call_id
             or self._arming_timer.isActive()
+            or self._arming_waits_frame == entry.call_id
             or self.window.is_animating()
         ):
             return
+        self._arming_waits_frame = entry.call_id
+        entry.card.widget.installEventFilter(self)  # see eventFilter: Paint
+        entry.card.widget.update()
+
+    def _count_arming(self) -> None:
+        """The card on screen has been painted settled: its hold runs from now."""
+        self._arming_waits_frame = None
         self._arming_timer.start(ARMING_DELAY_MS)
         if not self._glance_warmed:
             QTimer.singleShot(0, self._warm_glance_once)  # during the arming delay
@@ -1427,11 +1449,16 @@ class OverlayPresenter(QObject):
         return f"{request.integration_id} · {request.tool_name}"
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        # `shown` means the first frame with the card painted, not "asked to show".
+        # `shown` means the first frame with the card painted, not "asked to show"; the
+        # arming hold counts from the first frame painted once the card has settled.
         if event.type() == QEvent.Type.Paint and self._queue:
             entry = self._queue[0]
             if entry.card is not None and watched is entry.card.widget:
-                entry.card.widget.removeEventFilter(self)
+                if self._arming_waits_frame == entry.call_id and self._front() is entry:
+                    self._count_arming()
+                if entry.shown_told:
+                    return False
+                entry.shown_told = True
                 call_id = entry.call_id
                 QTimer.singleShot(0, lambda: self._sink.shown(call_id))
         return False

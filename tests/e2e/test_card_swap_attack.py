@@ -6,6 +6,13 @@ click 50, 150, 300 or 550 ms later lands on B's Send — and must not approve B,
 card that just appeared holds confirm for ARMING_DELAY_MS (600 ms) once fully in view.
 B is approved only by a click after its Send shows armed, at the very same spot.
 
+The gap is timed from the moment the supersede leaves the agent, the earliest B can be on
+screen. (It was timed from when `submit` returned, and on a loaded machine Notch answers
+that only after building and painting B, 100–450 ms after the swap arrived; while the old
+notch counted B's hold from when it was asked to show, not from its first frame, and with
+a timer that may fire 5 % early, so a click 550 ms after that answer once approved B.) A
+click the X server takes too late to test anything is tried again with a new pair.
+
 The timed clicks go through XTEST from this process on an already open display, so the
 click lands when the test says: starting xdotool takes 100–230 ms on a loaded machine,
 longer than the gaps under test. Pointer moves and the approving click use xdotool.
@@ -125,6 +132,11 @@ def wait_armed_send(xserver: Any, wait_for: Any, card: dict[str, int]) -> tuple[
     return found
 
 
+ATTEMPTS = 3
+"""Tries at a timed click: one whose click the X server took too late to test the hold
+(a busy machine) is withdrawn and made again, up to this many times."""
+
+
 @pytest.mark.parametrize("click_after_ms", [50, 150, 300, 550])
 def test_a_card_swapped_in_under_the_pointer_takes_no_click_until_armed(
     xserver: Any,
@@ -137,50 +149,17 @@ def test_a_card_swapped_in_under_the_pointer_takes_no_click_until_armed(
     assert click_after_ms < ARMING_DELAY_MS
     start_notch(xserver.env, notch_env["socket"], notch_env["data_dir"], notch_env["log"])
     with NotchClient(notch_env["socket"]) as agent:
-        a, pending = agent.submit(MAIL, "send_email", ARGS, call_id=f"swap-a-{click_after_ms}")
-        assert pending is None
-        card = xserver.settled_card()
-        send_x, send_y = wait_armed_send(xserver, wait_for, card)
-        # The person's pointer rests on A's Send (as if about to click it).
-        xserver.xdotool("mousemove", str(send_x), str(send_y))
-
-        b, pending = agent.submit(
-            MAIL, "send_email", ARGS | {"to": [ATTACKER]},
-            call_id=f"swap-b-{click_after_ms}", supersedes=a,
-        )  # fmt: skip
-        swapped_at = time.monotonic()
-        assert pending is None
-        # The attack's own timing, not a wait for a state: click this long after the swap.
-        time.sleep(max(0.0, swapped_at + click_after_ms / 1000 - time.monotonic()))
-        clicked = time.monotonic()
-        clicker.click()
-        landed = time.monotonic()
-        print(  # the figure behind the test (shown with -s)
-            f"click {click_after_ms} ms after the swap: sent at "
-            f"{(clicked - swapped_at) * 1000:.1f} ms, taken by X at {(landed - swapped_at) * 1000:.1f} ms"
-        )
-        assert (landed - swapped_at) * 1000 < ARMING_DELAY_MS, (
-            f"the click landed {(landed - swapped_at) * 1000:.0f} ms after the swap: too "
-            "late to test the hold (the machine is too busy)"
-        )
-
-        # Same layout: B's Send is where A's was. Once it shows armed, the early click is
-        # known to have been handled (X events are taken in order) — and B must be open.
-        def approved_or_armed() -> str | None:
-            decided = agent.get(b)
-            if decided is not None:
-                return f"decided: {decided.outcome}"
-            return "armed" if xserver.window() == card and armed_send(xserver, card) else None
-
-        state = wait_for(approved_or_armed, 20, "B to show its Send armed (or be decided)")
-        shot = xserver.screenshot(f"swap-{click_after_ms}ms-after-early-click")
-        assert state == "armed", (
-            f"a click {(clicked - swapped_at) * 1000:.0f} ms after the swap left B (the card "
-            f"sending to {ATTACKER}) {state}, not open; screen: {shot}"
-        )
+        for attempt in range(1, ATTEMPTS + 1):
+            tried = _swap_and_click(xserver, wait_for, clicker, agent, click_after_ms, attempt)
+            if tried is not None:
+                break
+        else:
+            pytest.fail(
+                f"in {ATTEMPTS} tries no click landed within {ARMING_DELAY_MS} ms of the "
+                "swap being sent: the machine is too busy to test the hold"
+            )
+        b, card, (send_x, send_y) = tried
         assert armed_send(xserver, card) == (send_x, send_y)
-        superseded = agent.get(a)
-        assert superseded is not None and superseded.outcome == "superseded"
 
         # The same click at the same spot, now that B has been in view long enough.
         clicker.click()
@@ -188,3 +167,66 @@ def test_a_card_swapped_in_under_the_pointer_takes_no_click_until_armed(
         assert decision.outcome == "approved"
         assert decision.arguments["to"] == [ATTACKER]
         assert decision.decided_by == "click"
+
+
+def _swap_and_click(
+    xserver: Any,
+    wait_for: Any,
+    clicker: XTestClicker,
+    agent: NotchClient,
+    click_after_ms: int,
+    attempt: int,
+) -> tuple[str, dict[str, int], tuple[int, int]] | None:
+    """Card A with the pointer on its armed Send, swapped for B, and a click
+    `click_after_ms` after the swap was sent. Returns B's callId, the card's geometry and
+    Send's centre once B shows its Send armed and undecided; None when the X server took
+    the click too late to test anything (B is withdrawn)."""
+    tag = f"{click_after_ms}-{attempt}"
+    a, pending = agent.submit(MAIL, "send_email", ARGS, call_id=f"swap-a-{tag}")
+    assert pending is None
+    card = xserver.settled_card()
+    send_x, send_y = wait_armed_send(xserver, wait_for, card)
+    # The person's pointer rests on A's Send (as if about to click it).
+    xserver.xdotool("mousemove", str(send_x), str(send_y))
+
+    # Timed from the moment the swap leaves the agent: B cannot be on screen before that,
+    # so a click the X server takes less than ARMING_DELAY_MS later came before B had been
+    # in view that long, however long Notch took to show B or to answer the submit.
+    swap_sent = time.monotonic()
+    b, pending = agent.submit(
+        MAIL, "send_email", ARGS | {"to": [ATTACKER]}, call_id=f"swap-b-{tag}", supersedes=a,
+    )  # fmt: skip
+    assert pending is None
+    # The attack's own timing, not a wait for a state: click this long after the swap.
+    time.sleep(max(0.0, swap_sent + click_after_ms / 1000 - time.monotonic()))
+    clicked = time.monotonic()
+    clicker.click()
+    landed = time.monotonic()
+    print(  # the figure behind the test (shown with -s)
+        f"try {attempt}: click {click_after_ms} ms after the swap was sent: sent at "
+        f"{(clicked - swap_sent) * 1000:.1f} ms, taken by X at {(landed - swap_sent) * 1000:.1f} ms"
+    )
+    if (landed - swap_sent) * 1000 >= ARMING_DELAY_MS:
+        # Too late to say anything about the hold (B may rightly have taken it).
+        if agent.get(b) is None:
+            agent.withdraw(b, timeout=20)
+        wait_for(lambda: xserver.window() is None or xserver.window() != card, 20, "B to go")
+        return None
+
+    # Same layout: B's Send is where A's was. Once it shows armed, the early click is
+    # known to have been handled (X events are taken in order) — and B must be open.
+    def approved_or_armed() -> str | None:
+        decided = agent.get(b)
+        if decided is not None:
+            return f"decided: {decided.outcome}"
+        return "armed" if xserver.window() == card and armed_send(xserver, card) else None
+
+    state = wait_for(approved_or_armed, 20, "B to show its Send armed (or be decided)")
+    shot = xserver.screenshot(f"swap-{click_after_ms}ms-after-early-click")
+    assert state == "armed", (
+        f"a click {(landed - swap_sent) * 1000:.0f} ms after the swap was sent left B (the "
+        f"card sending to {ATTACKER}) {state}, not open; screen: {shot}"
+    )
+    superseded = agent.get(a)
+    assert superseded is not None and superseded.outcome == "superseded"
+    return b, card, (send_x, send_y)

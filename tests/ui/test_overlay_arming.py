@@ -10,10 +10,10 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QEvent, QPoint, Qt
-from PySide6.QtGui import QKeyEvent
+from PySide6.QtCore import QEvent, QObject, QPoint, QPointF, Qt
+from PySide6.QtGui import QKeyEvent, QMouseEvent
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QAbstractButton, QApplication
+from PySide6.QtWidgets import QAbstractButton, QApplication, QWidget
 
 from notch_app.runtime.presenter import ConfirmationRequest
 from notch_app.ui.card_driver import CardDriver
@@ -293,6 +293,99 @@ def test_arming_and_the_cards_own_gate_are_separate_reasons(
     assert view.state().confirm_enabled
     assert view.press("confirm")
     assert sink.of("decide")[0][3]["subject"] == "Q3 report"
+
+
+class FirstPaint(QObject):
+    """Notes when a widget is first painted (the first frame a person can see of it)."""
+
+    def __init__(self, widget: QWidget) -> None:
+        super().__init__(widget)
+        self.at: float | None = None
+        widget.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Paint and self.at is None:
+            self.at = time.monotonic()
+        return False
+
+
+def busy(seconds: float) -> None:
+    """Keep Notch's thread from its event loop, as a loaded machine does (a CPU-bound
+    stretch, not a wait for something)."""
+    until = time.monotonic() + seconds
+    while time.monotonic() < until:
+        pass
+
+
+def test_the_hold_counts_from_the_first_frame_of_the_swapped_in_card(
+    qtbot: Any, overlay: Any, mail: Any
+) -> None:
+    """Under load the card swapped in is painted long after it was asked to show (the
+    e2e swap attack measured 40–120 ms; here 300 ms): its hold runs from that frame, so
+    a click 550 ms after the person first saw it does not approve it."""
+    presenter, sink = overlay
+    presenter.present(mail("a"))
+    settled(qtbot, presenter, "a")
+    wait_armed(qtbot, presenter, "a")
+    armed_at: list[float] = []
+    presenter.armedChanged.connect(
+        lambda cid, armed: armed_at.append(time.monotonic()) if armed and cid == "b" else None
+    )
+
+    presenter.replace("a", mail("b", to="sam@example.org"))
+    swapped = card_on_screen(presenter)
+    first = FirstPaint(swapped)
+    busy(0.3)  # B is on screen only once the loop paints it
+    wait_armed(qtbot, presenter, "b")
+    assert first.at is not None and armed_at
+    held_ms = (armed_at[0] - first.at) * 1000
+    assert held_ms >= ARMING_DELAY_MS, (
+        f"B armed {held_ms:.0f} ms after its first frame, not {ARMING_DELAY_MS}"
+    )
+    assert sink.of("decide") == []
+
+
+def stamped_click(button: QAbstractButton, made_at_s: float) -> None:
+    """A left click on `button` stamped as made at `made_at_s` (time.monotonic()), as a
+    real X11 or Wayland click carries the moment it was made."""
+    at = QPointF(button.rect().center())
+    glob = QPointF(button.mapToGlobal(button.rect().center()))
+    stamp = int(made_at_s * 1000) % (1 << 32)
+    for kind, buttons in (
+        (QEvent.Type.MouseButtonPress, Qt.MouseButton.LeftButton),
+        (QEvent.Type.MouseButtonRelease, Qt.MouseButton.NoButton),
+    ):
+        event = QMouseEvent(
+            kind, at, glob, Qt.MouseButton.LeftButton, buttons, Qt.KeyboardModifier.NoModifier
+        )
+        event.setTimestamp(stamp)
+        QApplication.sendEvent(button, event)
+
+
+def test_a_click_made_while_held_but_reached_after_arming_does_not_approve(
+    qtbot: Any, overlay: Any, mail: Any
+) -> None:
+    """A busy machine hands Notch the person's click after the card armed, although the
+    person clicked while it was held (aimed at the card before a swap). The click's own
+    time decides, not the moment it is handled; a click made once armed approves."""
+    presenter, sink = overlay
+    presenter.present(mail("a"))
+    settled(qtbot, presenter, "a")
+    wait_armed(qtbot, presenter, "a")
+    presenter.replace("a", mail("b", to="sam@example.org"))
+    clicked_while_held = time.monotonic()
+    view = card_on_screen(presenter)
+    wait_armed(qtbot, presenter, "b")
+
+    stamped_click(send_button(view), clicked_while_held)
+    enter = QKeyEvent(QEvent.Type.KeyPress, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+    enter.setTimestamp(int(clicked_while_held * 1000) % (1 << 32))
+    QApplication.sendEvent(view, enter)
+    assert sink.of("decide") == [], "a click made while B was held approved B"
+    assert view.decision is None
+
+    stamped_click(send_button(view), time.monotonic())
+    assert [c[1:3] for c in sink.of("decide")] == [("b", True)]
 
 
 def test_a_press_begun_on_the_held_button_does_not_end_in_a_click(
