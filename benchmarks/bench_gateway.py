@@ -447,8 +447,7 @@ def card_tools() -> dict[str, tuple[dict[str, Any], dict[str, Any]]]:
     import bench_card
 
     from notch_app.manifest.generated_card import generated_view, tool_document
-    from notch_app.manifest.model import Manifest
-    from notch_app.manifest.view import ConfirmationView
+    from notch_app.manifest.model import ConfirmationView, Manifest
 
     def generated(tool: Any, extra_text: bool = True) -> Any:
         view = generated_view(tool_document(tool.model_copy(update={"confirmation": None})))
@@ -486,7 +485,7 @@ def card_tools() -> dict[str, tuple[dict[str, Any], dict[str, Any]]]:
 def generation_us(tool: Any, n: int = 200) -> float:
     """µs to generate and validate one tool's view (once per tool, at load)."""
     from notch_app.manifest.generated_card import generated_view, tool_document
-    from notch_app.manifest.view import ConfirmationView
+    from notch_app.manifest.model import ConfirmationView
 
     bare = tool_document(tool.model_copy(update={"confirmation": None}))
     took = []

@@ -30,7 +30,7 @@ from jsonschema import Draft202012Validator
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from notch_app.manifest.schemas import default_schema_dir  # noqa: E402
+from notch_app.manifest.model import default_schema_dir  # noqa: E402
 from notch_app.manifest.validate import validate_path  # noqa: E402
 
 

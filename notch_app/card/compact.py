@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from notch_app.manifest.view import (
+from notch_app.manifest.model import (
     BadgeBlock,
     CardBlock,
     ChipsBlock,

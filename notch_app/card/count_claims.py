@@ -19,9 +19,8 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from notch_app.card.paths import MISSING, get_path
-from notch_app.manifest.model import Tool
+from notch_app.manifest.model import CHILD_KEYS, Tool, walk_blocks
 from notch_app.manifest.paths import BINDING_RE, PATH_RE
-from notch_app.manifest.view import CHILD_KEYS, walk_blocks
 
 _NUMBER_WORDS: Final = {
     "one": 1, "single": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,

@@ -21,8 +21,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from notch_app.card.shell import places, read_command
-from notch_app.manifest.model import Tool
-from notch_app.manifest.view import BadgeBlock, walk_blocks
+from notch_app.manifest.model import BadgeBlock, Tool, walk_blocks
 
 OUTSIDE_NOTE: Final = "Outside the working directory"
 """The note a coding agent's hook puts on a file change outside the folder it works in

@@ -25,8 +25,7 @@ from typing import Any, Final, Literal
 
 from notch_app.card.risk import COMMAND_KEYS, FOLDER_KEYS, card_risk
 from notch_app.card.shell import places, read_command, read_script
-from notch_app.manifest.model import Tool
-from notch_app.manifest.view import ActionItem, ButtonBlock, walk_blocks
+from notch_app.manifest.model import ActionItem, ButtonBlock, Tool, walk_blocks
 
 SUBCOMMANDS: Final = frozenset(
     {"npm", "pnpm", "yarn", "bun", "git", "cargo", "go", "docker", "podman", "kubectl",

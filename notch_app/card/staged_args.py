@@ -31,10 +31,9 @@ from notch_app.card.interpolate import display_value, interpolate
 from notch_app.card.paths import MISSING, get_path
 from notch_app.card.schema import property_schema
 from notch_app.card.state import SECRET_MASK, CardState
-from notch_app.manifest.model import Tool
+from notch_app.manifest.model import Tool, WidgetBlock
 from notch_app.manifest.paths import MalformedBinding, find_bindings, parse_single_binding
 from notch_app.manifest.schema_navigator import navigator_for
-from notch_app.manifest.view import WidgetBlock
 
 MAX_STAGED_BYTES: Final = 256 * 1024
 """A page's staged arguments, as JSON: larger is refused before anything is looked at."""

@@ -13,18 +13,18 @@ from typing import Any, Final
 from pydantic import BaseModel
 
 from notch_app.card.schema import is_argument_required, property_schema
-from notch_app.manifest.model import Tool
-from notch_app.manifest.paths import MalformedBinding, parse_single_binding
-from notch_app.manifest.shown_arguments import ShownPath, shown_paths
-from notch_app.manifest.view import (
+from notch_app.manifest.model import (
     ChipsBlock,
     InputBlock,
     PasswordFieldBlock,
     SelectBlock,
     TextFieldBlock,
     ToggleBlock,
+    Tool,
     walk_blocks,
 )
+from notch_app.manifest.paths import MalformedBinding, parse_single_binding
+from notch_app.manifest.shown_arguments import ShownPath, shown_paths
 
 _INPUT_CLASSES: Final = (
     TextFieldBlock,

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Final
 
 from notch_app.bundled import bundled_folder
-from notch_app.manifest.model import REVERSE_DNS
+from notch_app.manifest.limits import REVERSE_DNS
 from notch_app.manifest.problems import Problem
 
 MAX_NAME_CHARS: Final = 60

@@ -98,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
         with_generated_cards,
     )
     from notch_app.manifest.integration import load_integration
-    from notch_app.manifest.view import ConfirmationView
+    from notch_app.manifest.model import ConfirmationView
 
     if not 280 <= args.width <= 1200:
         return _fail(f"--width {args.width} is out of range: use 280 to 1200 pixels")
@@ -201,7 +201,7 @@ def run(args: argparse.Namespace) -> int:
     headless_app()
     from PySide6.QtCore import QCoreApplication, QEvent
 
-    from notch_app.manifest.view import WidgetBlock
+    from notch_app.manifest.model import WidgetBlock
     from notch_app.ui.card_view import CardView
     from notch_app.ui.snapshot import save_card_png
     from notch_app.ui.widgets.asker_strip import asker_for

@@ -27,7 +27,7 @@ def run(args: argparse.Namespace) -> int:
     from notch_app.card.scenario import scenario_schema
     from notch_app.ipc.openrpc import FILE_NAME as OPENRPC_FILE
     from notch_app.ipc.openrpc import socket_openrpc
-    from notch_app.manifest.schemas import default_schema_dir, stale_schemas, write_schemas
+    from notch_app.manifest.model import default_schema_dir, stale_schemas, write_schemas
 
     # The socket API's OpenRPC document is checked and written like the JSON Schemas.
     extra = {"scenario.schema.json": scenario_schema(), OPENRPC_FILE: socket_openrpc()}

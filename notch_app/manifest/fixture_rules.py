@@ -14,10 +14,9 @@ from pydantic import ValidationError
 from referencing.exceptions import Unresolvable
 
 from notch_app.manifest.arguments import argument_problems
-from notch_app.manifest.fixtures import PreviewFixtures
 from notch_app.manifest.glance import GLANCE_KEY, MAX_GLANCE_BLOCKS, read_glance
 from notch_app.manifest.glance_result import dropped_pointer, find_glance
-from notch_app.manifest.model import Tool
+from notch_app.manifest.model import PreviewFixtures, Tool
 from notch_app.manifest.problems import Problem, join_pointer, quote
 from notch_app.manifest.source import SourceDocument
 from notch_app.manifest.structure import did_you_mean, structure_problems

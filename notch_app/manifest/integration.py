@@ -12,8 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from notch_app.manifest.discovery import MANIFEST_FILE, integration_manifest
-from notch_app.manifest.fixtures import PreviewFixtures
-from notch_app.manifest.model import Manifest
+from notch_app.manifest.model import Manifest, PreviewFixtures
 from notch_app.manifest.problems import Problem
 from notch_app.manifest.validate import check_integration
 

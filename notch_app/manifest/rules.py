@@ -22,13 +22,12 @@ from typing import Any, Final
 from pydantic import ValidationError
 
 from notch_app.manifest import limits
-from notch_app.manifest.acting import acting_verdict
+from notch_app.manifest.acting import acting_verdict, leading_verb
 from notch_app.manifest.argument_lookup import Lookup, lookup
 from notch_app.manifest.fixture_rules import fixture_problems
-from notch_app.manifest.fixtures import PreviewFixtures
 from notch_app.manifest.generated_card import SPEC_ACTING_VERBS
 from notch_app.manifest.headline_rules import headline_problems
-from notch_app.manifest.model import Manifest, Tool, leading_verb
+from notch_app.manifest.model import Manifest, PreviewFixtures, Tool
 from notch_app.manifest.problems import Problem, join_pointer, quote
 from notch_app.manifest.read_back import read_back_problems
 from notch_app.manifest.schema_check import SIMPLE_TYPES, first_schema_error

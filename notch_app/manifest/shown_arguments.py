@@ -19,8 +19,8 @@ from typing import Any, Final
 
 from pydantic import BaseModel
 
+from notch_app.manifest.model import ActionItem, ActionsBlock, ButtonBlock, ListBlock, walk_blocks
 from notch_app.manifest.paths import MalformedBinding, find_bindings, parse_single_binding
-from notch_app.manifest.view import ActionItem, ActionsBlock, ButtonBlock, ListBlock, walk_blocks
 
 ARRAY_LENGTH: Final = "length"
 """The last segment of `{{paths.length}}`: the number of elements of an array."""

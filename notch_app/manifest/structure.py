@@ -24,15 +24,15 @@ from pydantic_core import ErrorDetails
 
 from notch_app.manifest import limits
 from notch_app.manifest.arguments import json_type
-from notch_app.manifest.problems import Problem, join_pointer, parent_pointer, quote
-from notch_app.manifest.source import SourceDocument
-from notch_app.manifest.view import (
+from notch_app.manifest.model import (
     BLOCK_TYPES,
     RESERVED_BLOCK_TYPES,
     RESERVED_ROLES,
     SUPPORTED_VIEW_VERSIONS,
     walk_blocks,
 )
+from notch_app.manifest.problems import Problem, join_pointer, parent_pointer, quote
+from notch_app.manifest.source import SourceDocument
 
 _TYPE_WORDS = {
     "string_type": "text (a JSON string)",

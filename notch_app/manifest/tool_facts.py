@@ -37,7 +37,7 @@ from typing import Any, Final, Literal
 
 from notch_app.manifest.acting import ActingVerdict, acting_verdict
 from notch_app.manifest.canonical_json import NotDigestible, canonical_json
-from notch_app.manifest.model import Tool
+from notch_app.manifest.model import PasswordFieldBlock, Tool, iter_blocks
 from notch_app.manifest.paths import (
     MAX_DEPTH,
     MAX_VALUES,
@@ -53,7 +53,6 @@ from notch_app.manifest.paths import (
     set_path,
 )
 from notch_app.manifest.schema_navigator import SchemaNavigator, navigator_for
-from notch_app.manifest.view import PasswordFieldBlock, iter_blocks
 
 MustRead = Literal["recipient", "phone", "iban", "amount"]
 

@@ -16,9 +16,9 @@ from pathlib import PureWindowsPath
 from typing import Any, Final
 
 from notch_app.manifest.acting import read_only_contradicted
+from notch_app.manifest.model import walk_blocks
 from notch_app.manifest.problems import Problem, join_pointer, quote
 from notch_app.manifest.source import SourceDocument
-from notch_app.manifest.view import walk_blocks
 
 _SCHEME_RE: Final = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
 _EMOJI_CATEGORIES: Final = frozenset({"So", "Sk", "Mn", "Me", "Cf"})

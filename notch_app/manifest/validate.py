@@ -22,8 +22,7 @@ from notch_app.manifest.discovery import (
     preview_path_for,
 )
 from notch_app.manifest.fixture_rules import fixture_problems
-from notch_app.manifest.fixtures import PreviewFixtures
-from notch_app.manifest.model import Manifest
+from notch_app.manifest.model import Manifest, PreviewFixtures
 from notch_app.manifest.problems import Problem
 from notch_app.manifest.rules import ManifestCheck, check_fixtures, check_manifest
 from notch_app.manifest.source import SourceDocument, SourceError, load_json

@@ -15,9 +15,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from notch_app.manifest.acting import leading_verb
 from notch_app.manifest.argument_lookup import Lookup, lookup, schema_types
 from notch_app.manifest.arguments import fits_json_types, json_type
-from notch_app.manifest.model import Tool, leading_verb
+from notch_app.manifest.model import INPUT_TYPES, ROOT_ONLY_TYPES, Tool, walk_blocks
 from notch_app.manifest.paths import (
     MalformedBinding,
     declared_form,
@@ -29,7 +30,6 @@ from notch_app.manifest.schema_navigator import navigator_for
 from notch_app.manifest.shown_arguments import displayed
 from notch_app.manifest.source import SourceDocument
 from notch_app.manifest.structure import describe_types, did_you_mean
-from notch_app.manifest.view import INPUT_TYPES, ROOT_ONLY_TYPES, walk_blocks
 
 DESTRUCTIVE_VERBS = frozenset(
     {"delete", "remove", "trash", "erase", "wipe", "overwrite", "revoke", "destroy",

@@ -29,14 +29,14 @@ from typing import Any, Final
 
 from pydantic import BaseModel
 
-from notch_app.manifest import model as m
-from notch_app.manifest import view as v
 from notch_app.manifest.discovery import VOICEOS_MANIFEST_FILE, VOICEOS_PREVIEW_FILE
 from notch_app.manifest.generated_card import generated_view
+from notch_app.manifest.model import manifest as m
+from notch_app.manifest.model import view as v
+from notch_app.manifest.model import walk_blocks
 from notch_app.manifest.paths import PATH_RE
 from notch_app.manifest.problems import Problem, join_pointer, quote
 from notch_app.manifest.source import SourceDocument
-from notch_app.manifest.view import walk_blocks
 
 GENERATED: Final = "confirmation-generated"
 IGNORED: Final = "voiceos-ignored"
@@ -444,7 +444,7 @@ def fixture_notes(doc: SourceDocument, data: Any) -> tuple[Any, list[Problem]]:
     (as warnings). Never raises."""
     if not isinstance(data, dict):
         return data, []
-    from notch_app.manifest.fixtures import PreviewFixtures
+    from notch_app.manifest.model import PreviewFixtures
 
     problems: list[Problem] = []
     kept = _known_keys(doc, "", data, _aliases(PreviewFixtures), problems)

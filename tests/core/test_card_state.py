@@ -11,8 +11,7 @@ from hypothesis import strategies as st
 
 from notch_app.card.paths import MISSING
 from notch_app.card.state import SECRET_MASK, CardState
-from notch_app.manifest.model import Tool
-from notch_app.manifest.view import ActionsBlock, CardBlock
+from notch_app.manifest.model import ActionsBlock, CardBlock, Tool
 
 SECRET = "hunter2-do-not-show"
 

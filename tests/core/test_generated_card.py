@@ -34,17 +34,18 @@ from notch_app.manifest.generated_card import (
     with_generated_card,
     with_generated_cards,
 )
-from notch_app.manifest.model import Manifest, Tool
-from notch_app.manifest.paths import find_bindings, parse_single_binding
-from notch_app.manifest.problems import Problem
-from notch_app.manifest.validate import validate_path
-from notch_app.manifest.view import (
+from notch_app.manifest.model import (
     INPUT_TYPES,
     ActionsBlock,
     CardBlock,
     ConfirmationView,
+    Manifest,
+    Tool,
     walk_blocks,
 )
+from notch_app.manifest.paths import find_bindings, parse_single_binding
+from notch_app.manifest.problems import Problem
+from notch_app.manifest.validate import validate_path
 from notch_app.manifest.view_rules import VAGUE_CONFIRM_LABELS
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -19,7 +19,8 @@ from notch_app.ipc import protocol as rpc
 from notch_app.ipc import server as server_module
 from notch_app.ipc.methods import METHODS, NAMES
 from notch_app.ipc.openrpc import FILE_NAME, socket_openrpc
-from notch_app.manifest.schemas import default_schema_dir, render
+from notch_app.manifest.model import default_schema_dir
+from notch_app.manifest.model.schemas import render
 from notch_app.runtime.catalog import Catalog
 from notch_app.runtime.decision import Decision, arguments_digest
 from notch_app.runtime.service import ConfirmationService

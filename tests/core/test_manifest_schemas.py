@@ -19,15 +19,13 @@ from jsonschema import Draft202012Validator
 from pydantic import BaseModel, ValidationError
 
 from notch_app.manifest import limits
-from notch_app.manifest.fixtures import PreviewFixtures
-from notch_app.manifest.model import Manifest
-from notch_app.manifest.schemas import (
+from notch_app.manifest.model import BLOCK_TYPES, ConfirmationView, Manifest, PreviewFixtures
+from notch_app.manifest.model.schemas import (
     EXAMPLE_MANIFEST,
     SCHEMA_FILES,
     published_schema,
     render,
 )
-from notch_app.manifest.view import BLOCK_TYPES, ConfirmationView
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMAS = ROOT / "schemas"
@@ -263,7 +261,7 @@ def test_notch_schema_check_covers_every_published_file_including_scenarios(
     import shutil
 
     from notch_app.cli import main
-    from notch_app.manifest.schemas import default_schema_dir
+    from notch_app.manifest.model import default_schema_dir
 
     assert main(["schema", "--check"]) == 0
     copy_dir = tmp_path / "schemas"

@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
+from notch_app.manifest.model import CHILD_KEYS, ConfirmationView, iter_blocks, walk_blocks
 from notch_app.manifest.problems import Problem
 from notch_app.manifest.validate import validate_path
-from notch_app.manifest.view import CHILD_KEYS, ConfirmationView, iter_blocks, walk_blocks
 
 CORPUS = Path(__file__).parent / "corpus"
 

@@ -13,11 +13,12 @@ from typing import Any
 
 import pytest
 
-from notch_app.manifest import view as view_module
 from notch_app.manifest.integration import load_integration
+from notch_app.manifest.model import WidgetBlock
+from notch_app.manifest.model import view as view_module
+from notch_app.manifest.model.view import MAX_WIDGET_HTML_BYTES
 from notch_app.manifest.problems import Problem
 from notch_app.manifest.validate import check_file
-from notch_app.manifest.view import MAX_WIDGET_HTML_BYTES, WidgetBlock
 
 PAGE = "<!doctype html><p id=to></p><script>addEventListener('message',()=>{})</script>"
 

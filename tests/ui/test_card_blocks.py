@@ -8,7 +8,7 @@ from typing import Any
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QComboBox, QLineEdit, QPlainTextEdit, QProgressBar
 
-from notch_app.manifest.view import BLOCK_TYPES
+from notch_app.manifest.model import BLOCK_TYPES
 from notch_app.ui.blocks import BUILDERS
 from notch_app.ui.card_driver import CardDriver
 from notch_app.ui.snapshot import card_image

@@ -8,7 +8,7 @@ from typing import Any
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QHBoxLayout, QWidget
 
-from notch_app.manifest.view import ActionsBlock, ButtonBlock
+from notch_app.manifest.model import ActionsBlock, ButtonBlock
 from notch_app.ui.blocks._context import CardContext
 from notch_app.ui.widgets.buttons import PillButton
 from notch_app.ui.widgets.flow_layout import FlowLayout

@@ -22,8 +22,8 @@ from notch_app.card.display_text import mark_invisible
 from notch_app.card.interpolate import display_value
 from notch_app.card.path_text import break_points, folder_and_names, looks_like_path
 from notch_app.card.paths import MISSING
+from notch_app.manifest.model import KeyValueBlock, ListBlock, ListItemBlock, MetadataBlock
 from notch_app.manifest.paths import parse_single_binding
-from notch_app.manifest.view import KeyValueBlock, ListBlock, ListItemBlock, MetadataBlock
 from notch_app.ui.blocks._context import CardContext
 from notch_app.ui.blocks.text import wrapped_label
 from notch_app.ui.theme import Look, style_text

@@ -38,14 +38,14 @@ from notch_app.card.display_text import mark_invisible
 from notch_app.card.interpolate import display_value
 from notch_app.card.paths import MISSING
 from notch_app.card.plain_errors import bad_value, quoted
-from notch_app.manifest.paths import parse_single_binding
-from notch_app.manifest.view import (
+from notch_app.manifest.model import (
     ChipsBlock,
     PasswordFieldBlock,
     SelectBlock,
     TextFieldBlock,
     ToggleBlock,
 )
+from notch_app.manifest.paths import parse_single_binding
 from notch_app.ui import theme
 from notch_app.ui.blocks._context import CardContext
 from notch_app.ui.blocks.text import wrapped_label

@@ -6,7 +6,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QBoxLayout, QHBoxLayout, QVBoxLayout, QWidget
 
-from notch_app.manifest.view import CardBlock, StackBlock
+from notch_app.manifest.model import CardBlock, StackBlock
 from notch_app.ui.blocks._context import CardContext
 from notch_app.ui.blocks.text import wrapped_label
 from notch_app.ui.theme import style_text

@@ -8,8 +8,8 @@ from typing import Any
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
+from notch_app.manifest.model import BadgeBlock, DividerBlock, ImageBlock, ProgressBlock
 from notch_app.manifest.paths import find_bindings
-from notch_app.manifest.view import BadgeBlock, DividerBlock, ImageBlock, ProgressBlock
 from notch_app.ui.blocks._context import CardContext
 from notch_app.ui.theme import style_text
 from notch_app.ui.widgets.image_view import ImageView

@@ -17,8 +17,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from notch_app.card.staged_args import WidgetCardState
-from notch_app.manifest.model import Tool
-from notch_app.manifest.view import ActionItem, ActionsBlock, WidgetBlock
+from notch_app.manifest.model import ActionItem, ActionsBlock, Tool, WidgetBlock
 from notch_app.ui.blocks._context import CardContext
 from notch_app.ui.theme import Look, style_text
 from notch_app.ui.web.frame import CARD_CAPTION, NotchDivider, PageFrame

@@ -16,9 +16,9 @@ from typing import Any, Final
 from pydantic import BaseModel
 
 from notch_app.bundled import bundled_folder
-from notch_app.manifest.fixtures import PreviewFixtures
-from notch_app.manifest.model import Manifest
-from notch_app.manifest.view import ConfirmationView
+from notch_app.manifest.model.fixtures import PreviewFixtures
+from notch_app.manifest.model.manifest import Manifest
+from notch_app.manifest.model.view import ConfirmationView
 
 DIALECT: Final = "https://json-schema.org/draft/2020-12/schema"
 BASE_ID: Final = "https://notch.dev/schemas/"

@@ -13,12 +13,8 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, StringConstraints, model_validator
 from pydantic.alias_generators import to_camel
 
-# The verbs and `leading_verb` live with the one acting rule; still importable from here.
 from notch_app.manifest import limits
-from notch_app.manifest.acting import ACTING_VERBS as ACTING_VERBS
-from notch_app.manifest.acting import READ_VERBS as READ_VERBS
-from notch_app.manifest.acting import leading_verb as leading_verb
-from notch_app.manifest.view import ConfirmationView
+from notch_app.manifest.model.view import ConfirmationView
 
 Name = Annotated[
     str,
