@@ -40,12 +40,10 @@ from notch_app.card.paths import MISSING, get_path
 from notch_app.card.person_locale import as_amount, as_moment, money_text, when_text
 from notch_app.card.view_shape import view_shape
 from notch_app.manifest.acting import ACTING_VERBS, leading_verb
+from notch_app.manifest.facts import counted_array, name_words, tool_facts
 from notch_app.manifest.generated_card import words_of
 from notch_app.manifest.model import CardBlock, Tool, WidgetBlock, walk_blocks
 from notch_app.manifest.paths import MalformedBinding, find_bindings
-from notch_app.manifest.read_back import name_words
-from notch_app.manifest.shown_arguments import counted_array
-from notch_app.manifest.tool_facts import tool_facts
 
 MAX_HEADLINE_CHARS: Final = 160
 """A headline is one sentence; the card wraps it to at most two lines."""

@@ -28,6 +28,7 @@ from notch_app.card.interpolate import display_value, interpolate
 from notch_app.card.paths import MISSING, get_path
 from notch_app.card.state import SECRET_MASK, CardState
 from notch_app.card.view_shape import view_shape
+from notch_app.manifest.facts import counted_array, shown_paths
 from notch_app.manifest.model import CardBlock, Tool, WidgetBlock
 from notch_app.manifest.paths import MalformedBinding, find_bindings
 from notch_app.manifest.read_back import (
@@ -36,7 +37,6 @@ from notch_app.manifest.read_back import (
     covered,
     tool_arguments,
 )
-from notch_app.manifest.shown_arguments import counted_array, shown_paths
 
 MUST_VALUE_CHARS: Final = 60
 """A phone number, IBAN, amount or recipient is cut past this many characters."""

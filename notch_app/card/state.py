@@ -42,9 +42,8 @@ from notch_app.card.schema import is_argument_required, property_schema
 from notch_app.card.validation import ArgumentCheck
 from notch_app.card.view_shape import InputBinding, binding_path, view_shape
 from notch_app.manifest.arguments import ArgumentProblem
+from notch_app.manifest.facts import counted_array, displayed, tool_facts
 from notch_app.manifest.model import ConfirmationView, Tool
-from notch_app.manifest.shown_arguments import counted_array, displayed
-from notch_app.manifest.tool_facts import tool_facts
 
 SECRET_MASK: Final = "••••••"
 """What a passwordField-bound value reads as anywhere in display text."""

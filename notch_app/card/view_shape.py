@@ -13,6 +13,7 @@ from typing import Any, Final
 from pydantic import BaseModel
 
 from notch_app.card.schema import is_argument_required, property_schema
+from notch_app.manifest.facts import ShownPath, shown_paths
 from notch_app.manifest.model import (
     ChipsBlock,
     InputBlock,
@@ -24,7 +25,6 @@ from notch_app.manifest.model import (
     walk_blocks,
 )
 from notch_app.manifest.paths import MalformedBinding, parse_single_binding
-from notch_app.manifest.shown_arguments import ShownPath, shown_paths
 
 _INPUT_CLASSES: Final = (
     TextFieldBlock,

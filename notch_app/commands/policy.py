@@ -336,7 +336,7 @@ def _resolve_integration(catalog: Catalog, wanted: str) -> Manifest:
 def _find_action(
     catalog: Catalog, book: PolicyBook, integration: str, tool_name: str
 ) -> tuple[Manifest, Tool]:
-    from notch_app.manifest.tool_facts import tool_facts
+    from notch_app.manifest.facts import tool_facts
     from notch_app.runtime.policy_book import has_policy
     from notch_app.runtime.policy_book.schema_paths import nearest
 
@@ -378,7 +378,7 @@ def _describe_state(book: PolicyBook, manifest: Manifest, tool: Tool) -> str:
 
 
 def _list(book: PolicyBook, catalog: Catalog, *, as_json: bool) -> int:
-    from notch_app.manifest.tool_facts import tool_facts
+    from notch_app.manifest.facts import tool_facts
     from notch_app.runtime.policy_book import has_policy
 
     actions: list[dict[str, Any]] = []

@@ -28,8 +28,8 @@ from typing import TYPE_CHECKING, Any, Final
 from notch_app.manifest.acting import acting_verdict, described_for_model
 
 if TYPE_CHECKING:  # notch mcp relays before the manifest's models are imported
+    from notch_app.manifest.facts import ToolFacts
     from notch_app.manifest.model import Manifest, Tool
-    from notch_app.manifest.tool_facts import ToolFacts
 
 log = logging.getLogger(__name__)
 
@@ -57,10 +57,10 @@ class GatewayTool:
     """The manifest's own tool (None for a bare server's): its card counts in `facts()`."""
 
     def facts(self) -> ToolFacts:
-        """What Notch knows of the tool (`manifest/tool_facts.py`: which arguments are
+        """What Notch knows of the tool (`manifest/facts/tool_facts.py`: which arguments are
         secret, …), made when an acting call's answer needs it: `notch mcp` relays reads
         before the manifest's models load."""
-        from notch_app.manifest.tool_facts import listed_tool_facts, tool_facts
+        from notch_app.manifest.facts import listed_tool_facts, tool_facts
 
         if self.tool is not None:
             return tool_facts(self.tool)
@@ -97,7 +97,7 @@ def from_manifest(manifest: Manifest) -> dict[str, GatewayTool]:
     rule (the tool's facts' `acting`) says it does not act: no card, and neither its
     annotations nor its name's verbs say it acts (`phone_status` passes;
     `slack_send_message` asks)."""
-    from notch_app.manifest.tool_facts import tool_facts  # a manifest's models are loaded
+    from notch_app.manifest.facts import tool_facts  # a manifest's models are loaded
 
     out: dict[str, GatewayTool] = {}
     for tool in manifest.tools:

@@ -30,7 +30,7 @@ from typing import Any, Final, Literal
 from notch_app.card.input_text import readable_input
 from notch_app.hooks import file_change
 from notch_app.hooks.payload import HookPayload
-from notch_app.manifest.tool_facts import listed_tool_facts
+from notch_app.manifest.facts import listed_tool_facts
 
 SECRET_SHOWN: Final = "•••••"
 """What a secret value of an unknown tool's input reads as on the `Other` card."""

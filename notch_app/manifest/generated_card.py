@@ -34,10 +34,10 @@ from notch_app.manifest.acting import (
     name_words,
     read_only_contradicted,
 )
+from notch_app.manifest.facts import schema_secrets, tool_facts
 from notch_app.manifest.model import ConfirmationView, Manifest, Tool
 from notch_app.manifest.paths import NOWHERE, PATH_RE
 from notch_app.manifest.schema_navigator import navigator_for
-from notch_app.manifest.tool_facts import schema_secrets, tool_facts
 
 MAX_INPUTS: Final = 60
 """Properties given their own input; the rest travel in "Also sends" (never hidden)."""

@@ -22,11 +22,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any, Final
 
 from notch_app.manifest.argument_lookup import lookup
-from notch_app.manifest.model import Tool
-from notch_app.manifest.paths import MalformedBinding, find_bindings
-from notch_app.manifest.problems import Problem, join_pointer, quote
-from notch_app.manifest.source import SourceDocument
-from notch_app.manifest.tool_facts import (
+from notch_app.manifest.facts import (
     MustRead,
     ToolFacts,
     is_free_text,
@@ -34,6 +30,10 @@ from notch_app.manifest.tool_facts import (
     name_words,
     tool_facts,
 )
+from notch_app.manifest.model import Tool
+from notch_app.manifest.paths import MalformedBinding, find_bindings
+from notch_app.manifest.problems import Problem, join_pointer, quote
+from notch_app.manifest.source import SourceDocument
 
 MAX_READ_BACK_CHARS: Final = 300
 """A read-back is one sentence of at most this many characters, values cut with …"""

@@ -18,6 +18,7 @@ from typing import Any
 from notch_app.manifest.acting import leading_verb
 from notch_app.manifest.argument_lookup import Lookup, lookup, schema_types
 from notch_app.manifest.arguments import fits_json_types, json_type
+from notch_app.manifest.facts import displayed
 from notch_app.manifest.model import INPUT_TYPES, ROOT_ONLY_TYPES, Tool, walk_blocks
 from notch_app.manifest.paths import (
     MalformedBinding,
@@ -27,7 +28,6 @@ from notch_app.manifest.paths import (
 )
 from notch_app.manifest.problems import Problem, join_pointer, quote
 from notch_app.manifest.schema_navigator import navigator_for
-from notch_app.manifest.shown_arguments import displayed
 from notch_app.manifest.source import SourceDocument
 from notch_app.manifest.structure import describe_types, did_you_mean
 

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from notch_app.card.read_back import read_back
+from notch_app.manifest.facts import ToolFacts, tool_facts
 from notch_app.manifest.model import Tool
-from notch_app.manifest.tool_facts import ToolFacts, tool_facts
 from notch_app.runtime.catalog import Catalog
 from notch_app.runtime.decision import NotDigestible, arguments_digest
 from notch_app.runtime.policy_book.hook import glance_text

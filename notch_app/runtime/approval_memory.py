@@ -32,8 +32,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
+from notch_app.manifest.facts import ToolFacts, tool_facts
 from notch_app.manifest.model import Tool
-from notch_app.manifest.tool_facts import ToolFacts, tool_facts
 from notch_app.manifest.trust_rules import _plain_letters as plain_letters
 
 log = logging.getLogger(__name__)

@@ -18,7 +18,7 @@ from typing import Any, Final
 from notch_app.card.paths import MISSING, get_path
 from notch_app.manifest.acting import ASKS_FIRST as ASKS_FIRST  # re-exported
 from notch_app.manifest.acting import described_for_model as described_for_model  # re-exported
-from notch_app.manifest.tool_facts import ToolFacts, listed_tool_facts
+from notch_app.manifest.facts import ToolFacts, listed_tool_facts
 from notch_app.runtime.decision import MAX_FOR_MODEL_CHARS, Decision
 
 MAX_VALUE_CHARS: Final = 60

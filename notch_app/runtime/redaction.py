@@ -1,6 +1,6 @@
 """Keeping secrets out of the decision log.
 
-Which values are secret is the tool's facts' one rule (`manifest/tool_facts.py`: a
+Which values are secret is the tool's facts' one rule (`manifest/facts/tool_facts.py`: a
 passwordField, `format: password`, `writeOnly`, a secret-sounding name — through `$ref`,
 array items and combinators). Nothing on disk holds one: the store keeps `REDACTED` in
 its place (and the paths it withheld), the log shows `REDACTED`; only the live decision
@@ -13,9 +13,9 @@ import contextlib
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, Final
 
+from notch_app.manifest.facts import ToolFacts, tool_facts
 from notch_app.manifest.model import Tool
 from notch_app.manifest.paths import MISSING, PathError, delete_path, get_path, set_path
-from notch_app.manifest.tool_facts import ToolFacts, tool_facts
 
 if TYPE_CHECKING:
     from notch_app.runtime.catalog import Catalog

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from notch_app.card.paths import MISSING, get_path
-from notch_app.manifest.tool_facts import ToolFacts
+from notch_app.manifest.facts import ToolFacts
 from notch_app.runtime.decision import changed_paths
 
 UPDATED: Final = "Updated by the agent"

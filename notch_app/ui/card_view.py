@@ -53,9 +53,9 @@ from notch_app.card.interpolate import display_value
 from notch_app.card.read_back import card_read_back
 from notch_app.card.staged_args import WidgetCardState, card_state_for
 from notch_app.card.state import REQUIRED_MESSAGE, CardState
+from notch_app.manifest.facts import shown_paths
 from notch_app.manifest.model import CardBlock, Tool, WidgetBlock, walk_blocks
 from notch_app.manifest.paths import MalformedBinding, parse_single_binding
-from notch_app.manifest.shown_arguments import shown_paths
 from notch_app.reply import classify_reply
 from notch_app.runtime.approval_memory import Change
 from notch_app.ui.blocks import CardContext, build_block

@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 from notch_app.client import NotchDecisionRefused
+from notch_app.manifest.facts import tool_facts
 from notch_app.manifest.model import Tool
-from notch_app.manifest.tool_facts import tool_facts
 from notch_app.runtime.decision import MAX_FOR_MODEL_CHARS, Decision
 from notch_app.runtime.model_sentence import sentence_for_model
 from notch_app.runtime.store import DecisionStore

@@ -4,7 +4,7 @@ What counts as a secret was decided in four places, and they disagreed: a passwo
 reached through `$ref`, a `writeOnly` field inside array items or a password under
 `anyOf` was not in `secret_paths()`, so it went into the decision log, the SQLite file
 and the sentence told to the model; `api_token` was secret to the read-back but not to
-the log. Now the tool's facts (`manifest/tool_facts.py`) decide once, and every reader
+the log. Now the tool's facts (`manifest/facts/tool_facts.py`) decide once, and every reader
 goes by them. Here a real Notch (service and socket) is asked about one call holding
 one secret of each kind; the person edits it and approves; then every place a value can
 land is read as an attacker or the model would: the live decision (the only holder),
@@ -31,9 +31,9 @@ from notch_app.bundled import bundled_folder
 from notch_app.card.headline import headline
 from notch_app.card.state import SECRET_MASK, CardState
 from notch_app.client import AsyncNotchClient
+from notch_app.manifest.facts import tool_facts
 from notch_app.manifest.integration import load_integration
 from notch_app.manifest.model import Manifest, Tool
-from notch_app.manifest.tool_facts import tool_facts
 from notch_app.runtime.catalog import Catalog, CatalogEntry
 from notch_app.runtime.decision import Decision, arguments_digest
 from notch_app.runtime.presenter import ConfirmationRequest

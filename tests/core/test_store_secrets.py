@@ -19,8 +19,8 @@ from typing import Any
 import pytest
 
 from notch_app.client import AsyncNotchClient, NotchDecisionRefused
+from notch_app.manifest.facts import ToolFacts, tool_facts
 from notch_app.manifest.model import Tool
-from notch_app.manifest.tool_facts import ToolFacts, tool_facts
 from notch_app.runtime.catalog import Catalog
 from notch_app.runtime.decision import Decision, arguments_digest
 from notch_app.runtime.presenter import ConfirmationRequest

@@ -1,4 +1,4 @@
-"""The tool's facts (`manifest/tool_facts.py`) and the one-place modules they stand on:
+"""The tool's facts (`manifest/facts/tool_facts.py`) and the one-place modules they stand on:
 dotted argument paths, JSON Pointers and canonical JSON.
 
 Each fact is asked of the tool once; these tests hold the rule itself: what is secret
@@ -17,6 +17,7 @@ import pytest
 
 from notch_app.card.paths import get_path
 from notch_app.manifest.canonical_json import canonical_json
+from notch_app.manifest.facts import listed_tool_facts, schema_secrets, tool_facts
 from notch_app.manifest.model import Tool
 from notch_app.manifest.paths import (
     NOWHERE,
@@ -30,7 +31,6 @@ from notch_app.manifest.paths import (
     present_along,
     values_along,
 )
-from notch_app.manifest.tool_facts import listed_tool_facts, schema_secrets, tool_facts
 from notch_app.runtime.policy_book import card_fingerprint
 
 

@@ -15,8 +15,8 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from notch_app.manifest.facts import tool_facts
 from notch_app.manifest.model import Manifest, Tool
-from notch_app.manifest.tool_facts import tool_facts
 from notch_app.runtime.policy_book.fingerprint import card_fingerprint, source_fingerprint
 from notch_app.runtime.policy_book.guards import check_guard, refusal_line, refusal_sentence, trips
 from notch_app.runtime.policy_book.verdict import (

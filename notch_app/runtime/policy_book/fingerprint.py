@@ -16,8 +16,8 @@ import hashlib
 from typing import TYPE_CHECKING
 
 from notch_app.manifest.canonical_json import NotDigestible, canonical_json
+from notch_app.manifest.facts import tool_facts
 from notch_app.manifest.model import Manifest, Tool
-from notch_app.manifest.tool_facts import tool_facts
 
 if TYPE_CHECKING:
     from notch_app.runtime.catalog import CatalogEntry

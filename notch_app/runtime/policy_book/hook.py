@@ -12,8 +12,8 @@ from typing import Any
 
 from notch_app.card.interpolate import interpolate
 from notch_app.card.paths import MISSING, get_path
+from notch_app.manifest.facts import tool_facts
 from notch_app.manifest.model import Manifest, Tool
-from notch_app.manifest.tool_facts import tool_facts
 from notch_app.runtime.policy import ASK, PolicyVerdict
 from notch_app.runtime.policy_book.book import PolicyBook
 

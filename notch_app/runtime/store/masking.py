@@ -7,7 +7,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from notch_app.manifest.tool_facts import ToolFacts
+from notch_app.manifest.facts import ToolFacts
 from notch_app.runtime.redaction import redact_paths
 
 SecretsOf = Callable[[str, str], ToolFacts | None]

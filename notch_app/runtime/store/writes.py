@@ -8,7 +8,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from notch_app.manifest.tool_facts import ToolFacts
+from notch_app.manifest.facts import ToolFacts
 from notch_app.runtime.decision import Decision, arguments_digest
 from notch_app.runtime.presenter import ConfirmationRequest
 from notch_app.runtime.redaction import redact

@@ -6,9 +6,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QEnterEvent
 from PySide6.QtWidgets import QLabel, QWidget
 
+from notch_app.manifest.facts import name_words
 from notch_app.manifest.model import MarkdownBlock, TextBlock
 from notch_app.manifest.paths import MalformedBinding, find_bindings
-from notch_app.manifest.read_back import name_words
 from notch_app.ui.blocks._context import CardContext
 from notch_app.ui.theme import Look, style_text
 from notch_app.ui.widgets.code_view import CodeView

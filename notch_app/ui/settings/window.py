@@ -38,8 +38,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from notch_app.manifest.facts import tool_facts
 from notch_app.manifest.model import Manifest
-from notch_app.manifest.tool_facts import tool_facts
 from notch_app.runtime.approval_memory import ApprovalMemory
 from notch_app.runtime.catalog import Catalog, CatalogEntry
 from notch_app.runtime.policy_book import PolicyBook, PolicyWriteError, has_policy
