@@ -14,7 +14,9 @@ zone, paths with the home folder as `~` and a shared folder said once, invisible
 characters marked, each value cut to a length a line can hold.
 
 `headline(tool, arguments)` never raises; a tool whose arguments say nothing it knows
-gets its title.
+gets its title. A card that follows the person's edits keeps a `LiveHeadline` (and a
+`LiveFact` per folded value): each remembers which arguments it was made from, so a
+keystroke in another field costs a few dictionary lookups, not a new sentence.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
 from email.utils import parseaddr
-from typing import Any, Final
+from typing import Any, Final, TypeVar, cast
 from urllib.parse import urlsplit
 
 from notch_app.card.display_text import mark_invisible
@@ -40,8 +42,8 @@ from notch_app.card.paths import MISSING, get_path
 from notch_app.card.person_locale import as_amount, as_moment, money_text, when_text
 from notch_app.card.view_shape import view_shape
 from notch_app.manifest.acting import ACTING_VERBS, leading_verb
-from notch_app.manifest.facts import counted_array, name_words, tool_facts
-from notch_app.manifest.generated_card import words_of
+from notch_app.manifest.facts import ToolFacts, counted_array, name_words, tool_facts
+from notch_app.manifest.generated import words_of
 from notch_app.manifest.model import CardBlock, Tool, WidgetBlock, walk_blocks
 from notch_app.manifest.paths import MalformedBinding, find_bindings
 
@@ -144,18 +146,17 @@ def headline(
     the folder written `~` (the person's home when None). Never raises.
     """
     facts = _Facts(tool, arguments, locale=locale, now=now, zone=zone, home=home)
-    generated = _generated(facts, _bare_verb(tool))
-    view = tool.confirmation
-    template = getattr(view, "headline", None) if view is not None else None
-    confirm = _authored_confirm(tool, facts) or generated.confirm
-    if isinstance(template, str) and template.strip():
-        text = _one_line(interpolate(_currency_said_once(template), facts.binding_text))
+    return _headline(facts)
+
+
+def _headline(facts: _Facts) -> Headline:
+    words = facts.words
+    generated = _generated(facts, words.bare_verb)
+    confirm = facts.part(_authored_confirm) or generated.confirm
+    if words.template is not None:
+        text = facts.part(_authored_text)
         if text:
-            try:
-                bound = frozenset(b.path for b in find_bindings(template))
-            except MalformedBinding:
-                bound = frozenset()
-            said = bound if len(text) <= MAX_HEADLINE_CHARS else frozenset()
+            said = words.template_bound if len(text) <= MAX_HEADLINE_CHARS else frozenset()
             return Headline(_cut(text, MAX_HEADLINE_CHARS), confirm, True, said)
     return Headline(generated.text, confirm, False, generated.said)
 
@@ -173,11 +174,212 @@ def fact_words(
     """One argument's value in the words a headline uses for it: an amount with its
     currency, a time humanised, a path with `~`, a secret masked ("" when absent)."""
     facts = _Facts(tool, arguments, locale=locale, now=now, zone=zone, home=home)
+    return _fact_words(facts, path)
+
+
+def _fact_words(facts: _Facts, path: str) -> str:
     value = facts.binding_text(path, whole=True)
     return "" if value is MISSING else str(value)
 
 
+# --- following edits: said again only when what it was made from changed ---------------
+
+
+@dataclass(frozen=True, slots=True)
+class Changes:
+    """What differs between two states of a card's arguments: the top-level names whose
+    value changed, and whether the names themselves changed (which there are, their
+    order, which of them hold objects: `shape`).
+
+    Both must be arguments that are never changed in place (a `CardState`'s are
+    copy-on-write: an edit makes new containers along its path and shares the rest), so
+    a value that is the same object is the same value."""
+
+    before: Mapping[str, Any]
+    after: Mapping[str, Any]
+    names: frozenset[str]
+    shape: bool
+
+    @classmethod
+    def between(cls, before: Mapping[str, Any], after: Mapping[str, Any]) -> Changes:
+        if before is after:
+            return cls(before, after, frozenset(), False)
+        names: set[str] = set()
+        shape = list(before) != list(after)
+        for name, value in after.items():
+            old = before.get(name, MISSING)
+            if old is value or (type(old) is type(value) and old == value):
+                continue
+            names.add(name)
+            if isinstance(old, Mapping) != isinstance(value, Mapping):
+                shape = True
+        names.update(name for name in before if name not in after)
+        return cls(before, after, frozenset(names), shape)
+
+
+@dataclass(frozen=True, slots=True)
+class Reads:
+    """Which arguments a headline or a fact was made from: the top-level names it read
+    (at any depth below them), and whether it also went by which names there are, in
+    which order, and which of them hold objects (`listed`)."""
+
+    names: frozenset[str]
+    listed: bool
+
+    def unchanged(self, changes: Changes) -> bool:
+        """True when what was made before `changes` would be made the same after them."""
+        if changes.shape and self.listed:
+            return False
+        return self.names.isdisjoint(changes.names)
+
+
+class LiveHeadline:
+    """The headline of one card as the person edits it (`said`): made again only when
+    an argument it was made from changed; otherwise the last one is returned as is."""
+
+    def __init__(self, tool: Tool) -> None:
+        self._tool = tool
+        self._arguments: Mapping[str, Any] | None = None
+        self._reads = Reads(frozenset(), True)
+        self._parts: dict[Callable[..., Any], _Part] = {}
+        self.current: Headline | None = None
+
+    def said(self, arguments: Mapping[str, Any]) -> Headline:
+        """The headline for `arguments` (never changed in place; see `Changes`)."""
+        current, before = self.current, self._arguments
+        self._arguments = arguments
+        changes = None
+        if current is not None and before is not None:
+            changes = Changes.between(before, arguments)
+            if self._reads.unchanged(changes):
+                return current
+        facts = _Facts(self._tool, arguments, locale=None, now=None, zone=None, home=None)
+        # Each part of the sentence (the command, the payment, the people…) is made again
+        # only when one of the arguments it read changed.
+        facts.remember(self._parts, changes)
+        self.current = _headline(facts)
+        self._reads = facts.reads()
+        return self.current
+
+
+class LiveFact:
+    """One argument's value in a headline's words (`fact_words`) as the person edits
+    the card: said again only when an argument it was made from changed."""
+
+    def __init__(self, tool: Tool, path: str) -> None:
+        self._tool = tool
+        self.path = path
+        self._arguments: Mapping[str, Any] | None = None
+        self._reads = Reads(frozenset(), True)
+        self.words = ""
+        self.changed = True
+        """Whether the last `said` made new words (False: the same as before)."""
+
+    def said(self, arguments: Mapping[str, Any], changes: Changes | None = None) -> str:
+        """The words for `arguments` (never changed in place). `changes`: from the
+        arguments of the last call to these, when the caller has them (shared by many
+        facts, so each need not compare the arguments again)."""
+        before = self._arguments
+        self._arguments = arguments
+        if before is not None:
+            if changes is None or changes.before is not before or changes.after is not arguments:
+                changes = Changes.between(before, arguments)
+            if self._reads.unchanged(changes):
+                self.changed = False
+                return self.words
+        facts = _Facts(self._tool, arguments, locale=None, now=None, zone=None, home=None)
+        words = _fact_words(facts, self.path)
+        self.changed = words != self.words or before is None
+        self.words = words
+        self._reads = facts.reads()
+        return words
+
+
 # --- what the arguments hold ----------------------------------------------------------
+
+
+_T = TypeVar("_T")
+
+
+@dataclass(frozen=True, slots=True)
+class _Part:
+    """One part of a live headline as made last (see `_Facts.part`)."""
+
+    made: Any
+    reads: Reads
+    said: frozenset[str]
+    at: Mapping[str, Any]
+    """The arguments it was made from, or last found still right for."""
+
+
+@dataclass(frozen=True, slots=True)
+class _ToolWords:
+    """What a tool's headline takes from its manifest, read once per Tool object."""
+
+    known: ToolFacts
+    action: _Action
+    bare_verb: str | None
+    """The view's confirm label when it is one word ("Send")."""
+    confirm: str | None
+    """The view's confirm label when it says more than a bare verb ("Pay {{amount}}")."""
+    template: str | None
+    """The authored headline, its second currency binding dropped."""
+    template_bound: frozenset[str]
+    options: dict[str, dict[str, str]]
+    """Per bound path of a choice input: value as shown → the option's label."""
+
+
+_WORDS_KEPT: dict[int, tuple[Tool, _ToolWords]] = {}
+_MAX_WORDS_KEPT: Final = 256
+"""Tools are frozen; the entry holds its Tool, so an id is never reused while kept."""
+
+
+def _tool_words(tool: Tool) -> _ToolWords:
+    kept = _WORDS_KEPT.get(id(tool))
+    if kept is not None and kept[0] is tool:
+        return kept[1]
+    words = _made_words(tool)
+    if len(_WORDS_KEPT) >= _MAX_WORDS_KEPT:
+        _WORDS_KEPT.pop(next(iter(_WORDS_KEPT)))
+    _WORDS_KEPT[id(tool)] = (tool, words)
+    return words
+
+
+def _made_words(tool: Tool) -> _ToolWords:
+    options: dict[str, dict[str, str]] = {}
+    if tool.confirmation is not None:
+        try:
+            inputs = view_shape(tool).inputs
+        except ValueError:
+            inputs = ()
+        for binding in inputs:
+            choices = getattr(binding.block, "options", None)
+            if choices:
+                labels = {display_value(o.value): o.label for o in choices}
+                options.setdefault(binding.path, labels)
+    view = tool.confirmation
+    raw = getattr(view, "headline", None) if view is not None else None
+    template: str | None = None
+    bound: frozenset[str] = frozenset()
+    if isinstance(raw, str) and raw.strip():
+        template = _currency_said_once(raw)
+        try:
+            bound = frozenset(b.path for b in find_bindings(raw))
+        except MalformedBinding:
+            bound = frozenset()
+    label = _confirm_label(tool)
+    bare = None
+    if label and len(label.split()) == 1 and label.strip().isalpha():
+        bare = label.strip()
+    confirm = None
+    if label:
+        try:
+            binds = bool(find_bindings(label))
+        except MalformedBinding:
+            binds = False
+        if binds or len(label.split()) >= 2:
+            confirm = _currency_said_once(label)
+    return _ToolWords(tool_facts(tool), _action(tool), bare, confirm, template, bound, options)
 
 
 class _Facts:
@@ -195,54 +397,130 @@ class _Facts:
         home: str | None,
     ) -> None:
         self.tool = tool
-        self.args = arguments
+        self._args = arguments
         self.locale = locale
         self.now = now
         self.zone = zone
         self.home = home
-        self.known = tool_facts(tool)
+        self.words = words = _tool_words(tool)
+        self.known = words.known
         """What the tool's arguments are: `known.is_secret` is the one rule for secrets."""
         self.said: set[str] = set()
         """Paths whose whole value the generated headline states (see Headline.said)."""
-        self.options: dict[str, dict[str, str]] = {}
-        if tool.confirmation is not None:
-            try:
-                inputs = view_shape(tool).inputs
-            except ValueError:
-                inputs = ()
-            for binding in inputs:
-                options = getattr(binding.block, "options", None)
-                if options:
-                    labels = {display_value(o.value): o.label for o in options}
-                    self.options.setdefault(binding.path, labels)
+        self.options = words.options
+        self._read: set[str] = set()
+        self._listed = False
+        self._objects: list[tuple[str, Mapping[str, Any]]] | None = None
+        self._parts: dict[Callable[..., Any], _Part] | None = None
+        self._changes: Changes | None = None
+
+    def remember(self, parts: dict[Callable[..., Any], _Part], changes: Changes | None) -> None:
+        """Keep each `part` in `parts`, and take a kept one whose reads `changes` leave
+        unchanged instead of making it again."""
+        self._parts = parts
+        self._changes = changes
+
+    def part(self, make: Callable[[_Facts, _Action], _T], act: _Action | None = None) -> _T:
+        """`make(self, act)`, its reads and its stated paths noted apart (see `remember`)."""
+        parts, args = self._parts, self._args
+        kept = parts.get(make) if parts is not None else None
+        if parts is not None and kept is not None:
+            # A part kept from an earlier state than the last (one not reached then) is
+            # compared with that state, not with the last.
+            changes = self._changes
+            if changes is None or changes.before is not kept.at or changes.after is not args:
+                changes = Changes.between(kept.at, args)
+            if kept.reads.unchanged(changes):
+                parts[make] = _Part(kept.made, kept.reads, kept.said, args)
+                self._read.update(kept.reads.names)
+                self._listed = self._listed or kept.reads.listed
+                self.said.update(kept.said)
+                return cast("_T", kept.made)
+        read, listed, said = self._read, self._listed, self.said
+        self._read, self._listed, self.said = set(), False, set()
+        try:
+            made = make(self, act if act is not None else self.words.action)
+            if parts is not None:
+                own = Reads(frozenset(self._read), self._listed)
+                parts[make] = _Part(made, own, frozenset(self.said), args)
+        finally:
+            read.update(self._read)
+            said.update(self.said)
+            self._read, self._listed, self.said = read, listed or self._listed, said
+        return made
+
+    def reads(self) -> Reads:
+        """The arguments read so far (see `Reads`)."""
+        return Reads(frozenset(self._read), self._listed)
+
+    # -- reading the arguments (every read is noted, for `reads`) --
+
+    def at(self, path: str) -> Any:
+        """The raw value at `path`, MISSING when absent (secrets not masked)."""
+        args = self._args
+        if "." not in path:
+            self._read.add(path)
+            return args.get(path, MISSING)
+        self._read.add(path.partition(".")[0])
+        return get_path(args, path)
+
+    def top(self) -> Mapping[str, Any]:
+        """The whole arguments, for a walk over their names: what is said then depends
+        on which names there are (a reader notes each value it goes by with `at`)."""
+        self._listed = True
+        return self._args
+
+    def first_of(self, names: Sequence[str]) -> Any:
+        """The first top-level argument called one of `names` that holds something."""
+        self._read.update(names)
+        args = self._args
+        for name in names:
+            value = args.get(name, MISSING)
+            if value is not MISSING and _present(value):
+                return value
+        return None
+
+    def objects(self) -> list[tuple[str, Mapping[str, Any]]]:
+        """The top-level arguments that hold an object, in order (a walk over names)."""
+        top = self.top()  # noted by every reader, made once
+        if self._objects is None:
+            self._objects = [
+                (key, inner)
+                for key, inner in top.items()
+                if isinstance(key, str) and isinstance(inner, Mapping)
+            ]
+        return self._objects
 
     # -- finding an argument by what it is called --
 
     def find(self, names: Sequence[str], *, nested: bool = True) -> tuple[str, Any] | None:
         """The first argument called one of `names` that holds something (top level
         first, then one level inside object arguments that are not a party)."""
+        # Every name is read, found or not: a name that appears later changes the words.
+        self._read.update(names)
+        args, secret = self._args, self.known.is_secret
         for name in names:
-            value = self.value(name)
-            if _present(value):
+            value = args.get(name, MISSING)
+            if value is not MISSING and _present(value) and not secret(name):
                 return name, value
         if not nested:
             return None
-        for key, inner in self.args.items():
-            if not isinstance(inner, Mapping) or not isinstance(key, str):
-                continue
+        for key, inner in self.objects():
             if key.lower() in _PARTIES or _narration(key):
                 continue
             for name in names:
-                path = f"{key}.{name}"
-                value = self.value(path)
-                if _present(value):
-                    return path, value
+                if name in inner:
+                    path = f"{key}.{name}"
+                    value = self.value(path)
+                    if _present(value):
+                        return path, value
         return None
 
     def value(self, path: str) -> Any:
-        if self.known.is_secret(path):
+        value = self.at(path)
+        if value is MISSING or self.known.is_secret(path):
             return MISSING
-        return get_path(self.args, path)
+        return value
 
     # -- showing one value --
 
@@ -268,22 +546,27 @@ class _Facts:
                     value = value[name]
                     break
         else:
-            siblings = get_path(self.args, head) if head else self.args
-            if isinstance(siblings, Mapping):
-                currency = _first_of(siblings, _CURRENCIES)
+            if head:
+                siblings = self.at(head)
+                if isinstance(siblings, Mapping):
+                    currency = _first_of(siblings, _CURRENCIES)
             if currency is None:
-                currency = _first_of(self.args, _CURRENCIES)
+                currency = self.first_of(_CURRENCIES)
         if isinstance(currency, str):
             currency = _one_line(currency)
         return money_text(value, currency, locale=self.locale)
 
     def when(self, path: str, value: Any) -> str | None:
         head, _, _last = path.rpartition(".")
-        siblings = get_path(self.args, head) if head else self.args
         end = minutes = None
-        if isinstance(siblings, Mapping):
-            end = _first_of(siblings, _ENDS)
-            minutes = _first_of(siblings, _MINUTES)
+        if head:
+            siblings = self.at(head)
+            if isinstance(siblings, Mapping):
+                end = _first_of(siblings, _ENDS)
+                minutes = _first_of(siblings, _MINUTES)
+        else:
+            end = self.first_of(_ENDS)
+            minutes = self.first_of(_MINUTES)
         return when_text(
             value, end=end, minutes=minutes, locale=self.locale, now=self.now, zone=self.zone
         )
@@ -295,11 +578,11 @@ class _Facts:
         limit = _WHOLE if whole else _VALUE_CHARS
         if self.known.is_secret(path):
             return _SECRET
-        value = get_path(self.args, path)
+        value = self.at(path)
         if value is MISSING:
             counted = counted_array(path)
             if counted is not None:
-                items = get_path(self.args, counted)
+                items = self.at(counted)
                 return len(items) if isinstance(items, list) else MISSING
             return MISSING
         words = set(name_words(path))
@@ -366,19 +649,19 @@ def _action(tool: Tool) -> _Action:
 
 
 def _generated(facts: _Facts, verb: str | None = None) -> Headline:
-    act = _action(facts.tool)
+    act = facts.words.action
     if verb and verb.lower() == act.verb.lower():
         verb = None  # the title's own verb: "Generate speech", not "Generate"
     if verb:
         # The author's own one-word confirm ("Send") names the verb; Notch adds the object.
         act = _Action(verb, act.noun, act.title)
-    for compose in (_command, _payment, _meeting, _message, _paths, _move, _one_path, _page):
-        made = compose(facts, act)
+    for compose in _COMPOSERS:
+        made = facts.part(compose, act)
         if made is not None:
             text, confirm = made
             said = frozenset(facts.said) if len(text) <= MAX_HEADLINE_CHARS else frozenset()
             return Headline(_cut(text, MAX_HEADLINE_CHARS), _confirm_cut(confirm), False, said)
-    text = _plain(facts, act)
+    text = facts.part(_plain, act)
     said = frozenset(facts.said) if len(text) <= MAX_HEADLINE_CHARS else frozenset()
     # With nothing to name, the author's own verb stands alone ("Allow", not "Allow tool").
     confirm = act.verb if verb else _verb_noun(act)
@@ -446,10 +729,15 @@ def _when(facts: _Facts) -> str | None:
     path, value = found
     head, _, _ = path.rpartition(".")
     # "send_at" beside an off "send_later" switch is not when it goes.
-    siblings = get_path(facts.args, head) if head else facts.args
-    if isinstance(siblings, Mapping):
-        later = [k for k in siblings if isinstance(k, str) and "later" in k.lower()]
-        if later and all(siblings.get(k) is False for k in later):
+    if head:
+        siblings = facts.at(head)
+        if isinstance(siblings, Mapping):
+            later = [k for k in siblings if isinstance(k, str) and "later" in k.lower()]
+            if later and all(siblings.get(k) is False for k in later):
+                return None
+    else:
+        later = [k for k in facts.top() if isinstance(k, str) and "later" in k.lower()]
+        if later and all(facts.at(k) is False for k in later):
             return None
     said = facts.when(path, value)
     if said is not None:
@@ -463,6 +751,8 @@ def _people(facts: _Facts, used: list[str] | None = None) -> list[str]:
     for names in (_RECIPIENTS, _MORE_RECIPIENTS):
         for name in names:
             value = facts.value(name)
+            if value is MISSING:
+                continue
             items = value if isinstance(value, list) else [value]
             before = len(people)
             for item in items:
@@ -613,12 +903,19 @@ def _plain(facts: _Facts, act: _Action) -> str:
     words = facts.find(_WORDS, nested=False)
     if words is not None and isinstance(words[1], str):
         return f"{act.title}: “{facts.shown(words[0], words[1], _VALUE_CHARS)}”"
-    for key, value in facts.args.items():
+    for key in facts.top():
         if not isinstance(key, str) or _narration(key) or facts.known.is_secret(key):
             continue
+        value = facts.at(key)
         if isinstance(value, str) and 0 < len(value.strip()) <= 40 and "\n" not in value:
             return f"{act.title}: {facts.shown(key, value, 40)}"
     return act.title
+
+
+_COMPOSERS: Final[tuple[Callable[[_Facts, _Action], tuple[str, str] | None], ...]] = (
+    _command, _payment, _meeting, _message, _paths, _move, _one_path, _page,
+)  # fmt: skip
+"""The kinds of generated headline, most telling first: the first that applies says it."""
 
 
 # --- the authored confirm ---------------------------------------------------------------
@@ -639,28 +936,21 @@ def _confirm_label(tool: Tool) -> str | None:
     return None
 
 
-def _bare_verb(tool: Tool) -> str | None:
-    """The view's confirm label when it is one word ("Send"), else None."""
-    label = _confirm_label(tool)
-    if label and len(label.split()) == 1 and label.strip().isalpha():
-        return label.strip()
-    return None
-
-
-def _authored_confirm(tool: Tool, facts: _Facts) -> str | None:
+def _authored_confirm(facts: _Facts, _act: _Action) -> str | None:
     """The view's own confirm words when they say more than a bare verb ("Pay
-    {{amount}}", "Send message"); a one-word "Send" yields to the generated words."""
-    label = _confirm_label(tool)
-    if not label:
+    {{amount}}", "Send message"); a one-word "Send" yields to the generated words
+    (`_ToolWords.bare_verb`)."""
+    label = facts.words.confirm
+    if label is None:
         return None
-    try:
-        binds = bool(find_bindings(label))
-    except MalformedBinding:
-        binds = False
-    if not binds and len(label.split()) < 2:
-        return None
-    text = _one_line(interpolate(_currency_said_once(label), facts.binding_text))
+    text = _one_line(interpolate(label, facts.binding_text))
     return text or None  # the author's words whole: a long label wraps in its pill
+
+
+def _authored_text(facts: _Facts, _act: _Action) -> str:
+    """The view's own headline (`confirmation.headline`) with the arguments in it."""
+    template = facts.words.template
+    return _one_line(interpolate(template, facts.binding_text)) if template else ""
 
 
 def _currency_said_once(template: str) -> str:
@@ -703,8 +993,12 @@ HeadlineFor = Callable[[Tool, Mapping[str, Any]], Headline]
 __all__ = [
     "MAX_CONFIRM_CHARS",
     "MAX_HEADLINE_CHARS",
+    "Changes",
     "Headline",
     "HeadlineFor",
+    "LiveFact",
+    "LiveHeadline",
+    "Reads",
     "fact_words",
     "headline",
 ]

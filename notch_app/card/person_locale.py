@@ -8,6 +8,7 @@ function here returns None (or the value as written) rather than raise on odd in
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 import re
@@ -26,11 +27,20 @@ _MAX_AMOUNT: Final = Decimal(10) ** 15
 """Past this an amount is shown as written: no locale grouping makes 10^300 readable."""
 
 
+_LOCALE_NAMES: Final = ("LC_ALL", "LC_MONETARY", "LC_TIME", "LANG")
+
+
 def person_locale() -> str:
     """The desktop's locale for numbers and dates (`LC_ALL`, `LC_MONETARY`/`LC_TIME`,
     `LANG`), as a Babel identifier ("de_DE"); "en" where it says C/POSIX or nothing."""
-    for name in ("LC_ALL", "LC_MONETARY", "LC_TIME", "LANG"):
-        raw = os.environ.get(name, "")
+    return _locale_of(tuple(os.environ.get(name, "") for name in _LOCALE_NAMES))
+
+
+@functools.lru_cache(maxsize=8)
+def _locale_of(values: tuple[str, ...]) -> str:
+    # Kept per environment: a headline formats its amounts and times on every edit of
+    # them, and parsing the locale was most of the cost.
+    for raw in values:
         tag = raw.split(".", 1)[0].split("@", 1)[0]
         if not tag or tag in ("C", "POSIX"):
             continue
@@ -42,8 +52,13 @@ def person_locale() -> str:
 
 
 def _locale(locale: str | None) -> Locale:
+    return _parsed_locale(locale or person_locale())
+
+
+@functools.lru_cache(maxsize=16)
+def _parsed_locale(identifier: str) -> Locale:
     try:
-        return Locale.parse(locale or person_locale())
+        return Locale.parse(identifier)
     except (ValueError, TypeError, UnknownLocaleError):
         return Locale.parse(_FALLBACK)
 

@@ -162,6 +162,13 @@ class CardState:
             if not same_value(get_path(self._current, p), get_path(self.proposed, p))
         ]
 
+    def arguments(self) -> Mapping[str, Any]:
+        """The arguments as they stand (the proposal with the edits), shared, not copied:
+        read-only. Every change makes new containers along the edited path and shares the
+        rest (copy-on-write), so a reader may keep what it read from and compare by
+        identity (`card.headline.Reads`). For the arguments to execute, `final_arguments`."""
+        return self._current
+
     def final_arguments(self) -> dict[str, Any]:
         """The arguments to execute: the proposal with the edits applied (a fresh copy).
 

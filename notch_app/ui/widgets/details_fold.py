@@ -11,15 +11,15 @@ scrolling code panel holds it until scrolled (nothing approved unseen).
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QGridLayout, QLabel, QPushButton, QSizePolicy, QWidget
 
-from notch_app.card.headline import Headline, fact_words, headline
+from notch_app.card.headline import Changes, Headline, LiveFact, LiveHeadline
 from notch_app.card.state import SECRET_MASK, CardState
 from notch_app.card.view_shape import InputBinding
 from notch_app.ui.theme import Look, style_text
@@ -57,27 +57,34 @@ class HeadlineLine(QLabel):
         self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         style_text(self, "Headline", look)
         self._state = state
-        self.current: Headline = headline(state.tool, state.final_arguments())
+        # Made again only when an argument it was made from changes (a keystroke in
+        # another field costs a few dictionary lookups).
+        self._live = LiveHeadline(state.tool)
+        self.current: Headline = self._live.said(state.arguments())
         self.setText(self.current.text)
         self.setAccessibleName(self.current.text)
+        self._home = os.path.expanduser("~").rstrip("/")
+        self._subtitle_said: tuple[str, str] | None = None
 
         self.subtitle: QLabel | None = None
         """The author's subtitle under the headline: hidden while the headline says it."""
 
     def refresh(self) -> Headline:
         """Say the headline of the card's current arguments; returns it."""
-        said = headline(self._state.tool, self._state.final_arguments())
-        if said != self.current:
-            self.current = said
+        said = self._live.said(self._state.arguments())
+        if said is not self.current and said != self.current:
             self.setText(said.text)
             self.setAccessibleName(said.text)
+        self.current = said
         subtitle = self.subtitle
         if subtitle is not None:
             # "in /home/maya/Downloads" under "Delete 3 files in ~/Downloads": said twice.
             raw = subtitle.text().strip()
-            home = os.path.expanduser("~").rstrip("/")
-            forms = {raw, raw.replace(home + "/", "~/")} if home else {raw}
-            subtitle.setVisible(bool(raw) and not any(f in said.text for f in forms))
+            if self._subtitle_said != (raw, said.text):
+                self._subtitle_said = (raw, said.text)
+                home = self._home
+                forms = {raw, raw.replace(home + "/", "~/")} if home else {raw}
+                subtitle.setVisible(bool(raw) and not any(f in said.text for f in forms))
         return said
 
 
@@ -86,7 +93,11 @@ class _Fact:
     binding: InputBinding
     key: QLabel
     value: QLabel
+    words: LiveFact
     full: str = ""
+    shown: tuple[str, int, bool] | None = None
+    """What the row shows now: (value, lines, kept); None before its first refresh."""
+    cut: bool = False
 
 
 class FoldedFacts(QWidget):
@@ -117,6 +128,8 @@ class FoldedFacts(QWidget):
                 advance = key_metrics.horizontalAdvance(binding.label)
                 self._key_width = max(self._key_width, min(_KEY_WIDTH, advance))
         self._value_width = max(80, width - self._key_width - 14)
+        self._metrics = QFontMetrics(look.font("KeyValue"))
+        self._arguments: Mapping[str, Any] | None = None
         for row, binding in enumerate(inputs):
             key = QLabel(self)
             key.setTextFormat(Qt.TextFormat.PlainText)
@@ -135,50 +148,70 @@ class FoldedFacts(QWidget):
             else:
                 grid.addWidget(key, row, 0, Qt.AlignmentFlag.AlignTop)
                 grid.addWidget(value, row, 1)
-            self._facts.append(_Fact(binding, key, value))
+            self._facts.append(_Fact(binding, key, value, LiveFact(state.tool, binding.path)))
         self.cut: list[str] = []
         """The labels whose value did not fit its lines (confirm waits for Details)."""
 
     def refresh(self, visible: Callable[[InputBinding], bool], said: Headline) -> list[str]:
         """Show each visible input's value; an input whose whole value the headline
-        already states is left out. Returns the labels whose value was cut."""
-        metrics = QFontMetrics(self._look.font("KeyValue"))
+        already states is left out. Returns the labels whose value was cut.
+
+        Runs on every edit: a row whose value, lines and place are as before is left as
+        it is (its words are made again only when an argument they come from changed)."""
+        metrics = self._metrics
+        arguments = self._state.arguments()
+        before = self._arguments
+        changes = None if before is None else Changes.between(before, arguments)
+        self._arguments = arguments
         cut: list[str] = []
         shown_any = False
         for fact in self._facts:
-            text, lines = self._text(fact.binding)
+            text, lines = self._text(fact, arguments, changes)
             toggle = fact.binding.kind == "toggle"
             stated = fact.binding.path in said.said
             keep = bool(text) and visible(fact.binding) and not stated
-            fact.key.setVisible(keep and not toggle)
-            fact.value.setVisible(keep)
+            now = (text, lines, keep)
+            if now != fact.shown:
+                fact.shown = now
+                fact.key.setVisible(keep and not toggle)
+                fact.value.setVisible(keep)
+                if keep:
+                    width = self._value_width
+                    if toggle:
+                        width += self._key_width
+                    # A word-wrapped line ends short of the edge: keep a few characters
+                    # per line.
+                    room = width * lines - metrics.averageCharWidth() * 3 * lines
+                    fitted = metrics.elidedText(text, Qt.TextElideMode.ElideRight, room)
+                    fact.full = text
+                    fact.value.setText(fitted)
+                    fact.value.setToolTip(text if fitted != text else "")
+                    fact.cut = fitted != text
             if not keep:
                 continue
             shown_any = True
-            width = self._value_width if not toggle else self._value_width + self._key_width
-            # A word-wrapped line ends short of the edge: keep a few characters per line.
-            room = width * lines - metrics.averageCharWidth() * 3 * lines
-            fitted = metrics.elidedText(text, Qt.TextElideMode.ElideRight, room)
-            fact.full = text
-            fact.value.setText(fitted)
-            fact.value.setToolTip(text if fitted != text else "")
-            if fitted != text:
+            if fact.cut:
                 cut.append(fact.binding.label)
         self.setVisible(shown_any)
         self.cut = cut
         return cut
 
-    def _text(self, binding: InputBinding) -> tuple[str, int]:
-        value = self._state.value(binding.path)
+    def _text(
+        self, fact: _Fact, arguments: Mapping[str, Any], changes: Changes | None
+    ) -> tuple[str, int]:
+        binding = fact.binding
         if binding.secret:
+            value = self._state.value(binding.path)
             return (SECRET_MASK if value not in (None, "") else ""), 1
         if binding.kind == "toggle":
+            value = self._state.value(binding.path)
             return (f"\u2713 {binding.label}" if value is True else ""), 1
         if binding.kind == "select":
+            value = self._state.value(binding.path)
             for option in getattr(binding.block, "options", ()):
                 if option.value == value:
                     return option.label, 1
-        text = fact_words(self._state.tool, self._state.final_arguments(), binding.path)
+        text = fact.words.said(arguments, changes)
         if not text:
             return "", 1
         long_text = getattr(binding.block, "multiline", False) or "\n" in text
