@@ -446,7 +446,7 @@ def card_tools() -> dict[str, tuple[dict[str, Any], dict[str, Any]]]:
     sys.path.insert(0, str(BENCHMARKS))
     import bench_card
 
-    from notch_app.manifest.generated_card import generated_view, tool_document
+    from notch_app.manifest.generated import generated_view, tool_document
     from notch_app.manifest.model import ConfirmationView, Manifest
 
     def generated(tool: Any, extra_text: bool = True) -> Any:
@@ -484,7 +484,7 @@ def card_tools() -> dict[str, tuple[dict[str, Any], dict[str, Any]]]:
 
 def generation_us(tool: Any, n: int = 200) -> float:
     """µs to generate and validate one tool's view (once per tool, at load)."""
-    from notch_app.manifest.generated_card import generated_view, tool_document
+    from notch_app.manifest.generated import generated_view, tool_document
     from notch_app.manifest.model import ConfirmationView
 
     bare = tool_document(tool.model_copy(update={"confirmation": None}))

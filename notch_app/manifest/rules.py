@@ -25,7 +25,7 @@ from notch_app.manifest import limits
 from notch_app.manifest.acting import acting_verdict, leading_verb
 from notch_app.manifest.argument_lookup import Lookup, lookup
 from notch_app.manifest.fixture_rules import fixture_problems
-from notch_app.manifest.generated_card import SPEC_ACTING_VERBS
+from notch_app.manifest.generated import SPEC_ACTING_VERBS
 from notch_app.manifest.headline_rules import headline_problems
 from notch_app.manifest.model import Manifest, PreviewFixtures, Tool
 from notch_app.manifest.problems import Problem, join_pointer, quote

@@ -30,7 +30,7 @@ from typing import Any, Final
 from pydantic import BaseModel
 
 from notch_app.manifest.discovery import VOICEOS_MANIFEST_FILE, VOICEOS_PREVIEW_FILE
-from notch_app.manifest.generated_card import generated_view
+from notch_app.manifest.generated import generated_view
 from notch_app.manifest.model import manifest as m
 from notch_app.manifest.model import view as v
 from notch_app.manifest.model import walk_blocks

@@ -31,7 +31,7 @@ from pydantic import ValidationError
 from notch_app.manifest.acting import read_only_contradicted
 from notch_app.manifest.discovery import discover_integrations
 from notch_app.manifest.facts import listed_tool_facts
-from notch_app.manifest.generated_card import with_generated_cards
+from notch_app.manifest.generated import with_generated_cards
 from notch_app.manifest.integration import load_integration
 from notch_app.manifest.model import Manifest
 from notch_app.manifest.schema_check import pattern_errors

@@ -18,7 +18,7 @@ from notch_app.hooks import calls
 from notch_app.hooks.payload import read_payload
 from notch_app.manifest.acting import acting_verdict, leading_verb
 from notch_app.manifest.facts import listed_tool_facts, tool_facts
-from notch_app.manifest.generated_card import SPEC_ACTING_VERBS, with_generated_card
+from notch_app.manifest.generated import SPEC_ACTING_VERBS, with_generated_card
 from notch_app.manifest.model import Manifest, Tool
 from notch_app.manifest.validate import validate_path
 from notch_app.runtime.attached import bare_entry

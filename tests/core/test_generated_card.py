@@ -21,15 +21,14 @@ from pydantic import ValidationError
 from notch_app.card.also_sends import also_sends
 from notch_app.card.state import CardState
 from notch_app.manifest import limits
-from notch_app.manifest.acting import tool_kind
-from notch_app.manifest.generated_card import (
+from notch_app.manifest.acting import must_ask, tool_kind
+from notch_app.manifest.generated import (
     MAX_DESCRIPTION_CHARS,
     MAX_HELP_CHARS,
     MAX_INPUTS,
     MAX_LABEL_CHARS,
     generated_view,
     generated_view_with_notes,
-    must_ask,
     tool_document,
     with_generated_card,
     with_generated_cards,

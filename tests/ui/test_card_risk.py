@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QLabel
 from notch_app.app import BUNDLED_MANIFESTS
 from notch_app.card.risk import DESTRUCTIVE_LINE, OUTSIDE_NOTE
 from notch_app.card.shell import UNREAD_LINE
-from notch_app.manifest.generated_card import with_generated_cards
+from notch_app.manifest.generated import with_generated_cards
 from notch_app.manifest.model import Manifest
 from notch_app.runtime.catalog import Catalog
 from notch_app.ui.card_driver import CardDriver
