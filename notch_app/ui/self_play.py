@@ -6,7 +6,7 @@ cards, and the demo would wait forever. So once a card has been on screen, armed
 the person `notice_s` more, then presses the card's confirm itself — by a mouse click
 delivered to the notch's window at the button, through Qt's input path (the one a
 platform's click takes: the window's event filters, the arming hold, the confirm gate),
-never by calling the card or the service. A card whose confirm is gated is declined by
+never by calling the card or the service. No QtTest: the events are built and sent here. A card whose confirm is gated is declined by
 its × instead.
 
 A person's answer is never overridden: any input on a card (a click, a key, the wheel)
@@ -18,9 +18,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QObject, QPoint, Qt, QTimer
-from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QAbstractButton, QWidget
+from PySide6.QtCore import QEvent, QObject, QPoint, QPointF, Qt, QTimer
+from PySide6.QtGui import QMouseEvent, QWindow
+from PySide6.QtWidgets import QAbstractButton, QApplication, QWidget
 
 from notch_app.ui.overlay_presenter import OverlayPresenter
 
@@ -136,8 +136,24 @@ class SelfPlay(QObject):
         self.answered.append(call_id)
         self._clicking = True
         try:
-            # A press and release at the button, delivered to the notch's window as the
-            # platform delivers a person's click.
-            QTest.mouseClick(handle, Qt.MouseButton.LeftButton, Qt.KeyboardModifier(0), QPoint(at))
+            click_window(handle, at)
         finally:
             self._clicking = False
+
+
+def click_window(window: QWindow, at: QPoint) -> None:
+    """A left press and release at `at` (window coordinates), sent to the notch's window as
+    the platform's click reaches it: the window finds the widget under the point (a held
+    confirm is transparent to it), its event filters see both, and the release clicks
+    only the widget that took the press."""
+    local = QPointF(at)
+    screen = QPointF(window.mapToGlobal(at))
+    for kind, held in (
+        (QEvent.Type.MouseButtonPress, Qt.MouseButton.LeftButton),
+        (QEvent.Type.MouseButtonRelease, Qt.MouseButton.NoButton),
+    ):
+        event = QMouseEvent(
+            kind, local, local, screen, Qt.MouseButton.LeftButton, held,
+            Qt.KeyboardModifier.NoModifier,
+        )  # fmt: skip
+        QApplication.sendEvent(window, event)
