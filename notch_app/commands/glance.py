@@ -18,13 +18,14 @@ import sys
 from pathlib import Path
 from typing import Final
 
-from notch_app.manifest.glance import GlanceReading, read_glance
-from notch_app.manifest.glance_result import (
+from notch_app.manifest.glance import (
     NO_GLANCE,
     TOP_LEVEL,
+    GlanceReading,
     GlanceSource,
     dropped_pointer,
     find_glance,
+    read_glance,
 )
 from notch_app.manifest.problems import Problem
 from notch_app.manifest.source import SourceDocument, SourceError, load_json

@@ -241,8 +241,7 @@ def run(args: argparse.Namespace) -> int:
 def _render_glance(result: Path, output: Path, theme: str, width: int) -> int:
     """Draw the glance of the tool result in `result` to `output`: 0 when it was drawn, 1
     when no block would show, 2 when the file cannot be read or holds no glance."""
-    from notch_app.manifest.glance import read_glance
-    from notch_app.manifest.glance_result import NO_GLANCE, dropped_pointer, find_glance
+    from notch_app.manifest.glance import NO_GLANCE, dropped_pointer, find_glance, read_glance
     from notch_app.manifest.source import SourceError, load_json
 
     name = str(result)

@@ -119,7 +119,7 @@ def glance_blocks(result: Any) -> list[Any] | None:
     content or the JSON of a text item (see `find_glance`); None without one."""
     if not isinstance(result, dict):
         return None
-    from notch_app.manifest.glance_result import find_glance
+    from notch_app.manifest.glance import find_glance
 
     found = find_glance(result)
     blocks = (

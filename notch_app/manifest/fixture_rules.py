@@ -14,8 +14,13 @@ from pydantic import ValidationError
 from referencing.exceptions import Unresolvable
 
 from notch_app.manifest.arguments import argument_problems
-from notch_app.manifest.glance import GLANCE_KEY, MAX_GLANCE_BLOCKS, read_glance
-from notch_app.manifest.glance_result import dropped_pointer, find_glance
+from notch_app.manifest.glance import (
+    GLANCE_KEY,
+    MAX_GLANCE_BLOCKS,
+    dropped_pointer,
+    find_glance,
+    read_glance,
+)
 from notch_app.manifest.model import PreviewFixtures, Tool
 from notch_app.manifest.problems import Problem, join_pointer, quote
 from notch_app.manifest.source import SourceDocument

@@ -31,8 +31,7 @@ from PySide6.QtWidgets import (
 )
 
 from notch_app.card.paths import MISSING
-from notch_app.manifest.glance import read_glance
-from notch_app.manifest.glance_result import find_glance
+from notch_app.manifest.glance import find_glance, read_glance
 from notch_app.ui.card_view import CardView
 from notch_app.ui.overlay_settings import OverlaySettings
 from notch_app.ui.settings.style import WINDOW_COLOURS, settings_style_sheet
