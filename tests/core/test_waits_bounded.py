@@ -28,6 +28,11 @@ from notch_app.client import AsyncNotchClient, NotchClient, NotchNotRunning, Not
 from notch_app.connect.verdict import CallIds, PendingCall, decide, decide_async
 from notch_app.ipc.client import ANSWER_WAIT_S, WITHDRAW_WAIT_S
 
+# Every test here measures a deadline with a second or so of slack for a process's start:
+# beside parallel workers that start took up to 5.2 s; alone, well under (the `timing`
+# mark, tests/conftest.py).
+pytestmark = pytest.mark.timing
+
 MAIL = "com.example.mail"  # the integration tests/core/conftest.py serves
 REPO = Path(__file__).resolve().parents[2]
 HOOKS = REPO / "tests" / "fixtures" / "hooks"
