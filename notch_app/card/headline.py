@@ -29,6 +29,7 @@ from email.utils import parseaddr
 from typing import Any, Final, TypeVar, cast
 from urllib.parse import urlsplit
 
+from notch_app.card.argument_changes import Changes, Reads
 from notch_app.card.display_text import mark_invisible
 from notch_app.card.interpolate import display_value, interpolate
 from notch_app.card.path_text import (
@@ -185,54 +186,6 @@ def _fact_words(facts: _Facts, path: str) -> str:
 # --- following edits: said again only when what it was made from changed ---------------
 
 
-@dataclass(frozen=True, slots=True)
-class Changes:
-    """What differs between two states of a card's arguments: the top-level names whose
-    value changed, and whether the names themselves changed (which there are, their
-    order, which of them hold objects: `shape`).
-
-    Both must be arguments that are never changed in place (a `CardState`'s are
-    copy-on-write: an edit makes new containers along its path and shares the rest), so
-    a value that is the same object is the same value."""
-
-    before: Mapping[str, Any]
-    after: Mapping[str, Any]
-    names: frozenset[str]
-    shape: bool
-
-    @classmethod
-    def between(cls, before: Mapping[str, Any], after: Mapping[str, Any]) -> Changes:
-        if before is after:
-            return cls(before, after, frozenset(), False)
-        names: set[str] = set()
-        shape = list(before) != list(after)
-        for name, value in after.items():
-            old = before.get(name, MISSING)
-            if old is value or (type(old) is type(value) and old == value):
-                continue
-            names.add(name)
-            if isinstance(old, Mapping) != isinstance(value, Mapping):
-                shape = True
-        names.update(name for name in before if name not in after)
-        return cls(before, after, frozenset(names), shape)
-
-
-@dataclass(frozen=True, slots=True)
-class Reads:
-    """Which arguments a headline or a fact was made from: the top-level names it read
-    (at any depth below them), and whether it also went by which names there are, in
-    which order, and which of them hold objects (`listed`)."""
-
-    names: frozenset[str]
-    listed: bool
-
-    def unchanged(self, changes: Changes) -> bool:
-        """True when what was made before `changes` would be made the same after them."""
-        if changes.shape and self.listed:
-            return False
-        return self.names.isdisjoint(changes.names)
-
-
 class LiveHeadline:
     """The headline of one card as the person edits it (`said`): made again only when
     an argument it was made from changed; otherwise the last one is returned as is."""
@@ -242,23 +195,30 @@ class LiveHeadline:
         self._arguments: Mapping[str, Any] | None = None
         self._reads = Reads(frozenset(), True)
         self._parts: dict[Callable[..., Any], _Part] = {}
+        self._objects: list[str] | None = None
         self.current: Headline | None = None
 
-    def said(self, arguments: Mapping[str, Any]) -> Headline:
-        """The headline for `arguments` (never changed in place; see `Changes`)."""
+    def said(self, arguments: Mapping[str, Any], changes: Changes | None = None) -> Headline:
+        """The headline for `arguments` (never changed in place; see `Changes`).
+        `changes`: from the arguments of the last call, when the caller has them."""
         current, before = self.current, self._arguments
         self._arguments = arguments
-        changes = None
         if current is not None and before is not None:
-            changes = Changes.between(before, arguments)
+            if changes is None or changes.before is not before or changes.after is not arguments:
+                changes = Changes.between(before, arguments)
             if self._reads.unchanged(changes):
                 return current
+        else:
+            changes = None
         facts = _Facts(self._tool, arguments, locale=None, now=None, zone=None, home=None)
         # Each part of the sentence (the command, the payment, the people…) is made again
         # only when one of the arguments it read changed.
         facts.remember(self._parts, changes)
+        if changes is not None and not changes.shape:
+            facts.object_names = self._objects  # the same names hold objects
         self.current = _headline(facts)
         self._reads = facts.reads()
+        self._objects = facts.object_names
         return self.current
 
 
@@ -274,6 +234,14 @@ class LiveFact:
         self.words = ""
         self.changed = True
         """Whether the last `said` made new words (False: the same as before)."""
+
+    def still(self, changes: Changes) -> bool:
+        """True when the words said last still hold after `changes` (from the arguments
+        of the last call); they are then taken as said for the arguments after them."""
+        if changes.before is self._arguments and self._reads.unchanged(changes):
+            self._arguments = changes.after
+            return True
+        return False
 
     def said(self, arguments: Mapping[str, Any], changes: Changes | None = None) -> str:
         """The words for `arguments` (never changed in place). `changes`: from the
@@ -301,7 +269,7 @@ class LiveFact:
 _T = TypeVar("_T")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class _Part:
     """One part of a live headline as made last (see `_Facts.part`)."""
 
@@ -309,7 +277,7 @@ class _Part:
     reads: Reads
     said: frozenset[str]
     at: Mapping[str, Any]
-    """The arguments it was made from, or last found still right for."""
+    """The arguments it was made from, or last found still right for (updated)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -410,9 +378,11 @@ class _Facts:
         self.options = words.options
         self._read: set[str] = set()
         self._listed = False
-        self._objects: list[tuple[str, Mapping[str, Any]]] | None = None
+        self.object_names: list[str] | None = None
+        """The top-level arguments that hold an object, once walked (see `objects`)."""
         self._parts: dict[Callable[..., Any], _Part] | None = None
         self._changes: Changes | None = None
+        self._kept: list[Reads] = []
 
     def remember(self, parts: dict[Callable[..., Any], _Part], changes: Changes | None) -> None:
         """Keep each `part` in `parts`, and take a kept one whose reads `changes` leave
@@ -424,17 +394,17 @@ class _Facts:
         """`make(self, act)`, its reads and its stated paths noted apart (see `remember`)."""
         parts, args = self._parts, self._args
         kept = parts.get(make) if parts is not None else None
-        if parts is not None and kept is not None:
+        if kept is not None:
             # A part kept from an earlier state than the last (one not reached then) is
             # compared with that state, not with the last.
             changes = self._changes
             if changes is None or changes.before is not kept.at or changes.after is not args:
                 changes = Changes.between(kept.at, args)
             if kept.reads.unchanged(changes):
-                parts[make] = _Part(kept.made, kept.reads, kept.said, args)
-                self._read.update(kept.reads.names)
-                self._listed = self._listed or kept.reads.listed
-                self.said.update(kept.said)
+                kept.at = args
+                self._kept.append(kept.reads)
+                if kept.said:
+                    self.said.update(kept.said)
                 return cast("_T", kept.made)
         read, listed, said = self._read, self._listed, self.said
         self._read, self._listed, self.said = set(), False, set()
@@ -450,8 +420,12 @@ class _Facts:
         return made
 
     def reads(self) -> Reads:
-        """The arguments read so far (see `Reads`)."""
-        return Reads(frozenset(self._read), self._listed)
+        """The arguments read so far (see `Reads`), kept parts' included."""
+        kept = self._kept
+        if not kept:
+            return Reads(frozenset(self._read), self._listed)
+        names = frozenset(self._read).union(*(r.names for r in kept))
+        return Reads(names, self._listed or any(r.listed for r in kept))
 
     # -- reading the arguments (every read is noted, for `reads`) --
 
@@ -483,13 +457,11 @@ class _Facts:
     def objects(self) -> list[tuple[str, Mapping[str, Any]]]:
         """The top-level arguments that hold an object, in order (a walk over names)."""
         top = self.top()  # noted by every reader, made once
-        if self._objects is None:
-            self._objects = [
-                (key, inner)
-                for key, inner in top.items()
-                if isinstance(key, str) and isinstance(inner, Mapping)
+        if self.object_names is None:
+            self.object_names = [
+                key for key, inner in top.items() if isinstance(key, str) and _is_object(inner)
             ]
-        return self._objects
+        return [(key, top[key]) for key in self.object_names]
 
     # -- finding an argument by what it is called --
 
@@ -597,6 +569,13 @@ class _Facts:
                 return ", ".join(self.shown(path, v, limit) for v in value)
             return _some(self.shown(path, v, _NAME_CHARS) for v in value)
         return self.shown(path, value, limit)
+
+
+def _is_object(value: Any) -> bool:
+    # JSON's scalars and lists first: the Mapping test goes through the ABC machinery.
+    if isinstance(value, dict):
+        return True
+    return not isinstance(value, str | int | float | list) and isinstance(value, Mapping)
 
 
 def _first_of(mapping: Mapping[str, Any], names: Iterable[str]) -> Any:

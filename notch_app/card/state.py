@@ -33,17 +33,18 @@ from typing import Any, Final
 
 from pydantic import BaseModel
 
+from notch_app.card.argument_changes import Changes, top_name
 from notch_app.card.coerce import Coerced, coerce, is_blank, same_value
 from notch_app.card.display_text import lookalike_warnings, mark_invisible
-from notch_app.card.interpolate import interpolate
+from notch_app.card.interpolate import interpolate, template_paths
 from notch_app.card.paths import MISSING, PathError, delete_path, get_path, set_path
 from notch_app.card.plain_errors import plain_problem, with_label
 from notch_app.card.schema import is_argument_required, property_schema
 from notch_app.card.validation import ArgumentCheck
 from notch_app.card.view_shape import InputBinding, binding_path, view_shape
-from notch_app.manifest.arguments import ArgumentProblem
 from notch_app.manifest.facts import counted_array, displayed, tool_facts
 from notch_app.manifest.model import ConfirmationView, Tool
+from notch_app.manifest.schema import ArgumentProblem
 
 SECRET_MASK: Final = "••••••"
 """What a passwordField-bound value reads as anywhere in display text."""
@@ -78,6 +79,8 @@ class _Gate:
     problems: list[ArgumentProblem]
     errors: dict[str, str]
     blockers: list[str]
+    shown: dict[str, str | None] | None = None
+    """`field_error` of every input, made when first asked (`field_errors`)."""
 
 
 class CardState:
@@ -105,8 +108,10 @@ class CardState:
         self._version = 0
         self._gate_cache: tuple[int, _Gate] | None = None
         self._check = ArgumentCheck(tool)
-        self._text_cache: dict[str, str] = {}
-        self._text_version = 0
+        self._texts: dict[str, tuple[str, Mapping[str, Any], frozenset[str]]] = {}
+        """template → (its text, the arguments it was made from, the names it reads)."""
+        self._notified: Mapping[str, Any] = self.proposed
+        self._changes = Changes(self.proposed, self.proposed, frozenset(), False)
         self._subscribers: list[Callable[[], None]] = []
         shape = view_shape(tool)
         self._conditions = shape.conditions
@@ -134,6 +139,15 @@ class CardState:
     def input_for(self, path: str) -> InputBinding | None:
         """The first input bound to `path`, or None."""
         return self._by_path.get(path)
+
+    def visibility_paths(self, block: BaseModel) -> tuple[str, ...]:
+        """The argument paths whether `block` shows depends on (its own and every
+        ancestor's `visibleIf`)."""
+        conditions = self._conditions.get(id(block))
+        if conditions is None:
+            own = getattr(block, "visible_if", None)
+            return () if own is None else (binding_path(self.tool, own, block, "visibleIf"),)
+        return tuple(conditions)
 
     def is_visible(self, block: BaseModel) -> bool:
         """Whether `block` (a model from `view`) shows: its own and every ancestor's
@@ -301,8 +315,20 @@ class CardState:
 
     def _changed(self) -> None:
         self._version += 1
+        current = self._current
+        self._changes = Changes.between(self._notified, current)
+        self._notified = current
         for callback in list(self._subscribers):
             callback()
+
+    def changes_since(self, before: Mapping[str, Any]) -> Changes:
+        """What differs between `before` (arguments this state gave out) and now: what a
+        subscriber that last read `before` must look at again. Cheap for the change
+        being told (it is worked out once per change)."""
+        changes, current = self._changes, self._current
+        if changes.before is before and changes.after is current:
+            return changes
+        return Changes.between(before, current)
 
     # --- gating --------------------------------------------------------------------------
 
@@ -361,6 +387,14 @@ class CardState:
             return None
         return self._current
 
+    def field_errors(self) -> dict[str, str | None]:
+        """`field_error` of every input's path, worked out once per change (a card shows
+        them all after every keystroke). Read-only."""
+        gate = self._gate()
+        if gate.shown is None:
+            gate.shown = {b.path: self._field_error(gate, b.path) for b in self.inputs}
+        return gate.shown
+
     def field_error(self, path: str) -> str | None:
         """What to show under the field bound to `path`, or None: the coercion error,
         else the inputSchema's complaint about that path (or inside it) in a person's
@@ -371,12 +405,14 @@ class CardState:
         untouched form never looks like it failed (the spec's quiet, permanent `*`);
         blockers() still names it for the disabled confirm's tooltip.
         """
-        gate = self._gate()
+        return self._field_error(self._gate(), path)
+
+    def _field_error(self, gate: _Gate, path: str) -> str | None:
         message = gate.errors.get(path)
         if message is None:
-            message = self._coercion_errors.get(path) or _problem_at(
-                gate.problems, path, self._quotable(path)
-            )
+            message = self._coercion_errors.get(path)
+            if message is None and gate.problems:
+                message = _problem_at(gate.problems, path, self._quotable(path))
         untouched = path not in self._touched
         if untouched and (message == REQUIRED_MESSAGE or is_blank(get_path(self._current, path))):
             return None
@@ -426,15 +462,22 @@ class CardState:
         """`template` as the card shows it: bindings filled from the current values
         ("Delete {{paths.length}} files" follows edits live), invisible and bidi characters
         marked (`⟨U+202E⟩`), secret values read as SECRET_MASK. Never raises."""
-        if self._text_version != self._version:
-            self._text_cache.clear()
-            self._text_version = self._version
-        hit = self._text_cache.get(template)
-        if hit is None:
-            hit = mark_invisible(interpolate(template, self.display_lookup))
-            if len(self._text_cache) < 4096:
-                self._text_cache[template] = hit
-        return hit
+        current = self._current
+        kept = self._texts.get(template)
+        if kept is not None:
+            text, made_from, names = kept
+            if made_from is current:
+                return text
+            if names.isdisjoint(self.changes_since(made_from).names):
+                self._texts[template] = (text, current, names)  # still right: say so
+                return text
+            names_read = names
+        else:
+            names_read = frozenset(top_name(path) for path in template_paths(template))
+        text = mark_invisible(interpolate(template, self.display_lookup))
+        if kept is not None or len(self._texts) < 4096:
+            self._texts[template] = (text, current, names_read)
+        return text
 
     def raw_text(self, template: str) -> str:
         """`template` filled like `text()` but with every character as sent, invisible

@@ -60,7 +60,8 @@ class HeadlineLine(QLabel):
         # Made again only when an argument it was made from changes (a keystroke in
         # another field costs a few dictionary lookups).
         self._live = LiveHeadline(state.tool)
-        self.current: Headline = self._live.said(state.arguments())
+        self._read_from = state.arguments()
+        self.current: Headline = self._live.said(self._read_from)
         self.setText(self.current.text)
         self.setAccessibleName(self.current.text)
         self._home = os.path.expanduser("~").rstrip("/")
@@ -71,7 +72,10 @@ class HeadlineLine(QLabel):
 
     def refresh(self) -> Headline:
         """Say the headline of the card's current arguments; returns it."""
-        said = self._live.said(self._state.arguments())
+        state = self._state
+        arguments = state.arguments()
+        said = self._live.said(arguments, state.changes_since(self._read_from))
+        self._read_from = arguments
         if said is not self.current and said != self.current:
             self.setText(said.text)
             self.setAccessibleName(said.text)
@@ -94,10 +98,14 @@ class _Fact:
     key: QLabel
     value: QLabel
     words: LiveFact
+    depends: frozenset[str]
+    """The arguments the row's place reads besides its words: its own, its visibleIf's."""
     full: str = ""
     shown: tuple[str, int, bool] | None = None
     """What the row shows now: (value, lines, kept); None before its first refresh."""
     cut: bool = False
+    worded: bool = False
+    """The row's value was last said in a headline's words (`LiveFact`)."""
 
 
 class FoldedFacts(QWidget):
@@ -148,7 +156,12 @@ class FoldedFacts(QWidget):
             else:
                 grid.addWidget(key, row, 0, Qt.AlignmentFlag.AlignTop)
                 grid.addWidget(value, row, 1)
-            self._facts.append(_Fact(binding, key, value, LiveFact(state.tool, binding.path)))
+            depends = frozenset(
+                p.partition(".")[0] for p in (binding.path, *state.visibility_paths(binding.block))
+            )
+            words = LiveFact(state.tool, binding.path)
+            self._facts.append(_Fact(binding, key, value, words, depends))
+        self._said: frozenset[str] | None = None
         self.cut: list[str] = []
         """The labels whose value did not fit its lines (confirm waits for Details)."""
 
@@ -159,13 +172,30 @@ class FoldedFacts(QWidget):
         Runs on every edit: a row whose value, lines and place are as before is left as
         it is (its words are made again only when an argument they come from changed)."""
         metrics = self._metrics
-        arguments = self._state.arguments()
+        state = self._state
+        arguments = state.arguments()
         before = self._arguments
-        changes = None if before is None else Changes.between(before, arguments)
+        changes = None if before is None else state.changes_since(before)
         self._arguments = arguments
+        # A row the edit cannot have changed (not its value, its words' sources, its
+        # visibleIf, nor what the headline states) is passed over.
+        same_said = said.said == self._said
+        self._said = said.said
         cut: list[str] = []
         shown_any = False
         for fact in self._facts:
+            if (
+                same_said
+                and changes is not None
+                and fact.shown is not None
+                and fact.depends.isdisjoint(changes.names)
+                and (not fact.worded or fact.words.still(changes))
+            ):
+                if fact.shown[2]:
+                    shown_any = True
+                    if fact.cut:
+                        cut.append(fact.binding.label)
+                continue
             text, lines = self._text(fact, arguments, changes)
             toggle = fact.binding.kind == "toggle"
             stated = fact.binding.path in said.said
@@ -200,6 +230,7 @@ class FoldedFacts(QWidget):
         self, fact: _Fact, arguments: Mapping[str, Any], changes: Changes | None
     ) -> tuple[str, int]:
         binding = fact.binding
+        fact.worded = False
         if binding.secret:
             value = self._state.value(binding.path)
             return (SECRET_MASK if value not in (None, "") else ""), 1
@@ -211,6 +242,7 @@ class FoldedFacts(QWidget):
             for option in getattr(binding.block, "options", ()):
                 if option.value == value:
                     return option.label, 1
+        fact.worded = True
         text = fact.words.said(arguments, changes)
         if not text:
             return "", 1
