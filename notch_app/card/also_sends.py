@@ -21,7 +21,7 @@ from notch_app.card.display_text import lookalike_warnings, mark_invisible
 from notch_app.card.interpolate import display_value
 from notch_app.card.state import CardState
 from notch_app.manifest.facts import covers, partly_shows
-from notch_app.manifest.schema_navigator import navigator_for
+from notch_app.manifest.schema import navigator_for
 
 MAX_ENTRIES: Final = 200
 """Entries listed before the rest are summed up in one last entry (`path` "…")."""

@@ -20,7 +20,7 @@ from typing import Any, Final
 from notch_app.card.interpolate import display_value
 from notch_app.card.paths import MISSING
 from notch_app.card.schema import item_schema, schema_enum, schema_types
-from notch_app.manifest.arguments import fits_json_types, json_type
+from notch_app.manifest.schema import fits_json_types, json_type
 
 _INT_RE: Final = re.compile(r"[+-]?[0-9]+")
 _FLOAT_RE: Final = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")

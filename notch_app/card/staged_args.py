@@ -33,7 +33,7 @@ from notch_app.card.schema import property_schema
 from notch_app.card.state import SECRET_MASK, CardState
 from notch_app.manifest.model import Tool, WidgetBlock
 from notch_app.manifest.paths import MalformedBinding, find_bindings, parse_single_binding
-from notch_app.manifest.schema_navigator import navigator_for
+from notch_app.manifest.schema import navigator_for
 
 MAX_STAGED_BYTES: Final = 256 * 1024
 """A page's staged arguments, as JSON: larger is refused before anything is looked at."""

@@ -1,6 +1,6 @@
 """Checking the card's final arguments against the inputSchema on every keystroke, cheaply.
 
-`notch_app.manifest.arguments.argument_problems` checks the whole object; on a 20-input
+`notch_app.manifest.schema.arguments.argument_problems` checks the whole object; on a 20-input
 card that is most of a keystroke's budget, and a 1 MB argument with a `pattern` would be
 re-matched on every keystroke in another field. When the inputSchema is a plain object
 schema (properties, required, additionalProperties — nearly every MCP tool), the check
@@ -10,7 +10,7 @@ result is reused. Any other schema shape falls back to the whole check.
 
 The messages are argument_problems' own: each part runs through it with a small derived
 tool, so there is one source of wording. Before that, each value goes through the
-shared fast path (`notch_app.manifest.argument_fast_path`, the one the service uses on
+shared fast path (`notch_app.manifest.schema.fast_path`, the one the service uses on
 the request path); its answer is only ever "certainly valid" (then there is nothing to
 word), anything else goes to the full check. That keeps a fresh card's first gate off
 jsonschema for typical tools.
@@ -22,9 +22,14 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from notch_app.card.paths import MISSING
-from notch_app.manifest.argument_fast_path import DIALECTS, Check, compile_fast_path
-from notch_app.manifest.arguments import ArgumentProblem, argument_problems
 from notch_app.manifest.model import Tool
+from notch_app.manifest.schema import (
+    DIALECTS,
+    ArgumentProblem,
+    Check,
+    argument_problems,
+    compile_fast_path,
+)
 
 _SPLITTABLE_KEYS: Final = frozenset(
     {

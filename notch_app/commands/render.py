@@ -90,11 +90,11 @@ def parse_arguments_text(text: str, origin: str) -> tuple[dict[str, Any] | None,
 
 
 def run(args: argparse.Namespace) -> int:
-    from notch_app.manifest.arguments import argument_problems
     from notch_app.manifest.discovery import VOICEOS_MANIFEST_FILE
     from notch_app.manifest.generated import generated_view, tool_document, with_generated_cards
     from notch_app.manifest.integration import load_integration
     from notch_app.manifest.model import ConfirmationView
+    from notch_app.manifest.schema import argument_problems
 
     if not 280 <= args.width <= 1200:
         return _fail(f"--width {args.width} is out of range: use 280 to 1200 pixels")

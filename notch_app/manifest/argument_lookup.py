@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from notch_app.manifest.facts import ARRAY_LENGTH
-from notch_app.manifest.schema_navigator import navigator_for
+from notch_app.manifest.schema import navigator_for
 from notch_app.manifest.structure import did_you_mean
 
 LENGTH_SCHEMA: dict[str, Any] = {"type": "integer", "minimum": 0}

@@ -13,7 +13,6 @@ from typing import Any
 from pydantic import ValidationError
 from referencing.exceptions import Unresolvable
 
-from notch_app.manifest.arguments import argument_problems
 from notch_app.manifest.glance import (
     GLANCE_KEY,
     MAX_GLANCE_BLOCKS,
@@ -22,7 +21,9 @@ from notch_app.manifest.glance import (
     read_glance,
 )
 from notch_app.manifest.model import PreviewFixtures, Tool
-from notch_app.manifest.problems import Problem, join_pointer, quote
+from notch_app.manifest.paths import join_pointer
+from notch_app.manifest.problems import Problem, quote
+from notch_app.manifest.schema import argument_problems
 from notch_app.manifest.source import SourceDocument
 from notch_app.manifest.structure import did_you_mean, structure_problems
 

@@ -9,12 +9,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from notch_app.manifest.paths import (  # re-exported: rules build pointers from here
-    escape_pointer_token as escape_pointer_token,
-)
-from notch_app.manifest.paths import join_pointer as join_pointer
-from notch_app.manifest.paths import parent_pointer as parent_pointer
-
 Severity = Literal["error", "warning"]
 
 _MAX_QUOTED = 60

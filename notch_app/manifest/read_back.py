@@ -31,8 +31,8 @@ from notch_app.manifest.facts import (
     tool_facts,
 )
 from notch_app.manifest.model import Tool
-from notch_app.manifest.paths import MalformedBinding, find_bindings
-from notch_app.manifest.problems import Problem, join_pointer, quote
+from notch_app.manifest.paths import MalformedBinding, find_bindings, join_pointer
+from notch_app.manifest.problems import Problem, quote
 from notch_app.manifest.source import SourceDocument
 
 MAX_READ_BACK_CHARS: Final = 300

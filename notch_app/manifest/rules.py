@@ -28,10 +28,10 @@ from notch_app.manifest.fixture_rules import fixture_problems
 from notch_app.manifest.generated import SPEC_ACTING_VERBS
 from notch_app.manifest.headline_rules import headline_problems
 from notch_app.manifest.model import Manifest, PreviewFixtures, Tool
-from notch_app.manifest.problems import Problem, join_pointer, quote
+from notch_app.manifest.paths import NOWHERE, join_pointer, pointer_target
+from notch_app.manifest.problems import Problem, quote
 from notch_app.manifest.read_back import read_back_problems
-from notch_app.manifest.schema_check import SIMPLE_TYPES, first_schema_error
-from notch_app.manifest.schema_navigator import NOWHERE, navigator_for, pointer_target
+from notch_app.manifest.schema import SIMPLE_TYPES, first_schema_error, navigator_for
 from notch_app.manifest.source import SourceDocument
 from notch_app.manifest.structure import (
     did_you_mean,

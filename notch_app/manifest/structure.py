@@ -23,7 +23,6 @@ from pydantic import BaseModel, ValidationError
 from pydantic_core import ErrorDetails
 
 from notch_app.manifest import limits
-from notch_app.manifest.arguments import json_type
 from notch_app.manifest.model import (
     BLOCK_TYPES,
     RESERVED_BLOCK_TYPES,
@@ -31,7 +30,9 @@ from notch_app.manifest.model import (
     SUPPORTED_VIEW_VERSIONS,
     walk_blocks,
 )
-from notch_app.manifest.problems import Problem, join_pointer, parent_pointer, quote
+from notch_app.manifest.paths import join_pointer, parent_pointer
+from notch_app.manifest.problems import Problem, quote
+from notch_app.manifest.schema import json_type
 from notch_app.manifest.source import SourceDocument
 
 _TYPE_WORDS = {

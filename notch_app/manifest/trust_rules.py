@@ -17,7 +17,8 @@ from typing import Any, Final
 
 from notch_app.manifest.acting import read_only_contradicted
 from notch_app.manifest.model import walk_blocks
-from notch_app.manifest.problems import Problem, join_pointer, quote
+from notch_app.manifest.paths import join_pointer
+from notch_app.manifest.problems import Problem, quote
 from notch_app.manifest.source import SourceDocument
 
 _SCHEME_RE: Final = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")

@@ -17,17 +17,17 @@ from typing import Any
 
 from notch_app.manifest.acting import leading_verb
 from notch_app.manifest.argument_lookup import Lookup, lookup, schema_types
-from notch_app.manifest.arguments import fits_json_types, json_type
 from notch_app.manifest.facts import displayed
 from notch_app.manifest.model import INPUT_TYPES, ROOT_ONLY_TYPES, Tool, walk_blocks
 from notch_app.manifest.paths import (
     MalformedBinding,
     declared_form,
     find_bindings,
+    join_pointer,
     parse_single_binding,
 )
-from notch_app.manifest.problems import Problem, join_pointer, quote
-from notch_app.manifest.schema_navigator import navigator_for
+from notch_app.manifest.problems import Problem, quote
+from notch_app.manifest.schema import fits_json_types, json_type, navigator_for
 from notch_app.manifest.source import SourceDocument
 from notch_app.manifest.structure import describe_types, did_you_mean
 

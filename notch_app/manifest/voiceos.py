@@ -34,8 +34,8 @@ from notch_app.manifest.generated import generated_view
 from notch_app.manifest.model import manifest as m
 from notch_app.manifest.model import view as v
 from notch_app.manifest.model import walk_blocks
-from notch_app.manifest.paths import PATH_RE
-from notch_app.manifest.problems import Problem, join_pointer, quote
+from notch_app.manifest.paths import PATH_RE, join_pointer
+from notch_app.manifest.problems import Problem, quote
 from notch_app.manifest.source import SourceDocument
 
 GENERATED: Final = "confirmation-generated"

@@ -16,9 +16,8 @@ from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Final
 
-from notch_app.manifest.argument_fast_path import surely_valid
-from notch_app.manifest.arguments import ArgumentProblem, argument_problems
 from notch_app.manifest.model import Tool
+from notch_app.manifest.schema import ArgumentProblem, argument_problems, surely_valid
 
 _MAX_HELD: Final = 4096
 

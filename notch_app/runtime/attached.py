@@ -34,8 +34,7 @@ from notch_app.manifest.facts import listed_tool_facts
 from notch_app.manifest.generated import with_generated_cards
 from notch_app.manifest.integration import load_integration
 from notch_app.manifest.model import Manifest
-from notch_app.manifest.schema_check import pattern_errors
-from notch_app.manifest.schema_validator import unchecked_reason
+from notch_app.manifest.schema import pattern_errors, unchecked_reason
 from notch_app.manifest.trust_rules import find_claim
 from notch_app.runtime.catalog import Catalog, CatalogEntry
 

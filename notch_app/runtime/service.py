@@ -39,10 +39,9 @@ from notch_app.card.count_claims import count_disagreements
 from notch_app.card.display_text import agents_line
 from notch_app.card.read_back import read_back
 from notch_app.card.scope_reach import always_label, session_reach
-from notch_app.manifest.argument_fast_path import surely_valid
-from notch_app.manifest.arguments import argument_problems
 from notch_app.manifest.facts import tool_facts
 from notch_app.manifest.model import Manifest, Tool
+from notch_app.manifest.schema import argument_problems, surely_valid
 from notch_app.runtime.allowances import Allowance, Allowances, session_key
 from notch_app.runtime.approval_memory import ApprovalMemory
 from notch_app.runtime.argument_checks import ArgumentChecks

@@ -12,9 +12,8 @@ from jsonschema import Draft202012Validator
 
 from notch_app.card import validation
 from notch_app.card.validation import ArgumentCheck
-from notch_app.manifest.argument_fast_path import compile_fast_path
-from notch_app.manifest.arguments import ArgumentProblem, argument_problems
 from notch_app.manifest.model import Tool
+from notch_app.manifest.schema import ArgumentProblem, argument_problems, compile_fast_path
 
 scalars = (
     st.none()

@@ -12,8 +12,8 @@ from notch_app.card.coerce import is_blank
 from notch_app.card.paths import MISSING, get_path
 from notch_app.card.state import CardState
 from notch_app.card.validation import ArgumentCheck
-from notch_app.manifest.arguments import argument_problems
 from notch_app.manifest.model import Tool
+from notch_app.manifest.schema import argument_problems
 
 SECRET_MARK = "ZQSECRET"
 KINDS = ("text", "integer", "toggle", "select", "chips")

@@ -19,9 +19,9 @@ from notch_app.bundled import bundled_folder
 from notch_app.card.plain_errors import bad_value
 from notch_app.card.state import CardState
 from notch_app.ipc.client import AsyncNotchClient, NotchRequestError
-from notch_app.manifest.arguments import argument_problems
 from notch_app.manifest.integration import load_integration
 from notch_app.manifest.model import Tool
+from notch_app.manifest.schema import argument_problems
 from notch_app.runtime.catalog import Catalog, CatalogEntry
 
 MAIL = "dev.notch.examples.mail"

@@ -10,7 +10,8 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from notch_app.manifest.problems import Problem, join_pointer
+from notch_app.manifest.paths import join_pointer
+from notch_app.manifest.problems import Problem
 from notch_app.manifest.rules import check_manifest
 from notch_app.manifest.source import parse_text
 

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft7Validator, Draft202012Validator
 
-from notch_app.manifest.schema_check import first_schema_error
+from notch_app.manifest.schema import first_schema_error
 
 META = Draft202012Validator(Draft202012Validator.META_SCHEMA)
 

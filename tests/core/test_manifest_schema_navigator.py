@@ -21,7 +21,7 @@ from notch_app.card.coerce import coerce
 from notch_app.card.schema import is_argument_required, property_schema, schema_enum, schema_types
 from notch_app.manifest.model import Tool
 from notch_app.manifest.rules import lookup
-from notch_app.manifest.schema_navigator import navigator_for
+from notch_app.manifest.schema import navigator_for
 from notch_app.runtime.policy_book.schema_paths import argument_paths
 
 ROOT = Path(__file__).parents[2]

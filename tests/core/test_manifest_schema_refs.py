@@ -11,8 +11,9 @@ from referencing import Registry
 from referencing.jsonschema import DRAFT202012
 
 from notch_app.card.schema import property_schema
+from notch_app.manifest.paths import NOWHERE
 from notch_app.manifest.rules import lookup
-from notch_app.manifest.schema_navigator import NOWHERE, SchemaNavigator
+from notch_app.manifest.schema import SchemaNavigator
 
 NAMES = st.sampled_from(["a", "b/c", "t~1", "sp ace", "50%", "ü", "0"])
 leaf = st.fixed_dictionaries({"type": st.sampled_from(["string", "integer", "boolean"])})

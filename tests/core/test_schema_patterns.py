@@ -1,7 +1,7 @@
 """Schema patterns: ECMA-262 meaning, linear time, refusals that say why, a time budget.
 
 Every `pattern` Notch runs (validate, attach, every argument check) goes through
-`notch_app.manifest.patterns`; these tests hold its meaning to JavaScript's and show that
+`notch_app.manifest.schema.patterns`; these tests hold its meaning to JavaScript's and show that
 no pattern or text can make a check run long.
 """
 
@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 
 from notch_app.card.validation import ArgumentCheck
-from notch_app.manifest.arguments import argument_problems
 from notch_app.manifest.model import Tool
-from notch_app.manifest.patterns import (
+from notch_app.manifest.schema import argument_problems, first_schema_error
+from notch_app.manifest.schema.patterns import (
     CheckTooSlow,
     TooLongToMatch,
     compile_pattern,
@@ -24,7 +24,6 @@ from notch_app.manifest.patterns import (
     spend,
     time_budget,
 )
-from notch_app.manifest.schema_check import first_schema_error
 
 EVIL = "^(a+)+$"
 EVIL_INPUT = "a" * 40 + "!"

@@ -7,9 +7,8 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from notch_app.manifest.argument_fast_path import compile_fast_path, surely_valid
 from notch_app.manifest.model import Tool
-from notch_app.manifest.schema_validator import new_validator
+from notch_app.manifest.schema import compile_fast_path, new_validator, surely_valid
 from notch_app.runtime.catalog import Catalog
 
 MAIL = "com.example.mail"  # the integration tests/core/conftest.py serves

@@ -52,7 +52,7 @@ from notch_app.manifest.paths import (
     present_along,
     set_path,
 )
-from notch_app.manifest.schema_navigator import SchemaNavigator, navigator_for
+from notch_app.manifest.schema import SchemaNavigator, navigator_for
 
 MustRead = Literal["recipient", "phone", "iban", "amount"]
 

@@ -14,7 +14,7 @@ from typing import Any, Final
 from notch_app.manifest import limits
 from notch_app.manifest.generated.text import MAX_HELP_CHARS, MAX_LABEL_CHARS, safe_text, words_of
 from notch_app.manifest.paths import NOWHERE, PATH_RE
-from notch_app.manifest.schema_navigator import navigator_for
+from notch_app.manifest.schema import navigator_for
 
 _FORMAT_PLACEHOLDERS: Final = {
     "email": "name@example.com",

@@ -19,9 +19,9 @@ from jsonschema.exceptions import ValidationError
 from jsonschema.protocols import Validator
 
 from notch_app.manifest.model import Tool
-from notch_app.manifest.patterns import CHECK_BUDGET_S, CheckTooSlow, time_budget
-from notch_app.manifest.problems import join_pointer
-from notch_app.manifest.schema_validator import UNCHECKED, new_validator
+from notch_app.manifest.paths import join_pointer
+from notch_app.manifest.schema.patterns import CHECK_BUDGET_S, CheckTooSlow, time_budget
+from notch_app.manifest.schema.validator import UNCHECKED, new_validator
 
 _MAX_PROBLEMS = 50
 

@@ -8,7 +8,7 @@ jsonschema's verdict on a corpus and on generated schemas. Schemas that declare 
 `$schema` dialect are checked by jsonschema itself.
 
 It is stricter in one place, for every dialect: `pattern` and `patternProperties` keys
-must be patterns Notch runs (ECMA-262, linear time: `notch_app.manifest.patterns`), because
+must be patterns Notch runs (ECMA-262, linear time: `notch_app.manifest.schema.patterns`), because
 Notch runs them on an agent's arguments and the person's edits; and a schema may not mix
 `unevaluatedProperties` with `patternProperties` (see `schema_validator`).
 """
@@ -23,9 +23,9 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 from jsonschema.validators import validator_for
 
-from notch_app.manifest.patterns import pattern_problem, shown_pattern
-from notch_app.manifest.problems import join_pointer
-from notch_app.manifest.schema_validator import unchecked_reason
+from notch_app.manifest.paths import join_pointer
+from notch_app.manifest.schema.patterns import pattern_problem, shown_pattern
+from notch_app.manifest.schema.validator import unchecked_reason
 
 DIALECT_2020_12: Final = "https://json-schema.org/draft/2020-12/schema"
 SIMPLE_TYPES: Final = ("array", "boolean", "integer", "null", "number", "object", "string")

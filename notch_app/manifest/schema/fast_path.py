@@ -5,7 +5,7 @@ enum or a length bound. For those, `surely_valid()` runs a small compiled predic
 (a few microseconds instead of the ~20 µs jsonschema needs per call on the request
 path, and on every keystroke of a card, property by property). It only ever answers "certainly valid" or "ask jsonschema": a schema using any
 keyword outside the subset below, or a value it is not sure about, falls back to
-`notch_app.manifest.arguments.argument_problems`, which stays the single authority on
+`notch_app.manifest.schema.arguments.argument_problems`, which stays the single authority on
 what is wrong and how to say it. So the fast path can make a check faster, never laxer.
 
 The subset: boolean schemas `true`; `type` (one name or a list); `properties`,
@@ -13,7 +13,7 @@ The subset: boolean schemas `true`; `type` (one name or a list); `properties`,
 `minItems`, `maxItems`; `minLength`, `maxLength`; `minimum`, `maximum`,
 `exclusiveMinimum`, `exclusiveMaximum` (2020-12 numbers); `enum` and `const` for
 text, numbers, booleans and null; `pattern`, through Notch's one engine
-(`notch_app.manifest.patterns`), for small work only: each match at most FAST_MATCH_WORK
+(`notch_app.manifest.schema.patterns`), for small work only: each match at most FAST_MATCH_WORK
 and each check at most FAST_CHECK_WORK (program instructions x bytes, ~3 ms and ~15 ms at
 RE2's slowest), past which the answer is "not sure" and the check goes off the loop; and
 annotations (`title`, `description`, `default`, `examples`, `$comment`, `readOnly`,
@@ -27,7 +27,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, Final
 
 from notch_app.manifest.model import Tool
-from notch_app.manifest.patterns import PatternRefused, compile_pattern
+from notch_app.manifest.schema.patterns import PatternRefused, compile_pattern
 
 Check = Callable[[Any], bool]
 """True when the value certainly satisfies the (sub)schema; False means "not sure"."""

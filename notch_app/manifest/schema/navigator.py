@@ -30,8 +30,7 @@ from referencing import Registry
 from referencing._core import Resolver  # the public name of lookup() results' resolver
 from referencing.jsonschema import DRAFT202012
 
-from notch_app.manifest.paths import NOWHERE as NOWHERE  # re-exported
-from notch_app.manifest.paths import pointer_target as pointer_target  # re-exported
+from notch_app.manifest.paths import NOWHERE
 
 MAX_REF_HOPS: Final = 16
 """`$ref` chains longer than this are cut, so a cycle cannot loop."""
@@ -386,9 +385,7 @@ def navigator_for(root: Any) -> SchemaNavigator:
 
 __all__ = [
     "MAX_REF_HOPS",
-    "NOWHERE",
     "SchemaNavigator",
     "navigator_for",
-    "pointer_target",
     "value_types",
 ]

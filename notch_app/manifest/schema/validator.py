@@ -1,5 +1,5 @@
 """The jsonschema validator every argument check uses: schema patterns run through
-`notch_app.manifest.patterns` (RE2, ECMA-262 meaning), never Python's `re`, and every
+`notch_app.manifest.schema.patterns` (RE2, ECMA-262 meaning), never Python's `re`, and every
 keyword spends the check's time budget.
 
 jsonschema itself calls `re.search` for `pattern`, `patternProperties`,
@@ -24,7 +24,7 @@ from jsonschema.exceptions import ValidationError
 from jsonschema.protocols import Validator
 from jsonschema.validators import extend, validator_for
 
-from notch_app.manifest.patterns import (
+from notch_app.manifest.schema.patterns import (
     PatternRefused,
     TooLongToMatch,
     compile_pattern,

@@ -6,7 +6,7 @@ import difflib
 from dataclasses import dataclass
 
 from notch_app.manifest.model import Tool
-from notch_app.manifest.schema_navigator import navigator_for
+from notch_app.manifest.schema import navigator_for
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,8 +16,8 @@ from PySide6.QtCore import QTimer, Signal
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import QLabel, QPlainTextEdit, QVBoxLayout, QWidget
 
-from notch_app.manifest.arguments import argument_problems
 from notch_app.manifest.model import Tool
+from notch_app.manifest.schema import argument_problems
 
 MAX_ARGUMENT_CHARS: Final = 1_000_000
 """Longer text is not parsed (said under the editor): an editor, not a bulk loader."""

@@ -40,14 +40,19 @@ flags and Python's `(?P<name>`, repeats over 1,000, and text with lone surrogate
 pattern. Lone surrogates in a matched text are read as U+FFFD.
 """
 
-from notch_app.manifest.patterns.budget import CHECK_BUDGET_S, CheckTooSlow, spend, time_budget
-from notch_app.manifest.patterns.ecma import (
+from notch_app.manifest.schema.patterns.budget import (
+    CHECK_BUDGET_S,
+    CheckTooSlow,
+    spend,
+    time_budget,
+)
+from notch_app.manifest.schema.patterns.ecma import (
     MAX_PATTERN_CHARS,
     MAX_REPEAT,
     PatternRefused,
     translate,
 )
-from notch_app.manifest.patterns.engine import (
+from notch_app.manifest.schema.patterns.engine import (
     MAX_MATCH_WORK,
     MAX_PROGRAM_BYTES,
     SchemaPattern,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from notch_app.manifest.patterns.code_points import (
+from notch_app.manifest.schema.patterns.code_points import (
     CATEGORIES,
     DIGIT,
     LINE_END,

@@ -10,8 +10,8 @@ from typing import Any, Final
 
 import re2
 
-from notch_app.manifest.patterns.budget import spend
-from notch_app.manifest.patterns.ecma import PatternRefused, translate
+from notch_app.manifest.schema.patterns.budget import spend
+from notch_app.manifest.schema.patterns.ecma import PatternRefused, translate
 
 MAX_MATCH_WORK: Final = 12_000_000
 """Program instructions x text bytes allowed for one match: about 0.1-0.3 s at RE2's

@@ -1,0 +1,42 @@
+"""A tool's `inputSchema` (JSON Schema 2020-12): read, checked, and held against a call.
+
+- `navigator.py`: the one way to read a schema: what lives at an argument path and what
+  it says, through `$ref`, combinators and items (validation, the card, guards and the
+  tool's facts all read it so);
+- `check.py`: is an `inputSchema` a valid JSON Schema? A fast, exact keyword check;
+- `arguments.py`: a call's arguments against the schema, each problem at its place;
+- `fast_path.py`: the same answer for plain schemas without jsonschema, when it is sure;
+- `validator.py`: the jsonschema validator every argument check uses;
+- `patterns/`: schema patterns, ECMA-262 translated to RE2 and matched in linear time
+  under a time budget (the only place Notch runs a schema pattern).
+"""
+
+from notch_app.manifest.schema.arguments import (
+    ArgumentProblem,
+    argument_problems,
+    fits_json_types,
+    json_type,
+)
+from notch_app.manifest.schema.check import SIMPLE_TYPES, first_schema_error, pattern_errors
+from notch_app.manifest.schema.fast_path import DIALECTS, Check, compile_fast_path, surely_valid
+from notch_app.manifest.schema.navigator import SchemaNavigator, navigator_for
+from notch_app.manifest.schema.validator import UNCHECKED, new_validator, unchecked_reason
+
+__all__ = [
+    "DIALECTS",
+    "SIMPLE_TYPES",
+    "UNCHECKED",
+    "ArgumentProblem",
+    "Check",
+    "SchemaNavigator",
+    "argument_problems",
+    "compile_fast_path",
+    "first_schema_error",
+    "fits_json_types",
+    "json_type",
+    "navigator_for",
+    "new_validator",
+    "pattern_errors",
+    "surely_valid",
+    "unchecked_reason",
+]
