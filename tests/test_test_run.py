@@ -1,0 +1,97 @@
+"""The test run itself (tests/conftest.py): a crash of the web engine fails its own tests
+and the run goes on; the engine started outside its own process fails the test that did
+it; `timing` tests run alone after the workers. Checked on a small suite of its own, run
+the way README's command runs this one (the same conftest and pytest options, two
+workers)."""
+
+from __future__ import annotations
+
+import importlib.util
+import shutil
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.quality
+
+ROOT = Path(__file__).resolve().parents[1]
+
+CRASHING = """
+import os, signal
+import pytest
+
+pytestmark = pytest.mark.web_engine
+
+
+def test_before_the_crash():
+    assert os.environ.get("NOTCH_TESTS_WEB_ENGINE_REPORTS"), "not in a process of its own"
+
+
+def test_the_engine_crashes():
+    os.kill(os.getpid(), signal.SIGSEGV)
+
+
+def test_after_the_crash():
+    pass
+"""
+
+SHARED = """
+import os, sys
+
+
+def test_a_worker_never_holds_the_engine():
+    assert "PySide6.QtWebEngineCore" not in sys.modules
+
+
+def test_loading_the_engine_here_fails():
+    import PySide6.QtWebEngineCore  # noqa: F401
+"""
+
+TIMED = """
+import os
+import pytest
+
+
+@pytest.mark.timing
+def test_a_bound_is_measured_alone():
+    assert os.environ.get("NOTCH_TESTS_WEB_ENGINE_REPORTS"), "beside the workers"
+"""
+
+
+def test_a_crash_fails_its_tests_and_the_run_goes_on(tmp_path: Path) -> None:
+    if importlib.util.find_spec("PySide6.QtWebEngineCore") is None:
+        pytest.skip("QtWebEngine is not installed (the web extra)")
+    options = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    ini = options["tool"]["pytest"]["ini_options"]
+    (tmp_path / "tests").mkdir()
+    shutil.copy(ROOT / "tests" / "conftest.py", tmp_path / "tests" / "conftest.py")
+    for name, source in (("crashing", CRASHING), ("shared", SHARED), ("timed", TIMED)):
+        (tmp_path / "tests" / f"test_{name}.py").write_text(source, encoding="utf-8")
+    addopts = " ".join("2" if a == "auto" else a for a in ini["addopts"])  # two workers
+    (tmp_path / "pytest.ini").write_text(
+        f"[pytest]\naddopts = {addopts} -p no:cacheprovider -rA\n"
+        f"qt_api = {ini['qt_api']}\ntimeout = 120\n",
+        encoding="utf-8",
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "tests"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=300, check=False,
+    )  # fmt: skip
+    said = done.stdout + done.stderr
+    assert done.returncode == 1, said  # tests failed; not killed (-11), not INTERNALERROR (3)
+    lines = [line for line in said.splitlines() if line.startswith(("PASSED", "FAILED"))]
+    outcome = {line.split()[1].split("::")[1]: line.split()[0] for line in lines}
+    assert outcome == {
+        "test_before_the_crash": "PASSED",
+        "test_the_engine_crashes": "FAILED",
+        "test_after_the_crash": "FAILED",
+        "test_a_worker_never_holds_the_engine": "PASSED",
+        "test_loading_the_engine_here_fails": "FAILED",
+        "test_a_bound_is_measured_alone": "PASSED",
+    }, said
+    assert "the web engine's test process ended with signal SIGSEGV" in said, said
+    assert "not run: the web engine's test process ended with signal SIGSEGV" in said, said
+    assert "started the web engine" in said and "pytest.mark.web_engine" in said, said
