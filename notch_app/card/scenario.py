@@ -25,8 +25,7 @@ from pydantic import (
 from notch_app.manifest import limits
 from notch_app.manifest.model import BASE_ID, DIALECT
 from notch_app.manifest.paths import join_pointer
-from notch_app.manifest.problems import Problem
-from notch_app.manifest.source import SourceError, load_json
+from notch_app.manifest.reading import Problem, SourceError, load_json
 
 ArgPath = Annotated[
     str,

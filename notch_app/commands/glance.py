@@ -27,8 +27,7 @@ from notch_app.manifest.glance import (
     find_glance,
     read_glance,
 )
-from notch_app.manifest.problems import Problem
-from notch_app.manifest.source import SourceDocument, SourceError, load_json
+from notch_app.manifest.reading import Problem, SourceDocument, SourceError, load_json
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

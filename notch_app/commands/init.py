@@ -32,7 +32,7 @@ from typing import Final
 
 from notch_app.bundled import bundled_folder
 from notch_app.manifest.limits import REVERSE_DNS
-from notch_app.manifest.problems import Problem
+from notch_app.manifest.reading import Problem
 
 MAX_NAME_CHARS: Final = 60
 """The name is the glance header's title, which shows at most 60 characters."""

@@ -90,10 +90,10 @@ def parse_arguments_text(text: str, origin: str) -> tuple[dict[str, Any] | None,
 
 
 def run(args: argparse.Namespace) -> int:
-    from notch_app.manifest.discovery import VOICEOS_MANIFEST_FILE
     from notch_app.manifest.generated import generated_view, tool_document, with_generated_cards
     from notch_app.manifest.integration import load_integration
     from notch_app.manifest.model import ConfirmationView
+    from notch_app.manifest.reading import VOICEOS_MANIFEST_FILE
     from notch_app.manifest.schema import argument_problems
 
     if not 280 <= args.width <= 1200:
@@ -242,7 +242,7 @@ def _render_glance(result: Path, output: Path, theme: str, width: int) -> int:
     """Draw the glance of the tool result in `result` to `output`: 0 when it was drawn, 1
     when no block would show, 2 when the file cannot be read or holds no glance."""
     from notch_app.manifest.glance import NO_GLANCE, dropped_pointer, find_glance, read_glance
-    from notch_app.manifest.source import SourceError, load_json
+    from notch_app.manifest.reading import SourceError, load_json
 
     name = str(result)
     try:

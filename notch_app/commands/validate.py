@@ -29,7 +29,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from notch_app.manifest.problems import Problem
+    from notch_app.manifest.reading import Problem
     from notch_app.manifest.validate import UNREADABLE, validate_path
 
     problems: list[Problem] = []

@@ -49,7 +49,7 @@ when the request carried a progress token): well inside the TypeScript SDK's 60 
 default, which a client resets on progress when it asks to; `--progress-every`."""
 
 _MANIFEST_NAMES = ("manifest.json", "voiceos.integration.json")
-"""As `manifest.discovery` looks for them (manifest.json first)."""
+"""As `manifest.reading.discovery` looks for them (manifest.json first)."""
 
 Process = subprocess.Popen[bytes]
 

@@ -22,9 +22,8 @@ from notch_app.manifest.glance import (
 )
 from notch_app.manifest.model import PreviewFixtures, Tool
 from notch_app.manifest.paths import join_pointer
-from notch_app.manifest.problems import Problem, quote
+from notch_app.manifest.reading import Problem, SourceDocument, quote
 from notch_app.manifest.schema import argument_problems
-from notch_app.manifest.source import SourceDocument
 from notch_app.manifest.structure import did_you_mean, structure_problems
 
 

@@ -14,8 +14,7 @@ from typing import Any
 from notch_app.manifest.argument_lookup import lookup
 from notch_app.manifest.model import Tool
 from notch_app.manifest.paths import MalformedBinding, find_bindings, join_pointer
-from notch_app.manifest.problems import Problem, quote
-from notch_app.manifest.source import SourceDocument
+from notch_app.manifest.reading import Problem, SourceDocument, quote
 
 
 def headline_problems(

@@ -3,7 +3,7 @@ optional preview fixture.
 
 `load_integration()` reads one manifest (and its preview fixtures), runs every check of
 `notch validate`, and returns the typed integration only when there are no errors. Which
-manifest files a path names is `notch_app.manifest.discovery`.
+manifest files a path names is `notch_app.manifest.reading.discovery`.
 """
 
 from __future__ import annotations
@@ -11,9 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from notch_app.manifest.discovery import MANIFEST_FILE, integration_manifest
 from notch_app.manifest.model import Manifest, PreviewFixtures
-from notch_app.manifest.problems import Problem
+from notch_app.manifest.reading import MANIFEST_FILE, Problem, integration_manifest
 from notch_app.manifest.validate import check_integration
 
 

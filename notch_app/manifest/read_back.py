@@ -32,8 +32,7 @@ from notch_app.manifest.facts import (
 )
 from notch_app.manifest.model import Tool
 from notch_app.manifest.paths import MalformedBinding, find_bindings, join_pointer
-from notch_app.manifest.problems import Problem, quote
-from notch_app.manifest.source import SourceDocument
+from notch_app.manifest.reading import Problem, SourceDocument, quote
 
 MAX_READ_BACK_CHARS: Final = 300
 """A read-back is one sentence of at most this many characters, values cut with …"""

@@ -29,10 +29,9 @@ from notch_app.manifest.generated import SPEC_ACTING_VERBS
 from notch_app.manifest.headline_rules import headline_problems
 from notch_app.manifest.model import Manifest, PreviewFixtures, Tool
 from notch_app.manifest.paths import NOWHERE, join_pointer, pointer_target
-from notch_app.manifest.problems import Problem, quote
 from notch_app.manifest.read_back import read_back_problems
+from notch_app.manifest.reading import Problem, SourceDocument, quote
 from notch_app.manifest.schema import SIMPLE_TYPES, first_schema_error, navigator_for
-from notch_app.manifest.source import SourceDocument
 from notch_app.manifest.structure import (
     did_you_mean,
     nearest,

@@ -31,9 +31,8 @@ from notch_app.manifest.model import (
     walk_blocks,
 )
 from notch_app.manifest.paths import join_pointer, parent_pointer
-from notch_app.manifest.problems import Problem, quote
+from notch_app.manifest.reading import Problem, SourceDocument, quote
 from notch_app.manifest.schema import json_type
-from notch_app.manifest.source import SourceDocument
 
 _TYPE_WORDS = {
     "string_type": "text (a JSON string)",

@@ -18,8 +18,7 @@ from typing import Any, Final
 from notch_app.manifest.acting import read_only_contradicted
 from notch_app.manifest.model import walk_blocks
 from notch_app.manifest.paths import join_pointer
-from notch_app.manifest.problems import Problem, quote
-from notch_app.manifest.source import SourceDocument
+from notch_app.manifest.reading import Problem, SourceDocument, quote
 
 _SCHEME_RE: Final = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
 _EMOJI_CATEGORIES: Final = frozenset({"So", "Sk", "Mn", "Me", "Cf"})

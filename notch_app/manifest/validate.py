@@ -14,18 +14,20 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from notch_app.manifest.discovery import (
+from notch_app.manifest.fixture_rules import fixture_problems
+from notch_app.manifest.model import Manifest, PreviewFixtures
+from notch_app.manifest.reading import (
     MANIFEST_FILES,
+    Problem,
+    SourceDocument,
+    SourceError,
     discover_integrations,
     is_fixture_name,
+    load_json,
     manifest_path_for,
     preview_path_for,
 )
-from notch_app.manifest.fixture_rules import fixture_problems
-from notch_app.manifest.model import Manifest, PreviewFixtures
-from notch_app.manifest.problems import Problem
 from notch_app.manifest.rules import ManifestCheck, check_fixtures, check_manifest
-from notch_app.manifest.source import SourceDocument, SourceError, load_json
 from notch_app.manifest.voiceos import fixture_notes, is_voiceos_file
 
 UNREADABLE = "file-unreadable"

@@ -26,9 +26,8 @@ from notch_app.manifest.paths import (
     join_pointer,
     parse_single_binding,
 )
-from notch_app.manifest.problems import Problem, quote
+from notch_app.manifest.reading import Problem, SourceDocument, quote
 from notch_app.manifest.schema import fits_json_types, json_type, navigator_for
-from notch_app.manifest.source import SourceDocument
 from notch_app.manifest.structure import describe_types, did_you_mean
 
 DESTRUCTIVE_VERBS = frozenset(

@@ -29,14 +29,18 @@ from typing import Any, Final
 
 from pydantic import BaseModel
 
-from notch_app.manifest.discovery import VOICEOS_MANIFEST_FILE, VOICEOS_PREVIEW_FILE
 from notch_app.manifest.generated import generated_view
 from notch_app.manifest.model import manifest as m
 from notch_app.manifest.model import view as v
 from notch_app.manifest.model import walk_blocks
 from notch_app.manifest.paths import PATH_RE, join_pointer
-from notch_app.manifest.problems import Problem, quote
-from notch_app.manifest.source import SourceDocument
+from notch_app.manifest.reading import (
+    VOICEOS_MANIFEST_FILE,
+    VOICEOS_PREVIEW_FILE,
+    Problem,
+    SourceDocument,
+    quote,
+)
 
 GENERATED: Final = "confirmation-generated"
 IGNORED: Final = "voiceos-ignored"

@@ -29,11 +29,11 @@ from typing import Any, Final
 from pydantic import ValidationError
 
 from notch_app.manifest.acting import read_only_contradicted
-from notch_app.manifest.discovery import discover_integrations
 from notch_app.manifest.facts import listed_tool_facts
 from notch_app.manifest.generated import with_generated_cards
 from notch_app.manifest.integration import load_integration
 from notch_app.manifest.model import Manifest
+from notch_app.manifest.reading import discover_integrations
 from notch_app.manifest.schema import pattern_errors, unchecked_reason
 from notch_app.manifest.trust_rules import find_claim
 from notch_app.runtime.catalog import Catalog, CatalogEntry

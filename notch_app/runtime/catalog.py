@@ -15,11 +15,11 @@ from pathlib import Path
 from typing import Any
 
 from notch_app.bundled import bundled_folder
-from notch_app.manifest.discovery import discover_integrations
 from notch_app.manifest.facts import tool_facts
 from notch_app.manifest.generated import with_generated_cards
 from notch_app.manifest.integration import load_integration
 from notch_app.manifest.model import Manifest, PreviewFixtures, Tool
+from notch_app.manifest.reading import discover_integrations
 
 
 @dataclass(frozen=True, slots=True)

@@ -43,7 +43,7 @@ from notch_app.manifest.model import (
     walk_blocks,
 )
 from notch_app.manifest.paths import find_bindings, parse_single_binding
-from notch_app.manifest.problems import Problem
+from notch_app.manifest.reading import Problem
 from notch_app.manifest.validate import validate_path
 from notch_app.manifest.view_rules import VAGUE_CONFIRM_LABELS
 

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from notch_app.cli import main
-from notch_app.manifest.problems import Problem
+from notch_app.manifest.reading import Problem
 from notch_app.manifest.rules import RULES
 from notch_app.manifest.validate import validate_path
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from notch_app.bundled import bundled_folder
 from notch_app.cli import main
-from notch_app.manifest.discovery import MAX_SEARCH_DEPTH, discover_integrations
+from notch_app.manifest.reading import MAX_SEARCH_DEPTH, discover_integrations
 from notch_app.runtime.catalog import Catalog
 
 BUNDLED = bundled_folder("manifests")

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from notch_app.manifest import limits
-from notch_app.manifest.problems import Problem
+from notch_app.manifest.reading import Problem
 from notch_app.manifest.rules import RULES
 from notch_app.manifest.validate import validate_path
 

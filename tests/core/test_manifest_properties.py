@@ -11,9 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from notch_app.manifest.paths import join_pointer
-from notch_app.manifest.problems import Problem
+from notch_app.manifest.reading import Problem, parse_text
 from notch_app.manifest.rules import check_manifest
-from notch_app.manifest.source import parse_text
 
 CORPUS = Path(__file__).parent / "corpus"
 PROPERTY_SETTINGS = settings(

@@ -16,8 +16,8 @@ import pytest
 
 from notch_app.manifest.facts import must_read_kind
 from notch_app.manifest.model import Tool
-from notch_app.manifest.problems import Problem
 from notch_app.manifest.read_back import tool_arguments
+from notch_app.manifest.reading import Problem
 from notch_app.manifest.rules import RULES
 from notch_app.manifest.validate import validate_path
 

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from notch_app.manifest.model import CHILD_KEYS, ConfirmationView, iter_blocks, walk_blocks
-from notch_app.manifest.problems import Problem
+from notch_app.manifest.reading import Problem
 from notch_app.manifest.validate import validate_path
 
 CORPUS = Path(__file__).parent / "corpus"

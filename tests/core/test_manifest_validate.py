@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from notch_app.cli import main
-from notch_app.manifest.discovery import find_integrations
 from notch_app.manifest.integration import Integration, load_integration
+from notch_app.manifest.reading import find_integrations
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = Path(__file__).parent / "corpus"

@@ -17,7 +17,7 @@ from notch_app.manifest.integration import load_integration
 from notch_app.manifest.model import WidgetBlock
 from notch_app.manifest.model import view as view_module
 from notch_app.manifest.model.view import MAX_WIDGET_HTML_BYTES
-from notch_app.manifest.problems import Problem
+from notch_app.manifest.reading import Problem
 from notch_app.manifest.validate import check_file
 
 PAGE = "<!doctype html><p id=to></p><script>addEventListener('message',()=>{})</script>"

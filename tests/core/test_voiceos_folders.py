@@ -17,8 +17,8 @@ import pytest
 
 from notch_app.cli import main
 from notch_app.manifest.acting import must_ask
-from notch_app.manifest.discovery import discover_integrations
 from notch_app.manifest.integration import load_integration
+from notch_app.manifest.reading import discover_integrations
 from notch_app.manifest.validate import validate_path
 from notch_app.runtime.catalog import Catalog
 

@@ -15,7 +15,7 @@ from typing import Any, Final
 
 from notch_app.manifest.glance.reading import GLANCE_KEY, DroppedBlock
 from notch_app.manifest.paths import escape_pointer_token
-from notch_app.manifest.source import check_depth
+from notch_app.manifest.reading import check_depth
 
 TOP_LEVEL: Final = "the result's top level"
 

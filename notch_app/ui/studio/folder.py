@@ -17,10 +17,14 @@ from pathlib import Path
 from typing import Any, Final, Literal
 
 from notch_app.card.scenario import Scenario, load_scenario
-from notch_app.manifest.discovery import MANIFEST_FILE, integration_manifest, preview_path_for
 from notch_app.manifest.generated import with_generated_card
 from notch_app.manifest.model import Manifest, PreviewFixtures, Tool
-from notch_app.manifest.problems import Problem
+from notch_app.manifest.reading import (
+    MANIFEST_FILE,
+    Problem,
+    integration_manifest,
+    preview_path_for,
+)
 from notch_app.manifest.validate import check_integration
 
 SCENARIOS_FOLDER: Final = "scenarios"

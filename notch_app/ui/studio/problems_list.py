@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from notch_app.manifest.problems import Problem
+from notch_app.manifest.reading import Problem
 from notch_app.ui.studio.editor_launch import EditorUnavailable, open_in_editor
 
 LINES_AROUND: Final = 2

@@ -23,7 +23,7 @@ from typing import Any, Final
 
 from notch_app.manifest import limits
 from notch_app.manifest.paths import escape_pointer_token
-from notch_app.manifest.problems import Problem
+from notch_app.manifest.reading.problems import Problem
 
 # A JSON string (unrolled loop: no per-character alternation), a bracket, or a
 # non-JSON constant that Python's json would otherwise accept.
