@@ -30,7 +30,16 @@ from notch_app.manifest.headline_rules import headline_problems
 from notch_app.manifest.model import Manifest, PreviewFixtures, Tool
 from notch_app.manifest.paths import NOWHERE, join_pointer, pointer_target
 from notch_app.manifest.read_back import read_back_problems
-from notch_app.manifest.reading import Problem, SourceDocument, quote
+from notch_app.manifest.reading import (
+    Problem,
+    Read,
+    SourceDocument,
+    generate_confirmations,
+    generated_notice,
+    is_voiceos_file,
+    quote,
+    read_manifest,
+)
 from notch_app.manifest.schema import SIMPLE_TYPES, first_schema_error, navigator_for
 from notch_app.manifest.structure import (
     did_you_mean,
@@ -48,13 +57,6 @@ from notch_app.manifest.view_rules import (
     VAGUE_CONFIRM_LABELS,
     argument_shown_problems,
     check_view,
-)
-from notch_app.manifest.voiceos import (
-    Read,
-    generate_confirmations,
-    generated_notice,
-    is_voiceos_file,
-    read_manifest,
 )
 
 RULES: dict[str, str] = {

@@ -22,13 +22,14 @@ from notch_app.manifest.reading import (
     SourceDocument,
     SourceError,
     discover_integrations,
+    fixture_notes,
     is_fixture_name,
+    is_voiceos_file,
     load_json,
     manifest_path_for,
     preview_path_for,
 )
 from notch_app.manifest.rules import ManifestCheck, check_fixtures, check_manifest
-from notch_app.manifest.voiceos import fixture_notes, is_voiceos_file
 
 UNREADABLE = "file-unreadable"
 FOLDER_SKIPPED = "folder-skipped"

@@ -34,13 +34,9 @@ from notch_app.manifest.model import manifest as m
 from notch_app.manifest.model import view as v
 from notch_app.manifest.model import walk_blocks
 from notch_app.manifest.paths import PATH_RE, join_pointer
-from notch_app.manifest.reading import (
-    VOICEOS_MANIFEST_FILE,
-    VOICEOS_PREVIEW_FILE,
-    Problem,
-    SourceDocument,
-    quote,
-)
+from notch_app.manifest.reading.discovery import VOICEOS_MANIFEST_FILE, VOICEOS_PREVIEW_FILE
+from notch_app.manifest.reading.problems import Problem, quote
+from notch_app.manifest.reading.source import SourceDocument
 
 GENERATED: Final = "confirmation-generated"
 IGNORED: Final = "voiceos-ignored"
