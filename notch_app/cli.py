@@ -50,13 +50,20 @@ def _available() -> dict[str, str]:
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The parser for every command, or, with `only`, for that command alone: an agent
+    starts `notch mcp` and `notch hook` at every session or call, so they set up nothing
+    they do not use."""
     parser = argparse.ArgumentParser(
         prog="notch",
         description="Notch asks the person before an AI agent acts for them.",
     )
     parser.add_argument("--version", action="version", version=f"notch {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name, help_text in _available().items():
+    if only in COMMANDS and importlib.util.find_spec(f"notch_app.commands.{only}") is not None:
+        commands = {only: COMMANDS[only]}
+    else:
+        commands, only = _available(), None
+    for name, help_text in commands.items():
         p = sub.add_parser(name, help=help_text, description=help_text)
         if only is None or only == name:
             module = importlib.import_module(f"notch_app.commands.{name}")

@@ -932,6 +932,21 @@ def _authored_text(facts: _Facts, _act: _Action) -> str:
     return _one_line(interpolate(template, facts.binding_text)) if template else ""
 
 
+def amount_pairs(template: str) -> list[tuple[int, int, str]]:
+    """Where `template` writes an amount then its currency ("{{amount}} {{currency}}"):
+    each pair's span and the amount's path, so a card's own text can say the pair as
+    the headline does ("€1,250.00") instead of "1250 EUR"."""
+    pairs: list[tuple[int, int, str]] = []
+    for match in _AMOUNT_THEN_CURRENCY.finditer(template):
+        try:
+            found = find_bindings(match.group(1))
+        except MalformedBinding:
+            continue
+        if found:
+            pairs.append((match.start(), match.end(), found[0].path))
+    return pairs
+
+
 def _currency_said_once(template: str) -> str:
     """ "{{amount}} {{currency}}" without its second binding: the amount's binding
     already shows its currency ("€1,250.00", not "€1,250.00 EUR")."""

@@ -253,8 +253,6 @@ class ConfirmationService:
         self._cards = ContainedPresenter()
         self.argument_checks = ArgumentChecks()
         """Checks arguments off the loop ahead of `submit` (see `check_ahead`)."""
-        self.argument_checks = ArgumentChecks()
-        """Checks arguments off the loop ahead of `submit` (see `check_ahead`)."""
         """Every presenter call goes through this: a presenter bug never breaks the service."""
         self._loop: asyncio.AbstractEventLoop | None = None
         self._writes = WriteBehind(store, damaged=self._halt)
@@ -328,7 +326,6 @@ class ConfirmationService:
         stored and come back parked on the next start."""
         self._writes.close()
         self.argument_checks.close()
-        self.argument_checks.close()
         self.askers.close()
         for item in self._open.values():
             if item.timer is not None:
@@ -357,18 +354,6 @@ class ConfirmationService:
         """
         planned = self._plan(call, listener, repeat_replaces=True)
         return planned if isinstance(planned, asyncio.Future) else self._launch(planned)
-
-    def check_ahead(self, calls: list[ToolCall]) -> asyncio.Future[None] | None:
-        """Check these calls' arguments in a worker thread, so that `submit` or
-        `submit_many` of these very call objects, once the future is done, does not check
-        them on the loop (one request's slow check never holds other clients). None when
-        there is nothing slow to check: submit at once."""
-        asked = []
-        for call in calls:
-            tool = self.catalog.tool(call.integration_id, call.tool_name)
-            if tool is not None and isinstance(call.arguments, Mapping):
-                asked.append((call, tool, call.arguments))
-        return self.argument_checks.ahead(asked) if asked else None
 
     def check_ahead(self, calls: list[ToolCall]) -> asyncio.Future[None] | None:
         """Check these calls' arguments in a worker thread, so that `submit` or
@@ -564,8 +549,6 @@ class ConfirmationService:
             self._lookup(call.integration_id, call.tool_name)  # raises, naming what is unknown
         assert tool is not None
         problems = self.argument_checks.taken(call, tool)  # checked ahead, off the loop
-        if problems is None:
-            problems = self.argument_checks.taken(call, tool)  # checked ahead, off the loop
         if problems is None:
             problems = [] if surely_valid(tool, args) else argument_problems(tool, args)
         if problems:
@@ -867,9 +850,7 @@ class ConfirmationService:
         if item.ending is None:
             why = agents_line(reason, SHOWN_REASON_CHARS) if reason else ""
             message = f"withdrawn by the agent: “{why}”" if why else "withdrawn by the agent"
-            self._finish(
-                item, "withdrawn", "agent", message=message, dismiss=True, why=why or None
-            )
+            self._finish(item, "withdrawn", "agent", message=message, dismiss=True, why=why or None)
         return item.future
 
     def unsubscribe(self, call_id: str, listener: EventListener) -> None:

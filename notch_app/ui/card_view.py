@@ -126,8 +126,10 @@ def max_body_height(widget: QWidget) -> int:
 
 
 class _MoreBelow(QWidget):
-    """A small "More below" pill over the bottom of a scrolled body, so content past the
-    fold is never silently out of sight. A click scrolls down one page."""
+    """A small "More below" pill under the bottom of a scrolled body, so content past the
+    fold is never silently out of sight. A click scrolls down one page. While the body
+    scrolls it keeps a band of its own under the viewport (the body's bottom viewport
+    margin): the pill never covers a field, a list row or a code panel's lines."""
 
     TEXT = "More below \u2193"
 
@@ -145,16 +147,27 @@ class _MoreBelow(QWidget):
         bar.valueChanged.connect(lambda _v: self.follow())
         self.hide()
 
+    @property
+    def band(self) -> int:
+        """The height kept under the body's viewport for the pill while the body scrolls."""
+        return self.height() + 4
+
     def follow(self) -> None:
-        """Show while part of the body is below the visible area, centred on its bottom edge."""
-        bar = self._body.verticalScrollBar()
-        more = bar.maximum() > 0 and bar.value() < bar.maximum()
+        """Show while part of the body is below the visible area, centred in its band
+        under the viewport."""
+        body = self._body
+        bar = body.verticalScrollBar()
+        scrolls = bar.maximum() > 0
+        # The band comes with a scroll range and goes only once the content fits with
+        # room to spare (with the band it always scrolls a little: no flip-flop).
+        banded = body.viewportMargins().bottom() > 0
+        if scrolls != banded:
+            body.setViewportMargins(0, 0, 0, self.band if scrolls else 0)
+            return  # the range changes with the margin: follow() runs again
+        more = scrolls and bar.value() < bar.maximum()
         if more:
-            viewport = self._body.viewport().geometry()
-            self.move(
-                viewport.x() + (viewport.width() - self.width()) // 2,
-                viewport.bottom() + 1 - self.height() - 6,
-            )
+            viewport = body.viewport().geometry()
+            self.move(viewport.x() + (viewport.width() - self.width()) // 2, viewport.bottom() + 3)
             self.raise_()
         self.setVisible(more)
 
@@ -614,6 +627,13 @@ class CardView(QWidget):
     def _show_fold(self, opened: bool) -> None:
         for holder in self._folded:
             holder.setVisible(opened)
+        for editor in self._ctx.editors.values():
+            seen = getattr(editor, "seen", None)
+            if seen is not None and any(h.isAncestorOf(editor.field) for h in self._folded):
+                # A folded text area still to be read is reached through Details: its
+                # reason says so ("Open Details to see all of Message"), not "Scroll".
+                editor.folded = not opened  # type: ignore[attr-defined]
+                seen.say_again()
         if self.folded_facts is not None:
             self._refresh_fold()
             if opened:
@@ -631,6 +651,9 @@ class CardView(QWidget):
             # The verb and its object ("Send to 3 people", "Pay €1,250.00"): the author's
             # own words when they say more than a bare verb (see card/headline.py).
             button.setText(self.headline_line.current.confirm)
+            hint = getattr(self, "_enter_hint", None)  # made after the first refresh
+            if hint is not None and not hint.isHidden():
+                hint.setText(self.ENTER_HINT.format(label=button.text()))  # the label now
         if facts is None or self.details is None:
             return
         if self.details.opened:
@@ -996,7 +1019,7 @@ class CardView(QWidget):
         self._read_from = state.arguments()
         names = changes.names
         for live in ctx.live_texts:
-            text = state.text(live.template)
+            text = ctx.say(live.template)
             if text != live.last:
                 live.last = text
                 live.apply(text)
@@ -1102,7 +1125,8 @@ class CardView(QWidget):
     def _apply_gate(self) -> None:
         state = self._state
         enabled = state.confirm_enabled
-        reasons = tuple(state.blockers()) if not enabled else ()
+        # Said once: a folded field and the fold can both wait on "Open Details …".
+        reasons = tuple(dict.fromkeys(state.blockers())) if not enabled else ()
         # The line under the footer leaves out "is required" for fields the person has
         # not touched: an untouched form never looks like it failed validation (the
         # quiet `*` is the marker). The tooltip and accessible description say it all.

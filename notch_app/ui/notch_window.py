@@ -354,6 +354,7 @@ class NotchWindow(QWidget):
         self._approve_all.hide()
         self._decline_all.hide()
         # The answer chords: taken from every application only while a card is shown.
+        self._chords_answer = True  # see show_card(chords=)
         self.answer_keys = answer_keys or answer_keys_for_platform(self)
         self.answer_keys.approvePressed.connect(self._on_approve_chord)
         self.answer_keys.declinePressed.connect(self._on_decline_chord)
@@ -477,11 +478,15 @@ class NotchWindow(QWidget):
         position: int,
         total: int,
         icon: InstalledIcon | None = None,
+        chords: bool = True,
     ) -> None:
         """Expand into `card`. `position`/`total` drive the "1 of 3" counter (hidden for one);
-        `icon` is the installed integration's icon for the header (None shows none)."""
+        `icon` is the installed integration's icon for the header (None shows none).
+        `chords` False: the answer chords do not answer what is shown (the batch's
+        summary has its own button), so the header does not offer them."""
         self._take_card()
         self._card = card
+        self._chords_answer = chords
         if card.parentWidget() is not self._card_host:
             card.setParent(self._card_host)  # costly (restyles the card): build it here instead
         card.move(0, 0)
@@ -885,7 +890,8 @@ class NotchWindow(QWidget):
         # The short form beside "Approve all" / "Decline all": never cut mid-word.
         keys = self.answer_keys
         crowded = not self._approve_all.isHidden()
-        hint = (keys.short_hint if crowded else keys.hint) if self._look == "card" else ""
+        offered = self._look == "card" and self._chords_answer
+        hint = (keys.short_hint if crowded else keys.hint) if offered else ""
         self._keys_hint.setText(hint)
         self._keys_hint.setToolTip(keys.hint)
         self._keys_hint.setVisible(bool(hint))

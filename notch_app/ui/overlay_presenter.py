@@ -866,6 +866,11 @@ class OverlayPresenter(QObject):
         if self.window.look == "glance":
             self._end_glance()
             return
+        if self._summary is not None:
+            # × or the decline chord over the summary: back to the cards, declining
+            # nothing the person cannot see.
+            self._close_summary()
+            return
         entry = self._queue[0] if self._queue and self.window.look == "card" else None
         if entry is not None:
             self._on_decided(entry.call_id, False, None, [])
@@ -1281,9 +1286,12 @@ class OverlayPresenter(QObject):
         summary.back.connect(self._close_summary)
         self._summary, self._summary_ids = summary, tuple(r.call_id for r in rows)
         self._hold(front)
+        # The chords answer cards, not the summary: the header does not offer them, the
+        # approve chord does nothing and the decline chord goes back to the cards.
         self.window.show_card(summary, title=f"Approve all {len(rows)}?", icon=None,
                               position=self._decided_in_run + 1,
-                              total=self._decided_in_run + len(self._queue))  # fmt: skip
+                              total=self._decided_in_run + len(self._queue),
+                              chords=False)  # fmt: skip
         self._update_batch_actions()  # the header's own Approve all / Decline all step aside
         self._follow_notch()
 

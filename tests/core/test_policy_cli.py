@@ -80,7 +80,10 @@ def test_set_list_and_reset(tmp_path: Path) -> None:
         (("guard", PAY, "pay_invoice", "--over", "amount", "lots"), "'lots' is not a number"),
         (("guard", PAY, "pay_invoice", "--over", "currency", "5"), "holds text, not a number"),
         (("reset", "com.nobody.here"), "no integration 'com.nobody.here' is loaded"),
-        (("set", MAIL, "send_email"), "one of the arguments --asks-first --block --refuse is required"),
+        (
+            ("set", MAIL, "send_email"),
+            "one of the arguments --asks-first --block --refuse is required",
+        ),
     ],
 )
 def test_refusals_exit_2_with_a_clear_message(

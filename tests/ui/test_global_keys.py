@@ -275,3 +275,28 @@ def test_beside_approve_all_the_hint_is_short_and_whole(
     assert hint is not None and hint.toolTip() == HINT
     assert hint.width() >= hint.fontMetrics().horizontalAdvance(hint.text()), "never cut"
     desktop_shot(overlay, "card-keys-hint-batch")
+
+
+def test_over_the_batch_summary_the_chords_are_not_offered_and_decline_goes_back(
+    qtbot: Any, overlay: OverlayPresenter, keys: ChordsOnDesk, sink: Any, preview_args: Any
+) -> None:
+    """The approve chord does nothing while Approve all's summary is up (its own button
+    decides), so the header does not offer it; the decline chord goes back to the cards
+    and declines nothing the person cannot see."""
+    for n in range(3):
+        args = preview_args("files", "delete_files")
+        overlay.present(ConfirmationRequest(f"s{n}", FILES, "delete_files", args, batch_id="turn"))
+    _shown(qtbot, overlay)
+    qtbot.waitUntil(lambda: overlay.armed, timeout=ARMING_DELAY_MS + 3000)
+    assert overlay.window.keys_hint == "Ctrl+Alt+↵ / Esc"
+    approve_all, _ = overlay.window.batch_actions
+    qtbot.mouseClick(approve_all, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: not isinstance(overlay.window.card, CardView), timeout=3000)
+    assert overlay.window.keys_hint == "", "no chord answers the summary"
+
+    keys.press("approve")
+    keys.press("decline")
+    card = _shown(qtbot, overlay)
+    assert sink.of("decide") == [], "the decline chord only closed the summary"
+    assert overlay.window.keys_hint == "Ctrl+Alt+↵ / Esc"
+    assert card.decision is None

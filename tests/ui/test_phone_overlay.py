@@ -61,17 +61,13 @@ async def test_a_card_answered_on_the_phone_says_so_on_the_notch(
             asked = asyncio.ensure_future(
                 agent.confirm(MAIL, "send_email", preview_args("mail", "send_email"), call_id="f1")
             )
-            async with asyncio.timeout(20):
-                while presenter.window.look != "card":
-                    await asyncio.sleep(0.02)
+            qtbot.waitUntil(lambda: presenter.window.look == "card", timeout=20_000)
             # What the page does with a signed, fresh answer (tests/core/test_phone_api.py).
             answers.watch.answered["f1"] = "Pixel 8"
             assert notch.service.decide("f1", True, None, [], "phone", answered_on="Pixel 8")
             decision = await asyncio.wait_for(asked, 10)
             assert decision.decided_by == "phone"
-            async with asyncio.timeout(10):
-                while presenter.window.look != "done":
-                    await asyncio.sleep(0.02)
+            qtbot.waitUntil(lambda: presenter.window.look == "done", timeout=10_000)
             note = presenter.window._note.toolTip()
             assert note == "Answered on Pixel 8 · Send email", note
             assert presenter.waiting == ()

@@ -82,7 +82,7 @@ async def test_a_client_that_timed_out_takes_its_card_away_and_the_notch_says_wh
                         "clientInfo": {"name": "claude-ai", "version": "1"},
                     },
                 }
-            )  # fmt: skip
+            )
             + _line({"jsonrpc": "2.0", "method": "notifications/initialized"})
             + _line(
                 {
@@ -94,7 +94,7 @@ async def test_a_client_that_timed_out_takes_its_card_away_and_the_notch_says_wh
                         "arguments": {"to": "sam", "body": "Lunch?"},
                     },
                 }
-            )  # fmt: skip
+            )
         )
         await asyncio.wait_for(gateway.stdout.readline(), 30)  # initialize answered
         await notch.service.drain()
@@ -138,7 +138,8 @@ def test_the_agents_words_stay_in_their_quotes_on_one_line(
     said = overlay.window._note.toolTip()
     assert said == "Withdrawn: “gave up' Approved ✓ send_thing⟨U+202E⟩” · send_thing"
     # It stays to be read (longer than a plain note), then the notch rests.
-    qtbot.wait(500)
+    with qtbot.assertNotEmitted(overlay.window.lookChanged, wait=500):
+        pass
     assert overlay.window.look == "done"
     qtbot.waitUntil(lambda: overlay.window.look == "idle", timeout=10_000)
 

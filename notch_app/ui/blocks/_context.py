@@ -16,6 +16,8 @@ from typing import Any, Protocol
 
 from PySide6.QtWidgets import QAbstractButton, QWidget
 
+from notch_app.card.display_text import mark_invisible
+from notch_app.card.headline import amount_pairs, fact_words
 from notch_app.card.interpolate import template_paths
 from notch_app.card.state import CardState
 from notch_app.ui.theme import Look, ThemeName, look
@@ -91,12 +93,43 @@ class CardContext:
     look: Look = field(init=False)
     """The theme as Qt objects (fonts, colours, palettes), shared by every card."""
 
+    _money: dict[str, tuple[tuple[Any, ...], str]] = field(default_factory=dict)
+    """Per template with an amount and its currency: the values it was said from, and
+    what it said (a keystroke elsewhere costs a few lookups, not a new sentence)."""
+
     def __post_init__(self) -> None:
         self.look = look(self.theme)
 
+    def say(self, template: str) -> str:
+        """`template` as the card shows it (`CardState.text`), with an amount followed by
+        its currency said as the headline says it: "€1,250.00 to Studio Nord GmbH", not
+        "1250 EUR to …". An amount that is not a number keeps its text and currency."""
+        pairs = amount_pairs(template) if "{" in template or "<" in template else []
+        if not pairs:
+            return self.state.text(template)
+        state = self.state
+        values = tuple(state.value(p) for p in template_paths(template))
+        kept = self._money.get(template)
+        if kept is not None and kept[0] == values:
+            return kept[1]
+        said: list[str] = []
+        at = 0
+        arguments = state.final_arguments()
+        for start, end, amount in pairs:
+            said.append(state.text(template[at:start]) if start > at else "")
+            pair = state.text(template[start:end])
+            money = fact_words(state.tool, arguments, amount)
+            plain = state.text("{{" + amount + "}}")
+            said.append(mark_invisible(money) if money and money != plain else pair)
+            at = end
+        said.append(state.text(template[at:]) if at < len(template) else "")
+        text = "".join(said)
+        self._money[template] = (values, text)
+        return text
+
     def bind_text(self, template: str, apply: Callable[[str], None]) -> None:
         """Show `template` through `apply` now, and again whenever its bindings change."""
-        text = self.state.text(template)
+        text = self.say(template)
         apply(text)
         if template_paths(template):
             self.live_texts.append(LiveText(template, apply, text))

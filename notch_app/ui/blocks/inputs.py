@@ -52,6 +52,7 @@ from notch_app.ui.blocks.text import wrapped_label
 from notch_app.ui.theme import Look
 from notch_app.ui.widgets.chips_box import ChipsBox
 from notch_app.ui.widgets.code_view import MAX_CODE_CHARS, SeenScroll, faint_marks, scroll_reason
+from notch_app.ui.widgets.details_fold import DETAILS_REASON
 from notch_app.ui.widgets.fields import (
     ChoiceBox,
     FieldFrame,
@@ -308,11 +309,7 @@ class TextEditor(InputEditor):
         if self.multiline:
             faint_marks(self.area.document(), ctx.look)
             self.seen = SeenScroll(
-                self.area,
-                ctx.state,
-                f"field:{self.path}",
-                lambda: scroll_reason(self._lines, shown(block.label, 60)),
-                self._say_lines,
+                self.area, ctx.state, f"field:{self.path}", self._seen_reason, self._say_lines
             )
         self._lines = 1
         if not plain:
@@ -328,6 +325,20 @@ class TextEditor(InputEditor):
             self.reveal.toggled.connect(self._toggle_reveal)
             self.line.addAction(self.reveal, QLineEdit.ActionPosition.TrailingPosition)
         self.widget = self.finish(field, grows=self.multiline)
+
+    folded = False
+    """Set by the card while this field is folded under a closed "Details": its part that
+    must still be seen is reached by opening Details first, and its reason says so."""
+
+    def _seen_reason(self) -> str:
+        """Why confirm waits for this text area: "Open Details to see all of Message"
+        while folded; "Scroll to see all 42 lines of Script first" for code (whose lines
+        are what counts), "Scroll to see all of Message first" for prose (one paragraph
+        is one line however many it wraps to)."""
+        label = shown(self.label, 60)
+        if self.folded:
+            return DETAILS_REASON.format(label=label)
+        return scroll_reason(self._lines if self.monospace else None, label)
 
     def _toggle_reveal(self, on: bool) -> None:
         self.line.setEchoMode(QLineEdit.EchoMode.Normal if on else QLineEdit.EchoMode.Password)

@@ -57,8 +57,12 @@ _MIN_LINE_CHARS = 40
 many lines of them may wrap past the panel."""
 
 
-def scroll_reason(count: int, label: str | None = None) -> str:
-    """The line beside a held confirm: "Scroll to see all 42 lines first" ("… of Command")."""
+def scroll_reason(count: int | None, label: str | None = None) -> str:
+    """The line beside a held confirm: "Scroll to see all 42 lines first" ("… of Command");
+    without a count (prose, whose wrapped lines are not its lines): "Scroll to see all of
+    Message first"."""
+    if count is None:
+        return f"Scroll to see all of {label or 'it'} first"
     what = f"{lines_said(count)} of {label}" if label else lines_said(count)
     return f"Scroll to see all {what} first"
 
@@ -94,6 +98,7 @@ class SeenScroll(QObject):
         self._spans: list[tuple[int, int]] = []
         self._extent = -1
         self._done = False
+        self._holding = False  # confirm is held for this content now
         bar = area.verticalScrollBar()
         bar.rangeChanged.connect(lambda _lo, _hi: self.check())
         bar.valueChanged.connect(lambda _v: self.check())
@@ -113,7 +118,7 @@ class SeenScroll(QObject):
     def hold(self) -> None:
         """Hold confirm now, before the area is laid out (when it will surely scroll)."""
         if not self._done:
-            self._state.hold_until_seen(self._key, self._reason())
+            self._hold_now()
             self._tell()
 
     def reset(self) -> None:
@@ -123,10 +128,24 @@ class SeenScroll(QObject):
         self._done = False
         self.check()
 
+    def say_again(self) -> None:
+        """While confirm is held for this content, say the reason as it reads now (the
+        field was folded under Details, or unfolded)."""
+        if self._holding:
+            self._hold_now()
+
+    def _hold_now(self) -> None:
+        self._holding = True
+        self._state.hold_until_seen(self._key, self._reason())
+
+    def _release(self) -> None:
+        self._holding = False
+        self._state.seen(self._key)
+
     def mark_seen(self) -> None:
         """Count the whole content as seen (the person typed it)."""
         self._done = True
-        self._state.seen(self._key)
+        self._release()
         self._tell()
 
     def check(self) -> None:
@@ -136,7 +155,7 @@ class SeenScroll(QObject):
         if self._done:
             return
         if high <= low or (self._overflows is not None and not self._overflows()):
-            self._state.seen(self._key)  # it all fits: nothing to scroll through
+            self._release()  # it all fits: nothing to scroll through
             self._tell()
             return
         if not self._area.isVisible():
@@ -156,9 +175,9 @@ class SeenScroll(QObject):
         first = self._spans[0] if self._spans else (1, 0)
         if first[0] <= low and first[1] >= high + page:
             self._done = True
-            self._state.seen(self._key)
+            self._release()
         else:
-            self._state.hold_until_seen(self._key, self._reason())
+            self._hold_now()
         self._tell()
 
     def _tell(self) -> None:

@@ -15,9 +15,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QFontMetrics
-from PySide6.QtWidgets import QGridLayout, QLabel, QPushButton, QSizePolicy, QWidget
+from PySide6.QtCore import QEvent, QRect, QSize, Qt, Signal
+from PySide6.QtGui import QFontMetrics, QHelpEvent, QPainter, QPaintEvent
+from PySide6.QtWidgets import QLabel, QPushButton, QSizePolicy, QToolTip, QWidget
 
 from notch_app.card.headline import Changes, Headline, LiveFact, LiveHeadline
 from notch_app.card.state import SECRET_MASK, CardState
@@ -33,17 +33,14 @@ TEXT_LINES: Final = 4
 """Lines a folded message (a multi-line text) is given before it is cut."""
 _KEY_WIDTH: Final = 130
 _SPACE_CHARS: Final = " \t\r\n"
-
-
-def _value_label(look: Look, role: str) -> QLabel:
-    """A plain-text, word-wrapping label in a text role (never rich text: values are the
-    agent's)."""
-    label = QLabel()
-    label.setObjectName(role)
-    label.setTextFormat(Qt.TextFormat.PlainText)
-    label.setWordWrap(True)
-    style_text(label, role, look)
-    return label
+_GAP: Final = 14
+"""Between the label column and the values."""
+_ROW_GAP: Final = 5
+_KEY_FLAGS: Final = int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+_VALUE_FLAGS: Final = int(
+    Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter | Qt.TextFlag.TextWordWrap
+)
+"""As a word-wrapping plain-text label draws (the values are the agent's: never rich)."""
 
 
 class HeadlineLine(QLabel):
@@ -95,12 +92,15 @@ class HeadlineLine(QLabel):
 @dataclass(slots=True)
 class _Fact:
     binding: InputBinding
-    key: QLabel
-    value: QLabel
+    key: str
+    """The label as drawn: one line, cut with … past _KEY_WIDTH (whole in its tooltip)."""
+    key_advance: int
     words: LiveFact
     depends: frozenset[str]
     """The arguments the row's place reads besides its words: its own, its visibleIf's."""
     full: str = ""
+    fitted: str = ""
+    """The value as drawn: cut with … to its lines."""
     shown: tuple[str, int, bool] | None = None
     """What the row shows now: (value, lines, kept); None before its first refresh."""
     cut: bool = False
@@ -109,7 +109,11 @@ class _Fact:
 
 
 class FoldedFacts(QWidget):
-    """One row per folded input: its label, and its value cut to fit a line or two."""
+    """One row per folded input: its label, and its value cut to fit a line or two.
+
+    Drawn by one widget, not a label per key and value (forty labels on a 20-input
+    card cost more than the rest of its compact view): rows are measured when their
+    value changes and painted as a grid of two columns, a switch that is on across both."""
 
     def __init__(
         self,
@@ -121,47 +125,38 @@ class FoldedFacts(QWidget):
     ) -> None:
         super().__init__(parent)
         self.setObjectName("FoldedFacts")
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
         self._state = state
         self._look = look
-        grid = QGridLayout(self)
-        grid.setContentsMargins(0, 0, 0, 0)
-        grid.setHorizontalSpacing(14)
-        grid.setVerticalSpacing(5)
-        grid.setColumnStretch(1, 1)
+        self._key_font = look.font("KeyLabel")
+        self._value_font = look.font("KeyValue")
+        self._key_color = look.text_color("KeyLabel")
+        self._value_color = look.text_color("KeyValue")
         self._key_width = 0
         self._facts: list[_Fact] = []
-        key_metrics = QFontMetrics(look.font("KeyLabel"))
+        key_metrics = QFontMetrics(self._key_font)
+        self._key_metrics = key_metrics
         for binding in inputs:
             if binding.kind != "toggle":
                 advance = key_metrics.horizontalAdvance(binding.label)
                 self._key_width = max(self._key_width, min(_KEY_WIDTH, advance))
-        self._value_width = max(80, width - self._key_width - 14)
-        self._metrics = QFontMetrics(look.font("KeyValue"))
+        self._value_width = max(80, width - self._key_width - _GAP)
+        self._metrics = QFontMetrics(self._value_font)
         self._arguments: Mapping[str, Any] | None = None
-        for row, binding in enumerate(inputs):
-            key = QLabel(self)
-            key.setTextFormat(Qt.TextFormat.PlainText)
-            style_text(key, "KeyLabel", look)
+        for binding in inputs:
             # One line: a long label is cut (whole in its tooltip), never stacked in three.
-            key.setText(
-                key_metrics.elidedText(binding.label, Qt.TextElideMode.ElideRight, _KEY_WIDTH)
-            )
-            key.setToolTip(binding.label if key.text() != binding.label else "")
-            value = _value_label(look, "KeyValue")
-            value.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-            if binding.kind == "toggle":
-                # A switch that is on reads as what it does: "✓ Email the invitation".
-                grid.addWidget(value, row, 0, 1, 2)
-                key.hide()
-            else:
-                grid.addWidget(key, row, 0, Qt.AlignmentFlag.AlignTop)
-                grid.addWidget(value, row, 1)
+            key = key_metrics.elidedText(binding.label, Qt.TextElideMode.ElideRight, _KEY_WIDTH)
             depends = frozenset(
                 p.partition(".")[0] for p in (binding.path, *state.visibility_paths(binding.block))
             )
             words = LiveFact(state.tool, binding.path)
-            self._facts.append(_Fact(binding, key, value, words, depends))
+            advance = key_metrics.horizontalAdvance(key)
+            self._facts.append(_Fact(binding, key, advance, words, depends))
         self._said: frozenset[str] | None = None
+        self._rows: list[tuple[_Fact, QRect, QRect]] | None = None
+        """Each shown row's key and value boxes at `_laid_for` width (made when needed)."""
+        self._laid_for = -1
+        self._height = 0
         self.cut: list[str] = []
         """The labels whose value did not fit its lines (confirm waits for Details)."""
 
@@ -182,7 +177,7 @@ class FoldedFacts(QWidget):
         same_said = said.said == self._said
         self._said = said.said
         cut: list[str] = []
-        shown_any = False
+        shown_any = moved = False
         for fact in self._facts:
             if (
                 same_said
@@ -203,8 +198,7 @@ class FoldedFacts(QWidget):
             now = (text, lines, keep)
             if now != fact.shown:
                 fact.shown = now
-                fact.key.setVisible(keep and not toggle)
-                fact.value.setVisible(keep)
+                moved = True
                 if keep:
                     width = self._value_width
                     if toggle:
@@ -214,17 +208,92 @@ class FoldedFacts(QWidget):
                     room = width * lines - metrics.averageCharWidth() * 3 * lines
                     fitted = metrics.elidedText(text, Qt.TextElideMode.ElideRight, room)
                     fact.full = text
-                    fact.value.setText(fitted)
-                    fact.value.setToolTip(text if fitted != text else "")
+                    fact.fitted = fitted
                     fact.cut = fitted != text
             if not keep:
                 continue
             shown_any = True
             if fact.cut:
                 cut.append(fact.binding.label)
+        if moved:
+            self._rows = None
+            self.setAccessibleDescription(
+                "; ".join(f"{f.binding.label}: {f.full}" for f in self._facts if _kept(f))
+            )
+            self.updateGeometry()
+            self.update()
         self.setVisible(shown_any)
         self.cut = cut
         return cut
+
+    # --- drawing ---------------------------------------------------------------------
+
+    def _laid_out(self, width: int) -> list[tuple[_Fact, QRect, QRect]]:
+        """The shown rows' key and value boxes at `width`, as a two-column grid lays them
+        out: the key column as wide as its widest shown label, each row as tall as its
+        wrapped value."""
+        if self._rows is not None and self._laid_for == width:
+            return self._rows
+        kept = [f for f in self._facts if _kept(f)]
+        column = max((f.key_advance for f in kept if f.binding.kind != "toggle"), default=0)
+        key_height = self._key_metrics.height()
+        rows: list[tuple[_Fact, QRect, QRect]] = []
+        y = 0
+        for fact in kept:
+            toggle = fact.binding.kind == "toggle"
+            left = 0 if toggle else column + _GAP
+            room = max(1, width - left)
+            box = self._metrics.boundingRect(0, 0, room, 2000, _VALUE_FLAGS, fact.fitted)
+            height = max(box.height(), 0 if toggle else key_height)
+            if rows:
+                y += _ROW_GAP
+            rows.append((fact, QRect(0, y, column, key_height), QRect(left, y, room, height)))
+            y += height
+        self._rows, self._laid_for, self._height = rows, width, y
+        return rows
+
+    def hasHeightForWidth(self) -> bool:
+        return True
+
+    def heightForWidth(self, width: int) -> int:
+        self._laid_out(width)
+        return self._height
+
+    def sizeHint(self) -> QSize:
+        width = self._value_width + self._key_width + _GAP
+        return QSize(width, self.heightForWidth(width))
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(0, 0)
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        painter = QPainter(self)
+        for fact, key_box, value_box in self._laid_out(self.width()):
+            if fact.binding.kind != "toggle":
+                painter.setFont(self._key_font)
+                painter.setPen(self._key_color)
+                painter.drawText(key_box, _KEY_FLAGS, fact.key)
+            painter.setFont(self._value_font)
+            painter.setPen(self._value_color)
+            painter.drawText(value_box, _VALUE_FLAGS, fact.fitted)
+        painter.end()
+
+    def event(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.ToolTip and isinstance(event, QHelpEvent):
+            # The whole value of a row cut with …, the whole label of a label cut.
+            tip = ""
+            for fact, key_box, value_box in self._laid_out(self.width()):
+                if value_box.contains(event.pos()) and fact.cut:
+                    tip = fact.full
+                elif key_box.contains(event.pos()) and fact.key != fact.binding.label:
+                    tip = fact.binding.label
+            if tip:
+                QToolTip.showText(event.globalPos(), tip, self)
+            else:
+                QToolTip.hideText()
+                event.ignore()
+            return True
+        return super().event(event)
 
     def _text(
         self, fact: _Fact, arguments: Mapping[str, Any], changes: Changes | None
@@ -251,7 +320,15 @@ class FoldedFacts(QWidget):
 
     def facts(self) -> dict[str, str]:
         """Label → the whole value, of each row shown (for tests and the review)."""
-        return {f.binding.label: f.full for f in self._facts if not f.value.isHidden()}
+        return {f.binding.label: f.full for f in self._facts if _kept(f)}
+
+    def drawn(self) -> dict[str, str]:
+        """Label → the value as drawn (cut with … where it did not fit)."""
+        return {f.binding.label: f.fitted for f in self._facts if _kept(f)}
+
+
+def _kept(fact: _Fact) -> bool:
+    return fact.shown is not None and fact.shown[2]
 
 
 class DetailsToggle(QPushButton):

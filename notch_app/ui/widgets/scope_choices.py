@@ -18,9 +18,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final, Literal
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QPalette
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QWidget
+from PySide6.QtCore import QEvent, QRect, QSize, Qt
+from PySide6.QtGui import QEnterEvent, QPainter, QPaintEvent, QPalette, QPen
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSizePolicy, QWidget
 
 from notch_app.card.scope_reach import always_label, session_reach
 from notch_app.card.state import CardState
@@ -43,6 +43,69 @@ CHOICES: Final[tuple[tuple[Literal["session", "always"], str, str], ...]] = (
 )
 
 
+class ScopeButton(QPushButton):
+    """A flat link-coloured choice whose words wrap onto more lines where the card is too
+    narrow for them, right-aligned: what a scope covers ("Allow `npm test` in ~/shop for
+    this session") is never cut at either end, on a 280 px card too."""
+
+    _PAD = 4
+
+    def __init__(self, text: str, parent: QWidget | None = None) -> None:
+        super().__init__(text, parent)
+        policy = QSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
+        policy.setHeightForWidth(True)
+        self.setSizePolicy(policy)
+
+    def _flags(self) -> int:
+        return int(
+            Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter | Qt.TextFlag.TextWordWrap
+        )
+
+    def sizeHint(self) -> QSize:
+        metrics = self.fontMetrics()
+        return QSize(
+            metrics.horizontalAdvance(self.text()) + 2 * self._PAD,
+            metrics.height() + 2 * self._PAD,
+        )
+
+    def minimumSizeHint(self) -> QSize:
+        metrics = self.fontMetrics()
+        widest = max((metrics.horizontalAdvance(w) for w in self.text().split()), default=0)
+        return QSize(widest + 2 * self._PAD, metrics.height() + 2 * self._PAD)
+
+    def hasHeightForWidth(self) -> bool:
+        return True
+
+    def heightForWidth(self, width: int) -> int:
+        room = QRect(0, 0, max(1, width - 2 * self._PAD), 10_000)
+        return self.fontMetrics().boundingRect(room, self._flags(), self.text()).height() + (
+            2 * self._PAD
+        )
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        painter = QPainter(self)
+        group = QPalette.ColorGroup.Active if self.isEnabled() else QPalette.ColorGroup.Disabled
+        painter.setPen(self.palette().color(group, QPalette.ColorRole.ButtonText))
+        font = self.font()
+        font.setUnderline(self.underMouse() and self.isEnabled())
+        painter.setFont(font)
+        inner = self.rect().adjusted(self._PAD, self._PAD, -self._PAD, -self._PAD)
+        painter.drawText(inner, self._flags(), self.text())
+        if self.hasFocus():
+            pen = QPen(self.palette().color(group, QPalette.ColorRole.ButtonText))
+            pen.setStyle(Qt.PenStyle.DotLine)
+            painter.setPen(pen)
+            painter.drawRect(self.rect().adjusted(0, 0, -1, -1))
+
+    def enterEvent(self, event: QEnterEvent) -> None:
+        self.update()
+        super().enterEvent(event)
+
+    def leaveEvent(self, event: QEvent) -> None:
+        self.update()
+        super().leaveEvent(event)
+
+
 class ScopeChoices(QWidget):
     """A quiet right-aligned line: "or  Allow for this session · Always allow".
     `choose(scope)` is called with the scope of a click; the buttons are the card's
@@ -60,7 +123,7 @@ class ScopeChoices(QWidget):
         lead = QLabel("or")
         style_text(lead, "ListMore", look)
         row.addWidget(lead)
-        self.buttons: dict[Literal["session", "always"], QPushButton] = {}
+        self.buttons: dict[Literal["session", "always"], ScopeButton] = {}
         # The link colour while confirm is open; faint, like the held confirm, while not.
         palette = QPalette(look.tinted_palette("ShowMore", QPalette.ColorRole.ButtonText, "link"))
         palette.setColor(
@@ -71,7 +134,7 @@ class ScopeChoices(QWidget):
                 dot = QLabel("·")
                 style_text(dot, "ListMore", look)
                 row.addWidget(dot)
-            button = QPushButton(text, self)
+            button = ScopeButton(text, self)
             button.setObjectName(f"Scope-{scope}")
             button.setFlat(True)
             button.setAutoDefault(False)
