@@ -12,8 +12,8 @@ from zoneinfo import ZoneInfo
 import pytest
 from pytestqt.qtbot import QtBot
 
-from notch_app.card import headline as headline_module
 from notch_app.card import person_locale
+from notch_app.card.headline import facts as headline_facts
 from notch_app.manifest.integration import load_integration
 from notch_app.ui.card_view import CardView
 
@@ -39,13 +39,13 @@ def _mail_card() -> CardView:
 def _count_readings(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """How many times the arguments are read for words (a headline or one fact)."""
     made = [0]
-    real = headline_module._Facts.__init__
+    real = headline_facts.Facts.__init__
 
     def counted(self: Any, *args: Any, **kwargs: Any) -> None:
         made[0] += 1
         real(self, *args, **kwargs)
 
-    monkeypatch.setattr(headline_module._Facts, "__init__", counted)
+    monkeypatch.setattr(headline_facts.Facts, "__init__", counted)
     return made
 
 
