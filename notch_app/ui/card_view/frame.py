@@ -1,0 +1,196 @@
+"""The card's frame: the glass and what is laid out in it, top to bottom.
+
+Notch's own strip (who asks) and notice (why it asks), the headline, the scrolling body
+with the view's blocks (those the compact view folds each in a holder of its own), the
+footer with the view's buttons; and the places Notch's later lines go (its check and
+risk lines under the headline, its blockers and hints under the footer).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from PySide6.QtWidgets import QLabel, QLayout, QVBoxLayout, QWidget
+
+from notch_app.card.compact import in_compact_view
+from notch_app.manifest.model import CardBlock, Tool, WidgetBlock
+from notch_app.ui.blocks import CardContext, build_block
+from notch_app.ui.blocks.layout import add_card_header
+from notch_app.ui.blocks.widget import notch_footer
+from notch_app.ui.card_view.body import CardBody
+from notch_app.ui.widgets.asker_strip import Asker, AskerStrip
+from notch_app.ui.widgets.details_fold import HeadlineLine
+from notch_app.ui.widgets.guard_notice import GuardNotice
+from notch_app.ui.widgets.shapes import GlassFrame
+
+
+@dataclass(eq=False)
+class CardFrame:
+    """The laid-out card: its glass, the column in it and the parts later lines join."""
+
+    glass: GlassFrame
+    column: QVBoxLayout
+    """The glass's own layout, top to bottom."""
+    width: int
+    headline_line: HeadlineLine
+    notes_at: int
+    """Where Notch's lines under the headline go (check notes, risk lines, changes)."""
+    footer: QVBoxLayout = field(default_factory=QVBoxLayout)
+    asker_strip: AskerStrip | None = None
+    notice: GuardNotice | None = None
+    body: CardBody | None = None
+    content: QVBoxLayout | None = None
+    """The body's column of blocks (None for a card without a body)."""
+    folded: list[tuple[Any, QWidget]] = field(default_factory=list)
+    """The blocks folded under Details, each with the holder that shows or hides it."""
+
+    def under_footer(self) -> int:
+        """The column's index right under the footer."""
+        column = self.column
+        return next(
+            i + 1
+            for i in range(column.count())
+            if (item := column.itemAt(i)) is not None and item.layout() is self.footer
+        )
+
+    def footer_at(self) -> int:
+        """The footer's own index in the column."""
+        return self.under_footer() - 1
+
+    def chrome_height(self) -> int:
+        """The card's height without its body: the strip, headline, footer and the lines
+        around them, as laid out now."""
+        column = self.column
+        margins = column.contentsMargins()
+        total = margins.top() + margins.bottom()
+        width = self.width - margins.left() - margins.right()
+        parts = 0
+        for i in range(column.count()):
+            item = column.itemAt(i)
+            if item is None:
+                continue
+            widget = item.widget()
+            if widget is self.body:
+                parts += 1
+                continue
+            if widget is not None and widget.isHidden():
+                continue
+            # A wrapped line's height at the card's own width (its size hint assumes
+            # some narrower width and reads taller).
+            height = (
+                item.heightForWidth(width) if item.hasHeightForWidth() else item.sizeHint().height()
+            )
+            if height > 0:
+                total += height
+                parts += 1
+        return total + column.spacing() * max(0, parts - 1)
+
+
+def lay_out_card(
+    card: QWidget,
+    ctx: CardContext,
+    tool: Tool,
+    *,
+    width: int,
+    asker: Asker | None,
+    notice: str | None,
+    with_body: bool,
+    compact: bool,
+    screen_height: int | None,
+) -> CardFrame:
+    """Lay `card` out: its glass, Notch's strip and notice, the headline, the body (when
+    the view has blocks for it, or `with_body`) holding the view's blocks, and the footer."""
+    frame = _glass(card, ctx, width, asker, notice)
+    root = ctx.state.view.root
+    children = list(root.children) if isinstance(root, CardBlock) else [root]
+    footer_blocks: list[Any] = list(root.footer) if isinstance(root, CardBlock) else []
+    if isinstance(root, WidgetBlock):
+        footer_blocks = notch_footer(root, tool)  # Notch's own, outside the page
+    content: QWidget | None = None
+    if children or with_body:
+        content = _add_body(frame, ctx, screen_height)
+    frame.footer.setSpacing(8)
+    frame.column.addLayout(frame.footer)
+    for child in children:
+        assert content is not None and frame.content is not None
+        built = build_block(child, ctx, content)
+        if compact and isinstance(root, CardBlock) and not in_compact_view(child):
+            # Folded under Details: a holder of its own, so the fold and the block's
+            # visibleIf never set the same widget's visibility.
+            holder = QWidget(content)
+            held = QVBoxLayout(holder)
+            held.setContentsMargins(0, 0, 0, 0)
+            held.addWidget(built)
+            frame.folded.append((child, holder))
+            built = holder
+        frame.content.addWidget(built)
+    for block in footer_blocks:
+        frame.footer.addWidget(build_block(block, ctx, frame.glass))
+    return frame
+
+
+def _glass(
+    card: QWidget, ctx: CardContext, width: int, asker: Asker | None, notice: str | None
+) -> CardFrame:
+    """The glass with Notch's strip and notice, and the headline under them."""
+    outer = QVBoxLayout(card)
+    outer.setContentsMargins(0, 0, 0, 0)
+    outer.setSizeConstraint(QLayout.SizeConstraint.SetFixedSize)
+    glass = GlassFrame(ctx.look, "card", card)
+    glass.setObjectName("NotchCard")
+    glass.setFixedWidth(width)
+    outer.addWidget(glass)
+    column = QVBoxLayout(glass)
+    column.setContentsMargins(20, 18, 20, 16)
+    column.setSpacing(12)
+    # Who is asking, in Notch's own strip across the top of the glass: placed by the
+    # card, not by a layout, above the margins every block is laid out in, so no
+    # block can cover or copy it. The glass's width is fixed, so is the strip's.
+    strip: AskerStrip | None = None
+    if asker is not None:
+        strip = AskerStrip(ctx.look, asker, ctx.look.radius["card"], glass)
+        strip.setGeometry(0, 0, width, strip.height())
+        column.setContentsMargins(20, strip.height() + 14, 20, 16)
+    guard: GuardNotice | None = None
+    if notice and notice.strip():
+        guard = GuardNotice(ctx.look, notice)
+        column.addWidget(guard)
+        card.setAccessibleDescription(guard.text)
+    header = QVBoxLayout()
+    header.setSpacing(3)
+    column.addLayout(header)
+    ctx.parent = glass
+    # The card's first line is its headline: the action and its key facts in plain
+    # words (the author's title is one of the things it is made from).
+    headline_line = HeadlineLine(ctx.look, ctx.state, glass)
+    header.addWidget(headline_line)
+    root = ctx.state.view.root
+    if isinstance(root, CardBlock) and root.subtitle:
+        add_card_header(root.model_copy(update={"title": None}), header, ctx)
+        subtitle = header.itemAt(header.count() - 1)
+        line = subtitle.widget() if subtitle is not None else None
+        headline_line.subtitle = line if isinstance(line, QLabel) else None
+    # Notch's own lines under the title go here: hidden characters and look-alike
+    # letters, risk lines, changes (made now or when first needed).
+    return CardFrame(
+        glass, column, width, headline_line, column.count(), asker_strip=strip, notice=guard
+    )
+
+
+def _add_body(frame: CardFrame, ctx: CardContext, screen_height: int | None) -> QWidget:
+    """The scrolling body, joined to the card before its blocks are built: each block
+    takes the card's palette and font once, as it is added, instead of the whole body
+    being re-themed when it joins at the end. Returns the body's content widget."""
+    content = QWidget()
+    content.setObjectName("CardBodyContent")
+    column = QVBoxLayout(content)
+    column.setContentsMargins(0, 0, 4, 0)
+    column.setSpacing(12)
+    body = CardBody(content, frame.width - 40, ctx.look, frame.glass)
+    body.screen_height = screen_height
+    body.chrome = frame.chrome_height
+    frame.body = body
+    frame.content = column
+    frame.column.addWidget(body)
+    return content

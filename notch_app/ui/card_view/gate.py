@@ -1,0 +1,69 @@
+"""The card's confirm gate as the person sees it: confirm buttons open or closed, and
+the line under the footer that says what it waits for ("Fill in Subject")."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel
+
+from notch_app.card.state import REQUIRED_MESSAGE
+from notch_app.ui.blocks import CardContext
+from notch_app.ui.blocks.text import wrapped_label
+from notch_app.ui.card_view.frame import CardFrame
+
+
+def listed(reasons: tuple[str, ...]) -> str:
+    """Up to three reasons joined, then how many more."""
+    more = f" (and {len(reasons) - 3} more)" if len(reasons) > 3 else ""
+    return "; ".join(reasons[:3]) + more
+
+
+class ConfirmGate:
+    """Opens and closes the card's confirm buttons with its CardState's gate, and says
+    why it is closed (the line under the footer is made the first time it has words)."""
+
+    def __init__(self, ctx: CardContext, frame: CardFrame) -> None:
+        self._ctx = ctx
+        self._frame = frame
+        self._last: tuple[bool, tuple[str, ...], tuple[str, ...]] | None = None
+        self._blockers: QLabel | None = None
+
+    def apply(self) -> None:
+        """Follow the state's gate now (nothing is touched while it is as last applied)."""
+        state = self._ctx.state
+        enabled = state.confirm_enabled
+        # Said once: a folded field and the fold can both wait on "Open Details …".
+        reasons = tuple(dict.fromkeys(state.blockers())) if not enabled else ()
+        # The line under the footer leaves out "is required" for fields the person has
+        # not touched: an untouched form never looks like it failed validation (the
+        # quiet `*` is the marker). The tooltip and accessible description say it all.
+        loud = reasons
+        if reasons:
+            # Said from the moment the card shows, and gone with its reason; a required
+            # field nobody has touched yet is asked for, not scolded ("Fill in Subject").
+            quiet = {
+                f"{b.label} {REQUIRED_MESSAGE}": f"Fill in {b.label}"
+                for b in state.inputs
+                if not state.is_touched(b.path)
+            }
+            loud = tuple(quiet.get(r, r) for r in reasons)
+        gate = (enabled, reasons, loud)
+        if gate == self._last:
+            return
+        self._last = gate
+        why = listed(reasons)
+        for button in self._ctx.confirm_buttons:
+            button.setEnabled(enabled)
+            button.setToolTip("" if enabled else why)
+            button.setAccessibleDescription("" if enabled else f"Unavailable: {why}")
+        self._say(listed(loud))
+
+    def _say(self, line: str) -> None:
+        if self._blockers is None:
+            if not line:
+                return
+            self._blockers = wrapped_label("Blockers", self._ctx.look, selectable=False)
+            self._blockers.setAlignment(Qt.AlignmentFlag.AlignRight)
+            self._frame.column.insertWidget(self._frame.under_footer(), self._blockers)
+        self._blockers.setText(line)
+        self._blockers.setVisible(bool(line))
