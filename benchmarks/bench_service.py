@@ -169,10 +169,10 @@ async def serve_notch(
     path: str, data: str, stamps: str | None = None, profile: str | None = None
 ) -> None:
     if stamps:
-        from notch_app.ipc import server
+        from notch_app.ipc.server import connection, serving
 
         ns = time.perf_counter_ns
-        read, handle = server._Connection.buffer_updated, server.NotchServer._handle
+        read, handle = connection.Connection.buffer_updated, serving.NotchServer._handle
 
         def stamped_read(self: Any, nbytes: int) -> None:
             STAMPS.append(("read", ns()))
@@ -183,8 +183,8 @@ async def serve_notch(
             handle(self, conn, line)
             STAMPS.append(("handled", ns()))
 
-        server._Connection.buffer_updated = stamped_read  # type: ignore[method-assign]
-        server.NotchServer._handle = stamped_handle  # type: ignore[method-assign]
+        connection.Connection.buffer_updated = stamped_read  # type: ignore[method-assign]
+        serving.NotchServer._handle = stamped_handle  # type: ignore[method-assign]
         stamp_loop(stamps)
     await start(Path(path), Path(data), catalog=catalog())
     if profile:  # `--profile`: cProfile from here until SIGTERM, then write the stats
@@ -444,7 +444,7 @@ def join_stamps(calls: list[dict[str, int]], server: list[list[Any]]) -> dict[st
 def tight_loop_handle_us(tmp: Path, n: int = 3000) -> float:
     """Notch's `_handle` for the same request back to back in one process (hot caches)."""
     from notch_app.ipc.client import encode_call, request_params
-    from notch_app.ipc.server import _Connection
+    from notch_app.ipc.server.connection import Connection
 
     class Sink:
         def write(self, data: bytes) -> None: ...
@@ -456,7 +456,7 @@ def tight_loop_handle_us(tmp: Path, n: int = 3000) -> float:
 
     async def run() -> float:
         notch = await start(tmp / "t" / "notch.sock", tmp / "tdata", catalog=catalog())
-        conn = _Connection(notch.server)
+        conn = Connection(notch.server)
         conn.transport = Sink()  # type: ignore[assignment]
         lines = [encode_call(1, "confirm.request", request_params(
             ID, "search_notes", {"query": "q"}, f"t{i}", None, None, None))[:-1]

@@ -16,9 +16,9 @@ from jsonschema import Draft202012Validator
 
 from notch_app.client import AsyncNotchClient, NotchRequestError
 from notch_app.ipc import protocol as rpc
-from notch_app.ipc import server as server_module
 from notch_app.ipc.methods import METHODS, NAMES
 from notch_app.ipc.openrpc import FILE_NAME, socket_openrpc
+from notch_app.ipc.server import serving as server_module
 from notch_app.manifest.model import default_schema_dir
 from notch_app.manifest.model.schemas import render
 from notch_app.runtime.catalog import Catalog
