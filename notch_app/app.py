@@ -19,7 +19,7 @@ import sys
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Literal, TextIO
 
 from notch_app import headless
 from notch_app.ipc.address import SocketError, leave_note, take_note_back
@@ -42,6 +42,8 @@ if TYPE_CHECKING:
     from notch_app.phone.answering import PhoneAnswers
     from notch_app.ui.overlay_cards import ManifestCardFactory
     from notch_app.ui.overlay_presenter import OverlayPresenter
+    from notch_app.ui.tray import NotchTray
+    from notch_app.ui.tray_pause import PauseControl
 
 BUNDLED_MANIFESTS = bundled_manifests_dir()
 """The bundled example integrations: the shipped `manifests/` folder."""
@@ -61,6 +63,8 @@ class NotchConfig:
     """`notch run --idle`: the idle look for this run, over the settings file."""
     park_after_override_s: float | None = None
     """`notch run --park-after`: the park time for this run, over the settings file."""
+    theme_override: Literal["system", "light", "dark"] | None = None
+    """`notch run --theme`: the overlay's look for this run, over the settings file."""
     phone_host: str = "0.0.0.0"
     """Where the phone page listens when turned on: every local address (the phone is on
     the local network); tests and embedders may keep it on this machine (127.0.0.1)."""
@@ -77,6 +81,7 @@ def overlay_settings_from(config: NotchConfig, preferences: OverlayPreferences) 
     return dataclasses.replace(
         config.settings,
         idle_mode=idle,
+        theme=config.theme_override or preferences.theme,
         park_after_s=float(preferences.park_after_seconds if park is None else park),
         glance_ms=preferences.glance_seconds * 1000,
         answer_by_voice=preferences.answer_by_voice,
@@ -99,6 +104,8 @@ class NotchApp:
         self.server: NotchServer | None = None
         self.presenter: OverlayPresenter | None = None
         self.tray: object | None = None
+        self.pause_control: PauseControl | None = None
+        """The person's pause, from the tray menu (ui/tray_pause.py)."""
         self.policy_book: PolicyBook | None = None
         self.settings_window: object | None = None
         self._settings_watcher: object | None = None
@@ -121,6 +128,7 @@ class NotchApp:
         from notch_app.ui.overlay_presenter import OverlayPresenter
         from notch_app.ui.settings.watcher import SettingsFileWatcher
         from notch_app.ui.tray import NotchTray
+        from notch_app.ui.tray_pause import PauseControl
 
         self.reload_integrations()
         skipped = len(self.catalog.skipped)
@@ -141,6 +149,7 @@ class NotchApp:
         # A flag that differs from the file at startup is no news; later choices are.
         self._last_choice = {"--idle": book.overlay.idle}
         self._last_choice["--park-after"] = book.overlay.park_after_seconds
+        self._last_choice["--theme"] = book.overlay.theme
         cards = ManifestCardFactory(self.catalog, theme=settings.theme, width=settings.card_width)
         self._cards = cards
 
@@ -180,15 +189,28 @@ class NotchApp:
         self._settings_watcher = SettingsFileWatcher(book)
         # The idle look and park time follow the person's Settings while Notch runs.
         self._unsubscribe_overlay = book.subscribe(self._follow_overlay_preferences)
+        # The person's pause (tray → Ask for everything / Hold all cards / Resume).
+        self.pause_control = PauseControl(self.service.pause, presenter)
         if self.config.tray and NotchTray.available():
-            tray = NotchTray(
-                quit=self.request_stop,
-                open_settings=lambda _t: self.open_settings(),
-                recent=presenter.recent_lines,
-                show_recent=presenter.show_recent,
-            )
+            tray = self.make_tray()
             tray.show()
             self.tray = tray
+
+    def make_tray(self) -> NotchTray:
+        """The tray icon and its menu (not shown): recent decisions, the pause, Settings…
+        and Quit. Call after `start()`."""
+        from notch_app.ui.tray import NotchTray
+        from notch_app.ui.tray_pause import PauseMenu
+
+        presenter = self.presenter
+        assert presenter is not None and self.pause_control is not None
+        return NotchTray(
+            quit=self.request_stop,
+            open_settings=lambda _t: self.open_settings(),
+            recent=presenter.recent_lines,
+            show_recent=presenter.show_recent,
+            pause=PauseMenu(self.pause_control),
+        )
 
     def _follow_phone(self) -> None:
         if self.policy_book is None or self.phone is None:
@@ -208,6 +230,7 @@ class NotchApp:
         for flag, pinned, chosen in (
             ("--idle", self.config.idle_override, preferences.idle),
             ("--park-after", self.config.park_after_override_s, preferences.park_after_seconds),
+            ("--theme", self.config.theme_override, preferences.theme),
         ):
             if pinned is None:
                 continue
@@ -226,6 +249,20 @@ class NotchApp:
         if settings != self.overlay_settings:
             self.presenter.apply_settings(settings)
             self.overlay_settings = settings
+        if self._cards is not None and self._cards.theme != settings.theme:
+            # The next card and glance take the new look; no restart (issue 22).
+            self._cards.use_theme(settings.theme)
+            self._follow_theme_in_settings(settings.theme)
+
+    def _follow_theme_in_settings(self, theme: Literal["system", "light", "dark"]) -> None:
+        """The Settings window, when open, takes the overlay's look too."""
+        from notch_app.ui.settings.style import settings_style_sheet
+        from notch_app.ui.theme import resolved_theme
+
+        window = self.settings_window
+        if window is not None:
+            window.theme = resolved_theme(theme)  # type: ignore[attr-defined]
+            window.setStyleSheet(settings_style_sheet(window.theme))  # type: ignore[attr-defined]
 
     def reload_integrations(self) -> list[str]:
         """Load every integration folder: at start, and again on Settings → Reload / Install /
@@ -250,10 +287,13 @@ class NotchApp:
             return
         window = self.settings_window
         if window is None:
+            from notch_app.ui.theme import resolved_theme
+
             window = SettingsWindow(
                 self.policy_book,
                 lambda: self.catalog,
                 user_integrations_dir(),
+                theme=resolved_theme(self.overlay_settings.theme),
                 reload_integrations=self.reload_integrations,
                 allowances=self.service,
                 phone=self.phone,

@@ -50,8 +50,9 @@ def add_service_options(parser: argparse.ArgumentParser) -> None:
         "--theme",
         choices=("system", "dark", "light"),
         default=None,
-        help="the cards' look: follow the desktop's light or dark scheme (system, the "
-        "default), or always dark or light",
+        help="the cards' look for this run: follow the desktop's light or dark scheme "
+        "(system), or always dark or light; overrides Settings → In the notch → Look "
+        "(default: that setting, system until changed)",
     )
     parser.add_argument(
         "--park-after",
@@ -98,6 +99,7 @@ def config_from(args: argparse.Namespace) -> NotchConfig:
     theme = getattr(args, "theme", None)
     return NotchConfig(
         settings=OverlaySettings(theme=theme) if theme else OverlaySettings(),
+        theme_override=theme,
         socket_path=(args.socket or default_socket_path()).expanduser(),
         data_dir=(args.data_dir or default_data_dir()).expanduser(),
         manifest_dirs=list(args.manifests),

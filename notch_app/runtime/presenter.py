@@ -188,6 +188,17 @@ class ContainedPresenter:
             if self.shown is not None:
                 self.shown.glance(request, text)
 
+    def ran_by_rule(self, request: ConfirmationRequest, text: str) -> None:
+        """An action ran without a card because of the person's scope rule ("this
+        session", "Always allow"): a presenter with a `ran_by_rule(request, text)` method
+        shows `text` with an Undo of that rule; any other gets it as a plain glance."""
+        with _contained("ran_by_rule"):
+            told = getattr(self.shown, "ran_by_rule", None)
+            if callable(told):
+                told(request, text)
+            elif self.shown is not None:
+                self.shown.glance(request, text)
+
     def show_result(self, glance: ResultGlance) -> None:
         with _contained("show_result"):
             if self.shown is not None:

@@ -65,6 +65,7 @@ from notch_app.runtime.decision import (
 )
 from notch_app.runtime.model_sentence import sentence_for_model
 from notch_app.runtime.ownership import IN_PROCESS, Asker, holds, owner_of
+from notch_app.runtime.pause import PAUSED_REASON, Pause
 from notch_app.runtime.policy import ASK, AlwaysAsk, Policy, PolicyVerdict
 from notch_app.runtime.policy_book.fingerprint import integration_source
 from notch_app.runtime.presenter import (
@@ -271,6 +272,11 @@ class ConfirmationService:
         session (the agent's own, else its asker's): see allowances.py."""
         self._reads: OrderedDict[str, tuple[str | None, str, str]] = OrderedDict()
         """Recent read-only calls answered notRequired: callId → (asker, integration, tool)."""
+        self.pause = Pause(clock)
+        """The person's pause from the tray (runtime/pause.py); no socket method reaches it."""
+        self._ran_by_rule: OrderedDict[str, str | None] = OrderedDict()
+        """Recent calls that ran unasked under the person's rule: callId → the session
+        allowance's id (None: "Always allow"), for the Undo on their note."""
         self.same_turn_s = SAME_TURN_S
         """Calls of one tool by one asker this close together are one turn's parallel
         calls (each its own card); a later one replaces the open card (`_repeat_of`)."""
@@ -479,15 +485,22 @@ class ConfirmationService:
         owner = owner_of(call.token)
         scope: Scope | None = "always" if verdict.verdict == "autoApprove" else None
         session = session_key(context, owner, integration.id)
-        if (
-            # Neither a block nor a guard that tripped (an ask with a reason): those win.
-            verdict.verdict == "ask"
-            and verdict.reason is None
-            and self.allowances.find(session, integration.id, tool.name, args) is not None
-        ):
+        # Neither a block nor a guard that tripped (an ask with a reason): those win.
+        plain_ask = verdict.verdict == "ask" and verdict.reason is None
+        allowed = (
+            self.allowances.find(session, integration.id, tool.name, args) if plain_ask else None
+        )
+        if allowed is not None:
             verdict = PolicyVerdict("autoApprove")
             scope = "session"
         verdict, scope = _with_count_check(verdict, scope, tool, args)
+        if verdict.verdict == "autoApprove" and self.pause.asks_for_everything:
+            # The person paused their rules from the tray: it asks, and says why.
+            verdict, scope = PolicyVerdict("ask", PAUSED_REASON), None
+        if verdict.verdict == "autoApprove" and scope is not None:
+            self._ran_by_rule[call.call_id] = allowed.id if allowed is not None else None
+            while len(self._ran_by_rule) > MAX_READS_KEPT:
+                self._ran_by_rule.popitem(last=False)
         request = ConfirmationRequest(
             call_id=call.call_id,
             integration_id=call.integration_id,
@@ -712,7 +725,12 @@ class ConfirmationService:
                 return
             self._settle(item, decision)
             # The glance is the person's setting (Settings → "Show a glance"), read live.
-            if runs and getattr(self.policy, "glance", True):
+            rule = _rule_words(scope, self.allowances, self._ran_by_rule.get(call_id))
+            if runs and getattr(self.policy, "glance", True) and rule is not None:
+                # Which rule of theirs let it run, one click from removed (issue 22).
+                title = item.tool.display_title
+                self._cards.ran_by_rule(request, f"Ran without asking: {rule} for {title} · Undo")
+            elif runs and getattr(self.policy, "glance", True):
                 self._cards.glance(request, verdict.reason or item.tool.display_title)
             elif not runs and verdict.for_model and verdict.reason:
                 # A refusal always says so in one line: the person should know a rule
@@ -731,6 +749,10 @@ class ConfirmationService:
         """Show `item`'s card (in `old`'s place when it supersedes one) and store it."""
         request = item.request
         call_id = request.call_id
+        if self.pause.holds_cards and (old is None or old.request.parked):
+            # The person holds all cards (tray): it waits parked until they resume.
+            item.request = request = replace(request, parked=True)
+            self.pause.hold(call_id)
         superseded: NewDecision | None = None
         if old is not None:
             ended = self._ended(old, "superseded", "agent", f"superseded by {call_id!r}")
@@ -966,12 +988,21 @@ class ConfirmationService:
     def undo_scope(self, call_id: str) -> str | None:
         """Undo how far the person's approval of `call_id` reached, from its pill: its
         session allowance ends, or the action's Asks first turns back on ("always").
+        Also the Undo on the note of a call that ran unasked under such a rule: the
+        rule goes, and the words say the call itself already ran.
         Returns what was undone, in a few words, or None when there was nothing to."""
+        ran = call_id in self._ran_by_rule
+        behind = self._ran_by_rule.pop(call_id, None)
+        done = " — what already ran stays done" if ran else ""
         allowance = self.allowances.made_by(call_id)
+        if allowance is None and behind is not None:
+            allowance = self.allowances.forget(behind)
         if allowance is not None:
             self.allowances.forget(allowance.id)
-            return f"Asks again: {allowance.label}"
+            return f"Asks again: {allowance.label}{done}"
         stored = self.store.decision(call_id)
+        if ran and stored is not None and stored.scope == "session":
+            return "That session rule had already ended: it asks again"
         if stored is None or stored.scope != "always":
             return None
         integration = self.catalog.integration(stored.integration_id)
@@ -984,7 +1015,7 @@ class ConfirmationService:
         except Exception:  # a settings file that cannot be written
             log.exception("could not turn Asks first back on for %s", tool.name)
             return None
-        return f"Asks first again: {tool.display_title}"
+        return f"Asks first again: {tool.display_title}{done}"
 
     def _allowance(self, item: _Open, scope: Scope) -> Scope:
         """The scope that takes effect for the person's approval of `item`: "session"
@@ -1388,6 +1419,20 @@ def _with_count_check(
     if verdict.verdict == "ask" and verdict.reason:
         note = f"{verdict.reason} {note}"
     return PolicyVerdict("ask", note), None
+
+
+def _rule_words(scope: Scope | None, allowances: Allowances, behind: str | None) -> str | None:
+    """ "your 'this session' rule" / "your 'Always allow' rule" for a call that ran under
+    one (with what a narrower session rule covers), else None."""
+    if scope == "always":
+        return "your 'Always allow' rule"
+    if scope != "session":
+        return None
+    allowance = next((a for a in allowances.listed() if a.id == behind), None)
+    reach = allowance.reach if allowance is not None else None
+    if reach is not None and reach.kind != "action":
+        return f"your 'this session' rule ({reach.label})"
+    return "your 'this session' rule"
 
 
 def _on_phone(message: str | None, device: str | None) -> str | None:

@@ -73,6 +73,14 @@ class ManifestCardFactory:
         self._theme = theme
         self._width = width
 
+    def use_theme(self, theme: Literal["dark", "light", "system"]) -> None:
+        """Build later cards and glances in `theme` (Settings → In the notch → Look)."""
+        self._theme = theme
+
+    @property
+    def theme(self) -> Literal["dark", "light", "system"]:
+        return self._theme
+
     def use_catalog(self, catalog: Catalog) -> None:
         """Build later cards from `catalog` (after Settings → Reload, Install or Remove)."""
         self._catalog = catalog

@@ -57,6 +57,7 @@ from notch_app.runtime.presenter import (
     ResultGlance,
     RunningWork,
 )
+from notch_app.ui.card_widget import CardWidget, checked_card
 from notch_app.ui.notch_window import DoneTone, NotchWindow
 from notch_app.ui.overlay_settings import OverlaySettings
 from notch_app.ui.side_notch import ParkedCard, SideNotch
@@ -144,6 +145,8 @@ _DISMISS_NOTES: dict[str, tuple[str, DoneTone]] = {
 class _Entry:
     request: ConfirmationRequest
     card: BuiltCard | None = None
+    view: CardWidget | None = None
+    """`card`'s widget as the notch asks of a card (checked when the factory made it)."""
     saving: bool = False
     """The person decided; the service is storing it (the card stays until it answers)."""
     shown_told: bool = False
@@ -185,7 +188,13 @@ class OverlayPresenter(QObject):
         self._queue: list[_Entry] = []  # [0] is on screen while the look is "card"
         self._parked: list[_Entry] = []
         self._decided_in_run = 0  # cards decided since the queue was last empty: "2 of 3"
-        self._glances: list[str] = []
+        self._glances: list[tuple[str, str | None]] = []
+        """Notes of actions that ran without a card, each with the callId whose rule its
+        click undoes (None: nothing to undo)."""
+        self.pause_line: str | None = None
+        """The person's pause as the hover says it (ui/tray_pause.py), else None."""
+        self.holding = False
+        """The person holds all cards (tray): notes and results wait until they resume."""
         self.stopped: str | None = None
         """The line said once the service stopped taking requests (its store is damaged)."""
         self._glance_factory = glance_factory
@@ -384,9 +393,25 @@ class OverlayPresenter(QObject):
 
     def glance(self, request: ConfirmationRequest, text: str) -> None:
         """A passive note for an action that ran without a card; waits for an idle notch."""
-        self._glances.append(text[:120])
+        self._glances.append((text[:120], None))
         if self._resting():
             self._after_done()
+
+    def ran_by_rule(self, request: ConfirmationRequest, text: str) -> None:
+        """An action ran without a card because of the person's scope rule: its note
+        offers, on a click, to remove that rule (the sink's `undo_scope`)."""
+        self._glances.append((text[:160], request.call_id))
+        if self._resting():
+            self._after_done()
+
+    def set_pause(self, line: str | None, holding: bool) -> None:
+        """The person paused (or resumed) from the tray: the hover says `line`; while
+        `holding`, notes and results wait (held cards come parked from the service)."""
+        self.pause_line = line
+        was, self.holding = self.holding, holding
+        self._say_resting(self.window.look)
+        if was and not holding and self._resting():
+            self._after_done()  # what waited during the hold shows now
 
     def show_result(self, glance: ResultGlance) -> None:
         """A tool result's glance (or a background failure line): shown once no card is
@@ -451,10 +476,9 @@ class OverlayPresenter(QObject):
         text = SAVE_FAILURE_TEXT.format(reason=said)
         if not said.endswith((".", "…", "!", "?")):
             text += "."
-        show = getattr(entry.card.widget, "show_save_failure", None) if entry.card else None
-        if callable(show):
-            show(text)
-        else:  # a card that cannot say it itself (only test doubles)
+        if entry.view is not None:
+            entry.view.show_save_failure(text)
+        else:  # a card not built (parked since a restart): the log says it
             print(f"notch: {text} (callId {call_id})", file=sys.stderr)
         if self._is_on_screen(entry):
             self._person_input = None  # the notice resizing the card is not the person's edit
@@ -573,8 +597,8 @@ class OverlayPresenter(QObject):
             channel.close()
 
     def _start_voice_round(self, entry: _Entry) -> None:
-        read_back = getattr(entry.card.widget, "read_back", None) if entry.card else None
-        if not callable(read_back):
+        card = entry.view
+        if card is None:
             return
         try:
             from notch_app.ui.voice.answer_round import AnswerRound, VoiceChannel
@@ -590,32 +614,24 @@ class OverlayPresenter(QObject):
             except VoiceSetupError as exc:
                 print(f"notch: answer by voice: {exc}", file=sys.stderr)
                 return
-        assert entry.card is not None
-        card_words = self._give_voice_words(entry.card.widget)
-        spoken = AnswerRound(self._voice, str(read_back()), card_words)
+        card_words = self._give_voice_words(card)
+        spoken = AnswerRound(self._voice, card.read_back(), card_words)
         call_id = entry.call_id
-        show_heard = getattr(entry.card.widget, "show_heard", None) if entry.card else None
-        if callable(show_heard):
-            spoken.heard.connect(lambda words: self._show_heard(call_id, show_heard, words))
-        show_note = getattr(entry.card.widget, "show_voice_note", None)
-        if callable(show_note):
-            spoken.told.connect(lambda note: self._show_heard(call_id, show_note, note))
+        show_heard, show_note = card.show_heard, card.show_voice_note
+        spoken.heard.connect(lambda words: self._show_heard(call_id, show_heard, words))
+        spoken.told.connect(lambda note: self._show_heard(call_id, show_note, note))
         spoken.answered.connect(
             lambda verdict, words, at: self._on_voice_answer(call_id, verdict, words, at)
         )
         self._voice_round = (call_id, spoken)
         spoken.start()
 
-    def _give_voice_words(self, card: QWidget) -> str | None:
+    def _give_voice_words(self, card: CardWidget) -> str:
         """The words `card` shows for a spoken yes, picked at random now if it shows none
-        yet. They stay in this process (never in an event, the log or the read-back).
-        None for a card that cannot show them: no spoken yes approves it."""
-        shown = getattr(card, "voice_words", None)
-        if isinstance(shown, str):
+        yet. They stay in this process (never in an event, the log or the read-back)."""
+        shown = card.voice_words
+        if shown is not None:
             return shown
-        show = getattr(card, "show_voice_words", None)
-        if not callable(show):
-            return None
         if self._word_picker is None:
             from notch_app.ui.voice.approval_words import WordPicker
             from notch_app.ui.voice.input_choice import VoiceSetupError, words_seed
@@ -627,17 +643,16 @@ class OverlayPresenter(QObject):
                 seed = None
             self._word_picker = WordPicker(seed)
         words = str(self._word_picker.pick())
-        show(words)
+        card.show_voice_words(words)
         return words
 
     def _take_voice_words(self) -> None:
         """Voice went off: no card offers words that nothing listens for."""
         for entry in (*self._queue, *self._parked):
-            take = getattr(entry.card.widget, "show_voice_words", None) if entry.card else None
-            if callable(take):
-                take(None)
+            if entry.view is not None:
+                entry.view.show_voice_words(None)
 
-    def _show_heard(self, call_id: str, show: Callable[[str], None], words: str) -> None:
+    def _show_heard(self, call_id: str, show: Callable[[str | None], None], words: str) -> None:
         # The person's own words growing the card are their input, not a swap: confirm
         # stays armed (as for typing in it).
         self._person_input = (call_id, time.monotonic())
@@ -648,14 +663,13 @@ class OverlayPresenter(QObject):
         be: a yes only while its confirm gate is open and the card is armed."""
         entry = self._front()
         spoken = self._voice_round[1] if self._voice_round else None
-        if entry is None or entry.call_id != call_id or entry.saving or entry.card is None:
+        if entry is None or entry.call_id != call_id or entry.saving or entry.view is None:
             return
         final: dict[str, Any] | None = None
         edited: list[str] = []
         if verdict == "yes":
-            state = getattr(entry.card.widget, "state", None)
-            gate = state() if callable(state) else None
-            if gate is not None and not gate.confirm_enabled:
+            gate = entry.view.state()
+            if not gate.confirm_enabled:
                 why = "; ".join(gate.blockers()) or "confirm is not available"
                 if spoken is not None:
                     spoken.refused(f"Not yet: {why}.")
@@ -733,28 +747,28 @@ class OverlayPresenter(QObject):
         if entry.card is not None:
             return
         built = self._factory(entry.request, self.window.card_parent)
-        _set_card_armed(built, False)  # held from birth: shown only through _show_front
+        # Where the card is made, it is checked for all the notch asks of a card: a card
+        # type that lacks a member is refused here, by name (TypeError).
+        card = checked_card(built.widget, made_by=self._factory)
+        card.set_armed(False)  # held from birth: shown only through _show_front
         call_id = entry.call_id
-        built.widget.decided.connect(  # type: ignore[attr-defined]
+        card.decided.connect(
             lambda approved, final, edited, cid=call_id: self._on_decided(
                 cid, bool(approved), final, edited
             )
         )
         # Declined with words for the agent (issue 13): "make it shorter".
-        revised = getattr(built.widget, "revised", None)
-        if revised is not None:
-            revised.connect(lambda words, cid=call_id: self._on_revised(cid, str(words)))
+        card.revised.connect(lambda words, cid=call_id: self._on_revised(cid, str(words)))
         # The card's strip offers to decline every card of its asking process.
-        strip = getattr(built.widget, "asker_strip", None)
-        if strip is not None and hasattr(strip, "declineAllRequested"):
-            strip.declineAllRequested.connect(lambda cid=call_id: self._decline_asker_of(cid))
+        if card.asker_strip is not None:
+            card.asker_strip.declineAllRequested.connect(
+                lambda cid=call_id: self._decline_asker_of(cid)
+            )
         # A widget view's page staged edits: the card changed, so confirm is held again.
-        page_changed = getattr(built.widget, "changedByPage", None)
-        if page_changed is not None:
-            page_changed.connect(lambda cid=call_id: self._on_changed_by_page(cid))
-        entry.card = built
+        card.changedByPage.connect(lambda cid=call_id: self._on_changed_by_page(cid))
+        entry.card, entry.view = built, card
         if self._settings.answer_by_voice:
-            self._give_voice_words(built.widget)  # on the card from its first frame
+            self._give_voice_words(card)  # on the card from its first frame
 
     def _on_changed_by_page(self, call_id: str) -> None:
         entry = self._front()
@@ -789,7 +803,7 @@ class OverlayPresenter(QObject):
         if self._voice is not None:
             self._voice.decided_by_hand()  # a spoken yes approves again
         # "Allow for this session" / "Always allow" on the card: how far the yes reaches.
-        scope: Any = getattr(entry.card.widget, "approval_scope", "once") if entry.card else "once"
+        scope = entry.view.approval_scope if entry.view is not None else "once"
         try:
             if approved and scope != "once":
                 saving = self._sink.decide(
@@ -803,7 +817,7 @@ class OverlayPresenter(QObject):
             else:
                 # A reply in words carries them to the log; a revision carries them to the
                 # agent as feedback (the keywords of issue 13's DecisionSink.decide).
-                words = getattr(entry.card.widget, "reply_words", None) if entry.card else None
+                words = entry.view.reply_words if entry.view is not None else None
                 extra: dict[str, Any] = {}
                 if feedback is not None:
                     extra = {"reason": "revise", "feedback": feedback}
@@ -882,9 +896,8 @@ class OverlayPresenter(QObject):
         if self._summary is not None:
             return  # the summary is on screen, not the card: its own button decides
         entry = self._front()
-        press = getattr(entry.card.widget, "press", None) if entry and entry.card else None
-        if callable(press):
-            press("confirm")
+        if entry is not None and entry.view is not None:
+            entry.view.press("confirm")
 
     def _on_activity(self) -> None:
         entry = self._front()
@@ -911,13 +924,13 @@ class OverlayPresenter(QObject):
         self._arming_epoch += 1
         self._arming_timer.stop()
         self._arming_waits_frame = None
-        if entry is not None and entry.card is not None:
-            _set_card_armed(entry.card, False)
+        if entry is not None and entry.view is not None:
+            entry.view.set_armed(False)
         armed_id, self._armed_call_id = self._armed_call_id, None
         if armed_id is not None:
             was = self._find(armed_id)
-            if was is not None and was.card is not None:
-                _set_card_armed(was.card, False)
+            if was is not None and was.view is not None:
+                was.view.set_armed(False)
             self.armedChanged.emit(armed_id, False)
             self._update_batch_actions()
 
@@ -966,11 +979,11 @@ class OverlayPresenter(QObject):
 
     def _arm(self, epoch: int) -> None:
         entry = self._front()
-        if epoch != self._arming_epoch or entry is None or entry.card is None:
+        if epoch != self._arming_epoch or entry is None or entry.view is None:
             return
         if self.window.is_animating():
             return  # it moved after all: cardSettled starts the count again
-        _set_card_armed(entry.card, True)
+        entry.view.set_armed(True)
         self._armed_call_id = entry.call_id
         self.armedChanged.emit(entry.call_id, True)
         self._update_batch_actions()
@@ -978,12 +991,12 @@ class OverlayPresenter(QObject):
     def _scope_note(self, entry: _Entry) -> str | None:
         """ "Allowed for this session (click to undo): `npm test` in ~/code/app" for a
         scoped approval (issue 20), else None."""
-        widget = entry.card.widget if entry.card else None
-        scope = getattr(widget, "approval_scope", "once")
-        choices = getattr(widget, "scope_choices", None)
+        card = entry.view
+        scope = card.approval_scope if card is not None else "once"
+        choices = card.scope_choices if card is not None else None
         action = entry.card.action if entry.card else entry.request.tool_name
         if scope == "session":
-            what = getattr(choices, "session_label", "") or action
+            what = (choices.session_label if choices is not None else "") or action
             # "click to undo" before what it covers: a long command is cut, never the undo.
             return f"Allowed for this session (click to undo): {what}"
         if scope == "always":
@@ -1019,6 +1032,8 @@ class OverlayPresenter(QObject):
         decision ("Notch is waiting: it asks before your agents act. 2 parked cards —
         click to bring one back. Last: Approved ✓  Send email, 14:02")."""
         lines = ["Notch is waiting: it asks before your agents act."]
+        if self.pause_line:
+            lines.insert(0, f"{self.pause_line} Resume from the tray menu.")
         parked = len(self._parked)
         if parked:
             lines.append(
@@ -1075,14 +1090,23 @@ class OverlayPresenter(QObject):
     def _after_done(self) -> None:
         if self._queue:
             self._show_front()
+        elif self.holding and self.stopped is None:
+            self._decided_in_run = 0
+            self.window.show_idle()  # held: notes and results wait for the resume
+            self._follow_notch()
         elif self._glances:
-            said = self._glances.pop(0)
+            said, undoes = self._glances.pop(0)
             # A "refuses when" rule's line ("Refused Pay invoice: …") is not a run.
             refused = said.startswith("Refused ")
             if not refused and not said.startswith("Ran without asking"):
                 # Said as what it is: it ran, and nobody was asked (issue 22).
                 said = f"Ran without asking: {said}"
-            self._show_done(said, "declined" if refused else "approved")
+            if undoes is not None:
+                # Long enough to reach for the Undo; the note is its button.
+                self._show_done(said, "approved", UNDO_NOTE_MS)
+                self._undoable = undoes
+            else:
+                self._show_done(said, "declined" if refused else "approved")
         elif self._results:
             self._show_result(self._results.popleft())
         elif self.stopped is not None:  # no timer: it stays until Notch is restarted
@@ -1198,8 +1222,8 @@ class OverlayPresenter(QObject):
         """The card on screen names its asking process when that process has many cards
         waiting, with "Decline all from this asker" (asker_strip.CROWD_AT)."""
         front = self._front()
-        strip = getattr(front.card.widget, "asker_strip", None) if front and front.card else None
-        if front is None or strip is None or not hasattr(strip, "set_crowd"):
+        strip = front.view.asker_strip if front is not None and front.view is not None else None
+        if front is None or strip is None:
             return
         before = strip.height()
         strip.set_crowd(len(self._from_process(front.request)), front.request.process)
@@ -1244,11 +1268,10 @@ class OverlayPresenter(QObject):
             except Exception:
                 closed.append(f"{n} of {len(members)}: its card cannot be shown")
                 continue
-            state = getattr(entry.card.widget, "state", None) if entry.card else None
-            if not callable(state):
+            if entry.view is None:
                 closed.append(f"{n} of {len(members)}: decide it on its own")
                 continue
-            card_state = state()
+            card_state = entry.view.state()
             if not card_state.confirm_enabled:
                 why = "; ".join(card_state.blockers()) or "its confirm is not available"
                 closed.append(f"{n} of {len(members)}: {why}")
@@ -1276,7 +1299,7 @@ class OverlayPresenter(QObject):
             return
         rows = [self._summary_row(e) for e in members]
         front = members[0]
-        card_look = getattr(front.card.widget, "look", None) if front.card else None
+        card_look = front.view.look if front.view is not None else None
         summary = BatchSummary(
             card_look if card_look is not None else look_of("dark"), rows,
             arming_ms=ARMING_DELAY_MS, width=self._settings.card_width,
@@ -1302,11 +1325,10 @@ class OverlayPresenter(QObject):
             return SummaryRow(
                 entry.call_id, entry.request.tool_name, waits="its card cannot be shown"
             )
-        state_of = getattr(entry.card.widget, "state", None) if entry.card else None
-        if not callable(state_of):
+        if entry.view is None:
             return SummaryRow(entry.call_id, entry.card.action if entry.card else entry.request.tool_name,
                               waits="decide it on its own")  # fmt: skip
-        state = state_of()
+        state = entry.view.state()
         final = state.final_arguments()
         said = headline(state.tool, final).text
         risk = card_risk(state.tool, final)
@@ -1392,10 +1414,9 @@ class OverlayPresenter(QObject):
 
     @staticmethod
     def _final_of(entry: _Entry) -> tuple[dict[str, Any] | None, list[str]]:
-        state = getattr(entry.card.widget, "state", None) if entry.card else None
-        if not callable(state):
+        if entry.view is None:
             return None, []
-        card_state = state()
+        card_state = entry.view.state()
         return dict(card_state.final_arguments()), list(card_state.edited_paths())
 
     def _update_side_notch(self) -> None:
@@ -1442,7 +1463,7 @@ class OverlayPresenter(QObject):
                 self.window.take_card()
             widget.hide()
             widget.deleteLater()
-            entry.card = None
+            entry.card = entry.view = None
 
     def _parked_label(self, entry: _Entry) -> str:
         title = entry.card.title if entry.card else self._describe(entry.request)
@@ -1471,9 +1492,3 @@ class OverlayPresenter(QObject):
                 QTimer.singleShot(0, lambda: self._sink.shown(call_id))
         return False
 
-
-def _set_card_armed(card: BuiltCard, armed: bool) -> None:
-    """Tell a card that can hold confirm itself (CardView.set_armed) whether it may."""
-    set_armed = getattr(card.widget, "set_armed", None)
-    if callable(set_armed):
-        set_armed(armed)

@@ -12,9 +12,12 @@ from PySide6.QtCore import QObject, QRectF, Qt
 from PySide6.QtGui import QAction, QColor, QIcon, QPainter, QPixmap
 from PySide6.QtWidgets import QMenu, QSystemTrayIcon
 
+from notch_app.ui.tray_pause import PauseMenu
 
-def notch_icon(size: int = 64) -> QIcon:
-    """The app's mark, drawn in code so no file can go missing: a dark pill with a green dot."""
+
+def notch_icon(size: int = 64, dot: str = "#30a46c") -> QIcon:
+    """The app's mark, drawn in code so no file can go missing: a dark pill with a green
+    dot (amber while the person has paused Notch)."""
     pixmap = QPixmap(size, size)
     pixmap.fill(Qt.GlobalColor.transparent)
     painter = QPainter(pixmap)
@@ -25,7 +28,7 @@ def notch_icon(size: int = 64) -> QIcon:
     painter.setBrush(QColor(18, 19, 25))
     painter.drawRoundedRect(body, h / 2, h / 2)
     painter.setPen(Qt.PenStyle.NoPen)
-    painter.setBrush(QColor("#30a46c"))
+    painter.setBrush(QColor(dot))
     r = h * 0.2
     painter.drawEllipse(QRectF(body.right() - h / 2 - r, body.center().y() - r, 2 * r, 2 * r))
     painter.end()
@@ -33,7 +36,8 @@ def notch_icon(size: int = 64) -> QIcon:
 
 
 class NotchTray(QObject):
-    """A tray icon whose menu lists the recent decisions, then Settings… and Quit:
+    """A tray icon whose menu lists the recent decisions, the pause (`pause`: Ask for
+    everything, Hold all cards, Resume), then Settings… and Quit:
     `open_settings(tray)` is called when the person chooses Settings…, `quit()` when they
     choose Quit. `recent()` gives the recent decisions' lines (newest first); a left click
     calls `show_recent()` (the list under the notch)."""
@@ -44,6 +48,7 @@ class NotchTray(QObject):
         open_settings: Callable[[NotchTray], None],
         recent: Callable[[], list[str]] | None = None,
         show_recent: Callable[[], None] | None = None,
+        pause: PauseMenu | None = None,
     ) -> None:
         super().__init__()
         self.open_settings = open_settings
@@ -62,11 +67,29 @@ class NotchTray(QObject):
         if recent is not None:
             self._menu.addMenu(self.recent_menu)
             self._menu.addSeparator()
+        self.pause_menu = pause
+        if pause is not None:
+            # Pause / Resume, with the state on the icon and its hover line.
+            pause.add_to(self._menu)
+            self._menu.addSeparator()
+            self._unsubscribe_pause = pause.control.pause.subscribe(self._follow_pause)
+            self._follow_pause()
         self._menu.addAction(self.settings_action)
         self._menu.addSeparator()
         self._menu.addAction(self.quit_action)
         self._icon.setContextMenu(self._menu)
         self._icon.activated.connect(self._activated)
+
+    def _follow_pause(self) -> None:
+        pause = self.pause_menu.control.pause if self.pause_menu is not None else None
+        said = pause.describe() if pause is not None else None
+        self._icon.setIcon(notch_icon(dot="#f5a524" if said else "#30a46c"))
+        self._icon.setToolTip(f"Notch — {said}" if said else "Notch — asks before your agent acts")
+
+    @property
+    def tooltip(self) -> str:
+        """The tray icon's hover line."""
+        return self._icon.toolTip()
 
     def _fill_recent(self) -> None:
         self.recent_menu.clear()

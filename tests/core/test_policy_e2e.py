@@ -46,13 +46,15 @@ async def test_off_runs_at_once_blocked_never_runs_and_a_guard_shows_the_card(
         assert (code, decision["outcome"]) == (0, "autoApproved")
         assert decision["arguments"] == {"to": "sam", "subject": "Hi"}
         assert cards.presented == []  # no card
-        assert [text for _, text in cards.glances] == ["Send email"]
+        # Which rule let it run (issue 22); a presenter without `ran_by_rule` gets a glance.
+        said = "Ran without asking: your 'Always allow' rule for Send email · Undo"
+        assert [text for _, text in cards.glances] == [said]
 
         # The glance is the person's setting: off, the action still runs, unseen.
         book.set_glance(False)
         code, decision = await ask(sock, "send_email", {"to": "kim", "subject": "Hi"})
         assert (code, decision["outcome"]) == (0, "autoApproved")
-        assert [text for _, text in cards.glances] == ["Send email"]
+        assert [text for _, text in cards.glances] == [said]
         book.set_glance(True)
 
         book.block(manifest, send)

@@ -38,6 +38,7 @@ def test_idle_and_park_after_survive_a_restart_next_to_the_glance(tmp_path: Path
         "glanceSeconds": 10,
         "idle": "hidden",
         "parkAfterSeconds": 300,
+        "theme": "system",
     }
     again = PolicyBook.in_data_dir(tmp_path)
     assert again.problem is None
@@ -212,6 +213,7 @@ def test_flags_override_the_settings_file_for_that_run_only(tmp_path: Path) -> N
         "glanceSeconds": 4,
         "idle": "hidden",
         "parkAfterSeconds": 120,
+        "theme": "system",
     }
 
 
@@ -240,3 +242,18 @@ def test_a_hand_edited_glance_time_outside_the_choices_is_reported_not_guessed(
     book = PolicyBook.in_data_dir(tmp_path)
     assert book.problem is not None and "glanceSeconds" in book.problem
     assert book.overlay.glance_seconds == 4
+
+
+def test_the_overlay_theme_is_kept_and_a_theme_flag_wins_for_that_run(tmp_path: Path) -> None:
+    """Issue 22: Settings → In the notch → Look (System / Light / Dark) is kept in the
+    file; `notch run --theme` overrides it for that run only."""
+    book = PolicyBook.in_data_dir(tmp_path)
+    assert book.overlay.theme == "system"
+    book.set_theme("light")
+    assert overlay_in_file(tmp_path)["theme"] == "light"
+    assert PolicyBook.in_data_dir(tmp_path).overlay.theme == "light"  # after a restart
+    assert overlay_settings_from(_config(), book.overlay).theme == "light"
+    assert overlay_settings_from(_config("--theme", "dark"), book.overlay).theme == "dark"
+    with pytest.raises(PolicyRefused, match="'system', 'light' or 'dark', not 'sepia'"):
+        book.set_theme("sepia")  # type: ignore[arg-type]
+    assert overlay_in_file(tmp_path)["theme"] == "light"

@@ -42,6 +42,7 @@ def test_the_file_is_plain_versioned_json(tmp_path: Path, pay_manifest: Any, pay
         "glanceSeconds": 4,
         "idle": "pill",
         "parkAfterSeconds": 60,
+        "theme": "system",
     }
 
 

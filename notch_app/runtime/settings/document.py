@@ -36,6 +36,9 @@ AllowedValue = Annotated[str, StringConstraints(max_length=limits.MAX_LABEL_CHAR
 
 IdleLook = Literal["pill", "hidden"]
 """What the notch shows while nothing is waiting: a small pill, or nothing at all."""
+OverlayTheme = Literal["system", "light", "dark"]
+"""The overlay's look: following the desktop's light or dark scheme, or always one."""
+OVERLAY_THEMES: tuple[OverlayTheme, ...] = ("system", "light", "dark")
 
 DEFAULT_PARK_AFTER_S = 60
 PARK_AFTER_MIN_S = 5
@@ -139,6 +142,11 @@ class OverlayPreferences(_Closed):
         default=False,
         description="Say each card's read-back aloud and listen for a spoken yes, no or "
         "revision (offline; the microphone is open only while a card is answered).",
+    )
+    theme: OverlayTheme = Field(
+        default="system",
+        description="The cards' look: \"system\" follows the desktop's light or dark scheme, "
+        '"light" or "dark" always that one. Applies to the next card, without a restart.',
     )
     idle: IdleLook = Field(
         default="pill",

@@ -21,12 +21,14 @@ from notch_app.runtime.settings.document import (
     ASKER_GRACE_MAX_S,
     ASKER_GRACE_MIN_S,
     GLANCE_SECONDS_CHOICES,
+    OVERLAY_THEMES,
     PARK_AFTER_MAX_S,
     PARK_AFTER_MIN_S,
     AgentPreferences,
     IdleLook,
     IntegrationValues,
     OverlayPreferences,
+    OverlayTheme,
     PhonePreferences,
     SettingsDocument,
 )
@@ -104,6 +106,14 @@ class KeptSettings:
         if idle not in ("pill", "hidden"):
             raise PolicyRefused(f"the idle notch is 'pill' or 'hidden', not {idle!r}")
         self._change_overlay(idle=idle)
+
+    def set_theme(self, theme: OverlayTheme) -> None:
+        """The overlay's look: "system", "light" or "dark".
+
+        Raises PolicyRefused for any other value, PolicyWriteError on write failure."""
+        if theme not in OVERLAY_THEMES:
+            raise PolicyRefused(f"the theme is 'system', 'light' or 'dark', not {theme!r}")
+        self._change_overlay(theme=theme)
 
     def set_park_after(self, seconds: float) -> None:
         """Park a card left untouched this many seconds; 0 never parks.

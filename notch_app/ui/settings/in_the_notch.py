@@ -1,4 +1,5 @@
-"""The "In the notch" group on the Settings list page: the glance, the idle look, parking.
+"""The "In the notch" group on the Settings list page: the look (System / Light / Dark),
+the glance, the idle look, parking.
 
 Every control writes the settings file at once through the `PolicyBook`; a running Notch
 hears the change (its book subscription) and applies it to the overlay.
@@ -21,10 +22,20 @@ from PySide6.QtWidgets import (
 )
 
 from notch_app.runtime.policy_book import PolicyBook, PolicyRefused, PolicyWriteError
-from notch_app.runtime.settings import GLANCE_SECONDS_CHOICES, IdleLook, format_number
+from notch_app.runtime.settings import (
+    GLANCE_SECONDS_CHOICES,
+    IdleLook,
+    OverlayTheme,
+    format_number,
+)
 from notch_app.ui.settings.action_panel import _label
 
 IDLE_CHOICES: tuple[tuple[IdleLook, str], ...] = (("pill", "Small pill"), ("hidden", "Hidden"))
+THEME_CHOICES: tuple[tuple[OverlayTheme, str], ...] = (
+    ("system", "System"),
+    ("light", "Light"),
+    ("dark", "Dark"),
+)
 PARK_AFTER_CHOICES: tuple[int, ...] = (0, 15, 30, 60, 120, 300)
 """The park-after times offered, in seconds (0: never). A value set by hand in the file
 that is not one of these is shown as itself."""
@@ -107,6 +118,30 @@ class InTheNotch:
             seg_line.addWidget(button)
         self.idle_group.idClicked.connect(self._idle_chosen)
 
+        # The look: segments as the idle look's, three of them.
+        theme_segments = QFrame()
+        theme_segments.setObjectName("Segments")
+        theme_segments.setAccessibleName("Look")
+        theme_line = QHBoxLayout(theme_segments)
+        theme_line.setContentsMargins(0, 0, 0, 0)
+        theme_line.setSpacing(0)
+        self.theme_group = QButtonGroup(theme_segments)
+        self.theme_group.setExclusive(True)
+        self.theme_buttons: dict[OverlayTheme, QPushButton] = {}
+        last = len(THEME_CHOICES) - 1
+        for i, (theme, text) in enumerate(THEME_CHOICES):
+            button = QPushButton(text)
+            button.setObjectName("Segment")
+            button.setProperty("edge", "first" if i == 0 else "last" if i == last else "middle")
+            button.setCheckable(True)
+            button.setChecked(preferences.theme == theme)
+            button.setCursor(Qt.CursorShape.PointingHandCursor)
+            button.setAccessibleName(f"Look: {text}")
+            self.theme_group.addButton(button, i)
+            self.theme_buttons[theme] = button
+            theme_line.addWidget(button)
+        self.theme_group.idClicked.connect(self._theme_chosen)
+
         self.park_after = QComboBox()
         self.park_after.setObjectName("ParkAfter")
         self.park_after.setAccessibleName("Park an untouched card after")
@@ -133,6 +168,12 @@ class InTheNotch:
         self.glance_seconds.currentIndexChanged.connect(self._glance_seconds_chosen)
 
         self.rows: list[QWidget] = [
+            _preference_row(
+                "Look",
+                "The cards and this window: System follows your desktop's light or dark "
+                "setting. Changes show on the next card, no restart.",
+                theme_segments,
+            ),
             _preference_row(
                 "Show a glance when an action runs without asking",
                 "A brief note in the notch, such as “Send email to Sam”, so nothing "
@@ -170,6 +211,11 @@ class InTheNotch:
         idle = IDLE_CHOICES[index][0]
         if idle != self.book.overlay.idle:
             self._write(lambda: self.book.set_idle(idle))
+
+    def _theme_chosen(self, index: int) -> None:
+        theme = THEME_CHOICES[index][0]
+        if theme != self.book.overlay.theme:
+            self._write(lambda: self.book.set_theme(theme))
 
     def _park_after_chosen(self, index: int) -> None:
         seconds = self.park_after.itemData(index)

@@ -1,0 +1,282 @@
+"""Issue 22, the resting notch and the person's rules, through a real Notch (service,
+socket, overlay, the tray's menu as `notch run` builds it) and a real socket agent:
+
+- the tray pauses Notch: "Ask for everything" suspends Always-allow and "this session"
+  rules, "Hold all cards" keeps cards parked and notes waiting; Resume lifts either; the
+  state shows on the tray and the resting notch's hover; nothing on the socket lifts it;
+- a call that runs unasked under the person's scope rule says which rule, with an Undo
+  that removes the rule and says the call itself already ran.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import json
+import tempfile
+import time
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import Qt
+from pytestqt.qtbot import QtBot
+
+from notch_app.app import NotchApp, NotchConfig
+from notch_app.ipc.client import AsyncNotchClient, NotchRequestError
+from notch_app.runtime.catalog import bundled_manifests_dir
+from notch_app.runtime.pause import PAUSED_REASON
+from notch_app.ui import overlay_presenter
+from notch_app.ui.card_view import CardView
+from notch_app.ui.overlay_presenter import OverlayPresenter
+from notch_app.ui.overlay_settings import OverlaySettings
+from notch_app.ui.tray import NotchTray
+
+MUSIC = "dev.notch.examples.music"
+MAIL = "dev.notch.examples.mail"
+
+
+@contextlib.asynccontextmanager
+async def notch_in_process(tmp_path: Path) -> AsyncIterator[NotchApp]:
+    """A real NotchApp (service, socket, overlay) on the test's qasync loop; the tray is
+    built as `notch run` builds it but not shown (no system tray offscreen)."""
+    socket_dir = Path(tempfile.mkdtemp(prefix="notch-p-", dir="/tmp"))  # sockets: ~100 bytes
+    config = NotchConfig(
+        socket_dir / "s.sock",
+        tmp_path / "data",
+        # Animated, as in use: the hover line follows the notch's settled look.
+        settings=OverlaySettings(expand_ms=30, done_ms=200, park_after_s=0),
+        tray=False,
+    )
+    notch = NotchApp(config, err=io.StringIO())
+    await notch.start()
+    try:
+        yield notch
+    finally:
+        await notch.stop()
+
+
+async def until(condition: Callable[[], bool], what: str, timeout: float = 10.0) -> None:
+    """Poll `condition` while the loop runs (Qt paints and fires timers meanwhile)."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        await asyncio.sleep(0.01)
+
+
+def preview(folder: str, tool: str) -> dict[str, Any]:
+    fixture = json.loads((bundled_manifests_dir() / folder / "preview.json").read_text())
+    return fixture["tools"][tool]["args"]  # type: ignore[no-any-return]
+
+
+def parts(notch: NotchApp) -> tuple[OverlayPresenter, NotchTray]:
+    presenter = notch.presenter
+    assert isinstance(presenter, OverlayPresenter)
+    return presenter, notch.make_tray()
+
+
+async def approve_on_card(presenter: OverlayPresenter, qtbot: QtBot, scope: str) -> None:
+    """The person approves the card on screen with one of its scope buttons."""
+    await until(lambda: presenter.armed, "the card to arm")
+    view = presenter.window.card
+    assert isinstance(view, CardView) and view.scope_choices is not None
+    qtbot.mouseClick(view.scope_choices.buttons[scope], Qt.MouseButton.LeftButton)
+
+
+async def idle(presenter: OverlayPresenter) -> None:
+    window = presenter.window
+    await until(lambda: window.look == "idle" and not window.is_animating(), "the resting pill")
+
+
+# Socket methods an agent might guess at to lift a pause, and context it might send.
+LIFTING_METHODS = ("pause.resume", "notch.resume", "pause.set", "settings.set", "tray.resume")
+LIFTING_CONTEXT = {"pause": "resume", "resume": True, "askForEverything": False}
+
+
+@pytest.mark.asyncio
+async def test_ask_for_everything_suspends_always_allow_until_the_person_resumes(
+    tmp_path: Path, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(overlay_presenter, "UNDO_NOTE_MS", 1000)  # the notes need no reading
+    async with notch_in_process(tmp_path) as notch:
+        presenter, tray = parts(notch)
+        assert notch.server is not None
+        args = preview("music", "publish_playlist")
+        async with AsyncNotchClient(notch.server.path) as agent:
+            # The person says "Always allow" on the first card.
+            first, _ = await agent.submit(MUSIC, "publish_playlist", args)
+            await approve_on_card(presenter, qtbot, "always")
+            assert (await agent.await_decision(first, timeout=10)).outcome == "approved"
+            ran = await agent.confirm(MUSIC, "publish_playlist", args, timeout=10)
+            assert ran.outcome == "autoApproved"
+
+            # Tray → Ask for everything: the same call now gets a card, saying why.
+            assert tray.pause_menu is not None
+            tray.pause_menu.ask_action.trigger()
+            assert "Paused" in tray.tooltip and "every action asks" in tray.tooltip
+            await idle(presenter)
+            assert presenter.window.toolTip().startswith("Paused: every action asks")
+            asked, decided = await agent.submit(MUSIC, "publish_playlist", args)
+            assert decided is None
+            await until(lambda: presenter.on_screen is not None, "the card")
+            assert presenter.on_screen is not None and presenter.on_screen.reason == PAUSED_REASON
+
+            # The agent cannot lift the pause: no socket method does, context is ignored.
+            for method in LIFTING_METHODS:
+                with pytest.raises(NotchRequestError) as refused:
+                    await agent.call(method, {"token": agent.token})
+                assert refused.value.code == -32601, method  # method not found
+            again, decided = await agent.submit(
+                MUSIC, "publish_playlist", args, context=LIFTING_CONTEXT
+            )
+            assert decided is None and notch.service is not None
+            assert notch.service.pause.asks_for_everything
+            assert await agent.status(again) == "pending"
+            await agent.withdraw(again)
+            await agent.withdraw(asked)
+            await idle(presenter)
+
+            # Resume (tray): the rule applies again.
+            assert tray.pause_menu.resume_action.isVisible()
+            tray.pause_menu.resume_action.trigger()
+            assert not tray.pause_menu.resume_action.isVisible()
+            assert tray.tooltip == "Notch — asks before your agent acts"
+            assert not presenter.window.toolTip().startswith("Paused")
+            ran = await agent.confirm(MUSIC, "publish_playlist", args, timeout=10)
+            assert ran.outcome == "autoApproved"
+
+
+@pytest.mark.asyncio
+async def test_hold_all_cards_keeps_every_card_parked_until_resume(
+    tmp_path: Path, qtbot: QtBot
+) -> None:
+    async with notch_in_process(tmp_path) as notch:
+        presenter, tray = parts(notch)
+        assert notch.server is not None and tray.pause_menu is not None
+        mail = preview("mail", "send_email")
+        async with AsyncNotchClient(notch.server.path) as agent:
+            first, _ = await agent.submit(MAIL, "send_email", mail)
+            await until(lambda: presenter.on_screen is not None, "the first card")
+
+            # Hold: the card on screen steps aside; later cards never drop.
+            tray.pause_menu.hold_action.trigger()
+            await idle(presenter)
+            assert [r.call_id for r in presenter.parked_requests] == [first]
+            second, _ = await agent.submit(MAIL, "send_email", {**mail, "subject": "Second"})
+            await until(lambda: len(presenter.parked_requests) == 2, "the second card, parked")
+            assert presenter.window.look == "idle" and presenter.on_screen is None
+            assert "holding all cards (2 cards held)" in presenter.window.toolTip()
+            assert "holding all cards" in tray.tooltip
+
+            # The agent cannot lift the hold either.
+            for method in LIFTING_METHODS:
+                with pytest.raises(NotchRequestError):
+                    await agent.call(method, {"token": agent.token})
+            third, _ = await agent.submit(
+                MAIL, "send_email", {**mail, "subject": "Third"}, context=LIFTING_CONTEXT
+            )
+            await until(lambda: len(presenter.parked_requests) == 3, "the third card, parked")
+            assert presenter.window.look == "idle"
+
+            # Resume: the oldest card is on screen, the others wait behind it in order.
+            tray.pause_menu.resume_action.trigger()
+            await until(lambda: presenter.on_screen is not None, "the held cards back")
+            assert presenter.on_screen is not None and presenter.on_screen.call_id == first
+            assert [r.call_id for r in presenter.waiting] == [first, second, third]
+            assert presenter.parked_requests == ()
+            for call_id in (first, second, third):
+                await agent.withdraw(call_id)
+
+
+@pytest.mark.asyncio
+async def test_a_note_held_during_the_hold_shows_after_resume(tmp_path: Path, qtbot: QtBot) -> None:
+    async with notch_in_process(tmp_path) as notch:
+        presenter, tray = parts(notch)
+        assert notch.server is not None and tray.pause_menu is not None
+        args = preview("music", "publish_playlist")
+        async with AsyncNotchClient(notch.server.path) as agent:
+            first, _ = await agent.submit(MUSIC, "publish_playlist", args)
+            await approve_on_card(presenter, qtbot, "always")
+            await agent.await_decision(first, timeout=10)
+            await until(lambda: presenter.window.look == "idle", "the note to end", 15)
+            tray.pause_menu.hold_action.trigger()
+            ran = await agent.confirm(MUSIC, "publish_playlist", args, timeout=10)
+            assert ran.outcome == "autoApproved"  # rules still run
+            said = len(presenter.recent)
+            for _ in range(20):  # the loop turns: a note would show now if not held
+                await asyncio.sleep(0.01)
+            assert presenter.window.look == "idle" and len(presenter.recent) == said
+            tray.pause_menu.resume_action.trigger()
+            await until(lambda: presenter.window.look == "done", "the held note")
+            assert presenter.recent[-1][1].startswith("Ran without asking: your 'Always allow'")
+
+
+@pytest.mark.asyncio
+async def test_a_call_run_under_a_session_rule_says_so_and_undo_removes_the_rule(
+    tmp_path: Path, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The approval's own "click to undo" note ends sooner than its 6 s: the test need
+    # not wait it out (the auto-run's note below is clicked as soon as it shows).
+    monkeypatch.setattr(overlay_presenter, "UNDO_NOTE_MS", 2500)
+    async with notch_in_process(tmp_path) as notch:
+        presenter, _ = parts(notch)
+        assert notch.server is not None
+        args = preview("music", "publish_playlist")
+        async with AsyncNotchClient(notch.server.path) as agent:
+            first, _ = await agent.submit(MUSIC, "publish_playlist", args)
+            await approve_on_card(presenter, qtbot, "session")
+            decided = await agent.await_decision(first, timeout=10)
+            assert decided.outcome == "approved"
+            await until(lambda: presenter.window.look == "idle", "the approval's note to end")
+
+            ran = await agent.confirm(MUSIC, "publish_playlist", args, timeout=10)
+            assert ran.outcome == "autoApproved"
+            await until(lambda: presenter.window.look == "done", "the auto-run's note")
+            note = presenter.recent[-1][1]
+            assert note == (
+                "Ran without asking: your 'this session' rule for Publish playlist · Undo"
+            )
+            # The person clicks the note: the rule goes; the call itself already ran.
+            middle = presenter.window.rect().center()
+            qtbot.mouseClick(presenter.window.windowHandle(), Qt.MouseButton.LeftButton, pos=middle)
+            await until(lambda: presenter.recent[-1][1].startswith("Asks again"), "the undo")
+            assert presenter.recent[-1][1] == (
+                "Asks again: Publish playlist — what already ran stays done ✓"
+            )
+            kept = await agent.get(ran.call_id)  # it ran: nothing took it back
+            assert kept is not None and kept.outcome == "autoApproved"
+            asked, decided_now = await agent.submit(MUSIC, "publish_playlist", args)
+            assert decided_now is None  # a card again
+            await agent.withdraw(asked)
+
+
+@pytest.mark.asyncio
+async def test_an_always_allow_run_says_so_and_undo_turns_asks_first_back_on(
+    tmp_path: Path, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(overlay_presenter, "UNDO_NOTE_MS", 2500)
+    async with notch_in_process(tmp_path) as notch:
+        presenter, _ = parts(notch)
+        assert notch.server is not None and notch.policy_book is not None
+        args = preview("music", "publish_playlist")
+        async with AsyncNotchClient(notch.server.path) as agent:
+            first, _ = await agent.submit(MUSIC, "publish_playlist", args)
+            await approve_on_card(presenter, qtbot, "always")
+            await agent.await_decision(first, timeout=10)
+            await until(lambda: presenter.window.look == "idle", "the approval's note to end")
+            ran = await agent.confirm(MUSIC, "publish_playlist", args, timeout=10)
+            assert ran.outcome == "autoApproved"
+            await until(lambda: presenter.window.look == "done", "the auto-run's note")
+            assert presenter.recent[-1][1] == (
+                "Ran without asking: your 'Always allow' rule for Publish playlist · Undo"
+            )
+            middle = presenter.window.rect().center()
+            qtbot.mouseClick(presenter.window.windowHandle(), Qt.MouseButton.LeftButton, pos=middle)
+            await until(lambda: "Asks first again" in presenter.recent[-1][1], "the undo")
+            assert "what already ran stays done" in presenter.recent[-1][1]
+            asked, decided_now = await agent.submit(MUSIC, "publish_playlist", args)
+            assert decided_now is None
+            await agent.withdraw(asked)
