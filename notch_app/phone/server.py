@@ -216,10 +216,37 @@ async def _json_body(request: Request) -> Any:
 
 def build_app(page: PhonePage) -> Starlette:
     """The page's ASGI app."""
-    devices = page.devices
+    routes = _Routes(page)
+    return Starlette(
+        routes=[
+            Route("/", routes.index, methods=["GET"]),
+            Route("/api/cards", routes.cards, methods=["GET"]),
+            Route("/api/pair", routes.pair, methods=["POST"]),
+            Route("/api/answer", routes.answer, methods=["POST"]),
+        ]
+    )
 
-    def checked(request: Request, *, post: bool) -> JSONResponse | None:
-        if not _host_ok(request, page.port):
+
+@dataclass(frozen=True, slots=True)
+class _Answer:
+    """What a phone's signed answer says: which card, as it saw it, and what to do."""
+
+    call_id: str
+    digest: str
+    decision: str
+    nonce: str
+    words: Any
+
+
+class _Routes:
+    """The page's four routes, each checked as this module's docstring says."""
+
+    def __init__(self, page: PhonePage) -> None:
+        self.page = page
+        self.devices = page.devices
+
+    def checked(self, request: Request, *, post: bool) -> JSONResponse | None:
+        if not _host_ok(request, self.page.port):
             return _refused(421, "This page answers only at this computer's address.")
         if not _same_origin(request):
             return _refused(403, "Refused: the request did not come from the Notch page.")
@@ -231,28 +258,29 @@ def build_app(page: PhonePage) -> Starlette:
             return _refused(403, "Refused: the request did not come from the Notch page.")
         return None
 
-    def device_of(request: Request) -> Device | None:
+    def device_of(self, request: Request) -> Device | None:
         try:
-            return devices.by_cookie(request.cookies.get(COOKIE))
+            return self.devices.by_cookie(request.cookies.get(COOKIE))
         except PhoneError as exc:
             log.error("%s", exc)
             return None
 
-    async def index(request: Request) -> Response:
-        if not _host_ok(request, page.port):
+    async def index(self, request: Request) -> Response:
+        if not _host_ok(request, self.page.port):
             return _refused(421, "This page answers only at this computer's address.")
-        body, policy = page.page()
+        body, policy = self.page.page()
         return Response(
             body,
             media_type="text/html; charset=utf-8",
             headers={**_SECURITY_HEADERS, "Content-Security-Policy": policy},
         )
 
-    async def cards(request: Request) -> Response:
-        bad = checked(request, post=False)
+    async def cards(self, request: Request) -> Response:
+        page = self.page
+        bad = self.checked(request, post=False)
         if bad is not None:
             return bad
-        device = device_of(request)
+        device = self.device_of(request)
         if device is None:
             return _refused(401, "This phone is not paired with Notch.")
         if not page.limits.allow(f"poll:{device.device_id}", POLLS):
@@ -264,7 +292,7 @@ def build_app(page: PhonePage) -> Starlette:
         if since == page.watch.version:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(page.watch.changed.wait(), POLL_WAIT_S)
-        device = device_of(request)  # unpaired while it waited: nothing more
+        device = self.device_of(request)  # unpaired while it waited: nothing more
         if device is None:
             return _refused(401, "This phone is not paired with Notch.")
         return _ok(
@@ -275,8 +303,9 @@ def build_app(page: PhonePage) -> Starlette:
             }
         )
 
-    async def pair(request: Request) -> Response:
-        bad = checked(request, post=True)
+    async def pair(self, request: Request) -> Response:
+        page, devices = self.page, self.devices
+        bad = self.checked(request, post=True)
         if bad is not None:
             return bad
         where = request.client.host if request.client else "?"
@@ -314,38 +343,26 @@ def build_app(page: PhonePage) -> Starlette:
         page.watch.bump()
         return response
 
-    async def answer(request: Request) -> Response:
-        bad = checked(request, post=True)
+    async def answer(self, request: Request) -> Response:
+        bad = self.checked(request, post=True)
         if bad is not None:
             return bad
-        device = device_of(request)
+        device = self.device_of(request)
         if device is None:
             return _refused(401, "This phone is not paired with Notch.")
-        if not page.limits.allow(f"answer:{device.device_id}", ANSWERS):
+        if not self.page.limits.allow(f"answer:{device.device_id}", ANSWERS):
             return _refused(429, "Too many answers in a minute; wait a moment.")
-        try:
-            data = await _json_body(request)
-            payload_text = data["payload"]
-            signature = data["signature"]
-            if not isinstance(payload_text, str) or len(payload_text) > MAX_BODY:
-                raise ValueError
-        except (ValueError, KeyError, TypeError):
-            return _refused(400, "Send {payload, signature} as JSON.")
-        if not signed_by(device.public_key, payload_text.encode("utf-8"), signature):
-            return _refused(403, "Refused: the answer is not signed by this phone's key.")
-        try:
-            said = json.loads(payload_text)
-            call_id, digest = str(said["callId"]), str(said["digest"])
-            decision, nonce = str(said["decision"]), str(said["nonce"])
-            words = said.get("words")
-            if said.get("v") != 1 or said.get("device") != device.device_id:
-                raise ValueError
-            if decision not in ("approve", "decline", "words"):
-                raise ValueError
-        except (ValueError, KeyError, TypeError):
-            return _refused(400, "The answer does not say which card and what.")
+        said = await _signed_answer(request, device)
+        if isinstance(said, JSONResponse):
+            return said
+        return await self._take(device, said)
+
+    async def _take(self, device: Device, said: _Answer) -> Response:
+        """Decide the card as the phone's signed answer says, once its nonce, the card
+        and its arguments are still the ones the phone was shown."""
+        page, call_id, decision = self.page, said.call_id, said.decision
         issued = page.nonces.get((device.device_id, call_id))
-        if issued is None or not secrets.compare_digest(issued, nonce):
+        if issued is None or not secrets.compare_digest(issued, said.nonce):
             return _refused(409, "Refused: this answer was already used, or is not for this card.")
         del page.nonces[(device.device_id, call_id)]  # used once, whatever happens next
         page.watch.bump()  # the page gets the card again with a fresh nonce, if still open
@@ -353,11 +370,11 @@ def build_app(page: PhonePage) -> Starlette:
         if request_ is None or card is None:
             return _refused(409, "This card is no longer waiting: it was decided, withdrawn, "
                                  "replaced or expired.")  # fmt: skip
-        if not secrets.compare_digest(request_digest(request_), digest):
+        if not secrets.compare_digest(request_digest(request_), said.digest):
             return _refused(409, "This card changed since the phone showed it; look again.")
         if decision == "approve" and card.holds_secret:
             return _refused(403, "This card holds a secret field: approve it on the desktop.")
-        text = words if isinstance(words, str) else ""
+        text = said.words if isinstance(said.words, str) else ""
         text = " ".join("".join(c if c.isprintable() else " " for c in text).split())[:MAX_WORDS]
         if decision == "words" and not text:
             return _refused(400, "Type what the agent should do instead.")
@@ -383,14 +400,32 @@ def build_app(page: PhonePage) -> Starlette:
             return _refused(503, f"Your answer was not saved: {why}. Try again.")
         return _ok({"outcome": outcome})
 
-    return Starlette(
-        routes=[
-            Route("/", index, methods=["GET"]),
-            Route("/api/cards", cards, methods=["GET"]),
-            Route("/api/pair", pair, methods=["POST"]),
-            Route("/api/answer", answer, methods=["POST"]),
-        ]
-    )
+
+async def _signed_answer(request: Request, device: Device) -> _Answer | JSONResponse:
+    """The answer in `request`, signed by `device`'s key; else the refusal to send."""
+    try:
+        data = await _json_body(request)
+        payload_text = data["payload"]
+        signature = data["signature"]
+        if not isinstance(payload_text, str) or len(payload_text) > MAX_BODY:
+            raise ValueError
+    except (ValueError, KeyError, TypeError):
+        return _refused(400, "Send {payload, signature} as JSON.")
+    if not signed_by(device.public_key, payload_text.encode("utf-8"), signature):
+        return _refused(403, "Refused: the answer is not signed by this phone's key.")
+    try:
+        said = json.loads(payload_text)
+        answer = _Answer(
+            str(said["callId"]), str(said["digest"]), str(said["decision"]),
+            str(said["nonce"]), said.get("words"),
+        )  # fmt: skip
+        if said.get("v") != 1 or said.get("device") != device.device_id:
+            raise ValueError
+        if answer.decision not in ("approve", "decline", "words"):
+            raise ValueError
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return _refused(400, "The answer does not say which card and what.")
+    return answer
 
 
 async def _stored(page: PhonePage, call_id: str) -> str | None:
