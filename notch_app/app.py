@@ -252,17 +252,6 @@ class NotchApp:
         if self._cards is not None and self._cards.theme != settings.theme:
             # The next card and glance take the new look; no restart (issue 22).
             self._cards.use_theme(settings.theme)
-            self._follow_theme_in_settings(settings.theme)
-
-    def _follow_theme_in_settings(self, theme: Literal["system", "light", "dark"]) -> None:
-        """The Settings window, when open, takes the overlay's look too."""
-        from notch_app.ui.settings.style import settings_style_sheet
-        from notch_app.ui.theme import resolved_theme
-
-        window = self.settings_window
-        if window is not None:
-            window.theme = resolved_theme(theme)  # type: ignore[attr-defined]
-            window.setStyleSheet(settings_style_sheet(window.theme))  # type: ignore[attr-defined]
 
     def reload_integrations(self) -> list[str]:
         """Load every integration folder: at start, and again on Settings → Reload / Install /
@@ -287,13 +276,10 @@ class NotchApp:
             return
         window = self.settings_window
         if window is None:
-            from notch_app.ui.theme import resolved_theme
-
             window = SettingsWindow(
                 self.policy_book,
                 lambda: self.catalog,
                 user_integrations_dir(),
-                theme=resolved_theme(self.overlay_settings.theme),
                 reload_integrations=self.reload_integrations,
                 allowances=self.service,
                 phone=self.phone,

@@ -280,3 +280,39 @@ async def test_an_always_allow_run_says_so_and_undo_turns_asks_first_back_on(
             asked, decided_now = await agent.submit(MUSIC, "publish_playlist", args)
             assert decided_now is None
             await agent.withdraw(asked)
+
+
+@pytest.mark.asyncio
+async def test_the_look_chosen_in_settings_applies_to_the_next_card_without_a_restart(
+    tmp_path: Path, qtbot: QtBot
+) -> None:
+    from notch_app.runtime.policy_book import PolicyBook
+    from notch_app.ui.settings import SettingsWindow
+
+    async with notch_in_process(tmp_path) as notch:
+        presenter, _ = parts(notch)
+        assert notch.server is not None
+        notch.open_settings()
+        settings = notch.settings_window
+        assert isinstance(settings, SettingsWindow)
+        mail = preview("mail", "send_email")
+        async with AsyncNotchClient(notch.server.path) as agent:
+            for look in ("light", "dark", "light"):
+                buttons = settings.in_the_notch.theme_buttons  # the page as drawn now
+                qtbot.mouseClick(buttons[look], Qt.MouseButton.LeftButton)
+                # The Settings window takes it too, with its page redrawn.
+                await until(
+                    lambda chosen=look: (
+                        settings.theme == chosen  # type: ignore[misc]
+                        and settings.in_the_notch.theme_buttons[chosen].isChecked()
+                    ),
+                    "the Settings window in the new look",
+                )
+                asked, _ = await agent.submit(MAIL, "send_email", mail)
+                await until(lambda: isinstance(presenter.window.card, CardView), "the card")
+                view = presenter.window.card
+                assert isinstance(view, CardView) and view.look.name == look
+                await agent.withdraw(asked)
+                await idle(presenter)
+        # Kept: the next start reads it from the file.
+        assert PolicyBook.in_data_dir(tmp_path / "data").overlay.theme == "light"

@@ -374,6 +374,7 @@ def test_the_notch_controls_write_the_file_at_once(
         "glanceSeconds": 10,
         "idle": "hidden",
         "parkAfterSeconds": 0,
+        "theme": "system",
     }
 
     # Opened again (a restart), the window shows what the file says.

@@ -61,8 +61,8 @@ from notch_app.ui.settings.install import (
 )
 from notch_app.ui.settings.phone_group import PhoneChoices, PhoneGroup
 from notch_app.ui.settings.preferences_group import PreferenceRow, preference_rows
-from notch_app.ui.settings.style import settings_style_sheet, system_theme
-from notch_app.ui.theme import ThemeName, card_font
+from notch_app.ui.settings.style import settings_style_sheet
+from notch_app.ui.theme import ThemeName, card_font, resolved_theme
 from notch_app.ui.widgets.asker_strip import source_of
 from notch_app.ui.widgets.integration_icon import integration_icon
 
@@ -198,7 +198,9 @@ class SettingsWindow(QWidget):
         self.catalog_provider = catalog_provider
         self.install_dir = Path(install_dir)
         self.reload_integrations = reload_integrations
-        self.theme: ThemeName = theme or system_theme()
+        # The person's Look (In the notch), unless `notch settings --theme` chose one.
+        self._theme_pinned = theme is not None
+        self.theme: ThemeName = theme or resolved_theme(book.overlay.theme)
         self.current_id: str | None = None
         self.problems_dialog: ProblemsDialog | None = None
         # Replaceable for tests and embedding; the defaults open native dialogs.
@@ -250,6 +252,7 @@ class SettingsWindow(QWidget):
     def redraw(self) -> None:
         """Rebuild the visible page from the book and the catalog."""
         self._redraw_pending = False
+        self._follow_look()
         catalog = self.catalog_provider()
         if self.current_id is not None and catalog.entry(self.current_id) is None:
             self.current_id = None
@@ -261,6 +264,13 @@ class SettingsWindow(QWidget):
             assert entry is not None
             self._fill(self.detail_page, self._detail_contents(entry))
             self.stack.setCurrentIndex(1)
+
+    def _follow_look(self) -> None:
+        """Restyle when the person chose another Look (here, or in another process)."""
+        wanted = self.theme if self._theme_pinned else resolved_theme(self.book.overlay.theme)
+        if wanted != self.theme:
+            self.theme = wanted
+            self.setStyleSheet(settings_style_sheet(wanted))
 
     def _fill(self, page: QWidget, contents: QWidget) -> None:
         old = page.layout()
