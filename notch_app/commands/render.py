@@ -16,7 +16,11 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from notch_app.manifest.integration import Integration
+    from notch_app.manifest.model import Manifest, Tool
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -89,46 +93,69 @@ def parse_arguments_text(text: str, origin: str) -> tuple[dict[str, Any] | None,
     return value, None
 
 
+class _Refused(Exception):
+    """A command line that cannot be drawn; the message says why and what to do."""
+
+
 def run(args: argparse.Namespace) -> int:
+    try:
+        if not 280 <= args.width <= 1200:
+            raise _Refused(f"--width {args.width} is out of range: use 280 to 1200 pixels")
+        screen_height = _screen_height(args)
+        if args.glance is not None:
+            _only_glance_flags(args)
+            return _render_glance(args.glance, args.output, args.theme, args.width)
+        integration, manifest, tool = _card_tool(args)
+        arguments = _card_arguments(args, integration, tool)
+    except _Refused as exc:
+        return _fail(str(exc))
+    return _render_card(args, integration, manifest, tool, arguments, screen_height)
+
+
+def _screen_height(args: argparse.Namespace) -> int | None:
+    """The screen height `--screen-size` names, or None. Raises _Refused."""
+    if args.screen_size is None:
+        return None
+    w, sep, h = str(args.screen_size).lower().partition("x")
+    if not (sep and w.isdigit() and h.isdigit() and 320 <= int(h) <= 10000):
+        raise _Refused(
+            f"--screen-size {args.screen_size!r} is not a screen size: write it as "
+            "WIDTHxHEIGHT in pixels, e.g. --screen-size 1280x720"
+        )
+    if not args.screen:
+        raise _Refused("--screen-size is for --screen: add --screen, or leave it out")
+    return int(h)
+
+
+def _only_glance_flags(args: argparse.Namespace) -> None:
+    """Raises _Refused when a flag for a card came with --glance."""
+    card_only = [
+        flag
+        for flag, given in (
+            ("MANIFEST_OR_FOLDER", args.manifest is not None),
+            ("--tool", args.tool is not None),
+            ("--args", args.args is not None),
+            ("--fixture", args.fixture),
+            ("--generated", args.generated),
+            ("--screen", args.screen),
+        )
+        if given
+    ]
+    if card_only:
+        raise _Refused(
+            f"--glance draws a tool result's glance; {', '.join(card_only)} "
+            f"{'is' if len(card_only) == 1 else 'are'} for a card: leave "
+            f"{'it' if len(card_only) == 1 else 'them'} out, or drop --glance"
+        )
+
+
+def _card_tool(args: argparse.Namespace) -> tuple[Integration, Manifest, Tool]:
+    """The integration, its manifest and the tool whose card to draw (with its generated card where
+    it declares none, or with --generated). Raises _Refused."""
     from notch_app.manifest.generated import generated_view, tool_document, with_generated_cards
     from notch_app.manifest.integration import load_integration
     from notch_app.manifest.model import ConfirmationView
-    from notch_app.manifest.reading import VOICEOS_MANIFEST_FILE
-    from notch_app.manifest.schema import argument_problems
 
-    if not 280 <= args.width <= 1200:
-        return _fail(f"--width {args.width} is out of range: use 280 to 1200 pixels")
-    screen_height: int | None = None
-    if args.screen_size is not None:
-        w, sep, h = str(args.screen_size).lower().partition("x")
-        if not (sep and w.isdigit() and h.isdigit() and 320 <= int(h) <= 10000):
-            return _fail(
-                f"--screen-size {args.screen_size!r} is not a screen size: write it as "
-                "WIDTHxHEIGHT in pixels, e.g. --screen-size 1280x720"
-            )
-        if not args.screen:
-            return _fail("--screen-size is for --screen: add --screen, or leave it out")
-        screen_height = int(h)
-    if args.glance is not None:
-        card_only = [
-            flag
-            for flag, given in (
-                ("MANIFEST_OR_FOLDER", args.manifest is not None),
-                ("--tool", args.tool is not None),
-                ("--args", args.args is not None),
-                ("--fixture", args.fixture),
-                ("--generated", args.generated),
-                ("--screen", args.screen),
-            )
-            if given
-        ]
-        if card_only:
-            return _fail(
-                f"--glance draws a tool result's glance; {', '.join(card_only)} "
-                f"{'is' if len(card_only) == 1 else 'are'} for a card: leave "
-                f"{'it' if len(card_only) == 1 else 'them'} out, or drop --glance"
-            )
-        return _render_glance(args.glance, args.output, args.theme, args.width)
     if args.manifest is None or args.tool is None:
         missing = " and ".join(
             what
@@ -138,14 +165,14 @@ def run(args: argparse.Namespace) -> int:
             )
             if absent
         )
-        return _fail(f"give {missing} to draw a card (or --glance RESULT.json for a glance)")
+        raise _Refused(f"give {missing} to draw a card (or --glance RESULT.json for a glance)")
     if not args.manifest.exists():
-        return _fail(f"{args.manifest}: no such file or folder")
+        raise _Refused(f"{args.manifest}: no such file or folder")
     integration, problems = load_integration(args.manifest)
     for p in problems:
         print(p.format(), file=sys.stderr)
     if integration is None:
-        return _fail(f"{args.manifest}: the manifest has errors (above); fix them and retry")
+        raise _Refused(f"{args.manifest}: the manifest has errors (above); fix them and retry")
     manifest = with_generated_cards(integration.manifest)
     tool = manifest.tool(args.tool)
     if tool is not None and args.generated:
@@ -154,33 +181,41 @@ def run(args: argparse.Namespace) -> int:
     with_cards = [t.name for t in manifest.tools if t.confirmation is not None]
     if tool is None or tool.confirmation is None:
         what = "is not a tool of" if tool is None else "has no confirmation card in"
-        return _fail(
+        raise _Refused(
             f"{args.tool!r} {what} {integration.manifest_path}; tools with cards: "
             + (", ".join(with_cards) or "none")
         )
+    return integration, manifest, tool
+
+
+def _card_arguments(
+    args: argparse.Namespace, integration: Integration, tool: Tool
+) -> dict[str, Any]:
+    """The arguments to draw the card with: --args, @FILE or the preview fixture, checked
+    against the tool's inputSchema (a VoiceOS fixture only warns). Raises _Refused."""
+    from notch_app.manifest.reading import VOICEOS_MANIFEST_FILE
+    from notch_app.manifest.schema import argument_problems
 
     arguments: dict[str, Any] | None
     if args.fixture or args.args is None:
         fixture = integration.fixtures.tools.get(tool.name) if integration.fixtures else None
         if fixture is None:
-            return _fail(
+            raise _Refused(
                 f"no preview fixture for {tool.name!r} beside {integration.manifest_path}; "
                 "pass --args JSON or add it to preview.json"
             )
         arguments = dict(fixture.args)
-    elif args.args.startswith("@"):
-        path = Path(args.args[1:])
-        try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            return _fail(f"{path}: cannot read the arguments file ({exc})")
-        arguments, error = parse_arguments_text(text, str(path))
-        if error:
-            return _fail(error)
     else:
-        arguments, error = parse_arguments_text(args.args, "--args")
+        origin, text = "--args", args.args
+        if args.args.startswith("@"):
+            path = Path(args.args[1:])
+            try:
+                origin, text = str(path), path.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError) as exc:
+                raise _Refused(f"{path}: cannot read the arguments file ({exc})") from None
+        arguments, error = parse_arguments_text(text, origin)
         if error:
-            return _fail(error)
+            raise _Refused(error)
     assert arguments is not None
     mismatch = argument_problems(tool, arguments)
     if mismatch:
@@ -188,10 +223,21 @@ def run(args: argparse.Namespace) -> int:
         message = f"the arguments do not match {tool.name}'s inputSchema:\n{lines}"
         sample = args.fixture or args.args is None
         if not (sample and integration.manifest_path.name == VOICEOS_MANIFEST_FILE):
-            return _fail(message)
+            raise _Refused(message)
         # A VoiceOS fixture is sample data (its own checks are warnings): draw it anyway.
         print(f"notch render: warning: {message}", file=sys.stderr)
+    return arguments
 
+
+def _render_card(
+    args: argparse.Namespace,
+    integration: Integration,
+    manifest: Manifest,
+    tool: Tool,
+    arguments: dict[str, Any],
+    screen_height: int | None,
+) -> int:
+    """Draw the card offscreen to `args.output`: 0 when written, 2 when it cannot be."""
     from notch_app.ui.headless import headless_app
 
     headless_app()
@@ -229,7 +275,7 @@ def run(args: argparse.Namespace) -> int:
         # Freed now: an in-process caller (a test, a script) does not pile up cards.
         QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
     print(f"wrote {args.output} ({size}, {args.theme})")
-    if isinstance(tool.confirmation.root, WidgetBlock):
+    if tool.confirmation is not None and isinstance(tool.confirmation.root, WidgetBlock):
         print(
             "notch render: the widget's HTML page is drawn as a still panel (a PNG cannot "
             "hold a live page); see it run with `notch preview` or in the notch",
