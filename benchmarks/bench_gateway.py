@@ -28,6 +28,7 @@ XDG_CONFIG_HOME point there too, so nothing real is touched.
 
     .venv/bin/python benchmarks/bench_gateway.py [--quick]
     .venv/bin/python benchmarks/bench_gateway.py --profile   # the gateway's CPU, by package
+    .venv/bin/python benchmarks/bench_gateway.py --startup [--reps N]  # only start-up
 
 Exit status 0 whether or not a target is met (the table says); 1 only on an error.
 """
@@ -572,11 +573,40 @@ def ms(value: float) -> str:
     return f"{value:.2f} ms" if value < 100 else f"{value:.0f} ms"
 
 
+def startup_only(reps: int) -> int:
+    """`--startup`: spawn → initialize → tools/list → first get_status, both sides."""
+    load = os.getloadavg()[0]
+    with tempfile.TemporaryDirectory(prefix="notch-bench-gw") as name:
+        place = Place(Path(name))
+        try:
+            st = asyncio.run(bench_startup(place, reps))
+        except Exception:
+            sys.stderr.write(place.errlog.read_text() if place.errlog.exists() else "")
+            raise
+    later = st["gateway_first_call_ms"] - st["direct_first_call_ms"]
+    print(
+        f"start-up, median of {reps} starts each, ms from spawn: initialize / tools/list /"
+        f" first get_status (load {load:.1f} at the start, {os.getloadavg()[0]:.1f} at the end)"
+    )
+    for side in ("direct", "gateway"):
+        print(f"  {side:8} {st[side + '_initialize_ms']:6.0f} / {st[side + '_tools_list_ms']:6.0f}"
+              f" / {st[side + '_first_call_ms']:6.0f}")  # fmt: skip
+    print(f"first get_status: gateway {later:+.0f} ms vs direct (target ≤ +100 ms: "
+          f"{yes(later <= 100)})")  # fmt: skip
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer iterations (a smoke run)")
     parser.add_argument(
         "--profile", action="store_true", help="only: the gateway's CPU per call by package"
+    )
+    parser.add_argument(
+        "--startup", action="store_true", help="only: start-up, gateway vs the server directly"
+    )
+    parser.add_argument(
+        "--reps", type=int, default=None, help="starts of each side (default 10; --quick 3)"
     )
     parser.add_argument("--serve-proxy", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--serve-gateway-profiled", metavar="OUT", help=argparse.SUPPRESS)
@@ -603,6 +633,9 @@ def main() -> int:
         return 0
 
     calls, warm, reps, card_runs = (60, 10, 3, 12) if opts.quick else (400, 50, 10, 60)
+    reps = opts.reps or reps
+    if opts.startup:
+        return startup_only(reps)
     print(f"notch mcp benchmarks ({'quick' if opts.quick else 'full'}): {os.cpu_count()} "
           f"cores, load {os.getloadavg()[0]:.1f}, Python {sys.version.split()[0]}")  # fmt: skip
     with tempfile.TemporaryDirectory(prefix="notch-bench-gw") as name:

@@ -15,7 +15,6 @@ Exit 2 (message on stderr) for a folder or command that cannot be fronted.
 from __future__ import annotations
 
 import argparse
-import logging
 import math
 import sys
 from pathlib import Path
@@ -100,6 +99,8 @@ def run(args: argparse.Namespace) -> int:
         early = launch.early_bare_server(list(args.target), dict(os.environ))
     else:
         early = launch.early_folder_server(Path(args.target[0]), args.data_dir)
+
+    import logging  # after the start, as everything below
 
     from notch_app.gateway import fronts
     from notch_app.gateway.gateway import Front, Gateway

@@ -19,8 +19,9 @@ keyring), and it is stopped and started again with the real one; failing (a miss
 secret), and it is stopped and the failure is what the gateway reports. Nothing reaches
 the server before that is settled (`EarlyServer.process`).
 
-Only light modules here (not even asyncio): nothing that pulls in pydantic, the keyring or
-the MCP SDK.
+Only light modules here (not even asyncio, nor dataclasses: NamedTuples instead; the
+settings file's name is imported after the start): nothing that pulls in pydantic, the
+keyring or the MCP SDK. Each millisecond before `spawn` is one the client waits.
 """
 
 from __future__ import annotations
@@ -32,13 +33,13 @@ import subprocess
 import sys
 import threading
 from collections.abc import Callable, Mapping
-from concurrent.futures import Future
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from notch_app.manifest.limits import MAX_FILE_BYTES
-from notch_app.runtime.folders import SETTINGS_FILE_NAME
+
+if TYPE_CHECKING:  # imported once the server started (it imports logging)
+    from concurrent.futures import Future
 
 DEFAULT_TIMEOUT_S: Final = 590.0
 """How long an acting call waits for the person before its card is withdrawn (as the
@@ -67,8 +68,7 @@ class ServerGone(Exception):
     """The wrapped server could not be started, or stopped while answering."""
 
 
-@dataclass(frozen=True, slots=True)
-class ServerCommand:
+class ServerCommand(NamedTuple):
     """How to start the wrapped server: `command args...` in `cwd`."""
 
     command: str
@@ -112,8 +112,7 @@ def stop_unused(started: Future[subprocess.Popen[bytes]]) -> None:
             started.result().terminate()
 
 
-@dataclass(frozen=True, slots=True)
-class EarlyServer:
+class EarlyServer(NamedTuple):
     """A server started before the rest of `notch mcp` was read and checked."""
 
     command: ServerCommand
@@ -170,12 +169,12 @@ def early_folder_server(folder: Path, data_dir: Path | None) -> EarlyServer | No
         def environment() -> dict[str, str]:
             return plain | _person(manifest, data_dir)
 
-        process: Future[Process] = Future()
         if not manifest.get("auth") and not manifest.get("preferences"):
-            process.set_result(spawn(server, plain))  # nothing of the person's to read
+            process = _started(spawn(server, plain))  # nothing of the person's to read
         else:
             guess = _guess(manifest)
             started = spawn(server, plain | guess) if guess is not None else None
+            process = _started(None)
             threading.Thread(
                 target=_settle,
                 args=(process, server, started, plain | (guess or {}), environment),
@@ -194,11 +193,19 @@ def early_bare_server(argv: list[str], env: dict[str, str]) -> EarlyServer | Non
         if not argv:
             return None
         command = ServerCommand(argv[0], tuple(argv[1:]), Path.cwd())
-        process: Future[Process] = Future()
-        process.set_result(spawn(command, env))
-        return EarlyServer(command, process, lambda: dict(env))
+        return EarlyServer(command, _started(spawn(command, env)), lambda: dict(env))
     except Exception:
         return None
+
+
+def _started(process: Process | None) -> Future[Process]:
+    """A Future holding `process` (None: one left to settle)."""
+    from concurrent.futures import Future
+
+    out: Future[Process] = Future()
+    if process is not None:
+        out.set_result(process)
+    return out
 
 
 def _settle(
@@ -284,4 +291,6 @@ def _person(manifest: Mapping[str, Any], data_dir: Path | None) -> dict[str, str
 
 def settings_in(data_dir: Path | None) -> Path | None:
     """The settings file in `data_dir` (None: the usual place, found where it is read)."""
+    from notch_app.runtime.folders import SETTINGS_FILE_NAME  # after the start: platformdirs
+
     return None if data_dir is None else data_dir.expanduser() / SETTINGS_FILE_NAME
