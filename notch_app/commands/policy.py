@@ -29,14 +29,18 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from notch_app.commands.policy_actions import (
+    Refusal,
+    find_action,
+    gateway_id,
+    load_catalog,
+    resolve_integration,
+)
+
 if TYPE_CHECKING:
     from notch_app.manifest.model import Manifest, Tool
     from notch_app.runtime.catalog import Catalog
     from notch_app.runtime.policy_book import Guard, PolicyBook
-
-
-class _Refusal(Exception):
-    """A request `notch policy` refuses (exit 2); the message says what to do instead."""
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -60,7 +64,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
     p = sub.add_parser("list", parents=[common], help="show every action's setting")
     p.add_argument("--json", action="store_true", help="print JSON instead of text")
+    _add_set(sub, common)
+    _add_reset_and_guard(sub, common)
+    _add_asker_grace(sub, common)
 
+
+def _add_set(sub: Any, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser("set", parents=[common], help="turn Asks first on or off, or block")
     p.add_argument("integration", metavar="INTEGRATION", help="integration id (or its name)")
     p.add_argument("tool", metavar="TOOL", help="tool name")
@@ -94,6 +103,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--clear", action="store_true", help="with --refuse: remove its refuse-when rules"
     )
 
+
+def _add_reset_and_guard(sub: Any, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser("reset", parents=[common], help="back to the default (asks first)")
     p.add_argument("integration", metavar="INTEGRATION")
     p.add_argument("tool", metavar="TOOL", nargs="?", help="one tool (default: all of them)")
@@ -115,6 +126,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     which.add_argument("--clear", action="store_true", help="remove this action's guards")
 
+
+def _add_asker_grace(sub: Any, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser(
         "asker-grace",
         parents=[common],
@@ -136,7 +149,7 @@ def run(args: argparse.Namespace) -> int:
     if book.problem:
         print(f"notch policy: {book.problem}", file=sys.stderr)
     try:
-        catalog = _load_catalog(args.manifests)
+        catalog = load_catalog(args.manifests)
         command = args.policy_command
         if command == "asker-grace":
             return _asker_grace(book, args.seconds)
@@ -145,94 +158,24 @@ def run(args: argparse.Namespace) -> int:
         if command == "reset":
             return _reset(book, catalog, args.integration, args.tool)
         if command == "set" and not args.refuse and (args.over or args.not_one_of or args.clear):
-            raise _Refusal(
+            raise Refusal(
                 "--over, --not-one-of and --clear go with --refuse (a threshold past which "
                 "the action is refused); to ask anyway past a threshold, use "
                 "`notch policy guard`"
             )
-        unloaded = _gateway_id(catalog, args.integration)
+        unloaded = gateway_id(catalog, args.integration)
         if unloaded is not None:
             return _by_name(book, unloaded, args.tool, args)
-        manifest, tool = _find_action(catalog, book, args.integration, args.tool)
+        manifest, tool = find_action(catalog, book, args.integration, args.tool)
         if command == "set":
             return _set(book, manifest, tool, args, _source(catalog, manifest))
         return _guard(book, manifest, tool, args)
-    except (_Refusal, PolicyRefused) as exc:
+    except (Refusal, PolicyRefused) as exc:
         print(f"notch policy: {exc}", file=sys.stderr)
         return 2
     except PolicyWriteError as exc:
         print(f"notch policy: {exc}", file=sys.stderr)
         return 1
-
-
-# --- loading and finding -----------------------------------------------------------------
-
-
-def _load_catalog(extra: list[Path]) -> Catalog:
-    from notch_app.runtime.catalog import load_integrations
-
-    for folder in extra:
-        if not folder.exists():
-            raise _Refusal(f"--manifests {folder}: no such folder; check the path")
-    catalog, problems = load_integrations(extra)
-    for line in problems:
-        print(f"notch policy: skipped: {line}", file=sys.stderr)
-    return catalog
-
-
-def _gateway_id(catalog: Catalog, wanted: str) -> str | None:
-    """The integration id of a `notch mcp` integration `wanted` names that is not loaded
-    here, else None (then it is looked up as usual). `wanted` is `mcp.local.NAME`, a bare
-    server's --name, a `notch mcp ...` command line, or an integration folder (loaded
-    into `catalog` when it holds one, so the usual checks apply)."""
-    import shlex
-
-    from notch_app.runtime.attached import BARE_PREFIX, AttachRefused, bare_integration_id
-
-    if catalog.integration(wanted) is not None:
-        return None
-    if wanted.startswith(BARE_PREFIX):
-        return wanted
-    words = shlex.split(wanted) if " " in wanted.strip() else []
-    if "mcp" in words:  # the command line an MCP client runs: notch mcp --name files -- ...
-        after = words[words.index("mcp") + 1 :]
-        mine = after[: after.index("--")] if "--" in after else after
-        if "--name" in mine and mine.index("--name") + 1 < len(mine):
-            return bare_integration_id(mine[mine.index("--name") + 1])
-        folders = [w for w in mine if not w.startswith("-")]
-        wanted = folders[0] if folders else wanted
-    folder = Path(wanted).expanduser()
-    if "/" in wanted and folder.is_dir():
-        loaded, problems = _folder_catalog(folder)
-        for line in problems:
-            print(f"notch policy: {line}", file=sys.stderr)
-        ids = loaded.ids()
-        if len(ids) != 1:
-            raise _Refusal(f"{folder}: holds {len(ids)} loadable integrations; name one folder")
-        entry = loaded.entry(ids[0])
-        assert entry is not None
-        if catalog.integration(ids[0]) is None:
-            catalog.add(entry)
-        return None
-    from notch_app.runtime.policy_book.schema_paths import nearest
-
-    ids = catalog.ids()
-    names = [*ids, *(i.rsplit(".", 1)[-1] for i in ids)]
-    names += [m.name for i in ids if (m := catalog.integration(i)) is not None]
-    if any(n.lower() == wanted.lower() for n in names) or " " in wanted.strip():
-        return None
-    if nearest(wanted, names):
-        return None  # a typo of a loaded one: refused with "did you mean" as before
-    try:
-        return bare_integration_id(wanted)
-    except AttachRefused:
-        return None
-
-
-def _folder_catalog(folder: Path) -> tuple[Catalog, list[str]]:
-    from notch_app.runtime.catalog import Catalog
-
-    return Catalog.load([folder])
 
 
 def _by_name(
@@ -264,7 +207,7 @@ def _by_name(
         return 0
     if args.policy_command == "set":
         if args.asks_first == "off":
-            raise _Refusal(
+            raise Refusal(
                 f"{later}. Asks first off needs the card the person agrees to: turn it off "
                 "with “Always allow” on its card, or load its folder with --manifests DIR"
             )
@@ -288,16 +231,16 @@ def _by_name(
         try:
             limit = float(raw.replace(",", ""))
         except ValueError:
-            raise _Refusal(f"--over {argument} {raw}: {raw!r} is not a number") from None
+            raise Refusal(f"--over {argument} {raw}: {raw!r} is not a number") from None
         if not math.isfinite(limit):
-            raise _Refusal(f"--over {argument} {raw}: the limit must be a finite number")
+            raise Refusal(f"--over {argument} {raw}: the limit must be a finite number")
         number: int | float = int(limit) if limit.is_integer() and abs(limit) < 1e15 else limit
         guard = _checked(f"--over {argument}", lambda: OverGuard(argument=argument, limit=number))
     else:
         argument, raw = args.not_one_of
         allowed = [v.strip() for v in raw.split(",") if v.strip()]
         if not allowed:
-            raise _Refusal(f"--not-one-of {argument}: give at least one value, e.g. a,b")
+            raise Refusal(f"--not-one-of {argument}: give at least one value, e.g. a,b")
         guard = _checked(
             f"--not-one-of {argument}", lambda: NotOneOfGuard(argument=argument, allowed=allowed)
         )
@@ -305,62 +248,6 @@ def _by_name(
     print(f"{tool_name} ({integration_id}): asks anyway when {guard.describe()}.")
     print(f"({later})", file=sys.stderr)
     return 0
-
-
-def _resolve_integration(catalog: Catalog, wanted: str) -> Manifest:
-    from notch_app.runtime.policy_book.schema_paths import nearest
-
-    manifest = catalog.integration(wanted)
-    if manifest is not None:
-        return manifest
-    ids = catalog.ids()
-    # A person may type the name ("Mail") or the last part of the id ("mail").
-    by_name = [
-        i
-        for i in ids
-        if i.rsplit(".", 1)[-1].lower() == wanted.lower()
-        or ((m := catalog.integration(i)) is not None and m.name.lower() == wanted.lower())
-    ]
-    hint = by_name[0] if len(by_name) == 1 else nearest(wanted, ids)
-    message = f"no integration {wanted!r} is loaded"
-    if hint:
-        message += f"; did you mean {hint!r}?"
-    message += (
-        f" Loaded: {', '.join(ids) if ids else 'none'}. Add a folder with --manifests DIR; for "
-        "a notch mcp server, give its id (mcp.local.NAME for --name NAME) or its notch mcp "
-        "command line."
-    )
-    raise _Refusal(message)
-
-
-def _find_action(
-    catalog: Catalog, book: PolicyBook, integration: str, tool_name: str
-) -> tuple[Manifest, Tool]:
-    from notch_app.manifest.facts import tool_facts
-    from notch_app.runtime.policy_book import has_policy
-    from notch_app.runtime.policy_book.schema_paths import nearest
-
-    manifest = _resolve_integration(catalog, integration)
-    tool = manifest.tool(tool_name)
-    if tool is None:
-        actions = [t.name for t in manifest.tools if has_policy(t)]
-        hint = nearest(tool_name, [t.name for t in manifest.tools])
-        raise _Refusal(
-            f"{manifest.id} has no tool {tool_name!r}"
-            + (f"; did you mean {hint!r}?" if hint else ".")
-            + f" Its actions: {', '.join(actions) or 'none'}."
-        )
-    if not has_policy(tool):
-        if not tool_facts(tool).own_acting.asks:
-            raise _Refusal(
-                f"{tool.name} in {manifest.id} is read-only: it never asks, so it has no "
-                "Asks first setting"
-            )
-        raise _Refusal(f"{tool.name} in {manifest.id} has no confirmation card, so it always asks")
-    return manifest, tool
-
-
-# --- subcommands ---------------------------------------------------------------------------
 
 
 def _guard_json(guard: Guard) -> dict[str, Any]:
@@ -506,14 +393,14 @@ def _reset(book: PolicyBook, catalog: Catalog, integration: str, tool: str | Non
     if catalog.integration(integration) is None and integration in stored:
         manifest_id = integration  # not loaded now, but its old choices can still be cleared
     else:
-        manifest = _resolve_integration(catalog, integration)
+        manifest = resolve_integration(catalog, integration)
         manifest_id = manifest.id
         if (
             tool is not None
             and manifest.tool(tool) is None
             and book.stored(manifest_id, tool) is None
         ):
-            _find_action(catalog, book, manifest_id, tool)  # raises with a suggestion
+            find_action(catalog, book, manifest_id, tool)  # raises with a suggestion
     removed = book.reset(manifest_id, tool)
     what = f"{tool} in {manifest_id}" if tool else f"every action of {manifest_id}"
     print(f"{what}: {'back to' if removed else 'already'} the default — asks first.")
@@ -533,16 +420,16 @@ def _guard(book: PolicyBook, manifest: Manifest, tool: Tool, args: argparse.Name
         try:
             limit = float(raw.replace(",", ""))
         except ValueError:
-            raise _Refusal(f"--over {argument} {raw}: {raw!r} is not a number") from None
+            raise Refusal(f"--over {argument} {raw}: {raw!r} is not a number") from None
         if not math.isfinite(limit):
-            raise _Refusal(f"--over {argument} {raw}: the limit must be a finite number")
+            raise Refusal(f"--over {argument} {raw}: the limit must be a finite number")
         number: int | float = int(limit) if limit.is_integer() and abs(limit) < 1e15 else limit
         guard = _checked(f"--over {argument}", lambda: OverGuard(argument=argument, limit=number))
     else:
         argument, raw = args.not_one_of
         allowed = [v.strip() for v in raw.split(",") if v.strip()]
         if not allowed:
-            raise _Refusal(f"--not-one-of {argument}: give at least one value, e.g. a,b")
+            raise Refusal(f"--not-one-of {argument}: give at least one value, e.g. a,b")
         guard = _checked(
             f"--not-one-of {argument}",
             lambda: NotOneOfGuard(argument=argument, allowed=allowed),
@@ -557,7 +444,7 @@ def _guard(book: PolicyBook, manifest: Manifest, tool: Tool, args: argparse.Name
 
 def _threshold(args: argparse.Namespace) -> Guard:
     """The refuse-when rule `--refuse --over ARG N` / `--refuse --not-one-of ARG V1,V2`
-    describes. Raises _Refusal for a limit that is not a number, or no values."""
+    describes. Raises Refusal for a limit that is not a number, or no values."""
     from notch_app.runtime.policy_book import NotOneOfGuard, OverGuard
 
     if args.over is not None:
@@ -565,15 +452,15 @@ def _threshold(args: argparse.Namespace) -> Guard:
         try:
             limit = float(raw.replace(",", ""))
         except ValueError:
-            raise _Refusal(f"--over {argument} {raw}: {raw!r} is not a number") from None
+            raise Refusal(f"--over {argument} {raw}: {raw!r} is not a number") from None
         if not math.isfinite(limit):
-            raise _Refusal(f"--over {argument} {raw}: the limit must be a finite number")
+            raise Refusal(f"--over {argument} {raw}: the limit must be a finite number")
         number: int | float = int(limit) if limit.is_integer() and abs(limit) < 1e15 else limit
         return _checked(f"--over {argument}", lambda: OverGuard(argument=argument, limit=number))
     argument, raw = args.not_one_of
     allowed = [v.strip() for v in raw.split(",") if v.strip()]
     if not allowed:
-        raise _Refusal(f"--not-one-of {argument}: give at least one value, e.g. a,b")
+        raise Refusal(f"--not-one-of {argument}: give at least one value, e.g. a,b")
     return _checked(
         f"--not-one-of {argument}", lambda: NotOneOfGuard(argument=argument, allowed=allowed)
     )
@@ -597,4 +484,4 @@ def _checked(option: str, build: Callable[[], Guard]) -> Guard:
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
-        raise _Refusal(f"{option}: {where}: {first['msg']}") from None
+        raise Refusal(f"{option}: {where}: {first['msg']}") from None
