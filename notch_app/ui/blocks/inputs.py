@@ -228,13 +228,16 @@ class TextArea(QPlainTextEdit):
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.setFixedHeight(_AREA_MIN)
         self.document().setDocumentMargin(4)
+        self._cap: int | None = None
+        """A lower top height on a short screen (the card's body sets it): the area
+        scrolls inside itself instead of the card scrolling around it."""
         self.textChanged.connect(self.grow)
 
-    def grow(self) -> None:
+    def natural_height(self) -> int:
+        """The height the area takes for its text, without a cap."""
         text = self.toPlainText()
         if len(text) > 20_000:  # do not measure megabytes: it is tall, it scrolls
-            self.setFixedHeight(_AREA_MAX)
-            return
+            return _AREA_MAX
         margin = int(self.document().documentMargin())
         width = max(self.viewport().width() - 2 * margin, 40)
         fm = self.fontMetrics()
@@ -243,7 +246,21 @@ class TextArea(QPlainTextEdit):
         )
         lines = max(1, text.count("\n") + 1)
         h = max(rect.height(), lines * fm.lineSpacing()) + 2 * margin + 12
-        self.setFixedHeight(min(max(h, _AREA_MIN), _AREA_MAX))
+        return min(max(h, _AREA_MIN), _AREA_MAX)
+
+    def shortest_height(self) -> int:
+        """As short as a cap may make it: _AREA_MIN (it never hides its first lines)."""
+        return min(self.natural_height(), _AREA_MIN)
+
+    def cap_height(self, height: int | None) -> None:
+        """Be no taller than `height` (None: as tall as the text wants, up to the max)."""
+        if height != self._cap:
+            self._cap = height
+            self.grow()
+
+    def grow(self) -> None:
+        wanted = self.natural_height()
+        self.setFixedHeight(wanted if self._cap is None else min(wanted, self._cap))
 
     def resizeEvent(self, event: Any) -> None:
         super().resizeEvent(event)

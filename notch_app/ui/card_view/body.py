@@ -7,6 +7,7 @@ of it is out of sight; the card's header and footer stay put around it.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Protocol, runtime_checkable
 
 from PySide6.QtCore import QEvent, QObject, QRectF, QSize, Qt
 from PySide6.QtGui import (
@@ -19,7 +20,7 @@ from PySide6.QtGui import (
     QPen,
     QResizeEvent,
 )
-from PySide6.QtWidgets import QFrame, QScrollArea, QWidget
+from PySide6.QtWidgets import QAbstractScrollArea, QFrame, QScrollArea, QWidget
 
 from notch_app.ui.theme import Look
 from notch_app.ui.widgets.shapes import ThinScrollBar
@@ -39,6 +40,17 @@ unscrolled: what a person is about to approve should be in view, not below a fol
 MIN_BODY_HEIGHT = 160
 NOTCH_CHROME = 52
 """The notch's own header and padding around a card, in pixels."""
+
+
+@runtime_checkable
+class ShrinksToFit(Protocol):
+    """A part of the card that scrolls inside itself and may show less of itself on a
+    short screen (a code panel, a text area): the body caps it before it scrolls."""
+
+    def natural_height(self) -> int: ...
+    def shortest_height(self) -> int: ...
+    def cap_height(self, height: int | None) -> None: ...
+    def height(self) -> int: ...
 
 
 def max_body_height(widget: QWidget) -> int:
@@ -193,13 +205,49 @@ class CardBody(QScrollArea):
             h = content.sizeHint().height()
         # With `chrome` the card's own lines are measured (the voice words among them).
         reserve = 0 if self.chrome is not None else self.reserve
-        hint = QSize(width, h if self._unfolded else min(h, max_body_height(self) - reserve))
+        limit = max_body_height(self) - reserve
+        if not self._unfolded:
+            h = self._fit_code_panels(h, limit)
+            # While the "More below" band is there, it is part of what the body needs:
+            # content that fits with it lets the band go (it is never under the content).
+            h += self.viewportMargins().bottom()
+        hint = QSize(width, h if self._unfolded else min(h, limit))
         if self._content.testAttribute(Qt.WidgetAttribute.WA_WState_Polished):
             self._hint = hint  # before polish the sizes are not final yet
         return hint
 
     def minimumSizeHint(self) -> QSize:
         return self.sizeHint()
+
+    def _fit_code_panels(self, height: int, limit: int) -> int:
+        """On a short screen, code panels and text areas grow less tall (down to their
+        shortest, the tallest first) so the body fits without scrolling: one scroll, the
+        panel's own with its "scroll to see all" hold, never a card scrolling around a
+        scrolling panel with "More below" at the panel's cut edge. Returns the content's
+        height after."""
+        panels = [
+            w
+            for w in self._content.findChildren(QAbstractScrollArea)
+            if isinstance(w, ShrinksToFit) and not w.isHidden()
+        ]
+        if not panels:
+            return height
+        natural = {id(p): p.natural_height() for p in panels}
+        # The content's height with every panel at its natural height, then what is over.
+        whole = height + sum(natural[id(p)] - p.height() for p in panels)
+        over = whole - limit
+        if over > 0:
+            over += self.more_below.band  # room for the band while it goes
+        for panel in sorted(panels, key=lambda p: -natural[id(p)]):
+            tall = natural[id(panel)]
+            cap: int | None = None
+            if over > 0 and tall > panel.shortest_height():
+                cap = max(panel.shortest_height(), tall - over)
+            panel.cap_height(cap)
+            shrunk = tall - panel.height()
+            over -= shrunk
+            whole -= shrunk
+        return whole
 
     def folded(self) -> bool:
         """Whether the content is taller than the body may grow: part of it is below the

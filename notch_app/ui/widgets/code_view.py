@@ -45,6 +45,8 @@ from notch_app.ui.theme import Look, style_text
 from notch_app.ui.widgets.shapes import ThinScrollBar, paint_round
 
 MAX_VISIBLE_LINES = 14
+SHORTEST_ROWS = 4
+"""On a short screen a panel shows no fewer lines than this (then the card scrolls)."""
 """Lines a code panel shows before it scrolls inside itself."""
 MAX_CODE_CHARS = 200_000
 """A panel holds at most this much text (the hooks send no more); past it the text is cut
@@ -275,6 +277,9 @@ class CodePanel(QPlainTextEdit):
         self.document().setDocumentMargin(4)
         self._marks = faint_marks(self.document(), look)
         self._rows = 1
+        self._row_cap: int | None = None
+        """Fewer rows than MAX_VISIBLE_LINES on a short screen (set by the card's body):
+        the panel scrolls inside itself instead of the card scrolling around it."""
         self.setFixedHeight(self._height_for(1))
         self._diff: list[DiffLine] | None = None
         self._gutter = _Gutter(self)
@@ -362,22 +367,53 @@ class CodePanel(QPlainTextEdit):
         inner = 2 * int(self.document().documentMargin()) + margins.top() + margins.bottom()
         return rows * self.fontMetrics().lineSpacing() + inner + 2
 
-    def _fit(self) -> None:
+    def cap_rows(self, rows: int | None) -> None:
+        """Show at most `rows` lines at once (None: up to MAX_VISIBLE_LINES)."""
+        if rows != self._row_cap:
+            self._row_cap = rows
+            self._fit()
+
+    def height_for_rows(self, rows: int) -> int:
+        """The panel's height showing `rows` lines."""
+        return self._height_for(rows)
+
+    def natural_height(self) -> int:
+        """The panel's height without a cap."""
+        return self._height_for(self.natural_rows())
+
+    def shortest_height(self) -> int:
+        """As short as a cap may make it: SHORTEST_ROWS lines (fewer if it has fewer)."""
+        return self._height_for(min(self.natural_rows(), SHORTEST_ROWS))
+
+    def cap_height(self, height: int | None) -> None:
+        """Be no taller than `height` px, in whole lines (None: no cap)."""
+        if height is None:
+            self.cap_rows(None)
+            return
+        line = max(self.fontMetrics().lineSpacing(), 1)
+        self.cap_rows(max(1, (height - self._height_for(0)) // line))
+
+    def natural_rows(self) -> int:
+        """The rows the panel shows without a cap: its lines, up to MAX_VISIBLE_LINES."""
         text = self.toPlainText()
         lines = line_count(text)
         if lines >= MAX_VISIBLE_LINES:
-            rows = MAX_VISIBLE_LINES
-        else:
-            width = max(self.viewport().width() - 2 * int(self.document().documentMargin()), 40)
-            if not self.isVisible():
-                # Not laid out yet: its width is Qt's default, far narrower than any card.
-                # Counting rows at that width makes a panel (and a card) too tall at first.
-                width = max(width, _MIN_PANEL_WIDTH - self._gutter_width)
-            rect = self.fontMetrics().boundingRect(
-                QRect(0, 0, width, 10**6), int(Qt.TextFlag.TextWordWrap), text or " "
-            )
-            rows = max(lines, round(rect.height() / max(self.fontMetrics().lineSpacing(), 1)))
-            rows = min(max(rows, 1), MAX_VISIBLE_LINES)
+            return MAX_VISIBLE_LINES
+        width = max(self.viewport().width() - 2 * int(self.document().documentMargin()), 40)
+        if not self.isVisible():
+            # Not laid out yet: its width is Qt's default, far narrower than any card.
+            # Counting rows at that width makes a panel (and a card) too tall at first.
+            width = max(width, _MIN_PANEL_WIDTH - self._gutter_width)
+        rect = self.fontMetrics().boundingRect(
+            QRect(0, 0, width, 10**6), int(Qt.TextFlag.TextWordWrap), text or " "
+        )
+        rows = max(lines, round(rect.height() / max(self.fontMetrics().lineSpacing(), 1)))
+        return min(max(rows, 1), MAX_VISIBLE_LINES)
+
+    def _fit(self) -> None:
+        rows = self.natural_rows()
+        if self._row_cap is not None:
+            rows = min(rows, self._row_cap)
         if rows != self._rows:
             self._rows = rows
             self.setFixedHeight(self._height_for(rows))
