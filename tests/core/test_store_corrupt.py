@@ -165,3 +165,27 @@ def test_a_row_edited_into_nonsense_is_reported_and_reset_moves_it_aside(tmp_pat
         assert fresh.pending() == []
     finally:
         fresh.close()
+
+
+def test_a_header_overwritten_while_open_fails_the_next_write_as_damage(tmp_path: Path) -> None:
+    """SQLite serves pages from its cache and the WAL, so a file whose first pages were
+    overwritten under an open store can keep taking writes no later start could read.
+    The next write finds the overwritten header and says the store is damaged."""
+    data = tmp_path / "data"
+    store = DecisionStore(data)
+    try:
+        args = {"to": "sam@example.com"}
+        request = ConfirmationRequest("c1", MAIL, "send_email", args, {}, 1.0)
+        decision = Decision("c1", "approved", MAIL, "send_email", args, (),
+                            arguments_digest(args), "click", 1.0)  # fmt: skip
+        assert store.write([NewDecision(decision, args, {}, request)]) == [None]
+        with open(data / DB_NAME, "r+b") as db:
+            db.write(os.urandom(8192))
+        request = ConfirmationRequest("c2", MAIL, "send_email", args, {}, 2.0)
+        decision = Decision("c2", "approved", MAIL, "send_email", args, (),
+                            arguments_digest(args), "click", 2.0)  # fmt: skip
+        (error,) = store.write([NewDecision(decision, args, {}, request)])
+        assert isinstance(error, StoreDamaged), error
+        assert "not a database" in str(error)
+    finally:
+        store.close()

@@ -16,9 +16,16 @@ import pytest
 from notch_app.client import NotchClient, NotchRequestError
 
 SPEECH = {"text": "Recovered after a crash", "voice": "rachel"}
-AGENT_TOKEN = "crash-test-agent-token-0123456789"
-"""The executor's own secret, kept across its crash (NOTCH_TOKEN), so asking again after
-the restart picks up its requests; the test's client checks them with the same token."""
+
+
+def token(call_id: str) -> str:
+    """The secret of the executor that asks `call_id`, kept across its crash
+    (NOTCH_TOKEN), so asking again after the restart picks up its request; the test's
+    client checks each call with its executor's token. One executor per call: one asker
+    calling the same tool again while its card is open replaces that card
+    (runtime/repeats.py), and these are three executors each waiting on its own call."""
+    return f"crash-test-executor-{call_id}-0123456789"
+
 
 pytestmark = pytest.mark.e2e
 
@@ -32,19 +39,20 @@ def ask(xserver: Any, notch_argv: list[str], repo: Path) -> Callable[..., subpro
             [*notch_argv, "ask", "--socket", str(socket), "--integration", "io.elevenlabs",
              "--tool", "generate_speech", "--args", json.dumps(SPEECH), "--call-id", call_id,
              "--timeout", "60"],
-            env={**xserver.env, "NOTCH_TOKEN": AGENT_TOKEN}, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            env={**xserver.env, "NOTCH_TOKEN": token(call_id)}, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
             cwd=repo,
         )  # fmt: skip
 
     return asking
 
 
-def is_open(client: NotchClient, call_id: str) -> bool:
+def is_open(socket: Path, call_id: str) -> bool:
     """True while `call_id` waits for the person (known to Notch, not yet decided)."""
-    try:
-        return client.get(call_id) is None
-    except NotchRequestError:  # not arrived yet
-        return False
+    with NotchClient(socket, token=token(call_id)) as client:
+        try:
+            return client.get(call_id) is None
+        except NotchRequestError:  # not arrived yet
+            return False
 
 
 def approve_card_with_keys(x: Any) -> None:
@@ -60,10 +68,9 @@ def test_sigkill_loses_nothing_and_decides_nothing_twice(
     socket, data = notch_env["socket"], notch_env["data_dir"]
     first = start_notch(xserver.env, socket, data, notch_env["log"])
     askers: dict[str, subprocess.Popen[str]] = {}
-    with NotchClient(socket, token=AGENT_TOKEN) as client:
-        for cid in ("a1", "a2", "a3"):  # one after another: a1's card is the one on screen
-            askers[cid] = ask(socket, cid)
-            wait_for(lambda cid=cid: is_open(client, cid), 15, f"{cid} to be open")
+    for cid in ("a1", "a2", "a3"):  # one after another: a1's card is the one on screen
+        askers[cid] = ask(socket, cid)
+        wait_for(lambda cid=cid: is_open(socket, cid), 15, f"{cid} to be open")
     approve_card_with_keys(xserver)
     out, err = askers.pop("a1").communicate(timeout=30)
     approved = json.loads(out)
@@ -94,8 +101,7 @@ def test_sigkill_loses_nothing_and_decides_nothing_twice(
     assert pill is not None and pill["HEIGHT"] < 40
 
     # a2 and a3 are still open; the executor for a2 asks again and waits for the person.
-    with NotchClient(socket, token=AGENT_TOKEN) as client:
-        assert is_open(client, "a2") and is_open(client, "a3")
+    assert is_open(socket, "a2") and is_open(socket, "a3")
     waiting = ask(socket, "a2")
 
     # Two parked: clicking the side notch opens a menu; the first entry is a2.
@@ -117,8 +123,8 @@ def test_sigkill_loses_nothing_and_decides_nothing_twice(
     assert (decision["callId"], decision["outcome"]) == ("a2", "approved")
     assert decision["arguments"] == SPEECH
 
-    with NotchClient(socket, token=AGENT_TOKEN) as client:
-        assert is_open(client, "a3"), "a3 is still waiting, parked"
+    assert is_open(socket, "a3"), "a3 is still waiting, parked"
+    with NotchClient(socket, token=token("a1")) as client:
         a1 = client.get("a1")
         assert a1 is not None and a1.outcome == "approved"
     log = subprocess.run(

@@ -10,7 +10,7 @@ import sqlite3
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, Final, cast
 
 from notch_app.runtime.decision import Decision, Reason
 from notch_app.runtime.folders import FolderError, make_data_dir
@@ -68,6 +68,10 @@ class LogEntry:
             "reason": self.reason,
             "words": self.words,
         }
+
+
+SQLITE_HEADER: Final = b"SQLite format 3\x00"
+"""The first 16 bytes of every SQLite database file."""
 
 
 class DecisionStore:
@@ -153,6 +157,7 @@ class DecisionStore:
         # if a row with its callId exists (written by someone else).
         refused: set[str] = set()
         try:
+            self._check_header()
             db.execute("BEGIN IMMEDIATE")
             for op in ops:
                 db.execute("SAVEPOINT op")
@@ -191,6 +196,23 @@ class DecisionStore:
             error.__cause__ = exc  # what failed (SQLITE_FULL…), for the words the person reads
             return [error for _ in ops]
         return results
+
+    def _check_header(self) -> None:
+        """Raise SQLite's own "not a database" error when the file's first bytes are no
+        longer SQLite's header: something overwrote the file while Notch runs. SQLite
+        itself may not read page 1 again for a long while (its cache and the WAL serve
+        the pages), so without this look a write could succeed on a file no later start
+        can open, and the person would learn it only then."""
+        try:
+            fd = os.open(self.path, os.O_RDONLY)
+        except OSError:
+            return  # gone or unreadable: SQLite's own write says so
+        try:
+            header = os.pread(fd, len(SQLITE_HEADER), 0)
+        finally:
+            os.close(fd)
+        if header and header != SQLITE_HEADER:
+            raise sqlite3.DatabaseError("file is not a database (its header was overwritten)")
 
     def _op_error(self, op: WriteOp, exc: Exception) -> StoreError:
         """Why `op` alone was not stored, in words."""
