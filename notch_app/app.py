@@ -39,6 +39,8 @@ from notch_app.runtime.store import StoreError
 from notch_app.ui.overlay_settings import IdleMode, OverlaySettings
 
 if TYPE_CHECKING:
+    from PySide6.QtWidgets import QApplication
+
     from notch_app.phone.answering import PhoneAnswers
     from notch_app.ui.overlay_cards import ManifestCardFactory
     from notch_app.ui.overlay_presenter import OverlayPresenter
@@ -333,15 +335,31 @@ def run_notch(config: NotchConfig, scenario: Scenario | None = None, *, linger_s
     Returns the process exit code: 0 after a clean stop, 2 when Notch cannot start (the
     reason printed on stderr), 1 when the display went away (said in one line)."""
     import qasync  # type: ignore[import-untyped]
+
+    from notch_app.ui.desktop.display import display_lost
+
+    app = _desktop_app()
+    if app is None:
+        return 2
+    loop = qasync.QEventLoop(app)
+    asyncio.set_event_loop(loop)
+    with loop:
+        try:
+            code: int = loop.run_until_complete(_serve(config, scenario, linger_s, loop))
+        except RuntimeError:
+            if display_lost() is None:
+                raise
+            return 1  # Qt stopped the loop: the display went away (said once already)
+    return 1 if display_lost() is not None else code
+
+
+def _desktop_app() -> QApplication | None:
+    """The Qt application Notch runs in (made here unless one exists), or None when
+    there is no display to run on (said on stderr)."""
     from PySide6.QtCore import Qt
     from PySide6.QtWidgets import QApplication
 
-    from notch_app.ui.desktop.display import (
-        display_lost,
-        display_opened,
-        prepare_display,
-        watch_display,
-    )
+    from notch_app.ui.desktop.display import display_opened, prepare_display, watch_display
 
     if QApplication.instance() is None:
         # XWayland on a Wayland session, where the notch can place itself; no display at
@@ -349,7 +367,7 @@ def run_notch(config: NotchConfig, scenario: Scenario | None = None, *, linger_s
         problem = prepare_display()
         if problem is not None:
             print(f"notch: {problem}", file=sys.stderr)
-            return 2
+            return None
         watch_display("notch")
         QApplication.setAttribute(Qt.ApplicationAttribute.AA_ShareOpenGLContexts)  # web widgets
     app = QApplication.instance() or QApplication(sys.argv[:1])
@@ -358,56 +376,53 @@ def run_notch(config: NotchConfig, scenario: Scenario | None = None, *, linger_s
     app.setApplicationName("Notch")
     app.setApplicationDisplayName("Notch")
     app.setQuitOnLastWindowClosed(False)
-    loop = qasync.QEventLoop(app)
-    asyncio.set_event_loop(loop)
-    code = 0
+    return app
 
-    async def main() -> None:
-        nonlocal code
-        notch = NotchApp(config)
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            # Windows has no add_signal_handler: there Ctrl+C ends the process.
-            with contextlib.suppress(NotImplementedError, RuntimeError):
-                loop.add_signal_handler(sig, notch.request_stop)
-        try:
-            await notch.start()
-        except StartupError as exc:
-            print(f"notch: {exc}", file=sys.stderr)
-            code = 2
-            await notch.stop()
-            return
-        print(
-            f"notch: listening on {config.socket_path} "
-            f"({len(notch.catalog)} integrations; data in {config.data_dir})",
-            file=sys.stderr,
-            flush=True,
-        )
-        task: asyncio.Task[None] | None = None
-        if scenario is not None:
 
-            async def play() -> None:
-                try:
-                    await scenario(notch)
-                    await asyncio.sleep(linger_s)
-                finally:
-                    notch.request_stop()
-
-            task = asyncio.ensure_future(play())
-        await notch.stopped.wait()
-        if task is not None and not task.done():
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
-        elif task is not None and task.exception() is not None:
-            print(f"notch: the scenario failed: {task.exception()}", file=sys.stderr)
-            code = 1
+async def _serve(
+    config: NotchConfig,
+    scenario: Scenario | None,
+    linger_s: float,
+    loop: asyncio.AbstractEventLoop,
+) -> int:
+    """Start Notch, play `scenario` (if any), wait for the stop, and stop: the exit code
+    (2: Notch cannot start, 1: the scenario failed)."""
+    notch = NotchApp(config)
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        # Windows has no add_signal_handler: there Ctrl+C ends the process.
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(sig, notch.request_stop)
+    try:
+        await notch.start()
+    except StartupError as exc:
+        print(f"notch: {exc}", file=sys.stderr)
         await notch.stop()
+        return 2
+    print(
+        f"notch: listening on {config.socket_path} "
+        f"({len(notch.catalog)} integrations; data in {config.data_dir})",
+        file=sys.stderr,
+        flush=True,
+    )
+    code = 0
+    task: asyncio.Task[None] | None = None
+    if scenario is not None:
 
-    with loop:
-        try:
-            loop.run_until_complete(main())
-        except RuntimeError:
-            if display_lost() is None:
-                raise
-            return 1  # Qt stopped the loop: the display went away (said once already)
-    return 1 if display_lost() is not None else code
+        async def play() -> None:
+            try:
+                await scenario(notch)
+                await asyncio.sleep(linger_s)
+            finally:
+                notch.request_stop()
+
+        task = asyncio.ensure_future(play())
+    await notch.stopped.wait()
+    if task is not None and not task.done():
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await task
+    elif task is not None and task.exception() is not None:
+        print(f"notch: the scenario failed: {task.exception()}", file=sys.stderr)
+        code = 1
+    await notch.stop()
+    return code
