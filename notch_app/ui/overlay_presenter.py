@@ -45,7 +45,7 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QLabel, QWidget
 
 from notch_app.card.display_text import agents_line
 from notch_app.card.headline import headline
@@ -60,6 +60,7 @@ from notch_app.runtime.presenter import (
 from notch_app.ui.card_widget import CardWidget, checked_card
 from notch_app.ui.notch_window import DoneTone, NotchWindow
 from notch_app.ui.overlay_settings import OverlaySettings
+from notch_app.ui.rule_note import fitted_rule_note
 from notch_app.ui.side_notch import ParkedCard, SideNotch
 from notch_app.ui.theme import look as look_of
 from notch_app.ui.widgets.batch_summary import BatchSummary, SummaryRow
@@ -81,7 +82,8 @@ class BuiltCard:
     """A card widget for one request, with the words the notch shows around it."""
 
     widget: QWidget
-    """Has a Qt signal `decided(approved: bool, final_arguments: dict, edited_paths: list)`."""
+    """A request's card: a `CardWidget` too (`notch_app.ui.card_widget`: checked where
+    the presenter has the factory make it); a result glance's view: any widget."""
     title: str
     """Shown in the notch's header and in the side notch's menu, e.g. "ElevenLabs · Generate speech"."""
     action: str
@@ -1102,8 +1104,13 @@ class OverlayPresenter(QObject):
                 # Said as what it is: it ran, and nobody was asked (issue 22).
                 said = f"Ran without asking: {said}"
             if undoes is not None:
-                # Long enough to reach for the Undo; the note is its button.
-                self._show_done(said, "approved", UNDO_NOTE_MS)
+                # Long enough to reach for the Undo; the note is its button, so its line
+                # keeps "· Undo" and the action (ui/rule_note.py); recent keeps it whole.
+                note = self.window.findChild(QLabel, "notchNote")
+                room = self._settings.card_width - 48  # the note's room (notch_window)
+                shown = fitted_rule_note(said, note.fontMetrics(), room) if note else said
+                self._show_done(shown, "approved", UNDO_NOTE_MS)
+                self.recent[-1] = (self.recent[-1][0], " ".join(said.split()))
                 self._undoable = undoes
             else:
                 self._show_done(said, "declined" if refused else "approved")
@@ -1491,4 +1498,3 @@ class OverlayPresenter(QObject):
                 call_id = entry.call_id
                 QTimer.singleShot(0, lambda: self._sink.shown(call_id))
         return False
-

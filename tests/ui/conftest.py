@@ -28,12 +28,17 @@ from PySide6.QtWidgets import (
 )
 
 from notch_app.app import BUNDLED_MANIFESTS
+from notch_app.card.staged_args import card_state_for
+from notch_app.card.state import CardState
 from notch_app.manifest.model import Tool
 from notch_app.runtime.catalog import Catalog
 from notch_app.runtime.presenter import ConfirmationRequest, DecidedBy
 from notch_app.ui.card_view import CardView
 from notch_app.ui.overlay_cards import ManifestCardFactory
 from notch_app.ui.overlay_presenter import BuiltCard, OverlayPresenter
+from notch_app.ui.theme import Look
+from notch_app.ui.theme import look as look_of
+from notch_app.ui.widgets.scope_choices import Scope
 
 # Before pytest-qt's QApplication: QtWebEngine (HTML widgets) needs shared GL contexts.
 QApplication.setAttribute(Qt.ApplicationAttribute.AA_ShareOpenGLContexts)
@@ -185,9 +190,19 @@ def sink() -> RecordingSink:
 
 
 class SimpleCard(QWidget):
-    """A card with an optional text field bound to `text`, Approve and Cancel."""
+    """A card with an optional text field bound to `text`, Approve and Cancel. It has every
+    member the notch asks of a card (`CardWidget`), but holds nothing itself: its Approve
+    takes clicks while the presenter holds confirm (the presenter refuses them)."""
 
     decided = Signal(bool, dict, list)
+    revised = Signal(str)
+    changedByPage = Signal()
+    asker_strip = None
+    scope_choices = None
+    approval_scope: Scope = "once"
+    reply_words: str | None = None
+    voice_words: str | None = None
+    save_failure = ""
 
     def __init__(
         self, request: ConfirmationRequest, *, editable: bool, parent: QWidget | None = None
@@ -208,6 +223,36 @@ class SimpleCard(QWidget):
         self.cancel.clicked.connect(lambda: self.decided.emit(False, {}, []))
         self.setFixedSize(440, 120 if editable else 90)
 
+    @property
+    def look(self) -> Look:
+        return look_of("dark")
+
+    def state(self) -> CardState:
+        return card_state_for(_SIMPLE_TOOL, self.request.arguments)
+
+    def set_armed(self, armed: bool) -> None:
+        pass  # no hold of its own: the presenter's refusal is what is tested with it
+
+    def press(self, role: str) -> bool:
+        button = self.approve if role == "confirm" else self.cancel
+        button.click()
+        return True
+
+    def read_back(self) -> str:
+        return f"{self.request.tool_name}?"
+
+    def show_voice_words(self, words: str | None) -> None:
+        self.voice_words = words
+
+    def show_voice_note(self, text: str | None) -> None:
+        pass
+
+    def show_heard(self, text: str | None) -> None:
+        pass
+
+    def show_save_failure(self, text: str) -> None:
+        self.save_failure = text
+
     def _approve(self) -> None:
         args = dict(self.request.arguments)
         edited: list[str] = []
@@ -215,6 +260,19 @@ class SimpleCard(QWidget):
             args["text"] = self.field.text()
             edited.append("text")
         self.decided.emit(True, args, edited)
+
+
+_SIMPLE_TOOL = Tool.model_validate(
+    {
+        "name": "send_thing",
+        "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}}},
+        "confirmation": {
+            "schemaVersion": 1,
+            "root": {"type": "card", "children": [{"type": "text", "text": "{{text}}"}]},
+        },
+    }
+)
+"""The tool a SimpleCard's state reads its request's arguments with."""
 
 
 def _simple_factory(request: ConfirmationRequest, parent: QWidget | None = None) -> BuiltCard:
