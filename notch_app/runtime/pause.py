@@ -24,8 +24,8 @@ from typing import Final, Literal
 PauseMode = Literal["askForEverything", "holdAllCards"]
 
 PAUSE_WORDS: Final[dict[PauseMode, str]] = {
-    "askForEverything": "Ask for everything",
-    "holdAllCards": "Hold all cards",
+    "askForEverything": "Pause: ask for everything",
+    "holdAllCards": "Pause: hold all cards",
 }
 """How each pause is named in the tray menu."""
 
@@ -88,11 +88,10 @@ class Pause:
     def describe(self) -> str | None:
         """One line for the resting notch's hover and the tray, or None while not paused."""
         if self.mode == "askForEverything":
-            return "Paused: every action asks, your Always-allow and session rules wait."
+            return "Paused: every action asks; your allow rules wait."
         if self.mode == "holdAllCards":
             waiting = len(self.held)
-            cards = f"{waiting} card{'s' * (waiting != 1)} held" if waiting else "no card yet"
-            return f"Paused: holding all cards ({cards}), nothing shows until you resume."
+            return f"Paused: holding all cards ({waiting or 'none yet'} held)."
         return None
 
     def subscribe(self, listener: Callable[[], None]) -> Callable[[], None]:

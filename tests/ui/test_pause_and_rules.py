@@ -22,6 +22,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel
 from pytestqt.qtbot import QtBot
 
 from notch_app.app import NotchApp, NotchConfig
@@ -116,7 +117,8 @@ async def test_ask_for_everything_suspends_always_allow_until_the_person_resumes
             # Tray → Ask for everything: the same call now gets a card, saying why.
             assert tray.pause_menu is not None
             tray.pause_menu.ask_action.trigger()
-            assert "Paused" in tray.tooltip and "every action asks" in tray.tooltip
+            assert tray.tooltip == "Notch — Paused: every action asks; your allow rules wait."
+            assert tray.pause_menu.ask_action.isChecked()
             await idle(presenter)
             assert presenter.window.toolTip().startswith("Paused: every action asks")
             asked, decided = await agent.submit(MUSIC, "publish_playlist", args)
@@ -168,7 +170,7 @@ async def test_hold_all_cards_keeps_every_card_parked_until_resume(
             second, _ = await agent.submit(MAIL, "send_email", {**mail, "subject": "Second"})
             await until(lambda: len(presenter.parked_requests) == 2, "the second card, parked")
             assert presenter.window.look == "idle" and presenter.on_screen is None
-            assert "holding all cards (2 cards held)" in presenter.window.toolTip()
+            assert "holding all cards (2 held)" in presenter.window.toolTip()
             assert "holding all cards" in tray.tooltip
 
             # The agent cannot lift the hold either.
@@ -239,6 +241,10 @@ async def test_a_call_run_under_a_session_rule_says_so_and_undo_removes_the_rule
             assert note == (
                 "Ran without asking: your 'this session' rule for Publish playlist · Undo"
             )
+            # On the one-line note the action and its Undo both show, whole.
+            line = presenter.window.findChild(QLabel, "notchNote")
+            assert line is not None
+            assert line.text() == "Ran unasked (session rule): Publish playlist · Undo"
             # The person clicks the note: the rule goes; the call itself already ran.
             middle = presenter.window.rect().center()
             qtbot.mouseClick(presenter.window.windowHandle(), Qt.MouseButton.LeftButton, pos=middle)
