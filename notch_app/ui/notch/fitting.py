@@ -1,0 +1,45 @@
+"""Fitting a card into the notch: whether it takes typing, and its final size at once."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QCoreApplication, QEvent
+from PySide6.QtWidgets import (
+    QAbstractSpinBox,
+    QComboBox,
+    QLineEdit,
+    QPlainTextEdit,
+    QTextEdit,
+    QWidget,
+)
+
+
+def card_has_inputs(card: QWidget) -> bool:
+    """True when the card holds a field the person can type into or choose from."""
+    # Asked by type (filtered in C++), not by walking every child in Python.
+    for kind in (QLineEdit, QAbstractSpinBox, QComboBox):
+        if any(w.isEnabled() for w in card.findChildren(kind)):
+            return True
+    if any(not w.isReadOnly() for w in card.findChildren(QTextEdit)):
+        return True
+    return any(not w.isReadOnly() for w in card.findChildren(QPlainTextEdit))
+
+
+def settle_layout(widget: QWidget) -> None:
+    """Lay `widget` out now, to its final size, instead of over the next loop turns.
+
+    Some fields know their height only once they know their width (a text area grows
+    to its text); they ask again with a posted LayoutRequest. Answering those here
+    means the notch is sized once and the first frame paints the card at its final
+    size, instead of painting it, growing it and painting it again.
+    """
+    widget.adjustSize()
+    unchanged = 0
+    for _ in range(6):
+        # A request climbs one level per round (field → its box → the body → the card),
+        # so a round that changes nothing does not yet mean the card is settled.
+        size = widget.size()
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
+        widget.adjustSize()
+        unchanged = unchanged + 1 if widget.size() == size else 0
+        if unchanged == 2:
+            return
