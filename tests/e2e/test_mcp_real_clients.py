@@ -377,5 +377,10 @@ async def test_the_typescript_client_gets_prompts_resources_and_progress(
     report = await asyncio.to_thread(run_ts_client, script, tmp_path / "ts.log")
     prompts, resources, long = report["steps"]
     assert "simple-prompt" in prompts["prompts"] and resources["resources"]
-    assert long["isError"] is False and long["progress"] == [1, 2, 3]
+    # The server sends progress 1, 2, 3 a third of a second apart, then its result. The
+    # TypeScript SDK hands a notification to its handler a microtask later but settles a
+    # response at once, so a last progress that arrives in the same read as the result is
+    # dropped: it does so without Notch too (node client.mjs straight to server-everything:
+    # [1, 2] in 4 of 6 runs). 1 and 2 come well before the result, through the gateway.
+    assert long["isError"] is False and long["progress"] in ([1, 2], [1, 2, 3])
     assert report["capabilities"]["logging"] == {} and "completions" in report["capabilities"]
