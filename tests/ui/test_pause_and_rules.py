@@ -249,9 +249,7 @@ async def test_a_call_run_under_a_session_rule_says_so_and_undo_removes_the_rule
             middle = presenter.window.rect().center()
             qtbot.mouseClick(presenter.window.windowHandle(), Qt.MouseButton.LeftButton, pos=middle)
             await until(lambda: presenter.recent[-1][1].startswith("Asks again"), "the undo")
-            assert presenter.recent[-1][1] == (
-                "Asks again: Publish playlist — what already ran stays done ✓"
-            )
+            assert presenter.recent[-1][1] == ("Asks again: Publish playlist · it already ran ✓")
             kept = await agent.get(ran.call_id)  # it ran: nothing took it back
             assert kept is not None and kept.outcome == "autoApproved"
             asked, decided_now = await agent.submit(MUSIC, "publish_playlist", args)
@@ -282,7 +280,9 @@ async def test_an_always_allow_run_says_so_and_undo_turns_asks_first_back_on(
             middle = presenter.window.rect().center()
             qtbot.mouseClick(presenter.window.windowHandle(), Qt.MouseButton.LeftButton, pos=middle)
             await until(lambda: "Asks first again" in presenter.recent[-1][1], "the undo")
-            assert "what already ran stays done" in presenter.recent[-1][1]
+            assert (
+                presenter.recent[-1][1] == "Asks first again: Publish playlist · it already ran ✓"
+            )
             asked, decided_now = await agent.submit(MUSIC, "publish_playlist", args)
             assert decided_now is None
             await agent.withdraw(asked)

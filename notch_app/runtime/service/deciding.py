@@ -147,7 +147,7 @@ class PersonDecisions(RequestEndings):
         Returns what was undone, in a few words, or None when there was nothing to."""
         ran = call_id in self._ran_by_rule
         behind = self._ran_by_rule.pop(call_id, None)
-        done = " — what already ran stays done" if ran else ""
+        done = " · it already ran" if ran else ""  # the rule goes; the call is not undone
         allowance = self.allowances.made_by(call_id)
         if allowance is None and behind is not None:
             allowance = self.allowances.forget(behind)
