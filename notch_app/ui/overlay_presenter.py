@@ -1034,8 +1034,8 @@ class OverlayPresenter(QObject):
         decision ("Notch is waiting: it asks before your agents act. 2 parked cards —
         click to bring one back. Last: Approved ✓  Send email, 14:02")."""
         lines = ["Notch is waiting: it asks before your agents act."]
-        if self.pause_line:
-            lines.insert(0, f"{self.pause_line} Resume from the tray menu.")
+        if self.pause_line:  # paused, not waiting: said first, with the way back
+            lines[0] = f"{self.pause_line} Resume from the tray menu."
         parked = len(self._parked)
         if parked:
             lines.append(
