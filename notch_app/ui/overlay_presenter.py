@@ -40,10 +40,9 @@ import sys
 import time
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QLabel, QWidget
 
@@ -59,15 +58,30 @@ from notch_app.runtime.presenter import (
 )
 from notch_app.ui.card_widget import CardWidget, checked_card
 from notch_app.ui.notch_window import DoneTone, NotchWindow
+from notch_app.ui.overlay.state import (
+    BuiltCard,
+    CardFactory,
+    Entry,
+    GlanceFactory,
+    OverlayState,
+)
 from notch_app.ui.overlay_settings import OverlaySettings
 from notch_app.ui.rule_note import fitted_rule_note
 from notch_app.ui.side_notch import ParkedCard, SideNotch
 from notch_app.ui.theme import look as look_of
 from notch_app.ui.widgets.batch_summary import BatchSummary, SummaryRow
-from notch_app.ui.widgets.integration_icon import InstalledIcon
 
 if TYPE_CHECKING:  # the voice modules load on the first voiced card only
     from notch_app.ui.voice.clock import VoiceClock
+
+__all__ = [  # the overlay's names, importable from here as before its parts were split
+    "ARMING_DELAY_MS",
+    "PERSON_EDIT_GRACE_MS",
+    "BuiltCard",
+    "CardFactory",
+    "GlanceFactory",
+    "OverlayPresenter",
+]
 
 
 UNDO_NOTE_MS = 6000
@@ -75,24 +89,6 @@ UNDO_NOTE_MS = 6000
 WITHDRAW_WHY_NOTE_MS = 4000
 """A withdrawn card's note that says why (the agent's reason) stays this long."""
 WITHDRAW_WHY_CHARS = 120
-
-
-@dataclass(slots=True)
-class BuiltCard:
-    """A card widget for one request, with the words the notch shows around it."""
-
-    widget: QWidget
-    """A request's card: a `CardWidget` too (`notch_app.ui.card_widget`: checked where
-    the presenter has the factory make it); a result glance's view: any widget."""
-    title: str
-    """Shown in the notch's header and in the side notch's menu, e.g. "ElevenLabs · Generate speech"."""
-    action: str
-    """What approving does, for the done note: "Generate speech"."""
-    icon: InstalledIcon | None = None
-    """The installed integration's icon, for the notch's header, idle pill and side notch."""
-    header: str | None = None
-    """The notch's header line over the card when it is not `title` ("Asked by Claude
-    Code", or "" where the card's own identity strip says it all)."""
 
 
 RECENT_KEPT = 8
@@ -116,21 +112,12 @@ a text area taller, a switch reveals a field) stays armed: the person editing th
 not a swap, and holding confirm at every line typed would flicker. A card replaced by
 another is held whatever the person did."""
 
-GlanceFactory = Callable[[ResultGlance, QWidget], BuiltCard]
-"""Builds the view of a result glance (display only) as a child of the given widget; its
-`title` heads the notch, its `icon` is the installed integration's."""
-
 PUSH_TO_TALK = "Ctrl+Shift+Space"
 """While a card is shown and "Answer by voice" is on: stop the read-back and listen now."""
 
 MAX_WAITING_GLANCES = 8
 """Result glances kept waiting for the notch; older ones are dropped (a flood of results
 never grows memory or keeps the notch busy for minutes)."""
-
-CardFactory = Callable[[ConfirmationRequest, QWidget], BuiltCard]
-"""Builds the card for a request as a child of the given widget. Raises when it cannot (the request is then declined by
-the service side, with a message on stderr) — the factory is the only place that knows
-manifests."""
 
 SAVE_FAILURE_TEXT = "Couldn't save your decision: {reason}"
 """What a card says when the service could not store the person's decision (a full stop
@@ -143,27 +130,8 @@ _DISMISS_NOTES: dict[str, tuple[str, DoneTone]] = {
 }
 
 
-@dataclass(slots=True)
-class _Entry:
-    request: ConfirmationRequest
-    card: BuiltCard | None = None
-    view: CardWidget | None = None
-    """`card`'s widget as the notch asks of a card (checked when the factory made it)."""
-    saving: bool = False
-    """The person decided; the service is storing it (the card stays until it answers)."""
-    shown_told: bool = False
-    """The service was told the card was painted since it was last put on screen."""
-
-    @property
-    def call_id(self) -> str:
-        return self.request.call_id
-
-
-class OverlayPresenter(QObject):
+class OverlayPresenter(OverlayState):
     """Implements `notch_app.runtime.presenter.Presenter` on the notch window."""
-
-    armedChanged = Signal(str, bool)
-    """(callId, armed): the card on screen started or stopped accepting confirm."""
 
     def __init__(
         self,
@@ -187,8 +155,8 @@ class OverlayPresenter(QObject):
         self._settings = settings or OverlaySettings()
         self.window = window or NotchWindow(self._settings)
         self.side_notch = side_notch or SideNotch(self._settings)
-        self._queue: list[_Entry] = []  # [0] is on screen while the look is "card"
-        self._parked: list[_Entry] = []
+        self._queue: list[Entry] = []  # [0] is on screen while the look is "card"
+        self._parked: list[Entry] = []
         self._decided_in_run = 0  # cards decided since the queue was last empty: "2 of 3"
         self._glances: list[tuple[str, str | None]] = []
         """Notes of actions that ran without a card, each with the callId whose rule its
@@ -327,7 +295,7 @@ class OverlayPresenter(QObject):
         """Queue a new card (or park it at once if the service recovered it parked)."""
         if self._find(request.call_id) is not None:
             return  # the same callId twice never shows a second card
-        entry = _Entry(request)
+        entry = Entry(request)
         if request.parked:
             self._parked.append(entry)
             self._update_side_notch()
@@ -340,7 +308,7 @@ class OverlayPresenter(QObject):
 
     def replace(self, old_call_id: str, request: ConfirmationRequest) -> None:
         """Show `request` in the place of the card for `old_call_id` (edits are not carried)."""
-        new = _Entry(request)
+        new = Entry(request)
         for entries in (self._queue, self._parked):
             for i, entry in enumerate(entries):
                 if entry.call_id != old_call_id:
@@ -598,7 +566,7 @@ class OverlayPresenter(QObject):
             channel, self._voice = self._voice, None
             channel.close()
 
-    def _start_voice_round(self, entry: _Entry) -> None:
+    def _start_voice_round(self, entry: Entry) -> None:
         card = entry.view
         if card is None:
             return
@@ -745,7 +713,7 @@ class OverlayPresenter(QObject):
             return
         self.window.show_idle()
 
-    def _ensure_card(self, entry: _Entry) -> None:
+    def _ensure_card(self, entry: Entry) -> None:
         if entry.card is not None:
             return
         built = self._factory(entry.request, self.window.card_parent)
@@ -845,7 +813,7 @@ class OverlayPresenter(QObject):
             return
         self._decision_done(entry, "approved" if approved else "declined")
 
-    def _decision_done(self, entry: _Entry, outcome: Outcome) -> None:
+    def _decision_done(self, entry: Entry, outcome: Outcome) -> None:
         """The card's decision is final: take the card away and say what it was."""
         entry.saving = False
         on_screen = self._is_on_screen(entry)
@@ -912,15 +880,7 @@ class OverlayPresenter(QObject):
 
     # ---- arming ----------------------------------------------------------------
 
-    def _front(self) -> _Entry | None:
-        """The entry whose card is on screen now (built and shown), else None."""
-        if not self._queue or self.window.look != "card":
-            return None
-        entry = self._queue[0]
-        card = self.window.card
-        return entry if entry.card is not None and card is entry.card.widget else None
-
-    def _hold(self, entry: _Entry | None = None) -> None:
+    def _hold(self, entry: Entry | None = None) -> None:
         """Stop accepting confirm on the armed card (and hold `entry`'s, about to show);
         arming starts again once the card on screen has settled."""
         self._arming_epoch += 1
@@ -990,7 +950,7 @@ class OverlayPresenter(QObject):
         self.armedChanged.emit(entry.call_id, True)
         self._update_batch_actions()
 
-    def _scope_note(self, entry: _Entry) -> str | None:
+    def _scope_note(self, entry: Entry) -> str | None:
         """ "Allowed for this session (click to undo): `npm test` in ~/code/app" for a
         scoped approval (issue 20), else None."""
         card = entry.view
@@ -1211,7 +1171,7 @@ class OverlayPresenter(QObject):
 
     # ---- one asker with many cards -------------------------------------------------
 
-    def _from_process(self, request: ConfirmationRequest) -> list[_Entry]:
+    def _from_process(self, request: ConfirmationRequest) -> list[Entry]:
         """Every open card (waiting or parked) asked by the process that asked `request`,
         none being stored; [] when that process is not known (the app, a restart)."""
         process = request.process
@@ -1257,7 +1217,7 @@ class OverlayPresenter(QObject):
 
     # ---- the calls of one agent turn ---------------------------------------------
 
-    def _batch(self) -> list[_Entry]:
+    def _batch(self) -> list[Entry]:
         """The open cards of the batch whose card is on screen (it first), else []."""
         front = self._front()
         if front is None or front.request.batch_id is None:
@@ -1265,7 +1225,7 @@ class OverlayPresenter(QObject):
         batch_id = front.request.batch_id
         return [e for e in self._queue if e.request.batch_id == batch_id and not e.saving]
 
-    def _batch_gates(self, members: list[_Entry]) -> list[str]:
+    def _batch_gates(self, members: list[Entry]) -> list[str]:
         """Why each card that cannot be approved now cannot ("2 of 3: To is required");
         empty when every card's confirm gate is open. Builds cards not built yet."""
         closed: list[str] = []
@@ -1325,7 +1285,7 @@ class OverlayPresenter(QObject):
         self._update_batch_actions()  # the header's own Approve all / Decline all step aside
         self._follow_notch()
 
-    def _summary_row(self, entry: _Entry) -> SummaryRow:
+    def _summary_row(self, entry: Entry) -> SummaryRow:
         try:
             self._ensure_card(entry)
         except Exception:
@@ -1401,7 +1361,7 @@ class OverlayPresenter(QObject):
         if not front.saving and self._find(front.call_id) is front:
             self._batch_note = None  # not taken: the note is not for a later decision
 
-    def _decide_in_place(self, entry: _Entry, approve: bool) -> None:
+    def _decide_in_place(self, entry: Entry, approve: bool) -> None:
         """Decide a batch member that is not on screen, as its card stands."""
         final, edited = self._final_of(entry) if approve else (None, [])
         entry.saving = True
@@ -1420,7 +1380,7 @@ class OverlayPresenter(QObject):
             self._decision_done(entry, "approved" if approve else "declined")
 
     @staticmethod
-    def _final_of(entry: _Entry) -> tuple[dict[str, Any] | None, list[str]]:
+    def _final_of(entry: Entry) -> tuple[dict[str, Any] | None, list[str]]:
         if entry.view is None:
             return None, []
         card_state = entry.view.state()
@@ -1437,21 +1397,7 @@ class OverlayPresenter(QObject):
         self.window.set_parked_icon(last.icon if last else None)
         self._follow_notch()
 
-    def _follow_notch(self) -> None:
-        self.side_notch.follow(self.window.target_geometry())
-        if (self._parked or self.side_notch.running) and not self.side_notch.isVisible():
-            self.side_notch.show()
-
-    def _find(self, call_id: str) -> _Entry | None:
-        for entry in (*self._queue, *self._parked):
-            if entry.call_id == call_id:
-                return entry
-        return None
-
-    def _is_on_screen(self, entry: _Entry) -> bool:
-        return bool(self._queue) and self._queue[0] is entry and self.window.look == "card"
-
-    def _remove(self, entry: _Entry) -> None:
+    def _remove(self, entry: Entry) -> None:
         if entry in self._queue:
             if self._is_on_screen(entry):
                 self._hold()
@@ -1462,7 +1408,7 @@ class OverlayPresenter(QObject):
             self._update_side_notch()
         self._drop_card(entry)
 
-    def _drop_card(self, entry: _Entry) -> None:
+    def _drop_card(self, entry: Entry) -> None:
         if entry.card is not None:
             widget = entry.card.widget
             widget.removeEventFilter(self)
@@ -1472,7 +1418,7 @@ class OverlayPresenter(QObject):
             widget.deleteLater()
             entry.card = entry.view = None
 
-    def _parked_label(self, entry: _Entry) -> str:
+    def _parked_label(self, entry: Entry) -> str:
         title = entry.card.title if entry.card else self._describe(entry.request)
         if entry.request.created_at > 0:
             # Two parked cards for the same tool are told apart by when they were asked.

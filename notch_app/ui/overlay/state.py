@@ -1,0 +1,147 @@
+"""What every part of the overlay presenter shares: its cards and what it knows of them.
+
+`OverlayPresenter` is made of parts, one responsibility each (arming, voice rounds,
+glances, batches, parking, notes); each part is a class over this one and they meet in
+the presenter. Here: a request's entry (`Entry`: its built card, whether its decision is
+being stored), the factories' product (`BuiltCard`), the queue and the parked cards, the
+lookups every part asks (`_front`, `_find`), and the steps one part asks of another
+(implemented by the part that owns them; named here so strict typing sees every call).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtWidgets import QWidget
+
+from notch_app.runtime.presenter import ConfirmationRequest, DecisionSink, Outcome, ResultGlance
+from notch_app.ui.card_widget import CardWidget
+from notch_app.ui.notch_window import DoneTone, NotchWindow
+from notch_app.ui.overlay_settings import OverlaySettings
+from notch_app.ui.side_notch import SideNotch
+from notch_app.ui.widgets.integration_icon import InstalledIcon
+
+
+@dataclass(slots=True)
+class BuiltCard:
+    """A card widget for one request, with the words the notch shows around it."""
+
+    widget: QWidget
+    """A request's card: a `CardWidget` too (`notch_app.ui.card_widget`: checked where
+    the presenter has the factory make it); a result glance's view: any widget."""
+    title: str
+    """Shown in the notch's header and in the side notch's menu, e.g. "ElevenLabs · Generate speech"."""
+    action: str
+    """What approving does, for the done note: "Generate speech"."""
+    icon: InstalledIcon | None = None
+    """The installed integration's icon, for the notch's header, idle pill and side notch."""
+    header: str | None = None
+    """The notch's header line over the card when it is not `title` ("Asked by Claude
+    Code", or "" where the card's own identity strip says it all)."""
+
+
+GlanceFactory = Callable[[ResultGlance, QWidget], BuiltCard]
+"""Builds the view of a result glance (display only) as a child of the given widget; its
+`title` heads the notch, its `icon` is the installed integration's."""
+
+CardFactory = Callable[[ConfirmationRequest, QWidget], BuiltCard]
+"""Builds the card for a request as a child of the given widget. Raises when it cannot (the request is then declined by
+the service side, with a message on stderr) — the factory is the only place that knows
+manifests."""
+
+
+@dataclass(slots=True)
+class Entry:
+    """One open request in the overlay: waiting, on screen or parked."""
+
+    request: ConfirmationRequest
+    card: BuiltCard | None = None
+    view: CardWidget | None = None
+    """`card`'s widget as the notch asks of a card (checked when the factory made it)."""
+    saving: bool = False
+    """The person decided; the service is storing it (the card stays until it answers)."""
+    shown_told: bool = False
+    """The service was told the card was painted since it was last put on screen."""
+
+    @property
+    def call_id(self) -> str:
+        return self.request.call_id
+
+
+class OverlayState(QObject):
+    """The state the presenter's parts share (set up by `OverlayPresenter.__init__`)."""
+
+    armedChanged = Signal(str, bool)
+    """(callId, armed): the card on screen started or stopped accepting confirm."""
+
+    window: NotchWindow
+    side_notch: SideNotch
+    _sink: DecisionSink
+    _factory: CardFactory
+    _settings: OverlaySettings
+    _queue: list[Entry]
+    """[0] is on screen while the look is "card"."""
+    _parked: list[Entry]
+    _decided_in_run: int
+    """Cards decided since the queue was last empty: "2 of 3"."""
+    _park_timer: QTimer
+    _done_timer: QTimer
+    _person_input: tuple[str, float] | None
+    """(callId, monotonic s) of the person's last input in a card."""
+    _batch_note: str | None
+    """The done note of a batch decided at once."""
+    recent: deque[tuple[float, str]]
+
+    def _front(self) -> Entry | None:
+        """The entry whose card is on screen now (built and shown), else None."""
+        if not self._queue or self.window.look != "card":
+            return None
+        entry = self._queue[0]
+        card = self.window.card
+        return entry if entry.card is not None and card is entry.card.widget else None
+
+    def _find(self, call_id: str) -> Entry | None:
+        for entry in (*self._queue, *self._parked):
+            if entry.call_id == call_id:
+                return entry
+        return None
+
+    def _is_on_screen(self, entry: Entry) -> bool:
+        return bool(self._queue) and self._queue[0] is entry and self.window.look == "card"
+
+    def _follow_notch(self) -> None:
+        self.side_notch.follow(self.window.target_geometry())
+        if (self._parked or self.side_notch.running) and not self.side_notch.isVisible():
+            self.side_notch.show()
+
+    # ---- steps one part asks of another (each implemented by the part named) ----------
+
+    def _show_front(self) -> None:
+        raise NotImplementedError  # OverlayPresenter (the queue)
+
+    def _ensure_card(self, entry: Entry) -> None:
+        raise NotImplementedError  # OverlayPresenter (the queue)
+
+    def _on_decided(
+        self,
+        call_id: str,
+        approved: bool,
+        final: dict[str, Any] | None,
+        edited: list[str],
+        *,
+        feedback: str | None = None,
+    ) -> None:
+        raise NotImplementedError  # OverlayPresenter (the queue)
+
+    def _decision_done(self, entry: Entry, outcome: Outcome) -> None:
+        raise NotImplementedError  # OverlayPresenter (the queue)
+
+    def _show_done(self, text: str, tone: DoneTone, ms: int | None = None) -> None:
+        raise NotImplementedError  # OverlayPresenter (the notes)
+
+    def _after_done(self) -> None:
+        raise NotImplementedError  # OverlayPresenter (the notes)
