@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt, SignalInstance
-from PySide6.QtWidgets import QAbstractButton, QLineEdit
+from PySide6.QtWidgets import QAbstractButton, QLineEdit, QScrollArea
 
 from notch_app.app import BUNDLED_MANIFESTS
 from notch_app.runtime.catalog import Catalog
@@ -31,7 +31,7 @@ from notch_app.runtime.presenter import ConfirmationRequest
 from notch_app.runtime.service import ConfirmationService, ToolCall
 from notch_app.runtime.store import DecisionStore, NewDecision, StoreError, WriteOp
 from notch_app.runtime.write_behind import why_not_stored
-from notch_app.ui.card_view import CardView
+from notch_app.ui.card_view import BODY_SCROLL_REASON, CardView
 from notch_app.ui.overlay_cards import ManifestCardFactory
 from notch_app.ui.overlay_presenter import OverlayPresenter
 from notch_app.ui.overlay_settings import OverlaySettings
@@ -102,6 +102,15 @@ def card_on_screen(presenter: OverlayPresenter) -> CardView:
     shown = presenter.window.card
     assert isinstance(shown, CardView)
     return shown
+
+
+def scroll_through(view: CardView) -> None:
+    """Page the card's body down to its end, as a person reading it would."""
+    body = view.findChild(QScrollArea)
+    assert body is not None
+    bar = body.verticalScrollBar()
+    while bar.value() < bar.maximum():
+        bar.setValue(bar.value() + bar.pageStep())
 
 
 def button(view: CardView, role: str) -> QAbstractButton:
@@ -175,6 +184,11 @@ async def test_a_send_the_disk_refuses_keeps_the_card_says_why_and_a_retry_after
         assert not view.press("confirm")
         qtbot.keyClicks(subject, "Re: Q3 report, again")
 
+        # The notice took room, so on a short screen the card may now scroll: the person
+        # looks through what moved below the fold, as the card asks, before the retry.
+        if BODY_SCROLL_REASON in view.state().blockers():
+            scroll_through(view)
+        qtbot.waitUntil(lambda: button(view, "confirm").isEnabled(), timeout=5000)
         await armed(presenter, "m1")
         qtbot.mouseClick(button(view, "confirm"), Qt.MouseButton.LeftButton)
         decision = await asyncio.wait_for(future, 5)

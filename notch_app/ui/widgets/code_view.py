@@ -105,9 +105,16 @@ class SeenScroll(QObject):
         bar.rangeChanged.connect(lambda _lo, _hi: self.check())
         bar.valueChanged.connect(lambda _v: self.check())
         area.installEventFilter(self)  # to look again once it is on screen
+        # A taller viewport at the same scroll position shows more without moving the
+        # scroll bar (its range may stay the same): look again, or a Page Down from
+        # there would leave a gap between what was counted and what was shown.
+        area.viewport().installEventFilter(self)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if event.type() == QEvent.Type.Show:
+        kind = event.type()
+        if kind == QEvent.Type.Show or (
+            kind == QEvent.Type.Resize and watched is self._area.viewport()
+        ):
             self.check()
         return False
 
