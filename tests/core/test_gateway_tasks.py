@@ -77,7 +77,7 @@ async def test_cancelling_the_task_withdraws_the_card_and_runs_nothing(
 
 
 def test_the_gateway_looks_for_the_glance_key_of_the_manifest() -> None:
-    from notch_app.gateway.gateway import _GLANCE_MARK
+    from notch_app.gateway.messages import GLANCE_MARK
     from notch_app.manifest.glance import GLANCE_KEY
 
-    assert GLANCE_KEY.encode() == _GLANCE_MARK
+    assert GLANCE_KEY.encode() == GLANCE_MARK
