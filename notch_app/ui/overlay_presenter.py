@@ -58,13 +58,8 @@ from notch_app.runtime.presenter import (
 )
 from notch_app.ui.card_widget import CardWidget, checked_card
 from notch_app.ui.notch_window import DoneTone, NotchWindow
-from notch_app.ui.overlay.state import (
-    BuiltCard,
-    CardFactory,
-    Entry,
-    GlanceFactory,
-    OverlayState,
-)
+from notch_app.ui.overlay.arming import ARMING_DELAY_MS, PERSON_EDIT_GRACE_MS, OverlayArming
+from notch_app.ui.overlay.state import BuiltCard, CardFactory, Entry, GlanceFactory
 from notch_app.ui.overlay_settings import OverlaySettings
 from notch_app.ui.rule_note import fitted_rule_note
 from notch_app.ui.side_notch import ParkedCard, SideNotch
@@ -94,24 +89,6 @@ WITHDRAW_WHY_CHARS = 120
 RECENT_KEPT = 8
 """Recent decisions the resting notch and the tray list."""
 
-ARMING_DELAY_MS = 600
-"""How long a card must have been fully in view, unchanged and unmoved, before confirm acts.
-
-Another client can replace the card on screen at any moment (a supersede, the next card
-in the queue) with one of the same layout: a click or Enter aimed at the card before must
-not approve its replacement. Security dialogs hold their accept button for the same
-reason: Firefox for `security.dialog_enable_delay` (1000 ms, re-applied whenever the
-dialog regains focus), Chromium's InputEventActivationProtector for the double-click
-interval (~500 ms, restarted when the dialog is re-shown or its bounds change). 600 ms is
-above a double-click and a person's reaction to a change (~250 ms), below what reads as a
-wait."""
-
-PERSON_EDIT_GRACE_MS = 1000
-"""A card that grows or shrinks this soon after the person's own input in it (typing makes
-a text area taller, a switch reveals a field) stays armed: the person editing the card is
-not a swap, and holding confirm at every line typed would flicker. A card replaced by
-another is held whatever the person did."""
-
 PUSH_TO_TALK = "Ctrl+Shift+Space"
 """While a card is shown and "Answer by voice" is on: stop the read-back and listen now."""
 
@@ -130,7 +107,7 @@ _DISMISS_NOTES: dict[str, tuple[str, DoneTone]] = {
 }
 
 
-class OverlayPresenter(OverlayState):
+class OverlayPresenter(OverlayArming):
     """Implements `notch_app.runtime.presenter.Presenter` on the notch window."""
 
     def __init__(
@@ -182,19 +159,7 @@ class OverlayPresenter(OverlayState):
         self._done_timer = QTimer(self)
         self._done_timer.setSingleShot(True)
         self._done_timer.timeout.connect(self._after_done)
-        # Arming: the card on screen, once settled, accepts confirm after ARMING_DELAY_MS.
-        self._arming_timer = QTimer(self.window)  # ends with the window it arms
-        self._arming_timer.setSingleShot(True)
-        # Qt's default coarse timer may fire up to 5 % early: 570 ms is not the hold.
-        self._arming_timer.setTimerType(Qt.TimerType.PreciseTimer)
-        # The card held, settled and waiting for its next frame to be painted: the hold
-        # counts from the first frame the person can see, not from when it was asked for
-        # (on a busy machine building and painting a card takes 100 ms and more).
-        self._arming_waits_frame: str | None = None
-        self._arming_timer.timeout.connect(self._on_arming_elapsed)
-        self._arming_epoch = 0  # bumped at every hold: a late arming for an older card is void
-        self._armed_call_id: str | None = None
-        self._person_input: tuple[str, float] | None = None  # (callId, monotonic s)
+        self._init_arming()
 
         self.window.dismissRequested.connect(self._on_dismiss_requested)
         self.window.approveRequested.connect(self._on_approve_requested)
@@ -211,8 +176,6 @@ class OverlayPresenter(OverlayState):
         when: the resting pill's hover, its click and the tray menu list them."""
         self.window.lookChanged.connect(self._say_resting)
         self._say_resting(self.window.look)
-        self.window.cardMoved.connect(self._on_card_moved)
-        self.window.cardSettled.connect(self._start_arming)
         self.window.pinToggled.connect(self._on_pin_toggled)
         # Approve all opens the batch's summary first (issue 20): nothing approved unseen.
         self.window.approveAllRequested.connect(self._open_summary)
@@ -489,14 +452,6 @@ class OverlayPresenter(OverlayState):
         self._sink.restored(call_id)
         self._done_timer.stop()
         self._show_front()
-
-    @property
-    def armed(self) -> bool:
-        """True while the card on screen accepts confirm (click, Enter, voice): it has been
-        fully in view, unchanged and unmoved, for ARMING_DELAY_MS. Tests wait for it (or
-        for `armedChanged`)."""
-        entry = self._front()
-        return entry is not None and entry.call_id == self._armed_call_id
 
     @property
     def on_screen(self) -> ConfirmationRequest | None:
@@ -877,78 +832,6 @@ class OverlayPresenter(OverlayState):
                 # After the edit has reached the card: its gate may have opened or closed.
                 QTimer.singleShot(0, self._update_batch_actions)
         self._restart_park_timer()
-
-    # ---- arming ----------------------------------------------------------------
-
-    def _hold(self, entry: Entry | None = None) -> None:
-        """Stop accepting confirm on the armed card (and hold `entry`'s, about to show);
-        arming starts again once the card on screen has settled."""
-        self._arming_epoch += 1
-        self._arming_timer.stop()
-        self._arming_waits_frame = None
-        if entry is not None and entry.view is not None:
-            entry.view.set_armed(False)
-        armed_id, self._armed_call_id = self._armed_call_id, None
-        if armed_id is not None:
-            was = self._find(armed_id)
-            if was is not None and was.view is not None:
-                was.view.set_armed(False)
-            self.armedChanged.emit(armed_id, False)
-            self._update_batch_actions()
-
-    def _on_card_moved(self) -> None:
-        entry = self._front()
-        if entry is None:
-            return
-        touched = self._person_input
-        if (
-            touched is not None
-            and touched[0] == entry.call_id
-            and (time.monotonic() - touched[1]) * 1000 < PERSON_EDIT_GRACE_MS
-        ):
-            return  # the person's own edit made the card grow or shrink
-        self._hold(entry)
-
-    def _start_arming(self) -> None:
-        """Count ARMING_DELAY_MS from the card's next painted frame if the card on screen
-        is settled and held."""
-        entry = self._front()
-        if (
-            entry is None
-            or entry.card is None
-            or entry.call_id == self._armed_call_id
-            or self._arming_timer.isActive()
-            or self._arming_waits_frame == entry.call_id
-            or self.window.is_animating()
-        ):
-            return
-        self._arming_waits_frame = entry.call_id
-        entry.card.widget.installEventFilter(self)  # see eventFilter: Paint
-        entry.card.widget.update()
-
-    def _count_arming(self) -> None:
-        """The card on screen has been painted settled: its hold runs from now."""
-        self._arming_waits_frame = None
-        self._arming_timer.start(ARMING_DELAY_MS)
-        if not self._glance_warmed:
-            QTimer.singleShot(0, self._warm_glance_once)  # during the arming delay
-
-    def _on_arming_elapsed(self) -> None:
-        # Input already queued when the delay ends was aimed at the held card: it reaches
-        # the card first (and does nothing), then the card arms.
-        epoch = self._arming_epoch
-        QTimer.singleShot(0, self.window, lambda: self._arm(epoch))
-
-    def _arm(self, epoch: int) -> None:
-        entry = self._front()
-        if epoch != self._arming_epoch or entry is None or entry.view is None:
-            return
-        if self.window.is_animating():
-            return  # it moved after all: cardSettled starts the count again
-        entry.view.set_armed(True)
-        self._armed_call_id = entry.call_id
-        self.armedChanged.emit(entry.call_id, True)
-        self._update_batch_actions()
 
     def _scope_note(self, entry: Entry) -> str | None:
         """ "Allowed for this session (click to undo): `npm test` in ~/code/app" for a

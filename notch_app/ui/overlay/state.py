@@ -94,6 +94,8 @@ class OverlayState(QObject):
     """(callId, monotonic s) of the person's last input in a card."""
     _batch_note: str | None
     """The done note of a batch decided at once."""
+    _glance_warmed: bool
+    """A glance was built off screen (the factory's `warm_glance`)."""
     recent: deque[tuple[float, str]]
 
     def _front(self) -> Entry | None:
@@ -139,6 +141,18 @@ class OverlayState(QObject):
 
     def _decision_done(self, entry: Entry, outcome: Outcome) -> None:
         raise NotImplementedError  # OverlayPresenter (the queue)
+
+    def _hold(self, entry: Entry | None = None) -> None:
+        raise NotImplementedError  # OverlayArming
+
+    def _start_arming(self) -> None:
+        raise NotImplementedError  # OverlayArming
+
+    def _update_batch_actions(self) -> None:
+        raise NotImplementedError  # OverlayBatches
+
+    def _warm_glance_once(self) -> None:
+        raise NotImplementedError  # OverlayGlances
 
     def _show_done(self, text: str, tone: DoneTone, ms: int | None = None) -> None:
         raise NotImplementedError  # OverlayPresenter (the notes)
