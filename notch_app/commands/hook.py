@@ -3,8 +3,9 @@
 The agent runs it with the pending tool call as JSON on stdin; it shows the call on a
 card in the running Notch and prints the agent's decision JSON on stdout, always exit 0
 (the agents read JSON only then). Claude Code: configure it as a `PreToolUse` command
-hook; Codex: as a `PermissionRequest` command hook. When Notch is not running, or cannot
-answer, the agent's own prompt asks instead (never a silent allow). `--timeout` bounds
+hook, and as a `SessionEnd` one so that "Allow for this session" ends with the session
+(`hooks/session_end.py`); Codex: as a `PermissionRequest` command hook. When Notch is
+not running, or cannot answer, the agent's own prompt asks instead (never a silent allow). `--timeout` bounds
 the whole wait, a Notch that accepts and never answers included: the card is withdrawn
 (within a second more) and the agent asks. SIGTERM or SIGHUP ends it within a second
 the same way. See README, "Coding agents", and `notch_app/hooks/`.
@@ -37,7 +38,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "agent",
         choices=("claude-code", "codex"),
-        help="whose hook: claude-code (PreToolUse) or codex (PermissionRequest)",
+        help="whose hook: claude-code (PreToolUse, and SessionEnd) or codex (PermissionRequest)",
     )
     parser.add_argument("--socket", type=Path, metavar="PATH", help="Notch's socket")
     parser.add_argument(
@@ -76,6 +77,13 @@ def run(args: argparse.Namespace) -> int:
     _signals(_stop)  # before the read: a hook stopped at any point still answers
     try:
         data = sys.stdin.buffer.read(_MAX_STDIN)
+        if args.agent == "claude-code":
+            from notch_app.hooks.session_end import end_session, session_ended
+
+            session = session_ended(data)
+            if session is not None:  # SessionEnd: its "for this session" allowances end
+                _signals(signal.SIG_DFL)
+                return _write(end_session(session, args.socket))
         hook = HookRun(
             args.agent,
             data,

@@ -258,6 +258,13 @@ class NotchClient:
         without an answer within `timeout` (default ANSWER_WAIT_S)."""
         return list(self.call("integrations.list", {}, timeout=timeout)["integrations"])
 
+    def end_session(self, session: str, *, timeout: float | None = None) -> int:
+        """Tell Notch the agent's session `session` ended: its "Allow for this session"
+        choices end. How many ended. Raises NotchTimeout without an answer within
+        `timeout` (default ANSWER_WAIT_S)."""
+        result = self.call("session.end", {"session": session}, timeout=timeout)
+        return int(result["ended"])
+
     def show_glance(
         self,
         integration: str,

@@ -6,8 +6,9 @@ the agent's `session_id` (in the request's `context.session`), so "Allow `npm te
 although each hook call is a process (and an asker) of its own. A socket client that
 names no session has its asker's: the allowance ends when the client goes. What an
 allowance covers is `card.scope_reach.Reach`: the command prefix in its folder, one exact
-command, or the action. An agent's session leaves no trace Notch can see when it ends,
-so an allowance also ends after IDLE_LIMIT_S without use; all end when Notch stops
+command, or the action. Codex's session leaves no trace Notch can see when it ends, so
+an allowance also ends after IDLE_LIMIT_S without use, or when the agent says the
+session ended (Claude Code's `SessionEnd` hook, `session.end`); all end when Notch stops
 (they are never written to disk) or when the person removes one (Settings, the pill).
 
 What a session's name cannot do: reach another integration or tool, loosen a Block or a
@@ -122,6 +123,13 @@ class Allowances:
         """End every allowance of `session`; returns those ended."""
         ended = [a for a in self._items if a.session == session]
         self._items = [a for a in self._items if a.session != session]
+        return ended
+
+    def end_agent_session(self, name: str) -> list[Allowance]:
+        """The agent said its session `name` ended (Claude Code's SessionEnd): end every
+        allowance made in it, whichever integration it was for; returns those ended."""
+        ended = [a for a in self._items if a.agent_session == name]
+        self._items = [a for a in self._items if a.agent_session != name]
         return ended
 
     def forget(self, allowance_id: str) -> Allowance | None:

@@ -43,7 +43,6 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer
-from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QLabel, QWidget
 
 from notch_app.card.display_text import agents_line
@@ -56,10 +55,11 @@ from notch_app.runtime.presenter import (
     ResultGlance,
     RunningWork,
 )
-from notch_app.ui.card_widget import CardWidget, checked_card
+from notch_app.ui.card_widget import checked_card
 from notch_app.ui.notch_window import DoneTone, NotchWindow
 from notch_app.ui.overlay.arming import ARMING_DELAY_MS, PERSON_EDIT_GRACE_MS, OverlayArming
 from notch_app.ui.overlay.state import BuiltCard, CardFactory, Entry, GlanceFactory
+from notch_app.ui.overlay.voice_rounds import OverlayVoice
 from notch_app.ui.overlay_settings import OverlaySettings
 from notch_app.ui.rule_note import fitted_rule_note
 from notch_app.ui.side_notch import ParkedCard, SideNotch
@@ -89,9 +89,6 @@ WITHDRAW_WHY_CHARS = 120
 RECENT_KEPT = 8
 """Recent decisions the resting notch and the tray list."""
 
-PUSH_TO_TALK = "Ctrl+Shift+Space"
-"""While a card is shown and "Answer by voice" is on: stop the read-back and listen now."""
-
 MAX_WAITING_GLANCES = 8
 """Result glances kept waiting for the notch; older ones are dropped (a flood of results
 never grows memory or keeps the notch busy for minutes)."""
@@ -107,7 +104,7 @@ _DISMISS_NOTES: dict[str, tuple[str, DoneTone]] = {
 }
 
 
-class OverlayPresenter(OverlayArming):
+class OverlayPresenter(OverlayVoice, OverlayArming):
     """Implements `notch_app.runtime.presenter.Presenter` on the notch window."""
 
     def __init__(
@@ -185,22 +182,7 @@ class OverlayPresenter(OverlayArming):
         self._batch_note: str | None = None  # the done note of a batch decided at once
         self.window.hoverChanged.connect(self._on_hover_changed)
         self.side_notch.restoreRequested.connect(self.restore)
-        # "Answer by voice" (off by default): nothing of it exists until a card is voiced.
-        self._voice: Any = None  # notch_app.ui.voice.answer_round.VoiceChannel
-        self._voice_round: tuple[str, Any] | None = None  # (callId, AnswerRound)
-        self._voice_clock = voice_clock
-        self._voiced_call_id: str | None = None  # one spoken round per card
-        # Picks each card's words for a spoken yes (approval_words.WordPicker), made on
-        # the first card built while voice is on.
-        self._word_picker: Any = None
-        # A bound method, never a lambda, on this object's own signal: that cycle would
-        # keep a dropped presenter (and its timers) alive.
-        self.armedChanged.connect(self._on_armed_for_voice)
-        self.window.lookChanged.connect(lambda _look: self._follow_voice())
-        self.window.cardMoved.connect(self._follow_voice)
-        self._push_to_talk = QShortcut(QKeySequence(PUSH_TO_TALK), self.window)
-        self._push_to_talk.setContext(Qt.ShortcutContext.ApplicationShortcut)
-        self._push_to_talk.activated.connect(self.push_to_talk)
+        self._init_voice(voice_clock)
         if self._settings.idle_mode == "pill":
             self.window.show_idle()
         self._follow_notch()
@@ -469,161 +451,6 @@ class OverlayPresenter(OverlayArming):
     def card_for(self, call_id: str) -> QWidget | None:
         entry = self._find(call_id)
         return entry.card.widget if entry and entry.card else None
-
-    # ---- answer by voice ---------------------------------------------------------
-
-    def push_to_talk(self) -> None:
-        """Listen now for the card on screen (Ctrl+Shift+Space): the read-back stops, or
-        Notch listens again after it gave up. Only while "Answer by voice" is on."""
-        front = self._front()
-        if front is None or not self._settings.answer_by_voice:
-            return
-        if self._voice_round is None or self._voice_round[0] != front.call_id:
-            self._start_voice_round(front)
-        elif not self._voice_round[1].listening:
-            self._voice_round[1].stop()
-            self._start_voice_round(front)
-        if self._voice_round is not None:
-            self._voice_round[1].listen_now()
-
-    def _on_armed_for_voice(self, _call_id: str, _armed: bool) -> None:
-        self._follow_voice()
-
-    def _follow_voice(self) -> None:
-        """The voice round follows the card on screen: it starts once the card is armed
-        (fully in view), stops when the card leaves; the channel (speaker, input, hearing
-        thread) closes when the setting goes off. Audio modules load on first use only."""
-        front = self._front()
-        on = self._settings.answer_by_voice
-        if self._voice_round is not None and (
-            not on or front is None or self._voice_round[0] != front.call_id
-        ):
-            (_cid, old), self._voice_round = self._voice_round, None
-            old.stop()
-        if not on:
-            self._close_voice()
-            self._take_voice_words()
-            return
-        if (
-            front is not None
-            and self._voice_round is None
-            and self.armed
-            and front.call_id != self._voiced_call_id
-        ):
-            self._start_voice_round(front)
-
-    def _close_voice(self) -> None:
-        """Stop the round and close the channel (its hearing thread ends)."""
-        if self._voice_round is not None:
-            (_cid, spoken), self._voice_round = self._voice_round, None
-            spoken.stop()
-        if self._voice is not None:
-            channel, self._voice = self._voice, None
-            channel.close()
-
-    def _start_voice_round(self, entry: Entry) -> None:
-        card = entry.view
-        if card is None:
-            return
-        try:
-            from notch_app.ui.voice.answer_round import AnswerRound, VoiceChannel
-            from notch_app.ui.voice.input_choice import VoiceSetupError, voice_input_choice
-        except ImportError as exc:  # the voice extra or the system's audio is missing
-            print(f"notch: answer by voice is not available: {exc}", file=sys.stderr)
-            return
-
-        self._voiced_call_id = entry.call_id
-        if self._voice is None:
-            try:
-                self._voice = VoiceChannel(voice_input_choice(), self, self._voice_clock)
-            except VoiceSetupError as exc:
-                print(f"notch: answer by voice: {exc}", file=sys.stderr)
-                return
-        card_words = self._give_voice_words(card)
-        spoken = AnswerRound(self._voice, card.read_back(), card_words)
-        call_id = entry.call_id
-        show_heard, show_note = card.show_heard, card.show_voice_note
-        spoken.heard.connect(lambda words: self._show_heard(call_id, show_heard, words))
-        spoken.told.connect(lambda note: self._show_heard(call_id, show_note, note))
-        spoken.answered.connect(
-            lambda verdict, words, at: self._on_voice_answer(call_id, verdict, words, at)
-        )
-        self._voice_round = (call_id, spoken)
-        spoken.start()
-
-    def _give_voice_words(self, card: CardWidget) -> str:
-        """The words `card` shows for a spoken yes, picked at random now if it shows none
-        yet. They stay in this process (never in an event, the log or the read-back)."""
-        shown = card.voice_words
-        if shown is not None:
-            return shown
-        if self._word_picker is None:
-            from notch_app.ui.voice.approval_words import WordPicker
-            from notch_app.ui.voice.input_choice import VoiceSetupError, words_seed
-
-            try:
-                seed = words_seed()
-            except VoiceSetupError as exc:
-                print(f"notch: answer by voice: {exc}", file=sys.stderr)
-                seed = None
-            self._word_picker = WordPicker(seed)
-        words = str(self._word_picker.pick())
-        card.show_voice_words(words)
-        return words
-
-    def _take_voice_words(self) -> None:
-        """Voice went off: no card offers words that nothing listens for."""
-        for entry in (*self._queue, *self._parked):
-            if entry.view is not None:
-                entry.view.show_voice_words(None)
-
-    def _show_heard(self, call_id: str, show: Callable[[str | None], None], words: str) -> None:
-        # The person's own words growing the card are their input, not a swap: confirm
-        # stays armed (as for typing in it).
-        self._person_input = (call_id, time.monotonic())
-        show(words)
-
-    def _on_voice_answer(self, call_id: str, verdict: str, words: str, found_at: float) -> None:
-        """A spoken yes / no / revision for the card on screen, decided as a click would
-        be: a yes only while its confirm gate is open and the card is armed."""
-        entry = self._front()
-        spoken = self._voice_round[1] if self._voice_round else None
-        if entry is None or entry.call_id != call_id or entry.saving or entry.view is None:
-            return
-        final: dict[str, Any] | None = None
-        edited: list[str] = []
-        if verdict == "yes":
-            gate = entry.view.state()
-            if not gate.confirm_enabled:
-                why = "; ".join(gate.blockers()) or "confirm is not available"
-                if spoken is not None:
-                    spoken.refused(f"Not yet: {why}.")
-                return
-            if not self.armed:
-                if spoken is not None:
-                    spoken.refused("Not yet: look the card over for a moment.")
-                return
-            final, edited = self._final_of(entry)
-        self.voice_answer_found_at = found_at  # benchmarks: end of utterance → decision shown
-        entry.saving = True
-        try:
-            if verdict == "revise":
-                self._sent_back[call_id] = words
-                saving = self._sink.decide(
-                    call_id, False, None, [], "voice", reason="revise", feedback=words, words=words
-                )
-            else:
-                saving = self._sink.decide(
-                    call_id, verdict == "yes", final, edited, "voice", words=words
-                )
-        except Exception as exc:  # not committed: the request stays open, so does its card
-            entry.saving = False
-            print(f"notch: the decision for callId {call_id} was not saved: {exc}", file=sys.stderr)
-            return
-        if saving is True:
-            self._park_timer.stop()
-            return
-        self._decision_done(entry, "approved" if verdict == "yes" else "declined")
 
     # ---- internals -------------------------------------------------------------
 

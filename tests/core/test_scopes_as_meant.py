@@ -55,6 +55,26 @@ async def hook(stdin: bytes, sock: Path, data_dir: Path) -> dict[str, Any]:
     return answer
 
 
+def session_end_payload(session: str = "abc123", **more: Any) -> bytes:
+    data: dict[str, Any] = json.loads((FIXTURES / "claude-code" / "session-end.json").read_text())
+    data["session_id"] = session
+    return json.dumps({**data, **more}).encode()
+
+
+async def hook_output(stdin: bytes, sock: Path, data_dir: Path) -> tuple[str, str]:
+    """`notch hook claude-code`'s stdout and stderr (exit 0 checked), for replies that are
+    not a PreToolUse decision."""
+    env = {**os.environ, "NOTCH_DATA_DIR": str(data_dir)}
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "notch_app", "hook", "claude-code", "--socket", str(sock),
+        stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE, env=env,
+    )  # fmt: skip
+    out, err = await process.communicate(stdin)
+    assert process.returncode == 0, err.decode()
+    return out.decode(), err.decode()
+
+
 @pytest.fixture
 def agents(mail_catalog: Catalog) -> Catalog:
     integration, problems = load_integration(
@@ -208,3 +228,55 @@ def test_an_allowance_ends_unused_and_the_session_name_is_the_agents_per_integra
     assert kept.find("agent:other:s1", CLAUDE, "Bash", args) is None
     now[0] += IDLE_LIMIT_S + 1
     assert kept.find(session, CLAUDE, "Bash", args) is None
+
+
+@pytest.mark.asyncio
+@pytest.mark.timeout(120)
+async def test_session_end_ends_what_was_allowed_for_that_session(
+    base: Path, running_notch: Any, agents: Catalog
+) -> None:
+    async with running_notch(base, catalog=agents) as (notch, cards):
+        sock, data = notch.server.path, base / "hookdata"
+
+        async def npm_test_asks(tool_use_id: str, scope: str | None) -> None:
+            asking = asyncio.ensure_future(
+                hook(bash_payload("npm test", tool_use_id=tool_use_id), sock, data)
+            )
+            (shown,) = await cards.wait_for_cards(1, timeout=20)
+            assert shown.arguments["command"] == "npm test"
+            if scope is None:
+                cards.decline(shown.call_id)
+                assert (await asking)["permissionDecision"] == "deny"
+            else:
+                cards.approve(shown.call_id, scope=scope)
+                assert (await asking)["permissionDecision"] == "allow"
+
+        await npm_test_asks("toolu_1", "session")
+        # Another session ending changes nothing here: the next npm test runs, no card.
+        out, err = await hook_output(session_end_payload("someone-else"), sock, data)
+        assert out == "" and "nothing to end" in err
+        again = await hook(bash_payload("npm test", tool_use_id="toolu_2"), sock, data)
+        assert again["permissionDecision"] == "allow" and len(cards.presented) == 1
+
+        # This session ends (Claude Code's SessionEnd hook, a real `notch hook` process):
+        # the same command with the same session_id asks again.
+        out, err = await hook_output(session_end_payload(), sock, data)
+        assert out == "" and "1 “for this session” allowance(s) ended" in err
+        assert notch.service.allowances.listed() == []
+        await npm_test_asks("toolu_3", "session")
+
+        # An agent that dresses a tool call as SessionEnd gets no decision (its own prompt
+        # asks), never an allow; and all it can do is end its own allowances.
+        out, _ = await hook_output(
+            session_end_payload(tool_name="Bash", tool_input={"command": "rm -rf /"}), sock, data
+        )
+        assert out == ""
+        await npm_test_asks("toolu_4", None)
+        assert len(cards.presented) == 3
+
+
+@pytest.mark.asyncio
+@pytest.mark.timeout(60)
+async def test_session_end_with_notch_stopped_is_quiet(base: Path) -> None:
+    out, err = await hook_output(session_end_payload(), base / "none" / "notch.sock", base / "d")
+    assert (out, err) == ("", "")

@@ -53,6 +53,7 @@ from notch_app.ipc.methods.glances import (
     WorkEndParams,
     WorkEndResult,
 )
+from notch_app.ipc.methods.sessions import SessionEndParams, SessionEndResult
 from notch_app.ipc.methods.table import (
     BY_NAME,
     ERROR_MEANINGS,
@@ -99,6 +100,8 @@ __all__ = [
     "NoParams",
     "PendingResult",
     "ServerInfoResult",
+    "SessionEndParams",
+    "SessionEndResult",
     "Token",
     "ToolSummary",
     "Wire",

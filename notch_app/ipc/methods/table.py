@@ -32,6 +32,7 @@ from notch_app.ipc.methods.glances import (
     WorkEndParams,
     WorkEndResult,
 )
+from notch_app.ipc.methods.sessions import SessionEndParams, SessionEndResult
 from notch_app.ipc.methods.wire import Wire
 
 # --- the method table ------------------------------------------------------------------
@@ -125,6 +126,14 @@ METHODS: Final = (
         WorkEndParams,
         (WorkEndResult,),
         (rpc.INVALID_PARAMS, rpc.UNKNOWN_CALL),
+    ),
+    Method(
+        "session.end",
+        "An agent's session ended (Claude Code's SessionEnd hook): every \"Allow for this "
+        'session" made in it ends now, so nothing it allowed carries to a later session.',
+        SessionEndParams,
+        (SessionEndResult,),
+        (rpc.INVALID_PARAMS,),
     ),
     Method(
         "server.info",

@@ -1,4 +1,5 @@
-"""What each socket method does: confirm.*, integrations.list, gateway.attach, glances, work, server.info."""
+"""What each socket method does: confirm.*, integrations.list, gateway.attach, glances, work,
+session.end, server.info."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from notch_app.ipc.methods import (
     ConfirmRequestParams,
     GlanceShowParams,
     NoParams,
+    SessionEndParams,
     WithdrawParams,
     WorkBeginParams,
     WorkEndParams,
@@ -245,6 +247,14 @@ class MethodHandlers:
             asked.work_id, owner=conn, ok=asked.ok, message=asked.message, blocks=asked.blocks
         )
         return shown_reply(reading)
+
+    def _session_end(self, conn: Connection, params: dict[str, Any]) -> Result:
+        # Anyone may end a session: it only takes allowances away (the next call asks).
+        asked = parse_params(SessionEndParams, params)
+        ended = self.service.allowances.end_agent_session(asked.session)
+        if ended:
+            log.info("session %s ended: %d allowance(s) ended", asked.session, len(ended))
+        return {"ended": len(ended)}
 
     def _server_info(self, conn: Connection, params: dict[str, Any]) -> Result:
         parse_params(NoParams, params)

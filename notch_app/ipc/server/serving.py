@@ -91,6 +91,7 @@ class NotchServer(Admission, MethodHandlers):
             "glance.show": self._glance_show,
             "work.begin": self._work_begin,
             "work.end": self._work_end,
+            "session.end": self._session_end,
             "server.info": self._server_info,
         }
         if set(handlers) != set(METHOD_NAMES):  # the table in methods.py is the one list

@@ -95,6 +95,8 @@ class OverlayState(QObject):
     _batch_note: str | None
     """The done note of a batch decided at once."""
     _glance_warmed: bool
+    _sent_back: dict[str, str]
+    """callId → the words a card was sent back with (its done note says them)."""
     """A glance was built off screen (the factory's `warm_glance`)."""
     recent: deque[tuple[float, str]]
 
@@ -141,6 +143,14 @@ class OverlayState(QObject):
 
     def _decision_done(self, entry: Entry, outcome: Outcome) -> None:
         raise NotImplementedError  # OverlayPresenter (the queue)
+
+    @property
+    def armed(self) -> bool:
+        raise NotImplementedError  # OverlayArming
+
+    @staticmethod
+    def _final_of(entry: Entry) -> tuple[dict[str, Any] | None, list[str]]:
+        raise NotImplementedError  # OverlayBatches
 
     def _hold(self, entry: Entry | None = None) -> None:
         raise NotImplementedError  # OverlayArming
