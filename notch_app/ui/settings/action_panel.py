@@ -96,8 +96,9 @@ class ActionPanel(QWidget):
         summary = one_line_summary(tool.description or "")
         if summary:
             # The description is written for the model (often a long routing prompt);
-            # the person gets its first sentence, on one line.
-            text.addWidget(_label(summary, "Quiet"))
+            # the person gets its first sentence, wrapped on a narrow window rather than
+            # widening the page past it.
+            text.addWidget(_label(summary, "Quiet", wrap=True))
         head.addLayout(text, 1)
         switches = QGridLayout()
         switches.setHorizontalSpacing(10)
@@ -202,8 +203,13 @@ class ActionPanel(QWidget):
         self.refusal_preview.setVisible(bool(refusals))
         column.addWidget(self.refusal_preview)
 
-        editor = QHBoxLayout()
+        # Two lines: "Ask anyway when [argument]" / "[condition] [value] [Add guard]",
+        # so the builder fits Settings at its narrowest (560 px) without a cut edge.
+        editor = QVBoxLayout()
         editor.setSpacing(6)
+        first, second = QHBoxLayout(), QHBoxLayout()
+        first.setSpacing(6)
+        second.setSpacing(6)
         self.guard_effect = QComboBox()
         self.guard_effect.setAccessibleName("Effect")
         self.guard_effect.addItems([ASK_ANYWAY, REFUSE])
@@ -212,7 +218,7 @@ class ActionPanel(QWidget):
             "runs and shows no card; the agent is told why at once."
         )
         self.guard_effect.currentTextChanged.connect(self._effect_changed)
-        editor.addWidget(self.guard_effect, 2)
+        first.addWidget(self.guard_effect, 2)
         self.guard_argument = QComboBox()
         self.guard_argument.setAccessibleName("Argument")
         # The person's words for each argument (the card's label: "Approval PIN", "Payee
@@ -236,10 +242,20 @@ class ActionPanel(QWidget):
         self.guard_value.returnPressed.connect(self._add_guard)
         self.add_guard_button = QPushButton("Add guard")
         self.add_guard_button.clicked.connect(self._add_guard)
-        editor.addWidget(self.guard_argument, 2)
-        editor.addWidget(self.guard_kind, 2)
-        editor.addWidget(self.guard_value, 3)
-        editor.addWidget(self.add_guard_button)
+        # A long argument name must not widen the page past its window (issue 22:
+        # Settings cut at the right edge): the menus shrink, their lists stay whole.
+        for menu in (self.guard_effect, self.guard_argument, self.guard_kind):
+            menu.setSizeAdjustPolicy(
+                QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+            )
+            menu.setMinimumContentsLength(6)
+        self.guard_value.setMinimumWidth(60)
+        first.addWidget(self.guard_argument, 3)
+        second.addWidget(self.guard_kind, 2)
+        second.addWidget(self.guard_value, 3)
+        second.addWidget(self.add_guard_button)
+        editor.addLayout(first)
+        editor.addLayout(second)
         column.addLayout(editor)
         self._argument_changed()
         if self.guard_argument.count() == 0:

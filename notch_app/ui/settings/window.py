@@ -399,7 +399,7 @@ class SettingsWindow(QWidget):
             byline = f"by {manifest.publisher.name} · {byline}"
         titles.addWidget(_label(byline, "Faint"))
         if manifest.summary:
-            titles.addWidget(_label(manifest.summary, "Quiet", wrap=True))
+            titles.addWidget(_label(manifest_words(manifest.summary), "Quiet", wrap=True))
         head.addLayout(titles, 1)
         self.remove_button: QPushButton | None = None
         if is_installed(entry.folder, self.install_dir):
