@@ -27,7 +27,7 @@ import math
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from notch_app.commands.policy_actions import (
     Refusal,
@@ -41,6 +41,9 @@ if TYPE_CHECKING:
     from notch_app.manifest.model import Manifest, Tool
     from notch_app.runtime.catalog import Catalog
     from notch_app.runtime.policy_book import Guard, PolicyBook
+
+    # What `add_subparsers` returns: each `_add_…` adds its subcommand to it.
+    _Subcommands: TypeAlias = argparse._SubParsersAction[argparse.ArgumentParser]
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -69,7 +72,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     _add_asker_grace(sub, common)
 
 
-def _add_set(sub: Any, common: argparse.ArgumentParser) -> None:
+def _add_set(sub: _Subcommands, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser("set", parents=[common], help="turn Asks first on or off, or block")
     p.add_argument("integration", metavar="INTEGRATION", help="integration id (or its name)")
     p.add_argument("tool", metavar="TOOL", help="tool name")
@@ -104,7 +107,7 @@ def _add_set(sub: Any, common: argparse.ArgumentParser) -> None:
     )
 
 
-def _add_reset_and_guard(sub: Any, common: argparse.ArgumentParser) -> None:
+def _add_reset_and_guard(sub: _Subcommands, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser("reset", parents=[common], help="back to the default (asks first)")
     p.add_argument("integration", metavar="INTEGRATION")
     p.add_argument("tool", metavar="TOOL", nargs="?", help="one tool (default: all of them)")
@@ -127,7 +130,7 @@ def _add_reset_and_guard(sub: Any, common: argparse.ArgumentParser) -> None:
     which.add_argument("--clear", action="store_true", help="remove this action's guards")
 
 
-def _add_asker_grace(sub: Any, common: argparse.ArgumentParser) -> None:
+def _add_asker_grace(sub: _Subcommands, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser(
         "asker-grace",
         parents=[common],
