@@ -24,7 +24,7 @@ Methods (params are objects; names in camelCase):
 While a client waits, the server sends it notifications `confirm.event` {callId, event,
 ...} with event one of confirmationRequired, shown, parked, restored, decided.
 There is deliberately no method that changes policy. The params of each method are
-models in `notch_app/ipc/methods.py`; the OpenRPC document generated from them is
+models in `notch_app/ipc/methods/`; the OpenRPC document generated from them is
 `schemas/notch-socket.openrpc.json`. This module is I/O-free: the line framing
 (`LineSplitter`) and the JSON of one message (`encode`, `decode`).
 """
@@ -63,7 +63,7 @@ TOO_MANY_CONNECTIONS: Final = -32007
 NOT_YOURS: Final = -32008
 
 EVENT_METHOD: Final = "confirm.event"
-# The socket's methods are listed once, with their params and results: ipc/methods.py.
+# The socket's methods are listed once, with their params and results: ipc/methods/table.py.
 
 
 OVERSIZED: Final = b"\x00oversized"

@@ -15,7 +15,7 @@ client's own choice, so one process could mint thousands and be thousands of ask
 process is what the kernel says is on the other end of the socket (its pid, with its
 start time so a reused pid is another process): a client cannot claim another's. A
 process of the same user can still start more processes; the per-process limits then
-make each one count once, and the server's room-making (ipc/server.py) takes from the
+make each one count once, and the server's room-making (ipc/server/admission.py) takes from the
 process holding the most, so filling every place takes as many live processes as places.
 """
 

@@ -85,7 +85,7 @@ def test_params_schemas_refuse_what_the_server_refuses() -> None:
 async def test_the_server_answers_each_method_of_the_table_and_names_them_all(
     base: Path, running_notch: Any
 ) -> None:
-    """The table in ipc/methods.py is the one list: `server.info` and an unknown method's
+    """The table in ipc/methods/table.py is the one list: `server.info` and an unknown method's
     error name exactly its methods, and each of them reaches a handler (never -32601)."""
     async with (
         running_notch(base) as (notch, _),

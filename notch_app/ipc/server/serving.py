@@ -94,7 +94,7 @@ class NotchServer(Admission, MethodHandlers):
             "session.end": self._session_end,
             "server.info": self._server_info,
         }
-        if set(handlers) != set(METHOD_NAMES):  # the table in methods.py is the one list
+        if set(handlers) != set(METHOD_NAMES):  # the table in ipc/methods/table.py is the one list
             raise RuntimeError(
                 "socket methods without both a handler and a description: "
                 + ", ".join(sorted(set(handlers) ^ set(METHOD_NAMES)))
