@@ -8,15 +8,17 @@ focus, animation), not about what a card shows; tests of real cards use CardView
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import shutil
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QRect, Qt, Signal
+from PySide6.QtCore import QRect, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QImage, QLinearGradient, QPainter, QPixmap
 from PySide6.QtWidgets import (
     QApplication,
@@ -44,12 +46,56 @@ from notch_app.ui.widgets.scope_choices import Scope
 QApplication.setAttribute(Qt.ApplicationAttribute.AA_ShareOpenGLContexts)
 
 
-def _qt_event_loop() -> asyncio.AbstractEventLoop:
+def _qt_event_loop(limit_s: float = 0) -> asyncio.AbstractEventLoop:
     import qasync  # type: ignore[import-untyped]
 
     app = QApplication.instance() or QApplication([])
     loop: asyncio.AbstractEventLoop = qasync.QEventLoop(app)
+    if limit_s > 0:
+        _end_when_hung(loop, limit_s)
     return loop
+
+
+HUNG_MARGIN_S = 10.0
+"""How long before pytest-timeout's limit a test hung on the qasync loop is ended."""
+
+
+def _end_when_hung(loop: asyncio.AbstractEventLoop, limit_s: float) -> None:
+    """pytest-timeout cannot end a test that waits inside Qt's event loop for something
+    that never comes: its alarm handler runs only in the next Python slot, and Qt swallows
+    what a slot raises, so the worker (and the whole run) waited forever (twice in one
+    run). A timer looks once a second: past the test's limit it cancels every task of the
+    loop, naming the limit, so the test fails at the `await` it hung on; if they still do
+    not end, the next look stops the loop."""
+    deadline = time.monotonic() + max(limit_s - HUNG_MARGIN_S, limit_s / 2)
+    looks = QTimer()
+    looks.setInterval(1000)
+    cancelled: list[bool] = []
+
+    def look() -> None:
+        if loop.is_closed():
+            looks.stop()
+        elif time.monotonic() > deadline and not cancelled:
+            cancelled.append(True)
+            why = f"hung: still waiting after the test's limit of {limit_s:.0f} s"
+            for task in asyncio.all_tasks(loop):
+                task.cancel(why)
+        elif cancelled:
+            loop.stop()
+
+    looks.timeout.connect(look)
+    looks.start()
+    loop._notch_hung_looks = looks  # type: ignore[attr-defined]  # as long as the loop
+
+
+def _limit_s(item: pytest.Item) -> float:
+    """The item's pytest-timeout limit in seconds (0: none)."""
+    marker = item.get_closest_marker("timeout")
+    if marker is not None:
+        value = marker.kwargs.get("timeout", marker.args[0] if marker.args else 0)
+    else:
+        value = item.config.getini("timeout") or 0
+    return float(value or 0)
 
 
 def pytest_asyncio_loop_factories(
@@ -57,7 +103,7 @@ def pytest_asyncio_loop_factories(
 ) -> dict[str, Callable[[], asyncio.AbstractEventLoop]]:
     """Async widget tests run on qasync's loop, as `notch run` does: Qt's own event loop,
     so widgets paint and Qt timers fire while a test awaits."""
-    return {"qasync": _qt_event_loop}
+    return {"qasync": functools.partial(_qt_event_loop, _limit_s(item))}
 
 
 # ---- cards from a confirmation view ---------------------------------------------------
