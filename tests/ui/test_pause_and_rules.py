@@ -322,3 +322,23 @@ async def test_the_look_chosen_in_settings_applies_to_the_next_card_without_a_re
                 await idle(presenter)
         # Kept: the next start reads it from the file.
         assert PolicyBook.in_data_dir(tmp_path / "data").overlay.theme == "light"
+
+
+def test_a_card_that_asks_only_because_of_the_pause_opens_compact(qtbot: QtBot) -> None:
+    """The pause's notice names no field: the card the person knows opens as usual (a
+    guard's notice, which is about a value, still opens the form)."""
+    from notch_app.runtime.catalog import Catalog
+
+    catalog, _ = Catalog.load([bundled_manifests_dir()])
+    tool = catalog.tool(MUSIC, "publish_playlist")
+    assert tool is not None
+    args = preview("music", "publish_playlist")
+    paused = CardView(tool, args, notice=PAUSED_REASON, screen_height=1080)
+    guarded = CardView(
+        tool, args, notice="Asks anyway: Name is not one of Focus", screen_height=1080
+    )
+    for view in (paused, guarded):
+        qtbot.addWidget(view)
+        view.show()
+    assert paused.notice == PAUSED_REASON  # said on the card
+    assert paused.height() < guarded.height()  # compact, not the whole form

@@ -26,6 +26,7 @@ from notch_app.card.state import CardState
 from notch_app.manifest.model import Tool
 from notch_app.reply import classify_reply
 from notch_app.runtime.approval_memory import Change
+from notch_app.runtime.pause import PAUSED_REASON
 from notch_app.ui.blocks import CardContext, build_block
 from notch_app.ui.blocks.inputs import InputEditor
 from notch_app.ui.card_view.arming import ConfirmHold
@@ -151,7 +152,9 @@ class CardView(QWidget):
         if parts.folded and parts.content is not None:
             # A risky call is not unfolded for its risk (its lines stand above the body);
             # a change since last time or a notice is.
-            noticed = bool(notice and notice.strip())
+            # The pause's notice ("you paused your rules") names no field: the card the
+            # person knows opens as usual, compact.
+            noticed = bool(notice and notice.strip()) and notice != PAUSED_REASON
             self._fold.make(self.scope_choices, opens=bool(self.changes.changes) or noticed)
         else:
             self._refresh_fold()
