@@ -17,6 +17,11 @@ characters marked, each value cut to a length a line can hold.
 gets its title. A card that follows the person's edits keeps a `LiveHeadline` (and a
 `LiveFact` per folded value): each remembers which arguments it was made from, so a
 keystroke in another field costs a few dictionary lookups, not a new sentence.
+
+One module a concern: `names` (the argument names looked for), `text` (Headline, one
+line, cut to fit), `manifest_words` (what a tool's manifest says, read once per tool),
+`facts` (the arguments as read, each read noted), `generated`, `saying` (authored, else
+generated) and `live`.
 """
 
 from __future__ import annotations

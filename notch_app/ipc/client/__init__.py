@@ -22,6 +22,11 @@ Every error the clients raise is a `NotchError`: `NotchNotRunning`, `NotchConnec
 `NotchUntrusted`, `NotchRequestError` (Notch refused the call), `NotchDecisionRefused`
 (a decision that must not run), `NotchTimeout` (also a TimeoutError) and
 `NotchUsageError` (a wrong argument to the client itself; also a ValueError).
+
+One module a concern: `async_client` (AsyncNotchClient and its connection), and what the
+blocking client (`ipc/blocking.py`) shares with it: `errors`, `events` (confirm.event
+routed to each call's handlers), `connecting` (the bounded waits, retries, lines sent and
+read) and `calls` (each method's params, and its reply checked).
 """
 
 from __future__ import annotations
