@@ -52,12 +52,12 @@ from notch_app.runtime.presenter import (
     ConfirmationRequest,
     DecisionSink,
     Outcome,
-    ResultGlance,
     RunningWork,
 )
 from notch_app.ui.card_widget import checked_card
 from notch_app.ui.notch_window import DoneTone, NotchWindow
 from notch_app.ui.overlay.arming import ARMING_DELAY_MS, PERSON_EDIT_GRACE_MS, OverlayArming
+from notch_app.ui.overlay.glances import OverlayGlances
 from notch_app.ui.overlay.state import BuiltCard, CardFactory, Entry, GlanceFactory
 from notch_app.ui.overlay.voice_rounds import OverlayVoice
 from notch_app.ui.overlay_settings import OverlaySettings
@@ -89,10 +89,6 @@ WITHDRAW_WHY_CHARS = 120
 RECENT_KEPT = 8
 """Recent decisions the resting notch and the tray list."""
 
-MAX_WAITING_GLANCES = 8
-"""Result glances kept waiting for the notch; older ones are dropped (a flood of results
-never grows memory or keeps the notch busy for minutes)."""
-
 SAVE_FAILURE_TEXT = "Couldn't save your decision: {reason}"
 """What a card says when the service could not store the person's decision (a full stop
 is added unless the reason ends a sentence, or was cut with "…")."""
@@ -104,7 +100,7 @@ _DISMISS_NOTES: dict[str, tuple[str, DoneTone]] = {
 }
 
 
-class OverlayPresenter(OverlayVoice, OverlayArming):
+class OverlayPresenter(OverlayVoice, OverlayGlances, OverlayArming):
     """Implements `notch_app.runtime.presenter.Presenter` on the notch window."""
 
     def __init__(
@@ -141,14 +137,7 @@ class OverlayPresenter(OverlayVoice, OverlayArming):
         """The person holds all cards (tray): notes and results wait until they resume."""
         self.stopped: str | None = None
         """The line said once the service stopped taking requests (its store is damaged)."""
-        self._glance_factory = glance_factory
-        self._results: deque[ResultGlance] = deque(maxlen=MAX_WAITING_GLANCES)
-        self._result_on_screen: tuple[ResultGlance, QWidget] | None = None
-        self._glance_left_ms: int | None = None  # paused: what was left of its time
-        self._glance_warmed = False  # a glance was built off screen (warm_glance)
-        self._glance_timer = QTimer(self)
-        self._glance_timer.setSingleShot(True)
-        self._glance_timer.timeout.connect(self._end_glance)
+        self._init_glances(glance_factory)
 
         self._park_timer = QTimer(self)
         self._park_timer.setSingleShot(True)
@@ -173,14 +162,12 @@ class OverlayPresenter(OverlayVoice, OverlayArming):
         when: the resting pill's hover, its click and the tray menu list them."""
         self.window.lookChanged.connect(self._say_resting)
         self._say_resting(self.window.look)
-        self.window.pinToggled.connect(self._on_pin_toggled)
         # Approve all opens the batch's summary first (issue 20): nothing approved unseen.
         self.window.approveAllRequested.connect(self._open_summary)
         self._summary: BatchSummary | None = None
         self._summary_ids: tuple[str, ...] = ()
         self.window.declineAllRequested.connect(lambda: self._decide_batch(False))
         self._batch_note: str | None = None  # the done note of a batch decided at once
-        self.window.hoverChanged.connect(self._on_hover_changed)
         self.side_notch.restoreRequested.connect(self.restore)
         self._init_voice(voice_clock)
         if self._settings.idle_mode == "pill":
@@ -192,16 +179,6 @@ class OverlayPresenter(OverlayVoice, OverlayArming):
         caches, first-use code paths), if the card factory can. Call once at startup:
         the person's first card then shows as fast as the later ones."""
         warm = getattr(self._factory, "warm_up", None)
-        if callable(warm):
-            warm(self.window.card_parent)
-
-    def _warm_glance_once(self) -> None:
-        """The first card is on screen and the person is reading it: build a glance off
-        screen now (once), so the result that may follow shows as fast as later ones."""
-        if self._glance_warmed:
-            return
-        self._glance_warmed = True
-        warm = getattr(self._factory, "warm_glance", None)
         if callable(warm):
             warm(self.window.card_parent)
 
@@ -328,33 +305,10 @@ class OverlayPresenter(OverlayVoice, OverlayArming):
         if was and not holding and self._resting():
             self._after_done()  # what waited during the hold shows now
 
-    def show_result(self, glance: ResultGlance) -> None:
-        """A tool result's glance (or a background failure line): shown once no card is
-        waiting, for `glance_ms`."""
-        self._results.append(glance)
-        if self._resting():
-            self._after_done()
-
-    def results_may_follow(self) -> None:
-        """A gateway attached: its reads' glances may come before any card, so the glance
-        code is readied now (once), off screen."""
-        if not self._glance_warmed:
-            QTimer.singleShot(0, self._warm_glance_once)
-
     def work_changed(self, running: tuple[RunningWork, ...]) -> None:
         """List the tools running in the background in the side notch."""
         self.side_notch.set_running(running)
         self._follow_notch()
-
-    @property
-    def result_on_screen(self) -> ResultGlance | None:
-        """The result glance the notch shows now, if any."""
-        shown = self._result_on_screen
-        return shown[0] if shown is not None and self.window.look == "glance" else None
-
-    @property
-    def waiting_results(self) -> tuple[ResultGlance, ...]:
-        return tuple(self._results)
 
     def decision_saved(self, call_id: str, outcome: Outcome) -> None:
         """The person's decision is on disk and sent: the card goes, the done note says
@@ -794,82 +748,6 @@ class OverlayPresenter(OverlayVoice, OverlayArming):
             self._decided_in_run = 0
             self.window.show_idle()
             self._follow_notch()
-
-    # ---- result glances ---------------------------------------------------------
-
-    def _show_result(self, result: ResultGlance) -> None:
-        title = " ".join(result.title.split())[:60]
-        if result.failure is not None:
-            # A sentence to read, not a tick: it stays as long as a glance.
-            self._show_done(
-                f"{title} failed: {result.failure}", "declined", self._settings.glance_ms
-            )
-            return
-        if not result.blocks or self._glance_factory is None:
-            self._show_done(f"Finished ✓  {title}", "approved")
-            return
-        try:
-            built = self._glance_factory(result, self.window.card_parent)
-        except Exception as exc:  # a glance that cannot be drawn is skipped, never fatal
-            print(
-                f"notch: cannot show the glance of {result.integration_id} "
-                f"{result.tool_name}: {exc}",
-                file=sys.stderr,
-            )
-            self._after_done()
-            return
-        self._hold()
-        self._result_on_screen = (result, built.widget)
-        self._glance_left_ms = None
-        self.window.show_glance(built.widget, title=built.title, icon=built.icon)
-        self._glance_timer.start(self._settings.glance_ms)
-        self._follow_notch()
-
-    def _end_glance(self) -> None:
-        """The glance on screen is done (its time ran out, or it was dismissed)."""
-        self._glance_timer.stop()
-        self._drop_glance()
-        if self.window.look == "glance":
-            self._after_done()
-
-    def _drop_glance(self) -> None:
-        shown, self._result_on_screen = self._result_on_screen, None
-        self._glance_left_ms = None
-        if shown is not None:
-            widget = shown[1]
-            if widget is self.window.glance:
-                self.window.take_card()
-            widget.hide()
-            widget.deleteLater()
-
-    def _step_glance_aside(self) -> None:
-        """A card is coming: the glance on screen goes back to the front of the line and
-        shows again, whole, after the cards."""
-        shown = self._result_on_screen
-        if shown is None or self.window.look != "glance":
-            return
-        self._glance_timer.stop()
-        self._drop_glance()
-        self._results.appendleft(shown[0])
-
-    def _on_pin_toggled(self, pinned: bool) -> None:
-        if self.window.look != "glance":
-            return
-        if pinned:
-            self._glance_timer.stop()
-        else:
-            self._glance_timer.start(self._settings.glance_ms)
-
-    def _on_hover_changed(self, inside: bool) -> None:
-        if self.window.look != "glance" or self.window.pinned:
-            return
-        if inside and self._glance_timer.isActive():
-            self._glance_left_ms = self._glance_timer.remainingTime()
-            self._glance_timer.stop()
-        elif not inside and self._glance_left_ms is not None:
-            # Back from the pointer: at least a second more, to finish the line read.
-            self._glance_timer.start(max(self._glance_left_ms, 1000))
-            self._glance_left_ms = None
 
     def _update_counter(self) -> None:
         if self.window.look == "card":

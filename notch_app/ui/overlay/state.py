@@ -99,6 +99,8 @@ class OverlayState(QObject):
     """callId → the words a card was sent back with (its done note says them)."""
     """A glance was built off screen (the factory's `warm_glance`)."""
     recent: deque[tuple[float, str]]
+    _results: deque[ResultGlance]
+    """Result glances waiting for the notch (the oldest dropped past a few)."""
 
     def _front(self) -> Entry | None:
         """The entry whose card is on screen now (built and shown), else None."""
@@ -163,6 +165,9 @@ class OverlayState(QObject):
 
     def _warm_glance_once(self) -> None:
         raise NotImplementedError  # OverlayGlances
+
+    def _resting(self) -> bool:
+        raise NotImplementedError  # OverlayPresenter (the notes)
 
     def _show_done(self, text: str, tone: DoneTone, ms: int | None = None) -> None:
         raise NotImplementedError  # OverlayPresenter (the notes)
