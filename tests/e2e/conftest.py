@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QRect
+from PySide6.QtCore import QObject, QRect
 from PySide6.QtGui import QImage
 
 REPO = Path(__file__).resolve().parents[2]
@@ -38,6 +38,12 @@ ARTIFACTS = REPO / "artifacts" / "e2e"
 NOTCH = [sys.executable, "-m", "notch_app"]
 POLL_S = 0.05
 """How often a wait looks again: the poll interval, never a wait of its own."""
+
+QObject()  # Qt's main thread is the test process's own
+# Qt takes the first thread that makes a QObject as its main thread. Tests read
+# screenshots (QImage through a QBuffer) from `asyncio.to_thread`; without this, that
+# helper thread became Qt's main thread and a later test's QApplication in this worker
+# warned "QApplication was not created in the main() thread".
 FOOTER_PX = 150
 """The bottom of a card where its confirm pill sits (the footer's action row)."""
 PILL_RUN_PX = 30
