@@ -57,11 +57,12 @@ from notch_app.ui.notch_window import DoneTone, NotchWindow
 from notch_app.ui.overlay.arming import ARMING_DELAY_MS, PERSON_EDIT_GRACE_MS, OverlayArming
 from notch_app.ui.overlay.batches import OverlayBatches
 from notch_app.ui.overlay.glances import OverlayGlances
+from notch_app.ui.overlay.parking import OverlayParking
 from notch_app.ui.overlay.state import BuiltCard, CardFactory, Entry, GlanceFactory
 from notch_app.ui.overlay.voice_rounds import OverlayVoice
 from notch_app.ui.overlay_settings import OverlaySettings
 from notch_app.ui.rule_note import fitted_rule_note
-from notch_app.ui.side_notch import ParkedCard, SideNotch
+from notch_app.ui.side_notch import SideNotch
 
 if TYPE_CHECKING:  # the voice modules load on the first voiced card only
     from notch_app.ui.voice.clock import VoiceClock
@@ -97,7 +98,7 @@ _DISMISS_NOTES: dict[str, tuple[str, DoneTone]] = {
 }
 
 
-class OverlayPresenter(OverlayVoice, OverlayGlances, OverlayBatches, OverlayArming):
+class OverlayPresenter(OverlayVoice, OverlayGlances, OverlayBatches, OverlayParking, OverlayArming):
     """Implements `notch_app.runtime.presenter.Presenter` on the notch window."""
 
     def __init__(
@@ -117,8 +118,6 @@ class OverlayPresenter(OverlayVoice, OverlayGlances, OverlayBatches, OverlayArmi
         super().__init__()
         self._sink = sink
         self._factory = card_factory
-        # Names a parked card in the side notch's menu without building its widgets.
-        self._describe = describe or self._plain_title
         self._settings = settings or OverlaySettings()
         self.window = window or NotchWindow(self._settings)
         self.side_notch = side_notch or SideNotch(self._settings)
@@ -136,9 +135,7 @@ class OverlayPresenter(OverlayVoice, OverlayGlances, OverlayBatches, OverlayArmi
         """The line said once the service stopped taking requests (its store is damaged)."""
         self._init_glances(glance_factory)
 
-        self._park_timer = QTimer(self)
-        self._park_timer.setSingleShot(True)
-        self._park_timer.timeout.connect(self.park)
+        self._init_parking(describe)
         self._done_timer = QTimer(self)
         self._done_timer.setSingleShot(True)
         self._done_timer.timeout.connect(self._after_done)
@@ -160,7 +157,6 @@ class OverlayPresenter(OverlayVoice, OverlayGlances, OverlayBatches, OverlayArmi
         self.window.lookChanged.connect(self._say_resting)
         self._say_resting(self.window.look)
         self._init_batches()
-        self.side_notch.restoreRequested.connect(self.restore)
         self._init_voice(voice_clock)
         if self._settings.idle_mode == "pill":
             self.window.show_idle()
@@ -195,13 +191,6 @@ class OverlayPresenter(OverlayVoice, OverlayGlances, OverlayBatches, OverlayArmi
             self._park_timer.stop()
             self._restart_park_timer()
         self._follow_voice()
-
-    @property
-    def park_timer_ms(self) -> int | None:
-        """The park time (ms) while the card on screen counts down to parking, else
-        None (no card on screen, or parking is off)."""
-        timer = self._park_timer
-        return timer.interval() if timer.isActive() else None
 
     # ---- Presenter -------------------------------------------------------------
 
@@ -349,38 +338,6 @@ class OverlayPresenter(OverlayVoice, OverlayGlances, OverlayBatches, OverlayArmi
 
     # ---- what the person does --------------------------------------------------
 
-    def park(self) -> None:
-        """Move the card on screen to the side notch (walked away); the next card follows."""
-        if self.window.look != "card" or not self._queue:
-            return
-        self._hold()
-        entry = self._queue.pop(0)
-        self._park_timer.stop()
-        self.window.take_card()
-        self.window.release_focus()
-        self._parked.append(entry)
-        self._update_side_notch()
-        self._sink.parked(entry.call_id)
-        if self._queue:
-            self._show_front()
-        else:
-            self._decided_in_run = 0
-            self.window.show_idle()
-
-    def restore(self, call_id: str) -> None:
-        """Bring a parked card back in front of any card on screen."""
-        entry = next((e for e in self._parked if e.call_id == call_id), None)
-        if entry is None:
-            return
-        self._parked.remove(entry)
-        self._update_side_notch()
-        if self.window.look == "card":
-            self.window.take_card()  # the card on screen waits, second in line, edits kept
-        self._queue.insert(0, entry)
-        self._sink.restored(call_id)
-        self._done_timer.stop()
-        self._show_front()
-
     @property
     def on_screen(self) -> ConfirmationRequest | None:
         """The request whose card is on screen now."""
@@ -389,10 +346,6 @@ class OverlayPresenter(OverlayVoice, OverlayGlances, OverlayBatches, OverlayArmi
     @property
     def waiting(self) -> tuple[ConfirmationRequest, ...]:
         return tuple(e.request for e in self._queue)
-
-    @property
-    def parked_requests(self) -> tuple[ConfirmationRequest, ...]:
-        return tuple(e.request for e in self._parked)
 
     def card_for(self, call_id: str) -> QWidget | None:
         entry = self._find(call_id)
@@ -641,10 +594,6 @@ class OverlayPresenter(OverlayVoice, OverlayGlances, OverlayBatches, OverlayArmi
         else:
             self.show_recent()
 
-    def _restart_park_timer(self) -> None:
-        if self._settings.park_after_s > 0 and self.window.look == "card":
-            self._park_timer.start(int(self._settings.park_after_s * 1000))
-
     def resting_words(self) -> str:
         """What the resting pill says on hover: what Notch is doing, what waits, the last
         decision ("Notch is waiting: it asks before your agents act. 2 parked cards —
@@ -749,17 +698,6 @@ class OverlayPresenter(OverlayVoice, OverlayGlances, OverlayBatches, OverlayArmi
             self._update_batch_actions()
             self._update_crowd()
 
-    def _update_side_notch(self) -> None:
-        self.side_notch.set_parked(
-            [
-                ParkedCard(e.call_id, self._parked_label(e), e.card.icon if e.card else None)
-                for e in self._parked
-            ]
-        )
-        last = self._parked[-1].card if self._parked else None  # what a pill click restores
-        self.window.set_parked_icon(last.icon if last else None)
-        self._follow_notch()
-
     def _remove(self, entry: Entry) -> None:
         if entry in self._queue:
             if self._is_on_screen(entry):
@@ -780,18 +718,6 @@ class OverlayPresenter(OverlayVoice, OverlayGlances, OverlayBatches, OverlayArmi
             widget.hide()
             widget.deleteLater()
             entry.card = entry.view = None
-
-    def _parked_label(self, entry: Entry) -> str:
-        title = entry.card.title if entry.card else self._describe(entry.request)
-        if entry.request.created_at > 0:
-            # Two parked cards for the same tool are told apart by when they were asked.
-            asked = time.strftime("%H:%M", time.localtime(entry.request.created_at))
-            return f"{title}  ·  {asked}"
-        return title
-
-    @staticmethod
-    def _plain_title(request: ConfirmationRequest) -> str:
-        return f"{request.integration_id} · {request.tool_name}"
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         # `shown` means the first frame with the card painted, not "asked to show"; the

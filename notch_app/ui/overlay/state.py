@@ -169,6 +169,12 @@ class OverlayState(QObject):
     def _resting(self) -> bool:
         raise NotImplementedError  # OverlayPresenter (the notes)
 
+    def _restart_park_timer(self) -> None:
+        raise NotImplementedError  # OverlayParking
+
+    def _update_side_notch(self) -> None:
+        raise NotImplementedError  # OverlayParking
+
     def _show_done(self, text: str, tone: DoneTone, ms: int | None = None) -> None:
         raise NotImplementedError  # OverlayPresenter (the notes)
 
