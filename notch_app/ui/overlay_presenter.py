@@ -131,6 +131,8 @@ class OverlayPresenter(OverlayVoice, OverlayGlances, OverlayBatches, OverlayPark
         """The person's pause as the hover says it (ui/tray_pause.py), else None."""
         self.holding = False
         """The person holds all cards (tray): notes and results wait until they resume."""
+        self.held_aside: Callable[[str], None] | None = None
+        """Told each card the hold parks here (cards that waited behind a note)."""
         self.stopped: str | None = None
         """The line said once the service stopped taking requests (its store is damaged)."""
         self._init_glances(glance_factory)
@@ -276,6 +278,16 @@ class OverlayPresenter(OverlayVoice, OverlayGlances, OverlayBatches, OverlayPark
         self._glances.append((text[:160], request.call_id))
         if self._resting():
             self._after_done()
+
+    def _hold_aside(self) -> None:
+        """Held: the cards that waited behind a note park instead of showing."""
+        entries, self._queue = self._queue, []
+        for entry in entries:
+            self._parked.append(entry)
+            self._sink.parked(entry.call_id)
+            if self.held_aside is not None:
+                self.held_aside(entry.call_id)
+        self._update_side_notch()
 
     def set_pause(self, line: str | None, holding: bool) -> None:
         """The person paused (or resumed) from the tray: the hover says `line`; while
@@ -655,6 +667,8 @@ class OverlayPresenter(OverlayVoice, OverlayGlances, OverlayBatches, OverlayPark
         self._follow_notch()
 
     def _after_done(self) -> None:
+        if self._queue and self.holding and self.stopped is None:
+            self._hold_aside()
         if self._queue:
             self._show_front()
         elif self.holding and self.stopped is None:

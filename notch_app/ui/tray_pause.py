@@ -36,6 +36,7 @@ class PauseControl(QObject):
         self.pause = pause
         self._presenter = presenter
         self._unsubscribe = pause.subscribe(self._follow)
+        presenter.held_aside = pause.hold  # cards that waited behind a note, parked
         self._follow()
 
     def ask_for_everything(self) -> None:

@@ -342,3 +342,26 @@ def test_a_card_that_asks_only_because_of_the_pause_opens_compact(qtbot: QtBot) 
         view.show()
     assert paused.notice == PAUSED_REASON  # said on the card
     assert paused.height() < guarded.height()  # compact, not the whole form
+
+
+def test_a_card_waiting_behind_a_note_is_held_too(
+    qtbot: QtBot, sink: Any, simple_factory: Any, card_request: Any
+) -> None:
+    from notch_app.runtime.pause import Pause
+    from notch_app.ui.tray_pause import PauseControl
+
+    presenter = OverlayPresenter(sink, simple_factory, OverlaySettings(expand_ms=30, done_ms=400))
+    qtbot.addWidget(presenter.window)
+    qtbot.addWidget(presenter.side_notch)
+    pause = Pause()
+    control = PauseControl(pause, presenter)
+    presenter.glance(card_request("g"), "Publish playlist")  # a note is on the notch
+    qtbot.waitUntil(lambda: presenter.window.look == "done", timeout=3000)
+    presenter.present(card_request("w"))  # waits for the note to end
+    assert presenter.on_screen is None
+    control.hold_all_cards()
+    qtbot.waitUntil(lambda: [r.call_id for r in presenter.parked_requests] == ["w"], timeout=3000)
+    assert presenter.on_screen is None and pause.held == ["w"]
+    control.resume()
+    qtbot.waitUntil(lambda: presenter.on_screen is not None, timeout=3000)
+    assert presenter.on_screen is not None and presenter.on_screen.call_id == "w"
