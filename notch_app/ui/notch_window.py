@@ -117,6 +117,8 @@ class NotchWindow(NotchShape):
         self._palette = theme.palette("dark")
         self._tone: DoneTone = "neutral"
         self._parked_icon: InstalledIcon | None = None
+        self.paused = False
+        """The person paused Notch (tray): the idle pill's dot turns amber, as the tray's."""
         self._accepts_focus = False
         self._rest_pos: QPoint | None = None  # the pointer when the glance on screen came
         self._hover_told = False  # hoverChanged(True) was said since the glance came
@@ -411,7 +413,8 @@ class NotchWindow(NotchShape):
         if self._look == "idle":
             # A quiet "listening" dot so the idle pill reads as alive, not as a glitch.
             painter.setPen(Qt.PenStyle.NoPen)
-            painter.setBrush(QColor(self._palette.get("success_fill", "#30a46c")))
+            dot = ("warning_fill", "#f5a524") if self.paused else ("success_fill", "#30a46c")
+            painter.setBrush(QColor(self._palette.get(*dot)))
             r = 3.5
             c = rect.center()
             painter.drawEllipse(c + QPoint(int(rect.width() / 2 - 16), 0), r, r)

@@ -294,6 +294,8 @@ class OverlayPresenter(OverlayVoice, OverlayGlances, OverlayBatches, OverlayPark
         `holding`, notes and results wait (held cards come parked from the service)."""
         self.pause_line = line
         was, self.holding = self.holding, holding
+        self.window.paused = line is not None
+        self.window.update()
         self._say_resting(self.window.look)
         if was and not holding and self._resting():
             self._after_done()  # what waited during the hold shows now

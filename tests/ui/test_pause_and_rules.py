@@ -87,6 +87,16 @@ async def approve_on_card(presenter: OverlayPresenter, qtbot: QtBot, scope: str)
     qtbot.mouseClick(view.scope_choices.buttons[scope], Qt.MouseButton.LeftButton)
 
 
+def _pill_dot(presenter: OverlayPresenter) -> str:
+    """The colour of the idle pill's dot, as drawn."""
+    window = presenter.window
+    image = window.grab().toImage()
+    ratio = image.devicePixelRatio()
+    x = window.width() - 16 - 1  # the dot sits 16 px in from the right end
+    y = window.height() // 2
+    return str(image.pixelColor(int(x * ratio), int(y * ratio)).name())
+
+
 async def idle(presenter: OverlayPresenter) -> None:
     window = presenter.window
     await until(lambda: window.look == "idle" and not window.is_animating(), "the resting pill")
@@ -121,6 +131,7 @@ async def test_ask_for_everything_suspends_always_allow_until_the_person_resumes
             assert tray.pause_menu.ask_action.isChecked()
             await idle(presenter)
             assert presenter.window.toolTip().startswith("Paused: every action asks")
+            assert _pill_dot(presenter) == "#f5a524"  # amber, as the tray's dot
             asked, decided = await agent.submit(MUSIC, "publish_playlist", args)
             assert decided is None
             await until(lambda: presenter.on_screen is not None, "the card")
@@ -147,6 +158,7 @@ async def test_ask_for_everything_suspends_always_allow_until_the_person_resumes
             assert not tray.pause_menu.resume_action.isVisible()
             assert tray.tooltip == "Notch — asks before your agent acts"
             assert not presenter.window.toolTip().startswith("Paused")
+            assert _pill_dot(presenter) == "#30a46c"
             ran = await agent.confirm(MUSIC, "publish_playlist", args, timeout=10)
             assert ran.outcome == "autoApproved"
 
