@@ -67,9 +67,10 @@ class NotchConfig:
     """`notch run --park-after`: the park time for this run, over the settings file."""
     theme_override: Literal["system", "light", "dark"] | None = None
     """`notch run --theme`: the overlay's look for this run, over the settings file."""
-    phone_host: str = "0.0.0.0"
-    """Where the phone page listens when turned on: every local address (the phone is on
-    the local network); tests and embedders may keep it on this machine (127.0.0.1)."""
+    phone_host: str | None = None
+    """Where the phone page listens when turned on; None: the person's `notch phone on
+    --host`, else this computer's local-network address (`phone/addresses.py`); tests and
+    embedders may keep it on this machine (127.0.0.1)."""
     leave_note: bool = False
     """Say where this Notch listens in the person's state folder (`ipc/address.py`), so
     a client started with a bare environment finds it; `notch run` without --socket."""
@@ -118,6 +119,8 @@ class NotchApp:
         self.phone: PhoneAnswers | None = None
         """Answer from your phone (served while the person's setting says so)."""
         self._unsubscribe_phone: Callable[[], None] | None = None
+        self._phone_said: str | None = None
+        """What the person was last told about the phone page's address."""
         self._phone_following: asyncio.Future[None] | None = None
         self._last_choice: dict[str, object] = {}
         self.stopped = asyncio.Event()
@@ -176,13 +179,12 @@ class NotchApp:
         presenter = running.presenter
         assert isinstance(presenter, OverlayPresenter)
         self.presenter = presenter
-        # Once listening (a client connecting now is queued, not refused): build one card
-        # per acting tool off screen, so the first real card shows as fast as later ones.
-        presenter.warm_up()
+        # No cards are built off screen here: an idle Notch stays small (~20 MiB less),
+        # and a gateway attaching readies the card code (`results_may_follow`).
         # Answer from your phone: off unless the person turned it on; follows Settings.
         from notch_app.phone.answering import PhoneAnswers
 
-        self.phone = PhoneAnswers(self.service, self.config.data_dir, host=self.config.phone_host)
+        self.phone = PhoneAnswers(self.service, self.config.data_dir, host=self._phone_host())
         await self.phone.follow(book.phone.enabled, book.phone.port)
         if self.phone.problem:
             print(f"notch: {self.phone.problem}", file=self._err)
@@ -214,15 +216,43 @@ class NotchApp:
             pause=PauseMenu(self.pause_control),
         )
 
+    def _phone_host(self) -> str:
+        """The phone page's address (`NotchConfig.phone_host`); a chosen address that is no
+        longer this computer's local one keeps the page on this computer alone, said."""
+        from notch_app.phone.addresses import LOOPBACK, HostRefused, listen_host
+
+        if self.config.phone_host is not None or self.policy_book is None:
+            return self.config.phone_host or LOOPBACK
+        chosen = self.policy_book.phone.host
+        try:
+            host, why = listen_host(chosen)
+        except HostRefused as exc:
+            host, why = LOOPBACK, f"{exc}; until then it listens on {LOOPBACK} (this computer only)"
+        if why and self.policy_book.phone.enabled and why != self._phone_said:
+            print(f"notch: {why}", file=self._err)  # once, not at every settings change
+            self._phone_said = why
+        return host
+
     def _follow_phone(self) -> None:
         if self.policy_book is None or self.phone is None:
             return
         wanted = self.policy_book.phone
+        if self.phone.host != (host := self._phone_host()):  # `notch phone on --host`
+            self.phone.host = host
+            self._phone_following = asyncio.ensure_future(self._restart_phone())
+            return
         if (wanted.enabled, wanted.port) != (self.phone.serving, self.phone.port or wanted.port):
             # Kept: a task nobody holds may be collected before it ends.
             self._phone_following = asyncio.ensure_future(
                 self.phone.follow(wanted.enabled, wanted.port)
             )
+
+    async def _restart_phone(self) -> None:
+        """Serve the phone page again on its new address (when it is turned on)."""
+        if self.phone is None or self.policy_book is None:
+            return
+        await self.phone.stop()
+        await self.phone.follow(self.policy_book.phone.enabled, self.policy_book.phone.port)
 
     def _follow_overlay_preferences(self) -> None:
         if self.policy_book is None or self.presenter is None:

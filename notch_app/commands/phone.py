@@ -3,7 +3,10 @@
     notch phone pair [--address IP]    a one-time QR code (and its URL) to scan, in person
     notch phone list                   the paired phones
     notch phone unpair NAME|ID         remove a phone's key at once
-    notch phone on [--port N] | off    serve the page while Notch runs (off by default)
+    notch phone on [--port N] [--host IP|auto] | off
+                                       serve the page while Notch runs (off by default),
+                                       on this computer's local-network address (--host
+                                       chooses among several; auto: the default again)
 
 Every subcommand takes `--data-dir DIR` (default: $NOTCH_DATA_DIR, else the user data
 dir). A running Notch follows `on`/`off` at once; a pairing code works for five minutes
@@ -35,6 +38,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
     p.add_argument("phone", metavar="NAME|ID")
     p = sub.add_parser("on", parents=[common], help="serve the phone page while Notch runs")
     p.add_argument("--port", type=int, metavar="N", help="1024 to 65535 (default 47800)")
+    p.add_argument(
+        "--host", metavar="IP|auto", help="the address to listen on: one of this computer's "
+        "local-network addresses (default, or auto: its one local-network address; with "
+        "several, the first, and Notch says which); a public or foreign address is refused"
+    )  # fmt: skip
     sub.add_parser("off", parents=[common], help="stop serving the phone page")
 
 
@@ -49,12 +57,20 @@ def run(args: argparse.Namespace) -> int:
     command = args.phone_command
     try:
         if command in ("on", "off"):
-            book.set_phone(command == "on", getattr(args, "port", None))
+            from notch_app.phone.addresses import checked_host, listen_host
+
+            host = getattr(args, "host", None)
+            if host is not None:
+                host = "" if host == "auto" else checked_host(host)
+            book.set_phone(command == "on", getattr(args, "port", None), host)
             if command == "on":
+                where, why = listen_host(book.phone.host)
                 print(
-                    f"Answer from your phone: on, port {book.phone.port}. Pair one with "
-                    "`notch phone pair`."
+                    f"Answer from your phone: on, at {where} port {book.phone.port}. Pair one "
+                    "with `notch phone pair`."
                 )
+                if why:
+                    print(f"notch phone: {why}", file=sys.stderr)
             else:
                 print("Answer from your phone: off. Nothing is served.")
             return 0
@@ -85,15 +101,16 @@ def run(args: argparse.Namespace) -> int:
 def _pair(book: object, devices: object, data_dir: Path, address: str | None) -> int:
     import ipaddress
 
+    from notch_app.phone.addresses import listen_host
     from notch_app.phone.devices import DeviceBook, phone_folder
-    from notch_app.phone.pairing import invite, local_addresses
+    from notch_app.phone.pairing import invite
     from notch_app.phone.tls import certificate
     from notch_app.runtime.policy_book import PolicyBook
 
     assert isinstance(book, PolicyBook) and isinstance(devices, DeviceBook)
     if address is not None:
         ipaddress.ip_address(address)  # ValueError: said as a usage error
-    host = address or local_addresses()[0]
+    host = address or listen_host(book.phone.host)[0]
     made = invite(
         host,
         book.phone.port,

@@ -83,7 +83,9 @@ class PhoneAnswers:
         local address). Raises PhoneError when the phone folder cannot be written."""
         cert = certificate(self.folder)
         port = self.port or self.wanted_port
-        return invite(local_addresses()[0], port, self.devices.new_pairing_code(), cert.fingerprint)
+        # The address the page listens on (phone/addresses.py), so the QR code reaches it.
+        host = local_addresses()[0] if self.host in ("0.0.0.0", "::") else self.host
+        return invite(host, port, self.devices.new_pairing_code(), cert.fingerprint)
 
     def paired(self) -> list[Device]:
         try:

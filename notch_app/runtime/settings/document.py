@@ -220,7 +220,14 @@ class PhonePreferences(_Closed):
         default=DEFAULT_PHONE_PORT,
         ge=1024,
         le=65535,
-        description="The TCP port the phone page listens on, on every local address.",
+        description="The TCP port the phone page listens on.",
+    )
+    host: str | None = Field(
+        default=None,
+        max_length=45,
+        description="The address the phone page listens on (`notch phone on --host`): one "
+        "of this computer's local-network addresses, checked when it is set and when the "
+        "page starts; unset, the computer's local-network address (the first of several).",
     )
 
 

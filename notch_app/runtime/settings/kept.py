@@ -169,12 +169,15 @@ class KeptSettings:
         """Answer from your phone: whether the page is served, and on which port."""
         return self._document.phone
 
-    def set_phone(self, enabled: bool, port: int | None = None) -> None:
-        """Turn "Answer from your phone" on or off (and choose its port). Raises
-        PolicyRefused for a port outside 1024..65535, PolicyWriteError on write failure."""
+    def set_phone(self, enabled: bool, port: int | None = None, host: str | None = None) -> None:
+        """Turn "Answer from your phone" on or off (and choose its port, and its address:
+        `host` checked by the caller, "" for the default again). Raises PolicyRefused for
+        a port outside 1024..65535, PolicyWriteError on write failure."""
         update: dict[str, object] = {"enabled": bool(enabled)}
         if port is not None:
             update["port"] = port
+        if host is not None:
+            update["host"] = host or None
         try:
             kept = PhonePreferences.model_validate({**self.phone.model_dump(), **update})
         except ValidationError as exc:

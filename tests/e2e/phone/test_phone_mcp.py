@@ -57,7 +57,10 @@ async def test_an_approval_on_the_phone_reaches_the_agent_through_notch_mcp(
 ) -> None:
     data = notch_env["data_dir"]
     port = _free_port()
-    _notch(notch_argv, "phone", "on", "--port", str(port), "--data-dir", str(data))
+    # On this computer alone: the browser here is the "phone" (the default is the
+    # computer's local-network address, phone/addresses.py).
+    _notch(notch_argv, "phone", "on", "--port", str(port), "--host", "127.0.0.1",
+           "--data-dir", str(data))  # fmt: skip
     start_notch(xserver.env, notch_env["socket"], data, notch_env["log"])
     printed = _notch(notch_argv, "phone", "pair", "--address", "127.0.0.1", "--data-dir", str(data))
     url = next(line for line in printed.splitlines() if line.startswith("https://"))
