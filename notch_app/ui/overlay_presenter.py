@@ -56,6 +56,7 @@ from notch_app.ui.card_widget import checked_card
 from notch_app.ui.notch_window import DoneTone, NotchWindow
 from notch_app.ui.overlay.arming import ARMING_DELAY_MS, PERSON_EDIT_GRACE_MS, OverlayArming
 from notch_app.ui.overlay.batches import OverlayBatches
+from notch_app.ui.overlay.decisions import DISMISS_NOTES, UNDO_NOTE_MS, OverlayDecisions
 from notch_app.ui.overlay.glances import OverlayGlances
 from notch_app.ui.overlay.parking import OverlayParking
 from notch_app.ui.overlay.state import BuiltCard, CardFactory, Entry, GlanceFactory
@@ -77,8 +78,6 @@ __all__ = [  # the overlay's names, importable from here as before its parts wer
 ]
 
 
-UNDO_NOTE_MS = 6000
-"""How long the note of a scoped approval stays, for its "click to undo"."""
 WITHDRAW_WHY_NOTE_MS = 4000
 """A withdrawn card's note that says why (the agent's reason) stays this long."""
 WITHDRAW_WHY_CHARS = 120
@@ -87,18 +86,15 @@ WITHDRAW_WHY_CHARS = 120
 RECENT_KEPT = 8
 """Recent decisions the resting notch and the tray list."""
 
-SAVE_FAILURE_TEXT = "Couldn't save your decision: {reason}"
-"""What a card says when the service could not store the person's decision (a full stop
-is added unless the reason ends a sentence, or was cut with "…")."""
 
-_DISMISS_NOTES: dict[str, tuple[str, DoneTone]] = {
-    "withdrawn": ("Withdrawn by the agent", "neutral"),
-    "expired": ("Expired", "neutral"),
-    "superseded": ("Replaced by a newer request", "neutral"),
-}
-
-
-class OverlayPresenter(OverlayVoice, OverlayGlances, OverlayBatches, OverlayParking, OverlayArming):
+class OverlayPresenter(
+    OverlayVoice,
+    OverlayGlances,
+    OverlayBatches,
+    OverlayDecisions,
+    OverlayParking,
+    OverlayArming,
+):
     """Implements `notch_app.runtime.presenter.Presenter` on the notch window."""
 
     def __init__(
@@ -240,7 +236,7 @@ class OverlayPresenter(OverlayVoice, OverlayGlances, OverlayBatches, OverlayPark
         self._remove(entry)
         if on_screen:
             self._park_timer.stop()
-            text, tone = _DISMISS_NOTES.get(outcome, (outcome.capitalize(), "neutral"))
+            text, tone = DISMISS_NOTES.get(outcome, (outcome.capitalize(), "neutral"))
             said = agents_line(why, WITHDRAW_WHY_CHARS) if why and outcome == "withdrawn" else ""
             if said:  # the why first: the note is one line, and the card was just seen
                 note = f"Withdrawn: “{said}”" + (f" · {action}" if action else "")
@@ -304,51 +300,6 @@ class OverlayPresenter(OverlayVoice, OverlayGlances, OverlayBatches, OverlayPark
         """List the tools running in the background in the side notch."""
         self.side_notch.set_running(running)
         self._follow_notch()
-
-    def decision_saved(self, call_id: str, outcome: Outcome) -> None:
-        """The person's decision is on disk and sent: the card goes, the done note says
-        what was stored."""
-        entry = self._find(call_id)
-        if entry is not None and entry.saving:
-            self._decision_done(entry, outcome)
-
-    def answered_elsewhere(self, call_id: str, outcome: Outcome, device: str) -> None:
-        """The person answered `call_id` on a paired phone (its decision is stored and
-        sent): the card goes, and the note says where it was answered."""
-        entry = self._find(call_id)
-        if entry is None:
-            return
-        on_screen = self._is_on_screen(entry)
-        action = entry.card.action if entry.card else entry.request.tool_name
-        self._remove(entry)
-        if on_screen:
-            self._park_timer.stop()
-            tone: DoneTone = "approved" if outcome == "approved" else "declined"
-            self._show_done(f"Answered on {' '.join(device.split())[:40]} · {action}", tone)
-        else:
-            self._update_counter()
-
-    def decision_not_saved(self, call_id: str, reason: str) -> None:
-        """The person's decision could not be stored (nothing was sent): the card stays,
-        says why, and takes a decision again once confirm re-arms (the notice changed
-        the card, so confirm is held for ARMING_DELAY_MS; decline never is)."""
-        entry = self._find(call_id)
-        if entry is None:
-            return
-        entry.saving = False
-        said = " ".join(reason.split()) or "unknown error"
-        text = SAVE_FAILURE_TEXT.format(reason=said)
-        if not said.endswith((".", "…", "!", "?")):
-            text += "."
-        if entry.view is not None:
-            entry.view.show_save_failure(text)
-        else:  # a card not built (parked since a restart): the log says it
-            print(f"notch: {text} (callId {call_id})", file=sys.stderr)
-        if self._is_on_screen(entry):
-            self._person_input = None  # the notice resizing the card is not the person's edit
-            self._hold(entry)
-            self._restart_park_timer()
-            self._start_arming()
 
     # ---- what the person does --------------------------------------------------
 
@@ -441,106 +392,6 @@ class OverlayPresenter(OverlayVoice, OverlayGlances, OverlayBatches, OverlayPark
             self._hold(entry)
             self._start_arming()
 
-    def _on_revised(self, call_id: str, words: str) -> None:
-        """The person declined with words: the agent gets reason "revise" and the words."""
-        self._sent_back[call_id] = words
-        self._on_decided(call_id, False, None, [], feedback=words)
-
-    def _on_decided(
-        self,
-        call_id: str,
-        approved: bool,
-        final: dict[str, Any] | None,
-        edited: list[str],
-        *,
-        feedback: str | None = None,
-    ) -> None:
-        entry = self._find(call_id)
-        if entry is None or entry.saving:
-            # Already decided (Esc and Cancel in the same instant, or a second press
-            # while the first is being stored), or withdrawn.
-            return
-        if approved and not (self.armed and self._queue[0] is entry):
-            # Every confirm path ends here: a card that holds confirm itself (CardView)
-            # never gets this far, any other card is refused here.
-            return
-        entry.saving = True  # before decide: whatever the service answers finds it so
-        if self._voice is not None:
-            self._voice.decided_by_hand()  # a spoken yes approves again
-        # "Allow for this session" / "Always allow" on the card: how far the yes reaches.
-        scope = entry.view.approval_scope if entry.view is not None else "once"
-        try:
-            if approved and scope != "once":
-                saving = self._sink.decide(
-                    call_id,
-                    True,
-                    dict(final) if final is not None else None,
-                    [str(p) for p in edited],
-                    self.window.last_input_kind,
-                    scope=scope,
-                )
-            else:
-                # A reply in words carries them to the log; a revision carries them to the
-                # agent as feedback (the keywords of issue 13's DecisionSink.decide).
-                words = entry.view.reply_words if entry.view is not None else None
-                extra: dict[str, Any] = {}
-                if feedback is not None:
-                    extra = {"reason": "revise", "feedback": feedback}
-                elif isinstance(words, str) and words:
-                    extra = {"words": words}
-                decide: Callable[..., bool | None] = self._sink.decide
-                saving = decide(
-                    call_id,
-                    approved,
-                    dict(final) if approved and final is not None else None,
-                    [str(p) for p in edited] if approved else [],
-                    self.window.last_input_kind,
-                    **extra,
-                )
-        except Exception as exc:  # not committed: the request stays open, so does its card
-            entry.saving = False
-            print(f"notch: the decision for callId {call_id} was not saved: {exc}", file=sys.stderr)
-            return
-        if saving is True:
-            # The card stays, as it is, until the service has the decision on disk
-            # (decision_saved: a few ms) or cannot store it (decision_not_saved).
-            self._park_timer.stop()
-            return
-        self._decision_done(entry, "approved" if approved else "declined")
-
-    def _decision_done(self, entry: Entry, outcome: Outcome) -> None:
-        """The card's decision is final: take the card away and say what it was."""
-        entry.saving = False
-        on_screen = self._is_on_screen(entry)
-        action = entry.card.action if entry.card else entry.request.tool_name
-        scoped = self._scope_note(entry) if outcome == "approved" else None  # before _remove
-        if self._find(entry.call_id) is entry:
-            self._remove(entry)
-        self._park_timer.stop()
-        if on_screen:
-            self._decided_in_run += 1
-            note, self._batch_note = self._batch_note, None
-            if scoped is not None and note is None:
-                # How far the yes reaches, said on the pill, one click from undone.
-                self._show_done(scoped, "approved", UNDO_NOTE_MS)
-                self._undoable = entry.call_id
-            elif note is not None:
-                self._show_done(note, "approved" if outcome == "approved" else "declined")
-            elif outcome == "approved":
-                self._show_done(f"Approved ✓  {action}", "approved")
-            elif outcome == "declined" and entry.call_id in self._sent_back:
-                # Sent back, not turned down: the agent tries again with these words.
-                said = " ".join(self._sent_back.pop(entry.call_id).split())
-                said = said if len(said) <= 48 else said[:47] + "…"
-                self._show_done(f"Sent back with your words: “{said}”", "neutral")
-            elif outcome == "declined":
-                self._show_done(f"Declined · {action}", "declined")
-            else:
-                text, tone = _DISMISS_NOTES.get(outcome, (outcome.capitalize(), "neutral"))
-                self._show_done(f"{text} · {action}", tone)
-        else:
-            self._update_counter()
-
     def _on_dismiss_requested(self) -> None:
         if self.window.look == "glance":
             self._end_glance()
@@ -572,21 +423,6 @@ class OverlayPresenter(OverlayVoice, OverlayGlances, OverlayBatches, OverlayPark
                 # After the edit has reached the card: its gate may have opened or closed.
                 QTimer.singleShot(0, self._update_batch_actions)
         self._restart_park_timer()
-
-    def _scope_note(self, entry: Entry) -> str | None:
-        """ "Allowed for this session (click to undo): `npm test` in ~/code/app" for a
-        scoped approval (issue 20), else None."""
-        card = entry.view
-        scope = card.approval_scope if card is not None else "once"
-        choices = card.scope_choices if card is not None else None
-        action = entry.card.action if entry.card else entry.request.tool_name
-        if scope == "session":
-            what = (choices.session_label if choices is not None else "") or action
-            # "click to undo" before what it covers: a long command is cut, never the undo.
-            return f"Allowed for this session (click to undo): {what}"
-        if scope == "always":
-            return f"Always allowed (click to undo): {action}"
-        return None
 
     def _undo_scope(self) -> None:
         """The done note of a scoped approval was clicked: undo how far it reached."""

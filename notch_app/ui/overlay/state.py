@@ -96,6 +96,10 @@ class OverlayState(QObject):
     """The done note of a batch decided at once."""
     _glance_warmed: bool
     _sent_back: dict[str, str]
+    _undoable: str | None
+    """The callId whose scoped approval the done note on screen offers to undo."""
+    _voice: Any
+    """The voice channel while "Answer by voice" has voiced a card (OverlayVoice)."""
     """callId → the words a card was sent back with (its done note says them)."""
     """A glance was built off screen (the factory's `warm_glance`)."""
     recent: deque[tuple[float, str]]
@@ -174,6 +178,12 @@ class OverlayState(QObject):
 
     def _update_side_notch(self) -> None:
         raise NotImplementedError  # OverlayParking
+
+    def _remove(self, entry: Entry) -> None:
+        raise NotImplementedError  # OverlayPresenter (the queue)
+
+    def _update_counter(self) -> None:
+        raise NotImplementedError  # OverlayPresenter (the queue)
 
     def _show_done(self, text: str, tone: DoneTone, ms: int | None = None) -> None:
         raise NotImplementedError  # OverlayPresenter (the notes)
