@@ -11,14 +11,19 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from notch_app.phone.devices import Device, DeviceBook, PhoneError, phone_folder
-from notch_app.phone.pairing import PairingInvite, invite, local_addresses
-from notch_app.phone.server import PhonePage, PhoneServer
-from notch_app.phone.tls import certificate
-from notch_app.phone.watch import PhoneWatch
-from notch_app.runtime.service import ConfirmationService
 from notch_app.runtime.settings import DEFAULT_PHONE_PORT
+
+# The page's server (starlette, uvicorn), its certificate (cryptography) and the QR code
+# (segno) load when the page starts or a phone is invited, not in every idle Notch:
+# together ~16 MiB of the idle process (benchmarks/README-overlay.md).
+if TYPE_CHECKING:
+    from notch_app.phone.pairing import PairingInvite
+    from notch_app.phone.server import PhoneServer
+    from notch_app.phone.watch import PhoneWatch
+    from notch_app.runtime.service import ConfirmationService
 
 log = logging.getLogger("notch.phone")
 
@@ -57,6 +62,10 @@ class PhoneAnswers:
             await self.stop()
         if not enabled or self.server is not None:
             return
+        from notch_app.phone.server import PhonePage, PhoneServer
+        from notch_app.phone.tls import certificate
+        from notch_app.phone.watch import PhoneWatch
+
         try:
             cert = certificate(self.folder)
             watch = self.watch or PhoneWatch(self.service.presenter.shown)
@@ -81,6 +90,9 @@ class PhoneAnswers:
     def invite(self) -> PairingInvite:
         """A new one-time invitation to pair a phone (the page's URL on this machine's
         local address). Raises PhoneError when the phone folder cannot be written."""
+        from notch_app.phone.pairing import invite, local_addresses
+        from notch_app.phone.tls import certificate
+
         cert = certificate(self.folder)
         port = self.port or self.wanted_port
         # The address the page listens on (phone/addresses.py), so the QR code reaches it.

@@ -148,3 +148,31 @@ def test_a_gateway_attaching_readies_the_glance_before_any_card(qtbot: Any, sink
     qtbot.waitUntil(lambda: presenter.armed, timeout=5000)
     assert built == [True], "once per process"
     assert presenter.window.look == "card" and presenter.result_on_screen is None
+
+
+def test_a_gateway_attaching_readies_the_cards_too_and_only_once(qtbot: Any, sink: Any) -> None:
+    """An idle `notch run` builds no card off screen (it would hold ~20 MiB that no agent
+    may ever need); a gateway attaching is the sign that cards may follow, so the cards
+    are warmed then, once, and a card that came first makes the warm-up pointless."""
+    factory = _factory()
+    warmed: list[int] = []
+    real = factory.warm_up
+
+    def counted(parent: QWidget, budget_s: float = 0.5) -> int:
+        warmed.append(real(parent, budget_s))
+        return warmed[-1]
+
+    factory.warm_up = counted  # type: ignore[method-assign]
+    presenter = OverlayPresenter(sink, factory, SLOW)
+    qtbot.addWidget(presenter.window)
+    qtbot.addWidget(presenter.side_notch)
+    presenter.results_may_follow()
+    presenter.results_may_follow()  # a second gateway before the first warm-up ran
+    qtbot.waitUntil(lambda: len(warmed) == 1 and presenter._glance_warmed, timeout=5000)
+    assert warmed[0] >= 3
+    qtbot.waitUntil(lambda: not presenter.window.card_parent.findChildren(QObject), timeout=2000)
+    presenter.results_may_follow()
+    presenter.present(_request("m", "mail", "dev.notch.examples.mail", "send_email"))
+    qtbot.waitUntil(lambda: presenter.armed, timeout=5000)
+    assert len(warmed) == 1, "once per process"
+    assert ("shown", "m") in sink.calls

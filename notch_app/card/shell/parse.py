@@ -19,9 +19,10 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
-from tree_sitter import Language, Node, Parser
+if TYPE_CHECKING:  # the parser loads with the first command read, not with the service
+    from tree_sitter import Node, Parser
 
 MAX_COMMAND_CHARS: Final = 100_000
 """Longer text is not parsed (the hook leaves such a command to the agent's own prompt)."""
@@ -108,6 +109,7 @@ class Script:
 @functools.cache
 def _parser() -> Parser:
     import tree_sitter_bash
+    from tree_sitter import Language, Parser
 
     return Parser(Language(tree_sitter_bash.language()))
 

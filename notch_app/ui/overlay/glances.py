@@ -54,10 +54,21 @@ class OverlayGlances(OverlayState):
             self._after_done()
 
     def results_may_follow(self) -> None:
-        """A gateway attached: its reads' glances may come before any card, so the glance
-        code is readied now (once), off screen."""
+        """A gateway attached: its cards, and its reads' glances, may come before any card
+        was shown, so the card and glance code is readied now (once), off screen. Not at
+        startup: an idle Notch no agent uses holds neither (~20 MiB, see
+        benchmarks/README-overlay.md); a first card with no gateway before it pays the
+        first use once."""
         if not self._glance_warmed:
-            QTimer.singleShot(0, self._warm_glance_once)
+            QTimer.singleShot(0, self._warm_for_gateway)
+
+    def _warm_for_gateway(self) -> None:
+        if self._glance_warmed:  # a card came first, or a second gateway
+            return
+        warm_cards = getattr(self._factory, "warm_up", None)
+        if callable(warm_cards):
+            warm_cards(self.window.card_parent)
+        self._warm_glance_once()
 
     @property
     def result_on_screen(self) -> ResultGlance | None:
