@@ -42,6 +42,24 @@ _SHARED_KEYS: Final = ("$schema", "$id", "$defs", "definitions")
 _MAX_PROBLEMS: Final = 50
 
 
+_FAST: dict[int, tuple[Tool, dict[str, Check | None]]] = {}
+"""id(tool) → (tool, property name → its compiled fast path): compiled once per loaded
+tool, not once per card (a 20-input card compiled 20 predicates, ~1 ms, every time it
+was built). The tool is held so its id stays its own."""
+_MAX_FAST: Final = 64
+
+
+def _fast_checks(tool: Tool) -> dict[str, Check | None]:
+    entry = _FAST.get(id(tool))
+    if entry is not None and entry[0] is tool:
+        return entry[1]
+    if len(_FAST) >= _MAX_FAST:
+        _FAST.pop(next(iter(_FAST)))
+    checks: dict[str, Check | None] = {}
+    _FAST[id(tool)] = (tool, checks)
+    return checks
+
+
 class ArgumentCheck:
     """argument_problems(tool, arguments), remembered per argument between calls."""
 
@@ -56,7 +74,7 @@ class ArgumentCheck:
             and all(isinstance(k, str) for k in props)
         )
         self._parts: dict[str, Tool] = {}
-        self._fast: dict[str, Check | None] = {}
+        self._fast = _fast_checks(tool)
         # The fast path knows 2020-12 only; an older dialect's parts go to jsonschema.
         self._fast_dialect = schema.get("$schema", next(iter(DIALECTS))) in DIALECTS
         self._subschemas: dict[str, Any] = {}

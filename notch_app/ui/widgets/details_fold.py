@@ -153,10 +153,9 @@ class FoldedFacts(QWidget):
             advance = key_metrics.horizontalAdvance(key)
             self._facts.append(_Fact(binding, key, advance, words, depends))
         self._said: frozenset[str] | None = None
-        self._rows: list[tuple[_Fact, QRect, QRect]] | None = None
-        """Each shown row's key and value boxes at `_laid_for` width (made when needed)."""
-        self._laid_for = -1
-        self._height = 0
+        self._layouts: dict[int, tuple[list[tuple[_Fact, QRect, QRect]], int]] = {}
+        """Width → each shown row's key and value boxes, and their height (made when
+        needed; a layout pass asks at a few widths, each many times)."""
         self.cut: list[str] = []
         """The labels whose value did not fit its lines (confirm waits for Details)."""
 
@@ -216,7 +215,7 @@ class FoldedFacts(QWidget):
             if fact.cut:
                 cut.append(fact.binding.label)
         if moved:
-            self._rows = None
+            self._layouts.clear()
             self.setAccessibleDescription(
                 "; ".join(f"{f.binding.label}: {f.full}" for f in self._facts if _kept(f))
             )
@@ -232,8 +231,9 @@ class FoldedFacts(QWidget):
         """The shown rows' key and value boxes at `width`, as a two-column grid lays them
         out: the key column as wide as its widest shown label, each row as tall as its
         wrapped value."""
-        if self._rows is not None and self._laid_for == width:
-            return self._rows
+        laid = self._layouts.get(width)
+        if laid is not None:
+            return laid[0]
         kept = [f for f in self._facts if _kept(f)]
         column = max((f.key_advance for f in kept if f.binding.kind != "toggle"), default=0)
         key_height = self._key_metrics.height()
@@ -249,7 +249,9 @@ class FoldedFacts(QWidget):
                 y += _ROW_GAP
             rows.append((fact, QRect(0, y, column, key_height), QRect(left, y, room, height)))
             y += height
-        self._rows, self._laid_for, self._height = rows, width, y
+        if len(self._layouts) >= 8:  # widths seen while the card was resized
+            self._layouts.clear()
+        self._layouts[width] = (rows, y)
         return rows
 
     def hasHeightForWidth(self) -> bool:
@@ -257,7 +259,7 @@ class FoldedFacts(QWidget):
 
     def heightForWidth(self, width: int) -> int:
         self._laid_out(width)
-        return self._height
+        return self._layouts[width][1]
 
     def sizeHint(self) -> QSize:
         width = self._value_width + self._key_width + _GAP
