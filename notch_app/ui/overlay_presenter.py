@@ -30,8 +30,10 @@ Rules a person can see:
   in the side notch while it runs;
 - timers run only while a card is on screen or an animation/note is playing.
 
-Kept in one file (~600 lines) on purpose: it is one state machine (queue, parking,
-arming, storing, glances) over one window; its rules above read as one list.
+One state machine over one window, its rules above read as one list; its parts live
+in `notch_app.ui.overlay`, one responsibility each (arming, decisions, parking, glances,
+voice rounds, batches) over the state they share (`overlay.state`). This module keeps
+the queue (present, replace, dismiss, the card on screen) and the notes between cards.
 """
 
 from __future__ import annotations

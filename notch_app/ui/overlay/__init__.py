@@ -2,7 +2,7 @@
 puts them together as `OverlayPresenter`).
 
 `state` (what they share: entries, built cards, the queue), `arming` (confirm held until
-the card has been in view), `voice_rounds` (answering by voice), `glances` (result
-glances), `batches` (one agent turn's calls and one asker's many cards), `parking` (the
-side notch).
+the card has been in view), `decisions` (stored before the card goes; the done note),
+`parking` (the side notch), `glances` (result glances), `batches` (one agent turn's calls
+and one asker's many cards), `voice_rounds` (answering by voice).
 """
