@@ -108,7 +108,18 @@ class StudioWindow(QMainWindow):
         self.setObjectName("StudioWindow")
         self.setFont(card_font())  # the card's type, not the platform's default
 
-        # --- left: tools and the source of the arguments ---------------------------------
+        left = self._make_left(theme)
+        middle = self._make_middle(theme)
+        right = self._make_right(socket_path)
+        self._lay_out(left, middle, right, folder, opener)
+        self.watcher: FolderWatcher | None = None
+        if watch:
+            self.watcher = FolderWatcher(folder, parent=self)
+            self.watcher.changed.connect(self.reload)
+        self.reload()
+
+    def _make_left(self, theme: Theme) -> QWidget:
+        """Left: the tools and where the arguments come from."""
         self.tools = ToolList()
         self.tools.picked.connect(self._tool_picked)
         self.fixture = QComboBox()
@@ -127,8 +138,10 @@ class StudioWindow(QMainWindow):
         left_column.addWidget(QLabel("Arguments from"))
         left_column.addWidget(self.fixture)
         left_column.addWidget(self.theme_toggle)
+        return left
 
-        # --- middle: the card, and the arguments editor when chosen ----------------------
+    def _make_middle(self, theme: Theme) -> QSplitter:
+        """Middle: the card, and the arguments editor when chosen."""
         self.stage = CardStage()
         self._dress(theme)  # first: a style sheet set later resets the stage's palette
         self.stage.set_theme(theme)
@@ -141,13 +154,31 @@ class StudioWindow(QMainWindow):
         middle.addWidget(self.arguments)
         middle.setStretchFactor(0, 3)
         middle.setStretchFactor(1, 1)
+        return middle
 
-        # --- right: the live result, save as scenario, try in the notch -----------------
+    def _make_right(self, socket_path: Path | None) -> QWidget:
+        """Right: the live result, save as scenario, try in the notch."""
         self.live = LiveResult()
         self.start_over = QPushButton("Start over")
         self.start_over.setObjectName("StudioStartOver")
         self.start_over.setToolTip("Drop your edits and show the card as proposed again")
         self.start_over.clicked.connect(lambda: self._build_card(keep_edits=False))
+        saving = self._make_saving()
+        trying = self._make_trying(socket_path)
+        right = QWidget()
+        right_column = QVBoxLayout(right)
+        right_column.addWidget(self.live, 1)
+        right_column.addWidget(self.start_over)
+        # Asks first off and a "refuse when" rule, tried here without touching settings.
+        self.policy = PolicyTrial()
+        self.policy.changed.connect(lambda: self._build_card(keep_edits=True))
+        right_column.addWidget(self.policy)
+        right_column.addWidget(saving)
+        right_column.addWidget(trying)
+        return right
+
+    def _make_saving(self) -> QGroupBox:
+        """ "Save as scenario": a name, the outcome, the button and its note."""
         self.scenario_name = QLineEdit()
         self.scenario_name.setObjectName("StudioScenarioName")
         self.scenario_name.setPlaceholderText("approve-with-edits")
@@ -166,6 +197,10 @@ class StudioWindow(QMainWindow):
         saving_column.addLayout(saving_row)
         saving_column.addWidget(self.save_button)
         saving_column.addWidget(self.save_note)
+        return saving
+
+    def _make_trying(self, socket_path: Path | None) -> QGroupBox:
+        """ "Try in the notch": the button and its note, over the running Notch."""
         self.trial = NotchTrial(socket_path, self)
         self.trial.answered.connect(self._trial_answered)
         self.try_button = QPushButton("Try in the notch")
@@ -179,18 +214,12 @@ class StudioWindow(QMainWindow):
         trying_column = QVBoxLayout(trying)
         trying_column.addWidget(self.try_button)
         trying_column.addWidget(self.try_note)
-        right = QWidget()
-        right_column = QVBoxLayout(right)
-        right_column.addWidget(self.live, 1)
-        right_column.addWidget(self.start_over)
-        # Asks first off and a "refuse when" rule, tried here without touching settings.
-        self.policy = PolicyTrial()
-        self.policy.changed.connect(lambda: self._build_card(keep_edits=True))
-        right_column.addWidget(self.policy)
-        right_column.addWidget(saving)
-        right_column.addWidget(trying)
+        return trying
 
-        # --- below: the problems ----------------------------------------------------------
+    def _lay_out(
+        self, left: QWidget, middle: QSplitter, right: QWidget, folder: Path, opener: Any
+    ) -> None:
+        """The three columns over the problems, and the status line."""
         self.problems = ProblemsList(folder, opener)
         self.status = QLabel()
         self.status.setObjectName("StudioStatus")
@@ -207,12 +236,6 @@ class StudioWindow(QMainWindow):
         self.setCentralWidget(whole)
         self.statusBar().addWidget(self.status, 1)
         QShortcut(QKeySequence("Ctrl+R"), self, self.reload)
-
-        self.watcher: FolderWatcher | None = None
-        if watch:
-            self.watcher = FolderWatcher(folder, parent=self)
-            self.watcher.changed.connect(self.reload)
-        self.reload()
 
     # --- reading the folder --------------------------------------------------------------
 
