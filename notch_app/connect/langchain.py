@@ -22,7 +22,7 @@ that does not allow `reject` is refused with NotchConnectorError (nothing is res
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Final
 
 from langgraph.types import Command, Interrupt
@@ -38,6 +38,7 @@ from notch_app.connect.verdict import (
 )
 from notch_app.ipc.blocking import NotchClient
 from notch_app.ipc.client import AsyncNotchClient
+from notch_app.runtime.waiting import WAITING_AFTER_S
 
 ALL_DECISIONS: Final = frozenset({"approve", "edit", "reject", "respond"})
 MAX_ROUNDS: Final = 50
@@ -52,7 +53,10 @@ class NotchReviewer:
     integration id (tool names are that integration's), a `ToolNames`, or a map of tool
     name → (integration, tool). `session`: the prefix of the callIds (pass the same one
     after a restart to pick up decisions already made); `timeout`: seconds before an
-    unanswered card is withdrawn and its call rejected."""
+    unanswered card is withdrawn and its call rejected; `on_waiting(call, sentence)`:
+    told once for each call still undecided after `waiting_after` seconds, with what the
+    model may read meanwhile ("Waiting for the person to confirm … Nothing has run yet").
+    With a NotchClient it is called from a helper thread while `resume` waits."""
 
     def __init__(
         self,
@@ -61,11 +65,14 @@ class NotchReviewer:
         *,
         session: str | None = None,
         timeout: float | None = None,
+        on_waiting: Callable[[PendingCall, str], Any] | None = None,
+        waiting_after: float = WAITING_AFTER_S,
     ) -> None:
         self.client = client
         self.tools = tools
         self.call_ids = CallIds(session)
         self.timeout = timeout
+        self.on_waiting, self.waiting_after = on_waiting, waiting_after
 
     # --- one resume ---------------------------------------------------------------------
 
@@ -79,8 +86,9 @@ class NotchReviewer:
             )
         asked = _Asked(list(interrupts), self.call_ids)
         verdicts = decide(
-            self.client, self.tools, asked.calls, timeout=self.timeout, session=self.call_ids
-        )
+            self.client, self.tools, asked.calls, timeout=self.timeout, session=self.call_ids,
+            on_waiting=self.on_waiting, waiting_after=self.waiting_after,
+        )  # fmt: skip
         return asked.command(verdicts)
 
     async def aresume(self, interrupts: Iterable[Interrupt]) -> Command[Any]:
@@ -91,8 +99,9 @@ class NotchReviewer:
             )
         asked = _Asked(list(interrupts), self.call_ids)
         verdicts = await decide_async(
-            self.client, self.tools, asked.calls, timeout=self.timeout, session=self.call_ids
-        )
+            self.client, self.tools, asked.calls, timeout=self.timeout, session=self.call_ids,
+            on_waiting=self.on_waiting, waiting_after=self.waiting_after,
+        )  # fmt: skip
         return asked.command(verdicts)
 
     # --- a whole run ----------------------------------------------------------------------

@@ -16,6 +16,7 @@ Everything else (`list_tools`, resources, ...) passes straight to the session.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Protocol
 
 import mcp_types as types
@@ -31,6 +32,7 @@ from notch_app.connect.verdict import (
 )
 from notch_app.ipc.client import AsyncNotchClient
 from notch_app.runtime.call_ids import fresh_call_id
+from notch_app.runtime.waiting import WAITING_AFTER_S
 
 
 class ToolSession(Protocol):
@@ -46,7 +48,8 @@ class NotchSession:
 
     `tools`: where the server's tools live in Notch (an integration id, a ToolNames, or a
     map); `session_id`: the prefix of the callIds; `timeout`: seconds before an unanswered
-    card is withdrawn and the call refused."""
+    card is withdrawn and the call refused; `on_waiting(call, sentence)`: told once when
+    a call is still undecided after `waiting_after` seconds (as `decide_async`)."""
 
     def __init__(
         self,
@@ -56,12 +59,15 @@ class NotchSession:
         *,
         session_id: str | None = None,
         timeout: float | None = None,
+        on_waiting: Callable[[PendingCall, str], Any] | None = None,
+        waiting_after: float = WAITING_AFTER_S,
     ) -> None:
         self.session = session
         self.client = client
         self.tools = tools
         self.call_ids = CallIds(session_id)
         self.timeout = timeout
+        self.on_waiting, self.waiting_after = on_waiting, waiting_after
         self._reads: frozenset[str] | None = None
 
     async def call_tool(
@@ -75,8 +81,9 @@ class NotchSession:
         # An MCP session names no call: each call_tool is a new call, with a new callId.
         call = PendingCall(fresh_call_id(self.call_ids.session), name, dict(arguments or {}))
         (verdict,) = await decide_async(
-            self.client, self.tools, [call], timeout=self.timeout, session=self.call_ids
-        )
+            self.client, self.tools, [call], timeout=self.timeout, session=self.call_ids,
+            on_waiting=self.on_waiting, waiting_after=self.waiting_after,
+        )  # fmt: skip
         if not verdict.runs or verdict.arguments is None:
             return types.CallToolResult(
                 content=[types.TextContent(text=verdict.for_model)], is_error=True

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 from agents import Agent, FunctionTool, Runner, RunResult, RunState
@@ -41,6 +41,7 @@ from notch_app.connect.verdict import (
     refused,
 )
 from notch_app.ipc.client import AsyncNotchClient
+from notch_app.runtime.waiting import WAITING_AFTER_S
 
 MAX_ROUNDS: Final = 50
 """How many times `run` resumes one run before it stops (a model that never ends)."""
@@ -56,7 +57,9 @@ class NotchApprovals:
     integration's), a `ToolNames`, or a map of tool name → (integration, tool).
     `session`: the prefix of the callIds (the same one after a restart picks up decisions
     already made); `timeout`: seconds before an unanswered card is withdrawn and its call
-    rejected."""
+    rejected; `on_waiting(call, sentence)`: told once for each call still undecided after
+    `waiting_after` seconds, with what the model may read meanwhile ("Waiting for the
+    person to confirm … Nothing has run yet"; awaited when it returns an awaitable)."""
 
     def __init__(
         self,
@@ -65,11 +68,14 @@ class NotchApprovals:
         *,
         session: str | None = None,
         timeout: float | None = None,
+        on_waiting: Callable[[PendingCall, str], Any] | None = None,
+        waiting_after: float = WAITING_AFTER_S,
     ) -> None:
         self.client = client
         self.tools = tools
         self.call_ids = CallIds(session)
         self.timeout = timeout
+        self.on_waiting, self.waiting_after = on_waiting, waiting_after
         self._approved: dict[str, tuple[str, dict[str, Any]]] = {}
         """SDK call id → (tool name, the person's arguments), until the tool runs."""
 
@@ -136,7 +142,13 @@ class NotchApprovals:
                 out.append(None)
         answers = iter(
             await decide_async(
-                self.client, self.tools, asked, timeout=self.timeout, session=self.call_ids
+                self.client,
+                self.tools,
+                asked,
+                timeout=self.timeout,
+                session=self.call_ids,
+                on_waiting=self.on_waiting,
+                waiting_after=self.waiting_after,
             )
         )
         return [v if v is not None else next(answers) for v in out]

@@ -17,6 +17,7 @@ the person, then the client's short withdraw (see `notch_app.ipc.client`).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import inspect
 import threading
@@ -24,7 +25,7 @@ import uuid
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final, Protocol
+from typing import Any, Final, Protocol, TypeVar
 
 from notch_app.connect.tools import ToolNames, UnknownToolName
 from notch_app.ipc.blocking import NotchClient
@@ -38,7 +39,14 @@ from notch_app.ipc.client import (
 )
 from notch_app.runtime.call_ids import call_id_of
 from notch_app.runtime.decision import Decision, canonical_json
-from notch_app.runtime.waiting import WAITING_AFTER_S, told_while_waiting, waiting_sentence
+from notch_app.runtime.waiting import (
+    WAITING_AFTER_S,
+    told_while_blocked,
+    told_while_waiting,
+    waiting_sentence,
+)
+
+_W = TypeVar("_W")
 
 REMEMBERED_CALLS: Final = 100_000
 """Call ids a connector session remembers having asked. Past it the oldest are
@@ -231,22 +239,42 @@ def decide(
     timeout: float | None = None,
     context: Mapping[str, Any] | None = None,
     session: CallIds | None = None,
+    on_waiting: Callable[[PendingCall, str], Any] | None = None,
+    waiting_after: float = WAITING_AFTER_S,
 ) -> list[Verdict]:
     """Ask the person about `calls` (one model turn) and return a verdict per call, in
     order. Two or more go as one batch (`confirm_many`: "1 of N" on the card, Approve
     all / Decline all), every card queued before any answer. After `timeout`
     seconds the unanswered ones are withdrawn (their cards go) and do not run. With
     `session` (the CallIds that made the callIds), a call id it asked before is refused
-    and never reaches a card (see `CallIds.claim`).
+    and never reaches a card (see `CallIds.claim`). With `on_waiting`, as in
+    `decide_async`: each call still undecided after `waiting_after` seconds is handed to
+    it once with the sentence its model reads meanwhile (called from a helper thread,
+    while this one waits for the person; its errors are ignored).
     Raises NotchNotRunning / NotchConnectionLost / NotchUntrusted: then nothing runs."""
     asked = _routed(route_of(tools), calls, session)
-    if len(asked) == 1 and asked[0].verdict is None:
-        _confirm_one(client, asked[0], timeout, context)  # one round trip
-        return [_done(asked[0])]
     waiting = [item for item in asked if item.verdict is None]
+
+    def told(work: Callable[[], _W]) -> _W:
+        if on_waiting is None or not waiting:
+            return work()
+
+        def tell() -> None:
+            for item in waiting:
+                if item.verdict is None:
+                    with contextlib.suppress(Exception):
+                        on_waiting(item.call, waiting_sentence(item.tool))
+
+        return told_while_blocked(work, tell, waiting_after)
+
+    if len(asked) == 1 and asked[0].verdict is None:
+        told(lambda: _confirm_one(client, asked[0], timeout, context))  # one round trip
+        return [_done(asked[0])]
     if waiting:
         try:
-            results = client.confirm_many(_batch(waiting), context=context, timeout=timeout)
+            results = told(
+                lambda: client.confirm_many(_batch(waiting), context=context, timeout=timeout)
+            )
         except NotchTimeout as exc:  # every open call was withdrawn: how each ended
             results = _ended(exc, len(waiting))
         _give(waiting, results)

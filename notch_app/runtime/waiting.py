@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import inspect
+import threading
 from collections.abc import Callable
 from typing import Any, Final, TypeVar
 
@@ -45,3 +46,25 @@ async def told_while_waiting(
         if inspect.isawaitable(told):
             await asyncio.wait_for(told, after)
     return await asyncio.shield(task)
+
+
+def told_while_blocked(
+    work: Callable[[], _T], tell: Callable[[], Any], after: float = WAITING_AFTER_S
+) -> _T:
+    """`work()` (a blocking wait for the person) in this thread; if it has not returned
+    within `after` seconds, `tell()` once from a helper thread (never an error: a status
+    is a courtesy; an awaitable it returns is not awaited, there is no loop to run it).
+    Returns or raises what `work()` does."""
+    done = threading.Event()
+
+    def watch() -> None:
+        if not done.wait(after):
+            with contextlib.suppress(Exception):
+                tell()
+
+    watcher = threading.Thread(target=watch, name="notch-waiting", daemon=True)
+    watcher.start()
+    try:
+        return work()
+    finally:
+        done.set()

@@ -6,6 +6,7 @@ socket whose cards a scripted person approves, edits or declines.
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from types import SimpleNamespace
@@ -131,16 +132,28 @@ async def test_plain_approval_approves_with_a_blocking_client(
     base: Path, notch_and_client: Callable[..., Any], lc: SimpleNamespace
 ) -> None:
     sent: list[dict[str, Any]] = []
+    told: list[str] = []
+    both_told = threading.Event()
+
+    def waiting(call: Any, sentence: str) -> None:  # issue 24: a status, not silence
+        told.append(call.name)
+        if len(told) == 2:
+            both_told.set()
+
     async with notch_and_client(base) as (notch, cards, _client):
         with NotchClient(notch.server.path) as blocking:
-            reviewer = lc.NotchReviewer(blocking, tools={"send_email": (MAIL, "send_email")})
+            reviewer = lc.NotchReviewer(blocking, tools={"send_email": (MAIL, "send_email")},
+                                        on_waiting=waiting, waiting_after=0.2)  # fmt: skip
             agent = lc.agent(lc.two_emails(), sent)
             run = asyncio.create_task(
                 asyncio.to_thread(reviewer.invoke, agent, {"messages": [("user", "mail")]}, CONFIG)
             )
-            for card in await cards.wait_for_cards(2):
+            shown = await cards.wait_for_cards(2)
+            assert await asyncio.to_thread(both_told.wait, 10), "the agent is told it waits"
+            for card in shown:
                 cards.approve(card.call_id)
             result = await asyncio.wait_for(run, 10)
+    assert told == ["send_email", "send_email"]  # once per call, then the decisions
 
     # The graph runs the two approved calls on parallel threads: which one sends first is the
     # scheduler's choice, so compare what was sent, not the order; the messages keep call order.

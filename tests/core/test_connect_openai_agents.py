@@ -116,11 +116,21 @@ async def test_approve_edit_and_decline_in_one_turn(
             "Done.",
         ]
     )
+    told: list[str] = []
+    all_told = asyncio.Event()
+
+    async def waiting(call: Any, sentence: str) -> None:  # issue 24: a status, not silence
+        told.append(call.name)
+        if len(told) == 3:
+            all_told.set()
+
     async with notch_and_client(base) as (_notch, cards, client):
-        approvals = sdk.NotchApprovals(client, tools=MAIL)
+        approvals = sdk.NotchApprovals(client, tools=MAIL, on_waiting=waiting, waiting_after=0.2)
         agent = sdk.Agent(name="Mail", model=model, tools=[approvals.guard(sdk.send_email(sent))])
         run = asyncio.create_task(approvals.run(agent, "mail them", run_config=sdk.RUN))
         shown = await cards.wait_for_cards(3)  # the turn's three cards, queued together
+        await asyncio.wait_for(all_told.wait(), 10)
+        assert told == ["send_email"] * 3
         by_to = {c.arguments["to"]: c for c in shown}
         cards.approve(by_to["marc@example.com"].call_id)
         cards.approve(
