@@ -7,7 +7,8 @@ hears the change (its book subscription) and applies it to the overlay.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -36,6 +37,8 @@ THEME_CHOICES: tuple[tuple[OverlayTheme, str], ...] = (
     ("light", "Light"),
     ("dark", "Dark"),
 )
+Choice = TypeVar("Choice", bound=str)
+
 PARK_AFTER_CHOICES: tuple[int, ...] = (0, 15, 30, 60, 120, 300)
 """The park-after times offered, in seconds (0: never). A value set by hand in the file
 that is not one of these is shown as itself."""
@@ -66,6 +69,74 @@ def _preference_row(title: str, explanation: str, control: QWidget) -> QWidget:
     return row
 
 
+def _switch(name: str, checked: bool) -> QCheckBox:
+    """An on/off switch named `name` for a screen reader."""
+    switch = QCheckBox()
+    switch.setObjectName("Switch")
+    switch.setAccessibleName(name)
+    switch.setChecked(checked)
+    # Just the indicator (36 px in settings.qss): without text, the spacing Qt keeps
+    # for it would push the switch off the right edge the other controls share.
+    switch.setFixedWidth(36)
+    return switch
+
+
+def _segments(
+    title: str, choices: Sequence[tuple[Choice, str]], current: Choice
+) -> tuple[QFrame, QButtonGroup, dict[Choice, QPushButton]]:
+    """One button per choice side by side, `current` checked; the group's ids are the
+    choices' indexes."""
+    segments = QFrame()
+    segments.setObjectName("Segments")
+    segments.setAccessibleName(title)
+    line = QHBoxLayout(segments)
+    line.setContentsMargins(0, 0, 0, 0)
+    line.setSpacing(0)
+    group = QButtonGroup(segments)
+    group.setExclusive(True)
+    buttons: dict[Choice, QPushButton] = {}
+    last = len(choices) - 1
+    for i, (choice, text) in enumerate(choices):
+        button = QPushButton(text)
+        button.setObjectName("Segment")
+        button.setProperty("edge", "first" if i == 0 else "last" if i == last else "middle")
+        button.setCheckable(True)
+        button.setChecked(current == choice)
+        button.setCursor(Qt.CursorShape.PointingHandCursor)
+        button.setAccessibleName(f"{title}: {text}")
+        group.addButton(button, i)
+        buttons[choice] = button
+        line.addWidget(button)
+    return segments, group, buttons
+
+
+def _park_after_menu(current: float) -> QComboBox:
+    """The park-after times, `current` chosen (shown as itself when set by hand)."""
+    menu = QComboBox()
+    menu.setObjectName("ParkAfter")
+    menu.setAccessibleName("Park an untouched card after")
+    choices: list[float] = list(PARK_AFTER_CHOICES)
+    if current not in choices:
+        choices = sorted([*choices, current], key=lambda s: (s != 0, s))  # Never first
+    for seconds in choices:
+        menu.addItem(park_after_label(seconds), seconds)
+    menu.setCurrentIndex(choices.index(current))
+    menu.setMinimumWidth(120)
+    return menu
+
+
+def _glance_seconds_menu(current: int) -> QComboBox:
+    """How long a result's glance stays, `current` chosen."""
+    menu = QComboBox()
+    menu.setObjectName("GlanceSeconds")
+    menu.setAccessibleName("Keep a result's glance for")
+    for seconds in GLANCE_SECONDS_CHOICES:
+        menu.addItem(f"{seconds} s", seconds)
+    menu.setCurrentIndex(GLANCE_SECONDS_CHOICES.index(current))
+    menu.setMinimumWidth(120)
+    return menu
+
+
 class InTheNotch:
     """Builds the rows of the "In the notch" group from the book's overlay preferences.
 
@@ -77,96 +148,28 @@ class InTheNotch:
         self.book = book
         self._report = report
         preferences = book.overlay
-
-        self.glance_switch = QCheckBox()
-        self.glance_switch.setObjectName("Switch")
-        self.glance_switch.setAccessibleName("Show a glance when an action runs without asking")
-        self.glance_switch.setChecked(preferences.glance)
-        # Just the indicator (36 px in settings.qss): without text, the spacing Qt keeps
-        # for it would push the switch off the right edge the other controls share.
-        self.glance_switch.setFixedWidth(36)
+        self.glance_switch = _switch(
+            "Show a glance when an action runs without asking", preferences.glance
+        )
         self.glance_switch.toggled.connect(self._glance_toggled)
-
-        self.voice_switch = QCheckBox()
-        self.voice_switch.setObjectName("Switch")
-        self.voice_switch.setAccessibleName("Answer by voice")
-        self.voice_switch.setChecked(preferences.answer_by_voice)
-        self.voice_switch.setFixedWidth(36)
+        self.voice_switch = _switch("Answer by voice", preferences.answer_by_voice)
         self.voice_switch.toggled.connect(
             lambda on: self._write(lambda: self.book.set_answer_by_voice(on))
         )
-
-        segments = QFrame()
-        segments.setObjectName("Segments")
-        segments.setAccessibleName("While nothing is waiting")
-        seg_line = QHBoxLayout(segments)
-        seg_line.setContentsMargins(0, 0, 0, 0)
-        seg_line.setSpacing(0)
-        self.idle_group = QButtonGroup(segments)
-        self.idle_group.setExclusive(True)
-        self.idle_buttons: dict[IdleLook, QPushButton] = {}
-        for i, (idle, text) in enumerate(IDLE_CHOICES):
-            button = QPushButton(text)
-            button.setObjectName("Segment")
-            button.setProperty("edge", "first" if i == 0 else "last")
-            button.setCheckable(True)
-            button.setChecked(preferences.idle == idle)
-            button.setCursor(Qt.CursorShape.PointingHandCursor)
-            button.setAccessibleName(f"While nothing is waiting: {text}")
-            self.idle_group.addButton(button, i)
-            self.idle_buttons[idle] = button
-            seg_line.addWidget(button)
+        segments, self.idle_group, self.idle_buttons = _segments(
+            "While nothing is waiting", IDLE_CHOICES, preferences.idle
+        )
         self.idle_group.idClicked.connect(self._idle_chosen)
-
         # The look: segments as the idle look's, three of them.
-        theme_segments = QFrame()
-        theme_segments.setObjectName("Segments")
-        theme_segments.setAccessibleName("Look")
-        theme_line = QHBoxLayout(theme_segments)
-        theme_line.setContentsMargins(0, 0, 0, 0)
-        theme_line.setSpacing(0)
-        self.theme_group = QButtonGroup(theme_segments)
-        self.theme_group.setExclusive(True)
-        self.theme_buttons: dict[OverlayTheme, QPushButton] = {}
-        last = len(THEME_CHOICES) - 1
-        for i, (theme, text) in enumerate(THEME_CHOICES):
-            button = QPushButton(text)
-            button.setObjectName("Segment")
-            button.setProperty("edge", "first" if i == 0 else "last" if i == last else "middle")
-            button.setCheckable(True)
-            button.setChecked(preferences.theme == theme)
-            button.setCursor(Qt.CursorShape.PointingHandCursor)
-            button.setAccessibleName(f"Look: {text}")
-            self.theme_group.addButton(button, i)
-            self.theme_buttons[theme] = button
-            theme_line.addWidget(button)
+        theme_segments, self.theme_group, self.theme_buttons = _segments(
+            "Look", THEME_CHOICES, preferences.theme
+        )
         self.theme_group.idClicked.connect(self._theme_chosen)
-
-        self.park_after = QComboBox()
-        self.park_after.setObjectName("ParkAfter")
-        self.park_after.setAccessibleName("Park an untouched card after")
-        current = preferences.park_after_seconds
-        choices: list[float] = list(PARK_AFTER_CHOICES)
-        if current not in choices:
-            choices = sorted([*choices, current], key=lambda s: (s != 0, s))  # Never first
-        for seconds in choices:
-            self.park_after.addItem(park_after_label(seconds), seconds)
-        self.park_after.setCurrentIndex(choices.index(current))
-        self.park_after.setMinimumWidth(120)
+        self.park_after = _park_after_menu(preferences.park_after_seconds)
         # Connected after the current value is set, so only the person's choice writes.
         self.park_after.currentIndexChanged.connect(self._park_after_chosen)
-
-        self.glance_seconds = QComboBox()
-        self.glance_seconds.setObjectName("GlanceSeconds")
-        self.glance_seconds.setAccessibleName("Keep a result's glance for")
-        for seconds in GLANCE_SECONDS_CHOICES:
-            self.glance_seconds.addItem(f"{seconds} s", seconds)
-        self.glance_seconds.setCurrentIndex(
-            GLANCE_SECONDS_CHOICES.index(preferences.glance_seconds)
-        )
-        self.glance_seconds.setMinimumWidth(120)
+        self.glance_seconds = _glance_seconds_menu(preferences.glance_seconds)
         self.glance_seconds.currentIndexChanged.connect(self._glance_seconds_chosen)
-
         self.rows: list[QWidget] = [
             _preference_row(
                 "Look",
