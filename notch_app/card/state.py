@@ -392,7 +392,11 @@ class CardState:
         them all after every keystroke). Read-only."""
         gate = self._gate()
         if gate.shown is None:
-            gate.shown = {b.path: self._field_error(gate, b.path) for b in self.inputs}
+            if not (gate.problems or gate.errors or self._coercion_errors):
+                # Nothing to say anywhere (most keystrokes): every field shows no error.
+                gate.shown = dict.fromkeys((b.path for b in self.inputs), None)
+            else:
+                gate.shown = {b.path: self._field_error(gate, b.path) for b in self.inputs}
         return gate.shown
 
     def field_error(self, path: str) -> str | None:

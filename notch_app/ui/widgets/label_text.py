@@ -5,12 +5,17 @@ the blocks and by Notch's own notices alike (so it sits with the widgets, below 
 
 from __future__ import annotations
 
+import re
+
 MAX_SHOWN_CHARS = 4000
 """Display text longer than this is cut with an ellipsis: a 1 MB argument in a label
 would take seconds to lay out. Inputs still hold (and send back) the full value."""
 
 _ZWSP = "\u200b"
 _LONG_RUN = 28
+_RUN = re.compile(rf"\S{{{_LONG_RUN}}}")
+"""Each 28 characters of an unbroken run (`\\S` is `not str.isspace()`, as the old
+per-character loop read it): a break hint follows each, at C speed on every keystroke."""
 
 
 def shown(text: str, limit: int = MAX_SHOWN_CHARS) -> str:
@@ -20,18 +25,11 @@ def shown(text: str, limit: int = MAX_SHOWN_CHARS) -> str:
         text = text[:limit] + "…"
     elif len(text) < _LONG_RUN:
         return text  # too short to hold a run that needs a break
-    out: list[str] = []
-    run = 0
-    for ch in text:
-        out.append(ch)
-        if ch.isspace():
-            run = 0
-            continue
-        run += 1
-        if run >= _LONG_RUN:
-            out.append(_ZWSP)
-            run = 0
-    return "".join(out)
+    return _RUN.sub(_hinted, text)
+
+
+def _hinted(run: re.Match[str]) -> str:
+    return run.group() + _ZWSP
 
 
 def unshown(text: str) -> str:
