@@ -55,6 +55,26 @@ def _label(text: str, role: str, look: Look, parent: QWidget) -> QLabel:
     return label
 
 
+def _row_box(n: int, row: SummaryRow, look: Look, parent: QWidget) -> QFrame:
+    """Call `n` of the batch: its headline, its risk lines, ready or why it waits."""
+    box = QFrame(parent)
+    box.setObjectName("SummaryRow")
+    lines = QVBoxLayout(box)
+    lines.setContentsMargins(0, 0, 0, 0)
+    lines.setSpacing(2)
+    lines.addWidget(_label(f"{n}.  {row.headline}", "KeyValue", look, box))
+    for risk in row.risks:
+        line = _label(f"\u26a0  {risk}", "caption", look, box)
+        token = "badge_danger_text" if row.risky else "badge_warning_text"
+        palette = line.palette()
+        palette.setColor(line.foregroundRole(), look.color(token))
+        line.setPalette(palette)
+        lines.addWidget(line)
+    state = "Ready" if row.waits is None else f"Waits, not approved: {row.waits}"
+    lines.addWidget(_label(state, "caption", look, box))
+    return box
+
+
 class BatchSummary(QWidget):
     """The summary a person reads before "Approve all"; `approved(call_ids)` with the
     calls it listed as ready, `back()` for the cards one by one."""
@@ -95,45 +115,52 @@ class BatchSummary(QWidget):
         frame.addWidget(_label(title, "Headline", look, glass))
         frame.addWidget(_label("Each call of this turn, as it would run:", "caption", look, glass))
 
+        self.rows_area = self._rows_area(look, width, glass)
+        frame.addWidget(self.rows_area)
+        if waiting:
+            frame.addWidget(_label(f"{waiting} will stay waiting for you, one by one.",
+                                   "caption", look, glass))  # fmt: skip
+
+        frame.addLayout(self._buttons(look, glass))
+        self.why = _label("", "Blockers", look, glass)
+        self.why.setAlignment(Qt.AlignmentFlag.AlignRight)
+        frame.addWidget(self.why)
+
+        bar = self.rows_area.verticalScrollBar()
+        bar.valueChanged.connect(lambda _v: self._follow())
+        bar.rangeChanged.connect(lambda _lo, _hi: self._follow())
+        self._arming = QTimer(self)
+        self._arming.setSingleShot(True)
+        self._arming.setInterval(arming_ms)
+        self._arming.timeout.connect(self._arm)
+        self._follow()
+
+    def _rows_area(self, look: Look, width: int, glass: QWidget) -> QScrollArea:
+        """The rows, one box per call, in an area that scrolls past MAX_LIST_HEIGHT."""
         content = QWidget()
         column = QVBoxLayout(content)
         column.setContentsMargins(0, 0, 6, 0)
         column.setSpacing(8)
         self.row_widgets: list[QWidget] = []
         for n, row in enumerate(self.rows, start=1):
-            box = QFrame(content)
-            box.setObjectName("SummaryRow")
-            lines = QVBoxLayout(box)
-            lines.setContentsMargins(0, 0, 0, 0)
-            lines.setSpacing(2)
-            lines.addWidget(_label(f"{n}.  {row.headline}", "KeyValue", look, box))
-            for risk in row.risks:
-                line = _label(f"\u26a0  {risk}", "caption", look, box)
-                token = "badge_danger_text" if row.risky else "badge_warning_text"
-                palette = line.palette()
-                palette.setColor(line.foregroundRole(), look.color(token))
-                line.setPalette(palette)
-                lines.addWidget(line)
-            state = "Ready" if row.waits is None else f"Waits, not approved: {row.waits}"
-            lines.addWidget(_label(state, "caption", look, box))
+            box = _row_box(n, row, look, content)
             column.addWidget(box)
             self.row_widgets.append(box)
-        self.rows_area = QScrollArea(glass)
-        self.rows_area.setVerticalScrollBar(ThinScrollBar(look))
-        self.rows_area.setWidget(content)
-        self.rows_area.setWidgetResizable(True)
-        self.rows_area.setFrameShape(QFrame.Shape.NoFrame)
-        self.rows_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.rows_area.viewport().setAutoFillBackground(False)
+        area = QScrollArea(glass)
+        area.setVerticalScrollBar(ThinScrollBar(look))
+        area.setWidget(content)
+        area.setWidgetResizable(True)
+        area.setFrameShape(QFrame.Shape.NoFrame)
+        area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        area.viewport().setAutoFillBackground(False)
         content.setAutoFillBackground(False)
         content.setFixedWidth(width - 40)
         height = content.sizeHint().height()
-        self.rows_area.setFixedHeight(min(height, MAX_LIST_HEIGHT))
-        frame.addWidget(self.rows_area)
-        if waiting:
-            frame.addWidget(_label(f"{waiting} will stay waiting for you, one by one.",
-                                   "caption", look, glass))  # fmt: skip
+        area.setFixedHeight(min(height, MAX_LIST_HEIGHT))
+        return area
 
+    def _buttons(self, look: Look, glass: QWidget) -> QHBoxLayout:
+        """Back to the cards, and the summary's own confirm (held until armed)."""
         buttons = QHBoxLayout()
         buttons.addStretch(1)
         self.back_button = PillButton(look, "ghost", text="Back to the cards", parent=glass)
@@ -147,19 +174,7 @@ class BatchSummary(QWidget):
         self.approve_button.clicked.connect(self._approve)
         buttons.addWidget(self.back_button)
         buttons.addWidget(self.approve_button)
-        frame.addLayout(buttons)
-        self.why = _label("", "Blockers", look, glass)
-        self.why.setAlignment(Qt.AlignmentFlag.AlignRight)
-        frame.addWidget(self.why)
-
-        bar = self.rows_area.verticalScrollBar()
-        bar.valueChanged.connect(lambda _v: self._follow())
-        bar.rangeChanged.connect(lambda _lo, _hi: self._follow())
-        self._arming = QTimer(self)
-        self._arming.setSingleShot(True)
-        self._arming.setInterval(arming_ms)
-        self._arming.timeout.connect(self._arm)
-        self._follow()
+        return buttons
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
