@@ -62,6 +62,17 @@ class SecretRow(QWidget):
         column = QVBoxLayout(self)
         column.setContentsMargins(16, 12, 16, 12)
         column.setSpacing(6)
+        column.addLayout(self._state_line(field))
+        column.addWidget(self._make_editor(field))
+        self.error = _label("", "Error", wrap=True)
+        self.error.setVisible(False)
+        column.addWidget(self.error)
+        if problem is not None:
+            self.set_button.setEnabled(False)
+            self.clear_button.setEnabled(False)
+
+    def _state_line(self, field: AuthSpec) -> QHBoxLayout:
+        """The field's words, Set / Not set, Set… or Replace…, Clear."""
         line = QHBoxLayout()
         line.setSpacing(12)
         line.addLayout(_texts(field), 1)
@@ -82,9 +93,10 @@ class SecretRow(QWidget):
         self.clear_button.setVisible(self.is_set)
         self.clear_button.clicked.connect(self.clear)
         line.addWidget(self.clear_button, 0, Qt.AlignmentFlag.AlignVCenter)
-        column.addLayout(line)
+        return line
 
-        # The editor: hidden until Set… / Replace…; its text is never read back.
+    def _make_editor(self, field: AuthSpec) -> QWidget:
+        """The editor: hidden until Set… / Replace…; its text is never read back."""
         self.editor = QWidget()
         edit_line = QHBoxLayout(self.editor)
         edit_line.setContentsMargins(0, 0, 0, 0)
@@ -108,14 +120,7 @@ class SecretRow(QWidget):
         self.cancel_button.clicked.connect(self.close_editor)
         edit_line.addWidget(self.cancel_button)
         self.editor.setVisible(False)
-        column.addWidget(self.editor)
-
-        self.error = _label("", "Error", wrap=True)
-        self.error.setVisible(False)
-        column.addWidget(self.error)
-        if problem is not None:
-            self.set_button.setEnabled(False)
-            self.clear_button.setEnabled(False)
+        return self.editor
 
     def open_editor(self) -> None:
         self.editor.setVisible(True)
