@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shlex
 import subprocess
 import sys
 from dataclasses import asdict, dataclass
@@ -434,6 +435,9 @@ def _login_start(session: DesktopSession) -> Finding:
         files = login_start_files()
     except NotImplementedError as exc:
         return Finding("at login", "info", str(exc))
+    unit = _systemd_unit_start()
+    if unit is not None:
+        return unit
     entry = files[0].path
     if not entry.is_file():
         return Finding(
@@ -456,6 +460,27 @@ def _login_start(session: DesktopSession) -> Finding:
         first, _, line = hint.partition("\n")
         return Finding("at login", "no", first.split(":")[0], line.strip())
     return Finding("at login", "ok", f"starts when you log in ({entry})")
+
+
+def _systemd_unit_start() -> Finding | None:
+    """The finding for `notch install --systemd`'s unit, when it is enabled; else None."""
+    from notch_app.commands.install import login_start_files
+
+    try:
+        link, unit = (f.path for f in login_start_files(systemd=True)[:2])
+    except NotImplementedError:
+        return None
+    if not link.exists():
+        return None
+    text = unit.read_text(encoding="utf-8", errors="replace")
+    line = next((ln for ln in text.splitlines() if ln.startswith("ExecStart=")), "")
+    program = shlex.split(line.removeprefix("ExecStart="))[:1] if line else []
+    if program and not Path(program[0]).exists():
+        return Finding(
+            "at login", "no", f"{unit} starts {program[0]}, which is not there any more",
+            "`notch install --systemd` again from the Notch you use",
+        )  # fmt: skip
+    return Finding("at login", "ok", f"starts with your graphical session ({unit})")
 
 
 def _compositor_config(session: DesktopSession) -> str | None:

@@ -4,8 +4,11 @@ Linux (freedesktop): an XDG autostart entry (`~/.config/autostart/dev.notch.Notc
 started by GNOME, KDE Plasma, Xfce, Cinnamon, MATE, LXQt…), a desktop file for the app
 launcher (`~/.local/share/applications/`) and its icon (`~/.local/share/icons/hicolor/
 scalable/apps/`). sway and Hyprland do not run autostart entries: Notch says the line to
-add to their config instead. macOS: a LaunchAgent (`~/Library/LaunchAgents/
-dev.notch.Notch.plist`) that runs `notch run` at login.
+add to their config instead. With `--systemd`, a systemd user unit (`~/.config/systemd/
+user/dev.notch.Notch.service`, enabled by its link in `graphical-session.target.wants/`)
+starts it instead of the autostart entry (never both: two starts at login), restarted if
+it crashes. macOS: a LaunchAgent (`~/Library/LaunchAgents/dev.notch.Notch.plist`) that
+runs `notch run` at login.
 
 What was written is recorded with each file's SHA-256 (`login-start.json` in Notch's
 per-user data folder), so `notch uninstall` removes exactly those files, and leaves (and
@@ -27,8 +30,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 APP_ID = "dev.notch.Notch"
+UNIT_NAME = f"{APP_ID}.service"
 RECORD_NAME = "login-start.json"
 _EXEC_RESERVED = re.compile(r"""[\s"'\\><~|&;$*?#()`]""")
+_UNIT_RESERVED = re.compile(r"""[\s"'\\;$%]""")
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +44,9 @@ class LoginStartFile:
     content: bytes
     why: str
     """What it does for the person ("starts Notch when you log in")."""
+    link_to: Path | None = None
+    """Written as a symbolic link to this file (whose content is `content`), not a copy:
+    how systemd enables a unit."""
 
 
 def notch_command() -> list[str]:
@@ -82,6 +90,43 @@ def _desktop_entry(argv: list[str], *, autostart: bool) -> bytes:
     return ("\n".join(lines) + "\n").encode()
 
 
+def unit_exec(argv: list[str]) -> str:
+    """`argv` as a systemd ExecStart= value (systemd.service, "Command lines"): an argument
+    with a space, quote, backslash, `;`, `$` or `%` is double-quoted with its backslashes
+    and quotes escaped; `%` is doubled (a specifier otherwise) and `$` too (a variable)."""
+    out = []
+    for arg in argv:
+        if _UNIT_RESERVED.search(arg) or not arg:
+            arg = '"' + arg.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        out.append(arg.replace("%", "%%").replace("$", "$$"))
+    return " ".join(out)
+
+
+def _user_unit(argv: list[str]) -> bytes:
+    lines = [
+        "# Written by `notch install --systemd`; `notch uninstall` removes it.",
+        "[Unit]",
+        "Description=Notch: asks you before an AI agent acts for you",
+        "Documentation=man:systemd.service(5)",
+        # Started with the graphical session, stopped with it: the card needs a display.
+        "PartOf=graphical-session.target",
+        "After=graphical-session.target",
+        "",
+        "[Service]",
+        "Type=exec",
+        # The display (DISPLAY, WAYLAND_DISPLAY) comes from the session: GNOME and KDE
+        # import it into the user manager; elsewhere `systemctl --user import-environment`.
+        f"ExecStart={unit_exec(argv)}",
+        # Again after a crash, never after Quit (exit 0); a second `notch run` exits 0 too.
+        "Restart=on-failure",
+        "RestartSec=2",
+        "",
+        "[Install]",
+        "WantedBy=graphical-session.target",
+    ]
+    return ("\n".join(lines) + "\n").encode()
+
+
 def _launch_agent(argv: list[str], home: Path) -> bytes:
     logs = home / "Library" / "Logs" / "Notch"
     plist = {
@@ -107,13 +152,19 @@ def login_start_files(
     env: Mapping[str, str] | None = None,
     home: Path | None = None,
     argv: list[str] | None = None,
+    *,
+    systemd: bool = False,
 ) -> list[LoginStartFile]:
     """The files that start Notch at login on `platform` (default: this one), for the
-    person whose home is `home`. Raises NotImplementedError on a platform without one."""
+    person whose home is `home`; with `systemd` (Linux), a systemd user unit and its
+    enabling link start it instead of the autostart entry. Raises NotImplementedError on
+    a platform without one, or `systemd` where there is no systemd."""
     platform = platform or sys.platform
     env = os.environ if env is None else env
     home = home or Path.home()
     argv = argv or notch_command()
+    if systemd and not platform.startswith("linux"):
+        raise NotImplementedError(f"systemd user units are for Linux, not {platform}")
     if platform == "darwin":
         agent = home / "Library" / "LaunchAgents" / f"{APP_ID}.plist"
         return [LoginStartFile(agent, _launch_agent(argv, home), "starts Notch when you log in")]
@@ -123,12 +174,30 @@ def login_start_files(
         from notch_app.bundled import bundled_folder
 
         icon = (bundled_folder("resources") / "icons" / "notch-app.svg").read_bytes()
+        units = config / "systemd" / "user"
+        unit = _user_unit(argv)
+        starts = (
+            [
+                # The link first: `notch uninstall` removes files in this order.
+                LoginStartFile(
+                    units / "graphical-session.target.wants" / UNIT_NAME, unit,
+                    "enables it (as `systemctl --user enable` would)", units / UNIT_NAME,
+                ),
+                LoginStartFile(units / UNIT_NAME, unit,
+                               "a systemd user unit: starts Notch with your graphical session"),
+            ]
+            if systemd
+            else [
+                LoginStartFile(
+                    config / "autostart" / f"{APP_ID}.desktop",
+                    _desktop_entry(argv, autostart=True),
+                    "starts Notch when you log in (GNOME, KDE Plasma, Xfce, Cinnamon, MATE, "
+                    "LXQt)",
+                )
+            ]
+        )  # fmt: skip
         return [
-            LoginStartFile(
-                config / "autostart" / f"{APP_ID}.desktop",
-                _desktop_entry(argv, autostart=True),
-                "starts Notch when you log in (GNOME, KDE Plasma, Xfce, Cinnamon, MATE, LXQt)",
-            ),
+            *starts,
             LoginStartFile(
                 data / "applications" / f"{APP_ID}.desktop",
                 _desktop_entry(argv, autostart=False),
@@ -187,11 +256,43 @@ def _shell_quote(arg: str) -> str:
     return shlex.quote(arg)
 
 
+def _replaced(before: dict[Path, str], files: list[LoginStartFile], argv: list[str]) -> list[Path]:
+    """Remove what an earlier `notch install` wrote to start Notch the other way (the
+    autostart entry, or the unit and its link) and this one did not, when it is still as
+    written; the removed paths."""
+    now = {f.path for f in files}
+    try:  # only Linux has two ways
+        other = {f.path for f in login_start_files("linux", argv=argv)} | {
+            f.path for f in login_start_files("linux", argv=argv, systemd=True)
+        }
+    except NotImplementedError:
+        return []
+    if not sys.platform.startswith("linux"):
+        return []
+    removed = []
+    for path, sha256 in before.items():
+        if path in now or path not in other:
+            continue
+        try:
+            if _sha256(path.read_bytes()) == sha256:
+                path.unlink()
+                removed.append(path)
+        except OSError:
+            continue
+    return removed
+
+
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--dry-run",
         action="store_true",
         help="print the files and what is in them, and write nothing",
+    )
+    parser.add_argument(
+        "--systemd",
+        action="store_true",
+        help="Linux: start Notch from a systemd user unit (with the graphical session, "
+        "restarted if it crashes) instead of an autostart entry",
     )
     parser.epilog = (
         "Linux: an autostart entry, a launcher entry and an icon under ~/.config and "
@@ -203,22 +304,29 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     argv = notch_command()
     try:
-        files = login_start_files(argv=argv)
+        files = login_start_files(argv=argv, systemd=args.systemd)
     except NotImplementedError as exc:
         print(f"notch install: {exc}", file=sys.stderr)
         return 2
     if args.dry_run:
         for f in files:
             print(f"# {f.path} — {f.why}")
-            if f.path.suffix != ".svg":
+            if f.link_to is not None:
+                print(f"-> {f.link_to}")
+            elif f.path.suffix != ".svg":
                 print(f.content.decode(), end="" if f.content.endswith(b"\n") else "\n")
         return 0
+    before = recorded()  # a switch from (or to) --systemd leaves no second start behind
     written: list[dict[str, str]] = []
     for f in files:
         try:
             f.path.parent.mkdir(parents=True, exist_ok=True)
             temporary = f.path.with_name(f".{f.path.name}.notch-tmp")
-            temporary.write_bytes(f.content)
+            temporary.unlink(missing_ok=True)
+            if f.link_to is not None:
+                temporary.symlink_to(f.link_to)
+            else:
+                temporary.write_bytes(f.content)
             os.replace(temporary, f.path)  # a half-written entry never starts anything
         except OSError as exc:
             print(f"notch install: cannot write {f.path} ({exc.strerror or exc})", file=sys.stderr)
@@ -234,8 +342,13 @@ def run(args: argparse.Namespace) -> int:
     print("notch install: wrote")
     for f in files:
         print(f"  {f.path} — {f.why}")
+    for path in _replaced(before, files, argv):
+        print(f"  removed {path}: Notch starts the other way now")
     print(f"It runs: {' '.join(_shell_quote(a) for a in argv)}")
-    hint = sway_hint(os.environ, argv)
+    if args.systemd:
+        print(f"It starts at your next login; to start it now: systemctl --user daemon-reload "
+              f"&& systemctl --user start {UNIT_NAME}")  # fmt: skip
+    hint = None if args.systemd else sway_hint(os.environ, argv)
     if hint:
         print(hint)
     print("`notch uninstall` removes exactly these files; `notch doctor` checks the rest.")

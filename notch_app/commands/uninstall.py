@@ -8,14 +8,16 @@ already gone is said so. Notch's settings, decisions and integrations are not to
 from __future__ import annotations
 
 import argparse
+import contextlib
 import hashlib
 import sys
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.epilog = (
-        "Removes the autostart entry, launcher entry and icon (Linux) or the LaunchAgent "
-        "(macOS) that `notch install` wrote; your settings and decisions stay."
+        "Removes the autostart entry or systemd user unit, launcher entry and icon (Linux) "
+        "or the LaunchAgent (macOS) that `notch install` wrote; your settings and decisions "
+        "stay."
     )
 
 
@@ -30,6 +32,8 @@ def run(args: argparse.Namespace) -> int:
         ours = {f.path for f in login_start_files()}
     except NotImplementedError:
         ours = set()
+    with contextlib.suppress(NotImplementedError):  # and what `install --systemd` writes
+        ours |= {f.path for f in login_start_files(systemd=True)}
     if not files:
         print(
             f"notch uninstall: nothing to remove: `notch install` has written nothing here "
@@ -43,8 +47,12 @@ def run(args: argparse.Namespace) -> int:
             kept += 1
             continue
         try:
-            data = path.read_bytes()
+            data = path.read_bytes()  # a unit's enabling link: the unit it points to
         except FileNotFoundError:
+            if path.is_symlink():  # its unit is gone already: the dangling link goes too
+                path.unlink()
+                print(f"  removed {path}")
+                continue
             print(f"  already gone: {path}")
             continue
         except OSError as exc:
@@ -67,4 +75,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"notch uninstall: done; {kept} file{'s' * (kept != 1)} left as said above")
     else:
         print("notch uninstall: done; Notch no longer starts at login")
+    if any(p.name == "dev.notch.Notch.service" for p in files):
+        print("A Notch the unit started runs on until you quit it (or: systemctl --user stop "
+              "dev.notch.Notch.service; systemctl --user daemon-reload).")  # fmt: skip
     return 0

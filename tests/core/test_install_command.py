@@ -10,13 +10,21 @@ import json
 import os
 import plistlib
 import shlex
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from notch_app.commands.install import APP_ID, desktop_exec, login_start_files, notch_command
+from notch_app.commands.install import (
+    APP_ID,
+    UNIT_NAME,
+    desktop_exec,
+    login_start_files,
+    notch_command,
+    unit_exec,
+)
 
 NOTCH = [sys.executable, "-m", "notch_app"]
 
@@ -159,3 +167,61 @@ def test_an_exec_line_keeps_spaces_quotes_dollars_and_percents_as_they_are() -> 
     argv = ['/home/Ann Lee/my "venv"/bin/notch', "run", "--socket", "/tmp/$x/100%.sock"]
     entry = f"[Desktop Entry]\nExec={desktop_exec(argv)}\n"
     assert _exec_argv(entry) == argv
+
+
+def _unit_argv(unit: str) -> list[str]:
+    """ExecStart= of a unit split as systemd does for what `unit_exec` writes: words apart
+    on spaces, double quotes with \\" and \\\\ escapes; %% is one %, $$ one $."""
+    line = next(x for x in unit.splitlines() if x.startswith("ExecStart="))
+    return [a.replace("%%", "%").replace("$$", "$")
+            for a in shlex.split(line.removeprefix("ExecStart="), posix=True)]  # fmt: skip
+
+
+def test_install_systemd_writes_an_enabled_user_unit_and_uninstall_removes_it(
+    home: Path,
+) -> None:
+    done = _notch(home, "install", "--systemd")
+    assert done.returncode == 0, done.stderr
+    units = home / ".config" / "systemd" / "user"
+    unit, link = units / UNIT_NAME, units / "graphical-session.target.wants" / UNIT_NAME
+    text = unit.read_text()
+    assert link.is_symlink() and link.resolve() == unit.resolve(), "enabled, as systemctl does"
+    assert not (home / ".config" / "autostart" / f"{APP_ID}.desktop").exists(), "never both"
+    assert (home / ".local/share/applications" / f"{APP_ID}.desktop").is_file()
+    assert _unit_argv(text) == notch_command() and os.access(notch_command()[0], os.X_OK)
+    sections = [line for line in text.splitlines() if line.startswith("[")]
+    assert sections == ["[Unit]", "[Service]", "[Install]"]
+    assert "WantedBy=graphical-session.target" in text and "Restart=on-failure" in text
+    assert f"systemctl --user start {UNIT_NAME}" in done.stdout
+    analyze = shutil.which("systemd-analyze")
+    if analyze is not None:  # systemd's own reading of the file: no warning at all
+        checked = subprocess.run([analyze, "verify", str(unit)], capture_output=True,
+                                 text=True, timeout=60)  # fmt: skip
+        assert (checked.returncode, checked.stderr.strip()) == (0, ""), checked.stderr
+
+    doctor = _notch(home, "doctor", "--json")
+    if doctor.returncode in (0, 1) and doctor.stdout.lstrip().startswith(("{", "[")):
+        assert "starts with your graphical session" in doctor.stdout
+
+    # Back to the autostart entry: the unit and its link go, so Notch never starts twice.
+    back = _notch(home, "install")
+    assert back.returncode == 0, back.stderr
+    assert not link.is_symlink() and not unit.exists()
+    assert (home / ".config" / "autostart" / f"{APP_ID}.desktop").is_file()
+    assert f"removed {unit}: Notch starts the other way now" in back.stdout
+    again = _notch(home, "install", "--systemd")
+    assert again.returncode == 0 and link.is_symlink() and unit.is_file()
+    assert not (home / ".config" / "autostart" / f"{APP_ID}.desktop").exists()
+
+    gone = _notch(home, "uninstall")
+    assert gone.returncode == 0, gone.stderr
+    assert not link.is_symlink() and not unit.exists()
+    assert not (home / ".local/share/applications" / f"{APP_ID}.desktop").exists()
+    assert "Notch no longer starts at login" in gone.stdout
+
+
+def test_a_unit_command_line_keeps_spaces_quotes_dollars_and_percents() -> None:
+    argv = ["/opt/My Apps/notch", "run", "--theme", '50% \\ "dark"', "$HOME", "a;b"]
+    unit = f"[Service]\nExecStart={unit_exec(argv)}\n"
+    assert _unit_argv(unit) == argv
+    assert "$$HOME" in unit and "50%%" in unit
