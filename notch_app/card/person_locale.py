@@ -15,11 +15,12 @@ import re
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta, tzinfo
 from decimal import Decimal, InvalidOperation
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
-from babel import Locale, UnknownLocaleError
-from babel.dates import format_interval, format_skeleton, format_time, format_timedelta
-from babel.numbers import format_currency, format_decimal
+# Babel (its locale data, ~2 MiB) loads with the first amount or time said, not with
+# every idle Notch (the headline code is imported by the overlay).
+if TYPE_CHECKING:
+    from babel import Locale
 
 _FALLBACK: Final = "en"
 _CURRENCY_CODE: Final = re.compile(r"^[A-Za-z]{3}$")
@@ -40,6 +41,8 @@ def person_locale() -> str:
 def _locale_of(values: tuple[str, ...]) -> str:
     # Kept per environment: a headline formats its amounts and times on every edit of
     # them, and parsing the locale was most of the cost.
+    from babel import Locale, UnknownLocaleError
+
     for raw in values:
         tag = raw.split(".", 1)[0].split("@", 1)[0]
         if not tag or tag in ("C", "POSIX"):
@@ -57,6 +60,8 @@ def _locale(locale: str | None) -> Locale:
 
 @functools.lru_cache(maxsize=16)
 def _parsed_locale(identifier: str) -> Locale:
+    from babel import Locale, UnknownLocaleError
+
     try:
         return Locale.parse(identifier)
     except (ValueError, TypeError, UnknownLocaleError):
@@ -87,6 +92,8 @@ def as_amount(value: Any) -> Decimal | None:
 def money_text(amount: Any, currency: Any = None, *, locale: str | None = None) -> str | None:
     """`amount` with its currency in the person's locale ("€1,250.00"), the number alone
     when there is no usable ISO 4217 code ("1,250"), None when `amount` is no number."""
+    from babel.numbers import format_currency, format_decimal
+
     number = as_amount(amount)
     if number is None:
         return None
@@ -156,6 +163,8 @@ def _offset_name(at: datetime) -> str:
 
 
 def _relative_day(day: date, today: date, loc: Locale) -> str:
+    from babel.dates import format_timedelta
+
     days = (day - today).days
     if loc.language == "en":
         named = {0: "today", 1: "tomorrow", -1: "yesterday"}
@@ -182,6 +191,8 @@ def when_text(
     written in another zone than the person's keeps its own clock and names the zone,
     with the person's clock beside it: "14:00 UTC+2 (13:00 your time)". The year shows
     only when it is not this year."""
+    from babel.dates import format_interval, format_skeleton, format_time
+
     moment = as_moment(start)
     if moment is None:
         return None

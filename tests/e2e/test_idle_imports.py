@@ -38,6 +38,7 @@ LAZY = (
     "notch_app.ui.blocks",
     "notch_app.reply",
     "tree_sitter",
+    "babel",
     # Glances, voice, the gateway, the studio and the web engine: never in an idle notch.
     "notch_app.ui.glance",
     "notch_app.ui.voice",
