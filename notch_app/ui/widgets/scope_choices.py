@@ -49,6 +49,8 @@ class ScopeButton(QPushButton):
     this session") is never cut at either end, on a 280 px card too."""
 
     _PAD = 4
+    _TALL = 7
+    """Above and below the words together: a flat QPushButton's own height for them."""
 
     def __init__(self, text: str, parent: QWidget | None = None) -> None:
         super().__init__(text, parent)
@@ -62,24 +64,27 @@ class ScopeButton(QPushButton):
         )
 
     def sizeHint(self) -> QSize:
+        self.ensurePolished()  # the style sheet's font, not the default one, is measured
         metrics = self.fontMetrics()
-        return QSize(
-            metrics.horizontalAdvance(self.text()) + 2 * self._PAD,
-            metrics.height() + 2 * self._PAD,
-        )
+        # Measured as heightForWidth measures (the wrapped layout's own width, not the
+        # rounded advance), so at its hinted width the words stay on one line.
+        one_line = metrics.boundingRect(QRect(0, 0, 100_000, 1_000), self._flags(), self.text())
+        return QSize(one_line.width() + 2 * self._PAD + 2, metrics.height() + self._TALL)
 
     def minimumSizeHint(self) -> QSize:
+        self.ensurePolished()
         metrics = self.fontMetrics()
         widest = max((metrics.horizontalAdvance(w) for w in self.text().split()), default=0)
-        return QSize(widest + 2 * self._PAD, metrics.height() + 2 * self._PAD)
+        return QSize(widest + 2 * self._PAD, metrics.height() + self._TALL)
 
     def hasHeightForWidth(self) -> bool:
         return True
 
     def heightForWidth(self, width: int) -> int:
+        self.ensurePolished()
         room = QRect(0, 0, max(1, width - 2 * self._PAD), 10_000)
         return self.fontMetrics().boundingRect(room, self._flags(), self.text()).height() + (
-            2 * self._PAD
+            self._TALL
         )
 
     def paintEvent(self, event: QPaintEvent) -> None:
@@ -89,7 +94,7 @@ class ScopeButton(QPushButton):
         font = self.font()
         font.setUnderline(self.underMouse() and self.isEnabled())
         painter.setFont(font)
-        inner = self.rect().adjusted(self._PAD, self._PAD, -self._PAD, -self._PAD)
+        inner = self.rect().adjusted(self._PAD, 0, -self._PAD, 0)  # words centred, as a button's
         painter.drawText(inner, self._flags(), self.text())
         if self.hasFocus():
             pen = QPen(self.palette().color(group, QPalette.ColorRole.ButtonText))
