@@ -40,11 +40,10 @@ from __future__ import annotations
 
 import sys
 import time
-from collections import deque
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer
+from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtWidgets import QLabel, QWidget
 
 from notch_app.card.display_text import agents_line
@@ -61,6 +60,7 @@ from notch_app.ui.overlay.batches import OverlayBatches
 from notch_app.ui.overlay.decisions import DISMISS_NOTES, UNDO_NOTE_MS, OverlayDecisions
 from notch_app.ui.overlay.glances import OverlayGlances
 from notch_app.ui.overlay.parking import OverlayParking
+from notch_app.ui.overlay.resting import OverlayResting
 from notch_app.ui.overlay.state import BuiltCard, CardFactory, Entry, GlanceFactory
 from notch_app.ui.overlay.voice_rounds import OverlayVoice
 from notch_app.ui.overlay_settings import OverlaySettings
@@ -85,16 +85,13 @@ WITHDRAW_WHY_NOTE_MS = 4000
 WITHDRAW_WHY_CHARS = 120
 
 
-RECENT_KEPT = 8
-"""Recent decisions the resting notch and the tray list."""
-
-
 class OverlayPresenter(
     OverlayVoice,
     OverlayGlances,
     OverlayBatches,
     OverlayDecisions,
     OverlayParking,
+    OverlayResting,
     OverlayArming,
 ):
     """Implements `notch_app.runtime.presenter.Presenter` on the notch window."""
@@ -151,11 +148,7 @@ class OverlayPresenter(
         self.window.lookChanged.connect(lambda _look: self._follow_notch())
         self._sent_back: dict[str, str] = {}
         """callId → the words a card was sent back with (its done note says them)."""
-        self.recent: deque[tuple[float, str]] = deque(maxlen=RECENT_KEPT)
-        """The last decisions and results the notch said ("Approved ✓  Send email"), with
-        when: the resting pill's hover, its click and the tray menu list them."""
-        self.window.lookChanged.connect(self._say_resting)
-        self._say_resting(self.window.look)
+        self._init_resting()
         self._init_batches()
         self._init_voice(voice_clock)
         if self._settings.idle_mode == "pill":
@@ -445,57 +438,6 @@ class OverlayPresenter(
             self.restore(self._parked[-1].call_id)
         else:
             self.show_recent()
-
-    def resting_words(self) -> str:
-        """What the resting pill says on hover: what Notch is doing, what waits, the last
-        decision ("Notch is waiting: it asks before your agents act. 2 parked cards —
-        click to bring one back. Last: Approved ✓  Send email, 14:02")."""
-        lines = ["Notch is waiting: it asks before your agents act."]
-        if self.pause_line:  # paused, not waiting: said first, with the way back
-            lines[0] = f"{self.pause_line} Resume from the tray menu."
-        parked = len(self._parked)
-        if parked:
-            lines.append(
-                f"{parked} parked card{'s' if parked != 1 else ''} — click to bring "
-                + ("it back." if parked == 1 else "the last one back.")
-            )
-        if self.recent:
-            at, said = self.recent[-1]
-            lines.append(f"Last: {said}, {time.strftime('%H:%M', time.localtime(at))}")
-            if not parked:
-                lines.append("Click for recent decisions.")
-        return "\n".join(lines)
-
-    def recent_lines(self) -> list[str]:
-        """The recent decisions, newest first ("14:02  Approved ✓  Send email")."""
-        return [
-            f"{time.strftime('%H:%M', time.localtime(at))}  {said}"
-            for at, said in reversed(self.recent)
-        ]
-
-    def _say_resting(self, look: str) -> None:
-        # The hover line is the resting pill's: a card or a note has its own words.
-        self.window.setToolTip(self.resting_words() if look == "idle" else "")
-
-    def show_recent(self) -> None:
-        """Open the list of recent decisions under the notch (a click on the resting pill
-        with nothing parked, the tray's left click)."""
-        from PySide6.QtWidgets import QMenu
-
-        menu = QMenu(self.window)
-        menu.setObjectName("recentDecisions")
-        menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
-        lines = self.recent_lines()
-        if not lines:
-            lines = ["Nothing decided yet"]
-        for line in lines:
-            menu.addAction(line).setEnabled(False)  # what happened; nothing to redo here
-        self.recent_menu = menu
-        where = self.window.mapToGlobal(self.window.rect().bottomLeft())
-        menu.popup(where)
-
-    recent_menu: Any = None
-    """The last recent-decisions menu opened (tests read it)."""
 
     def _show_done(self, text: str, tone: DoneTone, ms: int | None = None) -> None:
         self._undoable = None  # a note offers an undo only while it is the one on screen
