@@ -35,6 +35,7 @@ from notch_app.ui.blocks.inputs import (
 from notch_app.ui.card_view import CardView
 from notch_app.ui.widgets.asker_strip import AskerStrip
 from notch_app.ui.widgets.chips_box import Chip
+from notch_app.ui.widgets.details_fold import FoldedFacts
 from notch_app.ui.widgets.fields import FieldFrame, LabeledLine, Switch
 from notch_app.ui.widgets.label_text import unshown
 
@@ -200,6 +201,8 @@ class CardDriver:
             text = ""
             if isinstance(w, Chip | AskerStrip):
                 text = w.text  # painted, not a QLabel
+            elif isinstance(w, FoldedFacts):  # painted rows: "Tags: focus, instrumental"
+                text = "\n".join(f"{k}: {v}" for k, v in w.drawn().items())
             elif isinstance(w, QLabel | QAbstractButton):
                 text = w.text()
             elif isinstance(w, QTextBrowser):
