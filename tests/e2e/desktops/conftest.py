@@ -177,16 +177,13 @@ def _private_dir(owner: int | None) -> Path:
 
 
 @pytest.fixture(scope="module")
-def weston(wait_for: Any) -> Iterator[Compositor]:
+def weston(wait_for: Any, start_xvfb: Callable[..., Any]) -> Iterator[Compositor]:
     """weston 10 (X11 backend in a private Xvfb, XWayland on), for one test module."""
     _need("weston", "weston-screenshooter", "Xvfb", "xdotool", "Xwayland")
     runtime = _private_dir(None)
-    display_n = next(n for n in range(300, 400) if not Path(f"/tmp/.X11-unix/X{n}").exists())
-    outer = f":{display_n}"
-    xvfb = subprocess.Popen(
-        ["Xvfb", outer, "-screen", "0", "1920x1200x24", "-nolisten", "tcp"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
+    # A display number Xvfb takes itself (-displayfd): two workers looking for a free one
+    # among :300-:399 and then starting could pick the same one.
+    outer, xvfb = start_xvfb("-screen", "0", "1920x1200x24", "-nolisten", "tcp")
     log = runtime / "weston.log"
     env = {
         "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
@@ -199,7 +196,6 @@ def weston(wait_for: Any) -> Iterator[Compositor]:
     # would veil the card's header): a session without it, as a kiosk would run.
     (runtime / "weston.ini").write_text("[shell]\npanel-position=none\n")
     try:
-        wait_for(lambda: Path(f"/tmp/.X11-unix/X{display_n}").exists(), 10, "Xvfb for weston")
         with log.open("w") as out:
             procs.append(
                 subprocess.Popen(
