@@ -61,7 +61,13 @@ from notch_app.ui.overlay.decisions import DISMISS_NOTES, UNDO_NOTE_MS, OverlayD
 from notch_app.ui.overlay.glances import OverlayGlances
 from notch_app.ui.overlay.parking import OverlayParking
 from notch_app.ui.overlay.resting import OverlayResting
-from notch_app.ui.overlay.state import BuiltCard, CardFactory, Entry, GlanceFactory
+from notch_app.ui.overlay.state import (
+    BuiltCard,
+    CardFactory,
+    Entry,
+    GlanceFactory,
+    WarmingCardFactory,
+)
 from notch_app.ui.overlay.voice_rounds import OverlayVoice
 from notch_app.ui.overlay_settings import OverlaySettings
 from notch_app.ui.rule_note import fitted_rule_note
@@ -159,9 +165,8 @@ class OverlayPresenter(
         """Build a few cards off screen and throw them away (fonts, glyph and pixmap
         caches, first-use code paths), if the card factory can. Call once at startup:
         the person's first card then shows as fast as the later ones."""
-        warm = getattr(self._factory, "warm_up", None)
-        if callable(warm):
-            warm(self.window.card_parent)
+        if isinstance(self._factory, WarmingCardFactory):
+            self._factory.warm_up(self.window.card_parent)
 
     @property
     def settings(self) -> OverlaySettings:

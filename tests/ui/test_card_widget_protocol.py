@@ -13,6 +13,7 @@ from notch_app.manifest.model import Tool
 from notch_app.runtime.presenter import ConfirmationRequest
 from notch_app.ui.card_view import CardView
 from notch_app.ui.card_widget import CARD_MEMBERS, CardWidget, checked_card
+from notch_app.ui.overlay.state import WarmingCardFactory
 from notch_app.ui.overlay_presenter import BuiltCard, OverlayPresenter
 from notch_app.ui.overlay_settings import OverlaySettings
 
@@ -101,3 +102,16 @@ def test_the_notch_declines_a_request_whose_card_lacks_a_member(
     err = capsys.readouterr().err
     assert "cannot show the card for com.example.test send_thing (callId h)" in err
     assert "HalfCard (made by " in err and "it lacks approval_scope, asker_strip" in err
+
+
+def test_the_manifest_factory_warms_up_and_a_plain_function_is_left_alone(
+    qtbot: Any, sink: Any, bundled_factory: Any, simple_factory: Any
+) -> None:
+    factory = bundled_factory()
+    assert isinstance(factory, WarmingCardFactory)
+    assert not isinstance(simple_factory, WarmingCardFactory)
+    presenter = OverlayPresenter(sink, simple_factory, FAST)
+    qtbot.addWidget(presenter.window)
+    qtbot.addWidget(presenter.side_notch)
+    presenter.warm_up()  # a factory that cannot warm up is not asked to
+    assert presenter.window.card_parent.findChildren(QWidget) == []

@@ -14,7 +14,7 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QWidget
 
 from notch_app.runtime.presenter import ResultGlance
-from notch_app.ui.overlay.state import GlanceFactory, OverlayState
+from notch_app.ui.overlay.state import GlanceFactory, OverlayState, WarmingCardFactory
 
 MAX_WAITING_GLANCES = 8
 """Result glances kept waiting for the notch; older ones are dropped (a flood of results
@@ -42,9 +42,8 @@ class OverlayGlances(OverlayState):
         if self._glance_warmed:
             return
         self._glance_warmed = True
-        warm = getattr(self._factory, "warm_glance", None)
-        if callable(warm):
-            warm(self.window.card_parent)
+        if isinstance(self._factory, WarmingCardFactory):
+            self._factory.warm_glance(self.window.card_parent)
 
     def show_result(self, glance: ResultGlance) -> None:
         """A tool result's glance (or a background failure line): shown once no card is
@@ -65,9 +64,8 @@ class OverlayGlances(OverlayState):
     def _warm_for_gateway(self) -> None:
         if self._glance_warmed:  # a card came first, or a second gateway
             return
-        warm_cards = getattr(self._factory, "warm_up", None)
-        if callable(warm_cards):
-            warm_cards(self.window.card_parent)
+        if isinstance(self._factory, WarmingCardFactory):
+            self._factory.warm_up(self.window.card_parent)
         self._warm_glance_once()
 
     @property

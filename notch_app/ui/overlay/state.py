@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtWidgets import QWidget
@@ -52,6 +52,18 @@ CardFactory = Callable[[ConfirmationRequest, QWidget], BuiltCard]
 """Builds the card for a request as a child of the given widget. Raises when it cannot (the request is then declined by
 the service side, with a message on stderr) — the factory is the only place that knows
 manifests."""
+
+
+@runtime_checkable
+class WarmingCardFactory(Protocol):
+    """A card factory that can also build cards and a glance off screen and throw them
+    away, so the person's first ones show as fast as later ones (ManifestCardFactory)."""
+
+    def __call__(self, request: ConfirmationRequest, parent: QWidget) -> BuiltCard: ...
+
+    def warm_up(self, parent: QWidget) -> object: ...
+
+    def warm_glance(self, parent: QWidget) -> object: ...
 
 
 @dataclass(slots=True)
