@@ -18,10 +18,11 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 from PySide6.QtCore import SignalInstance
 from PySide6.QtWidgets import QWidget
 
-from notch_app.card.state import CardState
-from notch_app.ui.theme import Look
-from notch_app.ui.widgets.asker_strip import AskerStrip
-from notch_app.ui.widgets.scope_choices import Scope, ScopeChoices
+if TYPE_CHECKING:  # annotations only: an idle notch loads none of the card's widgets
+    from notch_app.card.state import CardState
+    from notch_app.ui.theme import Look
+    from notch_app.ui.widgets.asker_strip import AskerStrip
+    from notch_app.ui.widgets.scope_choices import Scope, ScopeChoices
 
 
 @runtime_checkable

@@ -13,7 +13,6 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from notch_app.card.headline import headline
 from notch_app.card.risk import DESTRUCTIVE_LINE, card_risk
 from notch_app.runtime.presenter import ConfirmationRequest
 from notch_app.ui.overlay.arming import ARMING_DELAY_MS
@@ -159,6 +158,8 @@ class OverlayBatches(OverlayState):
         if entry.view is None:
             return SummaryRow(entry.call_id, entry.card.action if entry.card else entry.request.tool_name,
                               waits="decide it on its own")  # fmt: skip
+        from notch_app.card.headline import headline  # a card's own code: not idle's
+
         state = entry.view.state()
         final = state.final_arguments()
         said = headline(state.tool, final).text
