@@ -444,6 +444,7 @@ def join_stamps(calls: list[dict[str, int]], server: list[list[Any]]) -> dict[st
 def tight_loop_handle_us(tmp: Path, n: int = 3000) -> float:
     """Notch's `_handle` for the same request back to back in one process (hot caches)."""
     from notch_app.ipc.client import encode_call, request_params
+    from notch_app.runtime.ownership import new_token
     from notch_app.ipc.server.connection import Connection
 
     class Sink:
@@ -458,8 +459,9 @@ def tight_loop_handle_us(tmp: Path, n: int = 3000) -> float:
         notch = await start(tmp / "t" / "notch.sock", tmp / "tdata", catalog=catalog())
         conn = Connection(notch.server)
         conn.transport = Sink()  # type: ignore[assignment]
+        token = new_token()  # one client's, as the clients send it with every request
         lines = [encode_call(1, "confirm.request", request_params(
-            ID, "search_notes", {"query": "q"}, f"t{i}", None, None, None))[:-1]
+            ID, "search_notes", {"query": "q"}, f"t{i}", None, None, None, token))[:-1]
             for i in range(n)]  # fmt: skip
         took = []
         notch.server._handling = True  # replies held, as inside `_drain`
