@@ -444,8 +444,8 @@ def join_stamps(calls: list[dict[str, int]], server: list[list[Any]]) -> dict[st
 def tight_loop_handle_us(tmp: Path, n: int = 3000) -> float:
     """Notch's `_handle` for the same request back to back in one process (hot caches)."""
     from notch_app.ipc.client import encode_call, request_params
-    from notch_app.runtime.ownership import new_token
     from notch_app.ipc.server.connection import Connection
+    from notch_app.runtime.ownership import new_token
 
     class Sink:
         def write(self, data: bytes) -> None: ...
