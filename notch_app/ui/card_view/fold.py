@@ -77,10 +77,11 @@ class CardFold:
         self._ctx.focus_chain.append(toggle)
         toggle.toggled_open.connect(self.show)
         self._refresh()
+        errors = state.field_errors()  # worked out once per change, as the gate shows them
         must_act = any(
             b.required and state.is_visible(b.block) and is_blank(state.value(b.path))
             for b in inputs
-        ) or any(state.field_error(b.path) for b in inputs)
+        ) or any(errors.get(b.path) for b in inputs)
         # A risky call is not unfolded for its risk: its risk lines stand above the body
         # and what runs as written (the command, the diff) is always in the first view.
         if must_act or opens:
