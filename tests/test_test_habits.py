@@ -18,6 +18,9 @@ TIMED_WAITS_ALLOWED = {
     ("e2e/conftest.py", "wait_for"): "the poll interval of a wait for a state, with a deadline",
     ("core/conftest.py", "_loop_turns"): "sleep(0): one turn of the loop, no time passes",
     ("ui/test_settings_window.py", "until"): "the poll interval of a wait for a Qt state",
+    ("ui/test_pause_and_rules.py", "until"): "the poll interval of a wait for a Qt state",
+    ("ui/test_pause_and_rules.py", "test_a_note_held_during_the_hold_shows_after_resume"): "an "
+    "observation window: a held note does not show while the loop turns",
     ("core/test_ipc_confirm.py", "test_a_restart_brings_back_undecided_requests_parked_and_"
      "keeps_decided_ones"): "until a request's known deadline has passed (time is the state)",
     ("e2e/test_card_swap_attack.py", "*"): "the attack itself: a click timed after the swap",

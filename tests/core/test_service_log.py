@@ -100,7 +100,11 @@ async def test_the_policy_hook_auto_approves_blocks_and_fails_safe_to_asking(
         auto = await client.confirm(MAIL, "send_email", {"to": "team"})
         assert (auto.outcome, auto.runs, auto.decided_by) == ("autoApproved", True, "policy")
         assert auto.arguments == {"to": "team"}
-        assert [text for _, text in cards.glances] == ["Sending mail to the team"]
+        # The person's policy let it run: the note names that rule, one click from Undo
+        # (issue 22).
+        assert [text for _, text in cards.glances] == [
+            "Ran without asking: your 'Always allow' rule for Send email · Undo"
+        ]
         blocked = await client.confirm(MAIL, "send_email", {"to": "eve"})
         assert (blocked.outcome, blocked.arguments) == ("blocked", None)
         assert "blocked" in (blocked.message or "")
