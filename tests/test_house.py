@@ -17,17 +17,8 @@ MAX_FUNCTION_LINES = 80
 
 # Still too long (issue 19 item 4). Never add to these lists: split the module, or the
 # function, instead; the third test below fails once an entry fits, to take it out.
-LONG_MODULES_LEFT: frozenset[str] = frozenset(
-    {
-        "notch_app/ui/blocks/inputs.py",  # 602 lines
-    }
-)
-LONG_FUNCTIONS_LEFT: frozenset[str] = frozenset(
-    {
-        # 84 lines: grew past the rule in 1db657f (the guard builder on two lines).
-        "notch_app/ui/settings/action_panel.py::ActionPanel._guards",
-    }
-)
+LONG_MODULES_LEFT: frozenset[str] = frozenset()
+LONG_FUNCTIONS_LEFT: frozenset[str] = frozenset()
 
 pytestmark = pytest.mark.quality
 

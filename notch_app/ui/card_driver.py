@@ -25,13 +25,8 @@ from PySide6.QtWidgets import (
 
 from notch_app.card.interpolate import display_value
 from notch_app.card.paths import MISSING
-from notch_app.ui.blocks.inputs import (
-    ChipsEditor,
-    InputEditor,
-    SelectEditor,
-    TextEditor,
-    ToggleEditor,
-)
+from notch_app.ui.blocks.choices import ChipsEditor, SelectEditor, ToggleEditor
+from notch_app.ui.blocks.inputs import InputEditor, TextEditor
 from notch_app.ui.card_view import CardView
 from notch_app.ui.widgets.asker_strip import AskerStrip
 from notch_app.ui.widgets.chips_box import Chip

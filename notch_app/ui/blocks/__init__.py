@@ -12,19 +12,14 @@ from PySide6.QtWidgets import QWidget
 
 from notch_app.ui.blocks._context import CardContext
 from notch_app.ui.blocks.actions import ActionsBuilder, ButtonBuilder
+from notch_app.ui.blocks.choices import ChipsBuilder, SelectBuilder, ToggleBuilder
 from notch_app.ui.blocks.facts import (
     KeyValueBuilder,
     ListBuilder,
     ListItemBuilder,
     MetadataBuilder,
 )
-from notch_app.ui.blocks.inputs import (
-    ChipsBuilder,
-    PasswordFieldBuilder,
-    SelectBuilder,
-    TextFieldBuilder,
-    ToggleBuilder,
-)
+from notch_app.ui.blocks.inputs import PasswordFieldBuilder, TextFieldBuilder
 from notch_app.ui.blocks.layout import CardBuilder, StackBuilder
 from notch_app.ui.blocks.media import BadgeBuilder, DividerBuilder, ImageBuilder, ProgressBuilder
 from notch_app.ui.blocks.text import MarkdownBuilder, TextBuilder

@@ -219,18 +219,7 @@ class ActionPanel(QWidget):
         )
         self.guard_effect.currentTextChanged.connect(self._effect_changed)
         first.addWidget(self.guard_effect, 2)
-        self.guard_argument = QComboBox()
-        self.guard_argument.setAccessibleName("Argument")
-        # The person's words for each argument (the card's label: "Approval PIN", "Payee
-        # IBAN"), never its key (`approval_pin`, `payee.iban`); the key is in the tooltip.
-        infos = argument_paths(self.tool)
-        labels = [field_label(self.tool, info.path, info.title) for info in infos]
-        for info, label in zip(infos, labels, strict=True):
-            shown = label if labels.count(label) == 1 else f"{label} ({info.path})"
-            self.guard_argument.addItem(shown, info)
-            self.guard_argument.setItemData(
-                self.guard_argument.count() - 1, info.path, Qt.ItemDataRole.ToolTipRole
-            )
+        self.guard_argument = self._argument_menu()
         self.guard_kind = QComboBox()
         self.guard_kind.setAccessibleName("Condition")
         self.guard_kind.addItems([OVER, NOT_ONE_OF])
@@ -263,6 +252,20 @@ class ActionPanel(QWidget):
                 w.setEnabled(False)
             self.add_guard_button.setEnabled(False)
         return box
+
+    def _argument_menu(self) -> QComboBox:
+        """The guard builder's argument menu, in the person's words for each argument
+        (the card's label: "Approval PIN", "Payee IBAN"), never its key (`approval_pin`,
+        `payee.iban`); the key is in the tooltip."""
+        menu = QComboBox()
+        menu.setAccessibleName("Argument")
+        infos = argument_paths(self.tool)
+        labels = [field_label(self.tool, info.path, info.title) for info in infos]
+        for info, label in zip(infos, labels, strict=True):
+            shown = label if labels.count(label) == 1 else f"{label} ({info.path})"
+            menu.addItem(shown, info)
+            menu.setItemData(menu.count() - 1, info.path, Qt.ItemDataRole.ToolTipRole)
+        return menu
 
     def _effect_changed(self, effect: str) -> None:
         self.add_guard_button.setText("Add refusal" if effect == REFUSE else "Add guard")
