@@ -108,7 +108,12 @@ def test_a_session_scope_clicked_on_the_card_covers_that_session_until_it_ends(
     assert answer["permissionDecision"] == "allow"
     xserver.card_gone(card)
 
-    # The same prefix in the same session: allowed with no card (nobody clicks here).
+    # The identical call again, then the same prefix, in the same session: each allowed
+    # with no card (nobody clicks here; a card would keep the hook waiting to its timeout).
+    same, _ = answer_of(
+        hook(notch_argv, xserver.env, socket, tmp_path, "same", bash("npm test", "toolu_1b"))
+    )
+    assert same["permissionDecision"] == "allow" and same["updatedInput"]["command"] == "npm test"
     again, _ = answer_of(
         hook(
             notch_argv, xserver.env, socket, tmp_path, "again", bash("npm test -- --ci", "toolu_2")
