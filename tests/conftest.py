@@ -84,6 +84,12 @@ start, a deadline to pass), not computing: two workers per core keep the cores b
 WORKERS_VARIABLE = "NOTCH_TEST_WORKERS"
 
 
+def _cores() -> int:
+    """The cores this process may use."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return cores or 1
+
+
 @pytest.hookimpl(optionalhook=True)  # an xdist hook: none without xdist (-p no:xdist)
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     """`-n auto` (addopts): WORKERS_PER_CORE per core this process may use, or
@@ -91,8 +97,7 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     (everything in this process, no start-up of workers) for a single file."""
     if os.environ.get(WORKERS_VARIABLE, "").strip():
         return int(os.environ[WORKERS_VARIABLE])
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    workers = WORKERS_PER_CORE * (cores or 1)
+    workers = WORKERS_PER_CORE * _cores()
     named = {arg.split("::")[0] for arg in config.args}
     if all(name.endswith(".py") for name in named):
         workers = min(workers, len(named))
@@ -138,7 +143,9 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers",
         "timing: asserts how long something takes (a latency, a budget, a click inside a "
-        "delay); on parallel workers it runs after them, alone (tests/conftest.py)",
+        "delay); on parallel workers it runs after them, alone (tests/conftest.py). "
+        "timing(waits=True): its bound is a wait (a client's timeout) with a second of "
+        "slack, not a computation: runs beside other such tests, one per core",
     )
     distributing = config.getoption("dist", "no") != "no" and config.getoption("tx", None)
     if distributing and not hasattr(config, "workerinput") and not os.environ.get(OWN_PROCESS):
@@ -146,12 +153,74 @@ def pytest_configure(config: pytest.Config) -> None:
     config.pluginmanager.register(_TimingAlone(), "notch-timing-alone")
 
 
+# ---- assertion rewriting: once per run, not once per worker -----------------------------
+
+_REWRITE_ONCE = """
+import sys
+from pathlib import Path
+from _pytest.assertion import rewrite
+
+class Quiet:
+    def trace(self, *_):
+        pass
+
+for name in sys.argv[1:]:
+    source = Path(name)
+    pyc = rewrite.get_cache_dir(source) / (source.name[:-3] + rewrite.PYC_TAIL)
+    if rewrite._read_pyc(source, pyc) is None:
+        source_hash, code = rewrite._rewrite_test(source, None)
+        rewrite.try_makedirs(pyc.parent)
+        rewrite._write_pyc(Quiet(), code, source_hash, pyc)
+"""
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Before the workers start (xdist starts them last): rewrite the asserts of every test
+    module and conftest once, in one child per core, into pytest's own cache beside them
+    (`__pycache__/*-pytest-*.pyc`, checked by the source's hash). Otherwise each worker
+    rewrote all of them itself, at the same moment on a fresh clone: ~5 s of CPU each, and
+    nothing is cached at all where PYTHONDONTWRITEBYTECODE is set. Best effort: a module
+    left out is rewritten by the worker, as before."""
+    config = session.config
+    distributing = config.getoption("dist", "no") != "no" and config.getoption("tx", None)
+    if not distributing or hasattr(config, "workerinput") or os.environ.get(OWN_PROCESS):
+        return
+    tests = config.rootpath / "tests"
+    modules = sorted(
+        str(p)
+        for p in tests.rglob("*.py")
+        if (p.name.startswith("test_") or p.name == "conftest.py")
+        and not {"corpus", "fixtures", "__pycache__"} & set(p.relative_to(tests).parts)
+    )
+    cores = _cores()
+    shares = [modules[i::cores] for i in range(cores)]
+    children = [
+        subprocess.Popen(
+            [sys.executable, "-c", _REWRITE_ONCE, *share],
+            cwd=config.rootpath,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        for share in shares
+        if share
+    ]
+    for child in children:
+        try:
+            child.wait(120)
+        except subprocess.TimeoutExpired:
+            child.kill()
+            child.wait()
+
+
 class _TimingAlone:
     """Tests marked `timing` assert how long something takes. Beside other workers they
     would measure the machine's load as much as the code (a 100 ms latency bound failed at
     131 ms with four workers on two cores), so the workers leave them out, and once every
     worker is done the main process runs them in one child pytest, alone, and reports them
-    with the rest. Without workers (`-n 0`) they run in their place."""
+    with the rest. Those marked `timing(waits=True)` mostly wait out a client's timeout
+    (~80 s in a row): they run first, one per core (each with a core to itself, the
+    machine otherwise idle); the others, latencies of a computation, after them one at a
+    time. Without workers (`-n 0`) they run in their place."""
 
     @pytest.hookimpl(trylast=True)  # after -m and -k chose
     def pytest_collection_modifyitems(
@@ -163,7 +232,8 @@ class _TimingAlone:
         timed = [i for i in items if i.get_closest_marker("timing")]
         items[:] = [i for i in items if not i.get_closest_marker("timing")]
         worker = config.workerinput["workerid"]
-        Path(folder, f"{worker}.txt").write_text("\n".join(i.nodeid for i in timed), "utf-8")
+        lines = [f"{_timing_kind(i)}\t{i.nodeid}" for i in timed]
+        Path(folder, f"{worker}.txt").write_text("\n".join(lines), "utf-8")
 
     @pytest.hookimpl(wrapper=True)
     def pytest_runtestloop(self, session: pytest.Session) -> Iterator[object]:
@@ -172,17 +242,37 @@ class _TimingAlone:
         if not folder or hasattr(session.config, "workerinput"):
             return result
         lists = sorted(Path(folder).glob("*.txt"))
-        nodeids = [n for n in lists[0].read_text("utf-8").splitlines() if n] if lists else []
+        lines = [n for n in lists[0].read_text("utf-8").splitlines() if n] if lists else []
         shutil.rmtree(folder, ignore_errors=True)
-        if nodeids and not session.shouldstop:
+        kinds: dict[str, list[str]] = {"waits": [], "alone": []}
+        for line in lines:
+            kind, nodeid = line.split("\t", 1)
+            kinds[kind].append(nodeid)
+        for kind, nodeids in kinds.items():
+            if not nodeids or session.shouldstop:
+                continue
+            lanes = min(_cores(), len(nodeids)) if kind == "waits" else 1
             reports, crash = _run_child(
-                session.config, nodeids, "the timing tests' process", 120 + 300 * len(nodeids)
+                session.config,
+                nodeids,
+                "the timing tests' process",
+                120 + 300 * len(nodeids),
+                lanes,
             )
             for nodeid in nodeids:
                 got = reports.get(nodeid, [])
                 location = got[0].location if got else (nodeid.split("::")[0], None, nodeid)
                 _replay(session.config.hook, nodeid, location, got, crash)
+            # The workers left them out of what they collected: count them back in (a
+            # run of timing tests alone said "no tests collected", exit code 5).
+            session.testscollected += len(nodeids)
         return result
+
+
+def _timing_kind(item: pytest.Item) -> str:
+    """ "waits" for a `timing(waits=True)` test, else "alone"."""
+    marker = item.get_closest_marker("timing")
+    return "waits" if marker is not None and marker.kwargs.get("waits") else "alone"
 
 
 def _heavy_first(item: pytest.Item) -> int:
@@ -213,15 +303,18 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 def _run_child(
-    config: pytest.Config, nodeids: list[str], what: str, timeout: float
+    config: pytest.Config, nodeids: list[str], what: str, timeout: float, lanes: int = 1
 ) -> tuple[dict[str, list[Any]], str]:
-    """Run `nodeids` in a child pytest (no workers) and return its reports by node id, and
-    why it ended early ("" when it did not: a signal, or pytest's own failure)."""
+    """Run `nodeids` in a child pytest and return its reports by node id, and why it ended
+    early ("" when it did not: a signal, or pytest's own failure). With `lanes` above 1
+    the child runs that many tests at a time (workers drawing single tests), else all in
+    its own process."""
+    workers = ["-n", str(lanes), "--dist", "load"] if lanes > 1 else ["-n", "0"]
     base = Path(tempfile.mkdtemp(prefix="notch-child-"))
     out = base / "reports.jsonl"
     log = base / "child.log"
     argv = [
-        sys.executable, "-m", "pytest", "-n", "0", "-p", "no:cacheprovider", "-q",
+        sys.executable, "-m", "pytest", *workers, "-p", "no:cacheprovider", "-q",
         f"--basetemp={base / 'tmp'}", *nodeids,
     ]  # fmt: skip
     env = {**os.environ, OWN_PROCESS: str(out)}
@@ -314,10 +407,11 @@ _BATCHES = pytest.StashKey[dict[Path, _WebEngineBatch]]()
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
     target = os.environ.get(OWN_PROCESS)
-    if not target:
-        return
     config = _CONFIG[0]
+    if not target or hasattr(config, "workerinput"):  # a child's workers: its main writes
+        return
     data = config.hook.pytest_report_to_serializable(config=config, report=report)
+    data.pop("node", None)  # the child's worker that ran it (xdist's): not the parent's
     with open(target, "a", encoding="utf-8") as out:
         out.write(json.dumps(data) + "\n")
 
