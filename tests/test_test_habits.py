@@ -5,6 +5,7 @@ no test waits a fixed time — it waits for a state, an event or a signal."""
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -50,6 +51,13 @@ def _sources() -> list[Path]:
     return sorted(p for p in TESTS.rglob("*.py") if "corpus" not in p.parts)
 
 
+@functools.cache
+def _tree(path: Path) -> ast.Module:
+    """The parsed source of `path`, once per run: four checks walk every file under tests/
+    (only read, never changed)."""
+    return ast.parse(path.read_text(encoding="utf-8"))
+
+
 def _local_modules() -> set[str]:
     """Names a test could import a file under tests/ by (tests/ has no packages)."""
     return {p.stem for p in _sources()}
@@ -59,7 +67,7 @@ def test_no_test_module_imports_another_file_under_tests() -> None:
     local = _local_modules()
     found = []
     for path in _sources():
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(_tree(path)):
             names: list[str] = []
             if isinstance(node, ast.Import):
                 names = [alias.name for alias in node.names]
@@ -107,7 +115,7 @@ def test_no_test_waits_a_fixed_time() -> None:
     found = []
     for path in _sources():
         where = path.relative_to(TESTS).as_posix()
-        tree = ast.parse(path.read_text(encoding="utf-8"))
+        tree = _tree(path)
         for node, name in _enclosing_function(tree).items():
             if not (isinstance(node, ast.Call) and _is_timed_wait(node)):
                 continue
@@ -124,7 +132,7 @@ def test_async_tests_run_on_the_plugin_not_a_hand_made_loop() -> None:
     """pytest-asyncio runs `async def` tests (on qasync's loop under tests/ui)."""
     found = []
     for path in _sources():
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(_tree(path)):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
                 owner = node.func.value
                 called = f"{getattr(owner, 'id', '')}.{node.func.attr}"
@@ -141,7 +149,7 @@ def test_every_allowed_timed_wait_still_exists() -> None:
     """An entry left behind after its wait was removed would quietly allow a new one."""
     defined = {(p.relative_to(TESTS).as_posix(), "*") for p in _sources()}
     for path in _sources():
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(_tree(path)):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 defined.add((path.relative_to(TESTS).as_posix(), node.name))
     assert set(TIMED_WAITS_ALLOWED) <= defined, set(TIMED_WAITS_ALLOWED) - defined
