@@ -14,11 +14,13 @@ from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
 from PySide6.QtGui import QKeyEvent, QMouseEvent
 from PySide6.QtWidgets import (
     QAbstractButton,
+    QAbstractScrollArea,
     QApplication,
     QComboBox,
     QLabel,
     QLineEdit,
     QPlainTextEdit,
+    QScrollArea,
     QTextBrowser,
     QWidget,
 )
@@ -78,14 +80,23 @@ class CardDriver:
         self.view = view
 
     def read_through(self) -> None:
-        """Scroll the card's body down a page at a time to its end, as a person reads a
-        card taller than its screen (what confirm waits for); nothing when it all fits."""
+        """Scroll the card's body down half a page at a time to its end, as a person
+        reads a card taller than its screen, and each shown text area or code panel that
+        scrolls inside itself the same way (what confirm waits for); nothing when it all
+        fits."""
         body = getattr(self.view, "_body", None)
-        if body is None:
-            return
-        bar = body.verticalScrollBar()
-        while bar.value() < bar.maximum():
-            bar.setValue(bar.value() + max(1, bar.pageStep() // 2))
+        areas = [body] if isinstance(body, QAbstractScrollArea) else []
+        areas += [
+            a
+            for a in self.view.findChildren(QAbstractScrollArea)
+            if a is not body and a.isVisibleTo(self.view)
+        ]
+        for area in areas:
+            if isinstance(body, QScrollArea) and area is not body:
+                body.ensureWidgetVisible(area)
+            bar = area.verticalScrollBar()
+            while bar.value() < bar.maximum():
+                bar.setValue(bar.value() + max(1, bar.pageStep() // 2))
 
     def set(self, path: str, value: Any) -> None:
         """Change the input bound to `path` through its real widget: type into the field,

@@ -28,6 +28,23 @@ MAIL = "dev.notch.examples.mail"
 SETTINGS = OverlaySettings(expand_ms=0, done_ms=60_000, park_after_s=0)
 
 
+async def look_reached(presenter: OverlayPresenter, look: str, timeout: float) -> None:
+    """Wait, on the running loop (the phone page's server runs on it too), until the
+    notch shows `look`."""
+    reached = asyncio.Event()
+
+    def changed(now: str) -> None:
+        if now == look:
+            reached.set()
+
+    presenter.window.lookChanged.connect(changed)
+    try:
+        if presenter.window.look != look:
+            await asyncio.wait_for(reached.wait(), timeout)
+    finally:
+        presenter.window.lookChanged.disconnect(changed)
+
+
 @pytest.fixture
 def base() -> Iterator[Path]:
     with tempfile.TemporaryDirectory(prefix="notch-f") as name:
@@ -61,13 +78,13 @@ async def test_a_card_answered_on_the_phone_says_so_on_the_notch(
             asked = asyncio.ensure_future(
                 agent.confirm(MAIL, "send_email", preview_args("mail", "send_email"), call_id="f1")
             )
-            qtbot.waitUntil(lambda: presenter.window.look == "card", timeout=20_000)
+            await look_reached(presenter, "card", 20)
             # What the page does with a signed, fresh answer (tests/core/test_phone_api.py).
             answers.watch.answered["f1"] = "Pixel 8"
             assert notch.service.decide("f1", True, None, [], "phone", answered_on="Pixel 8")
             decision = await asyncio.wait_for(asked, 10)
             assert decision.decided_by == "phone"
-            qtbot.waitUntil(lambda: presenter.window.look == "done", timeout=10_000)
+            await look_reached(presenter, "done", 10)
             note = presenter.window._note.toolTip()
             assert note == "Answered on Pixel 8 · Send email", note
             assert presenter.waiting == ()

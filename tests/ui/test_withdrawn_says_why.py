@@ -15,6 +15,7 @@ import os
 import re
 import sys
 import tempfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -138,10 +139,9 @@ def test_the_agents_words_stay_in_their_quotes_on_one_line(
     said = overlay.window._note.toolTip()
     assert said == "Withdrawn: “gave up' Approved ✓ send_thing⟨U+202E⟩” · send_thing"
     # It stays to be read (longer than a plain note), then the notch rests.
-    with qtbot.assertNotEmitted(overlay.window.lookChanged, wait=500):
-        pass
-    assert overlay.window.look == "done"
+    shown_at = time.monotonic()
     qtbot.waitUntil(lambda: overlay.window.look == "idle", timeout=10_000)
+    assert time.monotonic() - shown_at >= 0.5, "the note left before it could be read"
 
 
 def test_a_withdraw_without_words_and_other_endings_read_as_before(

@@ -118,6 +118,9 @@ class NotchShape(QWidget):
             start = self.geometry()
         if self._settings.expand_ms == 0 or start == target or not self._places_itself:
             self._settle(target)
+            # Settled at once, as an animation's end would: the same signal, so what
+            # follows the look (the pill's hover words, tests) does not go stale.
+            self.lookChanged.emit(self._look)
             self._announce_settled()
             return
         if self._look in ("card", "glance") and start.height() < HEADER_HEIGHT + 16:
