@@ -24,7 +24,6 @@ from notch_app.card.read_back import card_read_back
 from notch_app.card.staged_args import WidgetCardState, card_state_for
 from notch_app.card.state import CardState
 from notch_app.manifest.model import Tool
-from notch_app.reply import classify_reply
 from notch_app.runtime.approval_memory import Change
 from notch_app.runtime.pause import PAUSED_REASON
 from notch_app.ui.blocks import CardContext, build_block
@@ -34,8 +33,9 @@ from notch_app.ui.card_view.body import BODY_SCROLL_REASON
 from notch_app.ui.card_view.checks import CardChecks
 from notch_app.ui.card_view.fold import CardFold
 from notch_app.ui.card_view.frame import lay_out_card
-from notch_app.ui.card_view.gate import ConfirmGate, listed
+from notch_app.ui.card_view.gate import ConfirmGate
 from notch_app.ui.card_view.keys import ENTER_HINT, AnswerKeys
+from notch_app.ui.card_view.reply import answer_in_words
 from notch_app.ui.card_view.voice import VoiceWordsPlace
 from notch_app.ui.theme import Look
 from notch_app.ui.widgets.asker_strip import Asker
@@ -49,11 +49,6 @@ from notch_app.ui.widgets.risk_notes import RiskSection
 from notch_app.ui.widgets.save_failure_notice import SaveFailureNotice
 from notch_app.ui.widgets.scope_choices import Scope, ScopeChoices
 from notch_app.ui.widgets.voice_words import VoiceWords
-
-UNCLEAR_ONCE = "Not sure what you meant — yes, no, or what to change?"
-"""What the card says to a reply it cannot read as yes, no or a change ("hmm maybe")."""
-UNCLEAR_TWICE = "Still not sure — nothing was sent. Use the buttons to decide."
-"""After a second unclear reply: the card stays as it is, for a click."""
 
 
 class CardView(QWidget):
@@ -308,51 +303,22 @@ class CardView(QWidget):
         """Answer the card in words, as typed under the footer: "yes" / "ok" / "send it"
         approves (only while confirm is open and armed, else a short note says why not),
         "no" / "cancel" declines, anything else with a word in it declines with the words
-        for the agent (`revised`). Returns True when it decided the card."""
-        field = self.reply_field
-        if self._decision is not None:
-            return False
-        said = classify_reply(text)
-        if said.verdict == "yes" or self._carries_voice_words(text):
-            if not self._state.confirm_enabled:
-                why = listed(tuple(self._state.blockers())) or "confirm is not available"
-                field.show_note(f"Not yet: {why}.")
-                return False
-            if not self._hold.armed:
-                field.show_note("Not yet: look the card over for a moment, then say yes again.")
-                return False
-            self.reply_words = said.text
-            if self._pressed("confirm", None):
-                field.collapse()
-                return True
-            self.reply_words = None
-            return False
-        if said.verdict == "no":
-            self.reply_words = said.text
-            field.collapse()
-            return self._pressed("cancel", None)
-        if not said.words.strip():
-            field.show_note("Say what it should do instead, or yes or no.")
-            return False
-        if said.verdict == "unclear":
-            # The voice-confirm seed: an unclear reply keeps the question open and asks
-            # once more; a second one leaves the card as it is, for a click.
-            self.unclear_replies += 1
-            field.line.clear()
-            field.show_note(UNCLEAR_ONCE if self.unclear_replies == 1 else UNCLEAR_TWICE)
-            return False
+        for the agent (`revised`). Returns True when it decided the card (see
+        `notch_app.ui.card_view.reply`)."""
+        return answer_in_words(self, text)
+
+    def send_back(self, words: str) -> None:
+        """Decline with `words` for the agent ("make it shorter"): `revised(words)`."""
         self._decision = False
-        self.reply_words = said.text
-        field.collapse()
-        self.revised.emit(said.text)
-        return True
+        self.revised.emit(words)
 
     unclear_replies = 0
     """Replies in a row the classifier found unclear (the card asks once more, then waits
     for a click)."""
 
-    def _carries_voice_words(self, text: str) -> bool:
-        # "yes, zebra garden" typed as the card says to speak it: a yes, not a change.
+    def carries_voice_words(self, text: str) -> bool:
+        """Whether `text` ("yes, zebra garden") holds the words the card shows for a
+        spoken yes: typed as the card says to speak it, a yes, not a change."""
         return self._voice.carries(text)
 
     @property
