@@ -177,12 +177,33 @@ def encode(message: dict[str, Any]) -> bytes:
     try:
         data = orjson.dumps(message, option=_ORJSON_OPTIONS)
     except orjson.JSONEncodeError:
-        data = b""  # ints past 64 bits, non-str keys, ...: the stdlib's spelling or error
-    # orjson writes NaN/Infinity as null where the stdlib refuses them, so any line with
-    # a null is checked by the stdlib (a lone surrogate fails its UTF-8 step: ValueError).
-    if not data or b"null" in data:
+        # ints past 64 bits, non-str keys, lone surrogates, ...: the stdlib's spelling or
+        # error (a lone surrogate fails its UTF-8 step: ValueError).
         return (_ENCODER.encode(message) + "\n").encode("utf-8")
+    # orjson writes NaN/Infinity as null where the stdlib refuses them. A null in the
+    # line may be one of those: look at the floats (not the whole message again, which
+    # every reply with a null field would cost).
+    if b"null" in data and _holds_non_finite((message,)):
+        raise ValueError("Out of range float values are not JSON compliant (NaN, Infinity)")
     return data
+
+
+def _holds_non_finite(node: Any) -> bool:
+    """Whether a float in `node` (a message orjson took, so containers are dicts, lists
+    and tuples, at most 255 deep) is NaN or ±Infinity."""
+    for value in node.values() if isinstance(node, dict) else node:
+        kind = type(value)
+        if kind is str or kind is int or kind is bool or value is None:
+            continue
+        if kind is float:
+            if value - value:  # NaN for NaN and ±Infinity, 0.0 for a finite float
+                return True
+        elif isinstance(value, dict | list | tuple):
+            if _holds_non_finite(value):
+                return True
+        elif isinstance(value, float) and not math.isfinite(value):
+            return True
+    return False
 
 
 def decode(line: bytes) -> Any:

@@ -89,6 +89,17 @@ def test_big_integers_and_nan_keep_their_meaning_on_the_wire() -> None:
         rpc.encode({"x": float("nan")})
 
 
+@pytest.mark.parametrize("bad", [float("nan"), float("inf"), float("-inf")])
+def test_a_reply_with_nulls_refuses_a_non_finite_float_anywhere_in_it(bad: float) -> None:
+    # Replies hold nulls (unset fields), so orjson's null for NaN must be told apart.
+    deep = {"message": None, "arguments": {"a": [None, {"b": (1, bad)}]}}
+    for message in ({"id": 1, "result": deep}, {"id": 1, "result": [None, bad]}, bad):
+        with pytest.raises(ValueError):
+            rpc.encode(message)  # type: ignore[arg-type]
+    fine = {"id": 1, "result": {"message": None, "n": [0.5, -1e300, None]}}
+    assert rpc.encode(fine) == orjson.dumps(fine, option=orjson.OPT_APPEND_NEWLINE)
+
+
 def test_malformed_lines_get_the_stdlibs_parse_error_message() -> None:
     with pytest.raises(rpc.RpcError) as caught:
         rpc.decode(b'{"jsonrpc": "2.0", "id": 1, "method": \n')
