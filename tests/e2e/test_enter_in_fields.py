@@ -5,7 +5,8 @@ the path a person's keyboard takes). Each test presses Enter in a field, then go
 editing, then approves with Ctrl+Enter: the decision must hold the edit made *after*
 the Enter. Had that Enter approved, the card would have gone with the earlier value
 (and the later keys would have reached nothing), so no test needs to wait for a card
-to stay on screen.
+to stay on screen. The three share one `notch run` (`shared_notch`): each asks a
+different integration's tool and leaves the notch idle, as the fixture checks.
 """
 
 from __future__ import annotations
@@ -45,13 +46,11 @@ def decision_of(asker: subprocess.Popen[str]) -> dict[str, Any]:
 
 
 def test_enter_in_a_single_line_field_does_not_approve(
-    xserver: Any, notch_env: dict[str, Path], start_notch: Any, ask: Any, wait_for: Any
+    xserver: Any, shared_notch: Any, ask: Any, wait_for: Any
 ) -> None:
-    start_notch(
-        xserver.env, notch_env["socket"], notch_env["data_dir"], notch_env["log"], "--theme", "dark"
-    )
+    notch = shared_notch("--theme", "dark")
     asker = ask(
-        notch_env["socket"], "dev.notch.examples.files", "move_file",
+        notch.socket, "dev.notch.examples.files", "move_file",
         {"source": "/home/maya/a.pdf", "destination": "/home/maya/b.pdf", "overwrite": False},
     )  # fmt: skip
     card = xserver.settled_card()
@@ -75,13 +74,11 @@ def test_enter_in_a_single_line_field_does_not_approve(
 
 
 def test_enter_in_a_text_area_and_a_select_does_not_approve(
-    xserver: Any, notch_env: dict[str, Path], start_notch: Any, ask: Any, wait_for: Any
+    xserver: Any, shared_notch: Any, ask: Any, wait_for: Any
 ) -> None:
-    start_notch(
-        xserver.env, notch_env["socket"], notch_env["data_dir"], notch_env["log"], "--theme", "dark"
-    )
+    notch = shared_notch("--theme", "dark")
     asker = ask(
-        notch_env["socket"], "io.elevenlabs", "generate_speech",
+        notch.socket, "io.elevenlabs", "generate_speech",
         {"text": "Hello", "voice": "rachel"},
     )  # fmt: skip
     card = xserver.settled_card()
@@ -102,13 +99,11 @@ def test_enter_in_a_text_area_and_a_select_does_not_approve(
 
 
 def test_enter_in_a_chips_field_adds_a_chip_and_does_not_approve(
-    xserver: Any, notch_env: dict[str, Path], start_notch: Any, ask: Any, wait_for: Any
+    xserver: Any, shared_notch: Any, ask: Any, wait_for: Any
 ) -> None:
-    start_notch(
-        xserver.env, notch_env["socket"], notch_env["data_dir"], notch_env["log"], "--theme", "dark"
-    )
+    notch = shared_notch("--theme", "dark")
     asker = ask(
-        notch_env["socket"], "dev.notch.examples.mail", "send_email",
+        notch.socket, "dev.notch.examples.mail", "send_email",
         {"from": "maya@example.com", "to": ["sam@example.com"], "subject": "Hi", "body": "See you"},
     )  # fmt: skip
     card = xserver.settled_card()
