@@ -51,7 +51,7 @@ def sentence_for_model(
         else:
             text = f"{name} ran without a card: the person lets it run without asking."
     elif outcome == "notRequired":
-        text = f"{name} needs no approval (it only reads); it ran as you sent it."
+        text = _read_only_text(name)
     elif outcome == "declined":
         words = (decision.feedback or "").strip()
         if words and decision.reason == "revise":
@@ -81,6 +81,18 @@ def sentence_for_model(
     else:  # an outcome added later: say only what is certain
         text = f"{name}: {outcome}."
     return _cut(text, MAX_FOR_MODEL_CHARS)
+
+
+def read_only_sentence(title: str, tool_name: str) -> str:
+    """The sentence of a notRequired decision of the tool titled `title`, as
+    `sentence_for_model` makes it: without a Decision, so a read-only call's decision is
+    built once with it (one is built per read, the busiest path)."""
+    name = _cut(" ".join(title.split()) or tool_name, MAX_TITLE_CHARS)
+    return _cut(_read_only_text(name), MAX_FOR_MODEL_CHARS)
+
+
+def _read_only_text(name: str) -> str:
+    return f"{name} needs no approval (it only reads); it ran as you sent it."
 
 
 def _approved(decision: Decision, name: str, asked: Mapping[str, Any], secrets: ToolFacts) -> str:

@@ -165,7 +165,8 @@ class RequestEndings:
         """`decision` with its sentence for the model (see model_sentence.py)."""
         secrets = tool_facts(tool) if tool is not GONE_TOOL else None
         title = tool.display_title if tool is not GONE_TOOL else decision.tool_name
-        return replace(decision, for_model=sentence_for_model(decision, title, asked, secrets))
+        told = sentence_for_model(decision, title, asked, secrets)
+        return decision if told == decision.for_model else replace(decision, for_model=told)
 
     def _replayed(self, stored: Decision) -> Decision:
         """A stored decision reported again, with a sentence for the model even when it

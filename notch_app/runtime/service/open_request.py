@@ -54,6 +54,9 @@ class OpenRequest:
     salt: bytes | None = None
     """Keys the secret values in its decision's digest (made once, at its first decision
     holding one: a retried write of the same decision has the same digest)."""
+    keyed: tuple[str, ...] | None = None
+    """The secret paths of `request.arguments` (`keyed_paths`), worked out once when it
+    was planned: `sealed` reuses them for a decision that runs with those arguments."""
 
 
 @dataclass(slots=True)
@@ -80,14 +83,24 @@ def keyed_paths(tool: Tool | None, arguments: Mapping[str, Any]) -> tuple[str, .
     return tool_facts(tool).secrets_in(arguments)
 
 
-def sealed(decision: Decision, tool: Tool, item: OpenRequest | None = None) -> Decision:
+def sealed(
+    decision: Decision,
+    tool: Tool,
+    item: OpenRequest | None = None,
+    keyed: tuple[str, ...] | None = None,
+) -> Decision:
     """`decision` with the digest its executor checks: the plain digest of its arguments,
     unless they hold secret values; then keyed (decision.py: `arguments_digest`) with the
-    request's salt, which only this live decision carries. Nothing else changes."""
+    request's salt, which only this live decision carries. Nothing else changes.
+    `keyed`: the secret paths of `decision.arguments` when the caller already has them."""
     arguments = decision.arguments
     if not decision.runs or arguments is None:
         return decision
-    keyed = keyed_paths(tool, arguments)
+    if keyed is None:
+        if item is not None and item.keyed is not None and arguments is item.request.arguments:
+            keyed = item.keyed  # the arguments it was planned with, not edited ones
+        else:
+            keyed = keyed_paths(tool, arguments)
     if not keyed:
         return decision
     salt = new_digest_salt() if item is None else item.salt or new_digest_salt()

@@ -16,6 +16,7 @@ from notch_app.runtime.decision import (
     arguments_digest,
     canonical_json,
 )
+from notch_app.runtime.model_sentence import read_only_sentence
 from notch_app.runtime.ownership import owner_of
 from notch_app.runtime.pause import PAUSED_REASON
 from notch_app.runtime.policy import ASK, PolicyVerdict
@@ -78,14 +79,14 @@ class Planning(Superseding):
         context = dict(call.context or {})
         args = dict(call.arguments)
         known_tool = self.catalog.tool(call.integration_id, call.tool_name)
-        digest = _digest_of(context, args, known_tool)
+        digest, keyed = _digest_of(context, args, known_tool)
         earlier = self._earlier(call, digest, known_tool, listener)
         if earlier is not None:
             return earlier
         integration, tool = self._validate(call, known_tool, args)
         now = self._clock()
         if tool.confirmation is None:
-            return self._read_only(loop, call, tool, args, digest, now)
+            return self._read_only(loop, call, tool, args, (digest, keyed), now)
         old = self._to_supersede(call, queued)
         updated: str | None = None
         if old is None and call.supersedes is None and repeat_replaces:
@@ -108,7 +109,7 @@ class Planning(Superseding):
             process=call.process,
             changes=tuple(self.memory.changes(integration.id, tool, args)) if asks else (),
         )
-        item = OpenRequest(request, integration, tool, digest, loop.create_future())
+        item = OpenRequest(request, integration, tool, digest, loop.create_future(), keyed=keyed)
         item.owner = owner_of(call.token)
         item.source = source
         if listener is not None:
@@ -121,17 +122,21 @@ class Planning(Superseding):
         call: ToolCall,
         tool: Tool,
         args: dict[str, Any],
-        digest: str,
+        known: tuple[str, tuple[str, ...]],
         now: float,
     ) -> asyncio.Future[Decision]:
         """A read-only call: answered notRequired at once and not logged (no card,
-        nothing to decide); remembered for a glance of its result (`read_answered`)."""
+        nothing to decide); remembered for a glance of its result (`read_answered`).
+        `known`: its digest and secret paths (`_digest_of`). Its decision is built once,
+        sentence and all (`_told` would build it again)."""
+        digest, keyed = known
         self._reads[call.call_id] = (owner_of(call.token), call.integration_id, tool.name)
         if len(self._reads) > MAX_READS_KEPT:
             self._reads.popitem(last=False)
+        told = read_only_sentence(tool.display_title, call.tool_name)
         free = Decision(call.call_id, "notRequired", call.integration_id, call.tool_name,
-                        args, (), digest, "service", now)  # fmt: skip
-        return done_future(loop, self._told(sealed(free, tool), tool, args))
+                        args, (), digest, "service", now, for_model=told)  # fmt: skip
+        return done_future(loop, sealed(free, tool, keyed=keyed))
 
     def _ruling(
         self,
@@ -264,11 +269,13 @@ def _names(items: list[str], limit: int = 20) -> str:
     return shown + (f" and {len(items) - limit} more" if len(items) > limit else "")
 
 
-def _digest_of(context: dict[str, Any], args: dict[str, Any], tool: Tool | None) -> str:
+def _digest_of(
+    context: dict[str, Any], args: dict[str, Any], tool: Tool | None
+) -> tuple[str, tuple[str, ...]]:
     """The digest a call is known by (a repeat is told by what the store keeps: its
-    secret values masked). Raises ServiceError(invalidParams) for a context over
-    MAX_CONTEXT_CHARS, or anything without canonical JSON (NaN, lone surrogates, huge
-    ints: RFC 8785)."""
+    secret values masked), and the paths of those secret values. Raises
+    ServiceError(invalidParams) for a context over MAX_CONTEXT_CHARS, or anything without
+    canonical JSON (NaN, lone surrogates, huge ints: RFC 8785)."""
     try:
         if context and len(canonical_json(context, "context")) > MAX_CONTEXT_CHARS:
             raise ServiceError(
@@ -278,4 +285,4 @@ def _digest_of(context: dict[str, Any], args: dict[str, Any], tool: Tool | None)
     except NotDigestible as exc:
         raise ServiceError("invalidParams", str(exc), exc.path) from None
     keyed = keyed_paths(tool, args)
-    return arguments_digest(redact_paths(args, keyed)) if keyed else digest
+    return (arguments_digest(redact_paths(args, keyed)) if keyed else digest), keyed
