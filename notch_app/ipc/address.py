@@ -37,7 +37,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-from notch_app.runtime.folders import FolderError, check_private_folder, make_private_folder
+from notch_app.runtime.folders import (
+    FolderError,
+    check_private_folder,
+    derived_runtime_dir,
+    make_private_folder,
+)
 
 SOCKET_NAME: Final = "notch.sock"
 FOLDER_FIX: Final = "pass --socket with a path in a folder of your own (mode 0700)"
@@ -62,19 +67,7 @@ def _own_runtime_dir(env: Mapping[str, str]) -> Path | None:
     runtime = env.get("XDG_RUNTIME_DIR")
     if runtime:
         return Path(runtime) if Path(runtime).is_dir() else None
-    return _derived_runtime_dir()
-
-
-def _derived_runtime_dir() -> Path | None:
-    uid = _uid()
-    if uid is None or not sys.platform.startswith("linux"):
-        return None
-    folder = Path("/run/user") / str(uid)
-    try:
-        check_private_folder(folder, what="the runtime folder", fix="")
-    except FolderError:
-        return None
-    return folder
+    return derived_runtime_dir()
 
 
 def _fallback_socket_path() -> Path:
@@ -141,7 +134,7 @@ def find_socket(env: Mapping[str, str] | None = None) -> SocketSearch:
     runtime = env.get("XDG_RUNTIME_DIR")
     if runtime:
         places.append((Path(runtime) / "notch" / SOCKET_NAME, "$XDG_RUNTIME_DIR"))
-    derived = _derived_runtime_dir()
+    derived = derived_runtime_dir()
     if derived is not None and (not runtime or Path(runtime) != derived):
         places.append((derived / "notch" / SOCKET_NAME, "the runtime folder"))
     looked: list[str] = []

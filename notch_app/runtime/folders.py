@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import stat
+import sys
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Final
@@ -43,6 +44,27 @@ def default_data_dir(env: Mapping[str, str] | None = None) -> Path:
 
 def _uid() -> int | None:
     return os.getuid() if hasattr(os, "getuid") else None
+
+
+RUN_USER: Final = Path("/run/user")
+"""Where systemd-logind makes each logged-in user's runtime folder (`<uid>` in it)."""
+
+
+def derived_runtime_dir(run_user: Path = RUN_USER) -> Path | None:
+    """On Linux, `/run/user/<uid>` when it exists and is this user's alone (what a
+    desktop session sets `XDG_RUNTIME_DIR` to); else None. MCP clients start servers
+    without that variable, and both Notch's socket (ipc/address.py) and the session bus
+    (runtime/session_bus.py) are found here then. `run_user` is a seam for tests. One
+    lstat: `notch mcp` may call it before its first read."""
+    uid = _uid()
+    if uid is None or not sys.platform.startswith("linux"):
+        return None
+    folder = run_user / str(uid)
+    try:
+        check_private_folder(folder, what="the runtime folder", fix="")
+    except FolderError:
+        return None
+    return folder
 
 
 def make_private_folder(folder: Path) -> bool:

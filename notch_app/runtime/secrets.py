@@ -48,6 +48,7 @@ from keyring.backends import chainer, fail, null
 from notch_app.manifest import limits
 from notch_app.manifest.limits import REVERSE_DNS
 from notch_app.runtime.folders import SETTINGS_FILE_NAME, default_data_dir
+from notch_app.runtime.session_bus import reach_session_bus
 
 if TYPE_CHECKING:  # read only where there is a settings file: it loads pydantic
     from notch_app.runtime.settings import IntegrationValues
@@ -303,6 +304,14 @@ def _check_field(field: str) -> str:
     return field
 
 
+def _keyring() -> keyring.backend.KeyringBackend:
+    """The backend keyring chose, after pointing this process at the person's session
+    bus when a client started Notch without its address (runtime/session_bus.py): keyring
+    chooses once, and the Secret Service is found through that bus or not at all."""
+    reach_session_bus()
+    return keyring.get_keyring()
+
+
 def _backend_name(backend: object) -> str:
     kind = type(backend)
     return f"{kind.__module__}.{kind.__qualname__}"
@@ -323,7 +332,7 @@ def _chosen_explicitly() -> bool:
 def keyring_problem(backend: keyring.backend.KeyringBackend | None = None) -> str | None:
     """Why secrets cannot be kept with `backend` (default: the one keyring chose), or None
     when it is a real keyring. See the module docstring for what is refused."""
-    chosen = keyring.get_keyring() if backend is None else backend
+    chosen = _keyring() if backend is None else backend
     writer: object = chosen
     if isinstance(chosen, chainer.ChainerBackend):
         chained = list(type(chosen).backends)
@@ -368,7 +377,7 @@ class SecretStore:
 
     @property
     def backend(self) -> keyring.backend.KeyringBackend:
-        return keyring.get_keyring() if self._backend is None else self._backend
+        return _keyring() if self._backend is None else self._backend
 
     @property
     def problem(self) -> str | None:
