@@ -199,7 +199,7 @@ def _holds_non_finite(node: Any) -> bool:
             if value - value:  # NaN for NaN and ±Infinity, 0.0 for a finite float
                 return True
         elif isinstance(value, dict | list | tuple):
-            if _holds_non_finite(value):
+            if value and _holds_non_finite(value):  # a reply's many [] cost no call
                 return True
         elif isinstance(value, float) and not math.isfinite(value):
             return True
