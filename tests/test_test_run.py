@@ -58,6 +58,25 @@ import pytest
 @pytest.mark.timing
 def test_a_bound_is_measured_alone():
     assert os.environ.get("NOTCH_TESTS_WEB_ENGINE_REPORTS"), "beside the workers"
+
+
+@pytest.mark.timing(waits=True)
+@pytest.mark.parametrize("n", [1, 2])
+def test_a_wait_is_measured_one_per_core(n):
+    assert os.environ.get("NOTCH_TESTS_WEB_ENGINE_REPORTS"), "beside the workers"
+    cores = len(os.sched_getaffinity(0))
+    assert os.environ.get("PYTEST_XDIST_WORKER") or cores < 2, "not one per core"
+"""
+
+HANGING = """
+import asyncio
+import pytest
+
+
+@pytest.mark.timeout(12)
+@pytest.mark.asyncio
+async def test_waits_for_what_never_comes():
+    await asyncio.get_running_loop().create_future()
 """
 
 
@@ -91,7 +110,33 @@ def test_a_crash_fails_its_tests_and_the_run_goes_on(tmp_path: Path) -> None:
         "test_a_worker_never_holds_the_engine": "PASSED",
         "test_loading_the_engine_here_fails": "FAILED",
         "test_a_bound_is_measured_alone": "PASSED",
+        "test_a_wait_is_measured_one_per_core[1]": "PASSED",
+        "test_a_wait_is_measured_one_per_core[2]": "PASSED",
     }, said
     assert "the web engine's test process ended with signal SIGSEGV" in said, said
     assert "not run: the web engine's test process ended with signal SIGSEGV" in said, said
     assert "started the web engine" in said and "pytest.mark.web_engine" in said, said
+
+
+def test_an_async_widget_test_hung_on_the_qt_loop_fails_at_its_await(tmp_path: Path) -> None:
+    """pytest-timeout cannot end a wait inside Qt's event loop (Qt swallows what its alarm
+    handler raises in a slot): tests/ui/conftest.py's loop ends it before the limit."""
+    options = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    ini = options["tool"]["pytest"]["ini_options"]
+    (tmp_path / "tests" / "ui").mkdir(parents=True)
+    shutil.copy(ROOT / "tests" / "conftest.py", tmp_path / "tests" / "conftest.py")
+    shutil.copy(ROOT / "tests" / "ui" / "conftest.py", tmp_path / "tests" / "ui" / "conftest.py")
+    (tmp_path / "tests" / "ui" / "test_hanging.py").write_text(HANGING, encoding="utf-8")
+    (tmp_path / "pytest.ini").write_text(
+        f"[pytest]\naddopts = {' '.join(ini['addopts'])} -p no:cacheprovider\n"
+        f"qt_api = {ini['qt_api']}\nasyncio_default_fixture_loop_scope = function\n",
+        encoding="utf-8",
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "tests/ui/test_hanging.py"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=90, check=False,
+    )  # fmt: skip
+    said = done.stdout + done.stderr
+    assert done.returncode == 1, said
+    assert "CancelledError: hung: still waiting after the test's limit of 12 s" in said, said
+    assert "await asyncio.get_running_loop().create_future()" in said, said
