@@ -5,9 +5,10 @@ the person's session bus (and so the Secret Service keyring) at `$XDG_RUNTIME_DI
 Real: a real `dbus-daemon` listens in a temporary runtime folder, the lookup runs in a
 process whose environment is the MCP SDK's `get_default_environment()`, and jeepney (the
 library keyring reaches the Secret Service with) connects and asks the bus its id. The
-key itself is read by `integration_environment` (what `notch mcp` calls while its server
-starts) through the real keyring library from a small Secret Service on that bus, since
-no gnome-keyring is installed here. `/run/user` needs root to make and is shared by
+key itself is read through the real keyring library from a small Secret Service on that
+bus (no gnome-keyring is installed here): by `integration_environment` (what `notch mcp`
+calls while its server starts), and by the real `notch mcp` under the SDK's stdio client,
+which hands it to the wrapped server. `/run/user` needs root to make and is shared by
 everyone on the machine, so its case passes the lookup another root (`run_user`)."""
 
 from __future__ import annotations
@@ -29,7 +30,8 @@ import pytest
 from jeepney import HeaderFields, MessageType, new_error, new_method_return
 from jeepney.bus_messages import message_bus
 from jeepney.io.blocking import DBusConnection, open_dbus_connection
-from mcp.client.stdio import get_default_environment
+from mcp.client.session import ClientSession
+from mcp.client.stdio import StdioServerParameters, get_default_environment, stdio_client
 
 from notch_app.runtime.session_bus import (
     BUS_VARIABLE,
@@ -317,3 +319,47 @@ def test_notch_mcp_reads_the_key_in_the_keyring_without_the_bus_address(
     finally:
         service.stop()
     assert "MAIL_API_KEY" not in said and "keyring" in said["missing"].lower()
+
+
+LOCKED = REPO / "tests" / "fixtures" / "mcp_servers" / "locked"
+"""Notes behind a required secret, NOTES_TOKEN; its get_status says the token it got."""
+
+
+async def _status_through_notch_mcp(env: dict[str, str], data_dir: Path, log: Path) -> Any:
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "notch_app", "mcp", str(LOCKED), "--socket", str(data_dir / "no.sock"),
+              "--data-dir", str(data_dir)],
+        env=env, cwd=str(REPO),
+    )  # fmt: skip  # env: merged over the SDK's default environment, as clients do
+    with log.open("a") as err:
+        async with stdio_client(params, err) as (r, w), ClientSession(r, w) as client:
+            await client.initialize()
+            return await client.call_tool("get_status", {})
+
+
+@needs_dbus
+@pytest.mark.asyncio
+async def test_notch_mcp_hands_its_server_the_key_from_the_keyring(
+    bus: SessionBus, tmp_path: Path
+) -> None:
+    service = SecretService(bus.address, {("notch:dev.notch.fixtures.locked", "NOTES_TOKEN"): KEY})
+    home = tmp_path / "home"
+    home.mkdir()
+    env = {
+        "HOME": str(home),
+        "PATH": f"{Path(sys.executable).parent}:{os.environ.get('PATH', '')}",
+        "XDG_RUNTIME_DIR": str(bus.path.parent),  # what a desktop client has; no bus address
+    }
+    try:
+        found = await _status_through_notch_mcp(env, tmp_path / "data", tmp_path / "gw.log")
+        # Nowhere to find the bus: how every client's `notch mcp` ran before.
+        hidden = bus.path.parent / "hidden"
+        hidden.mkdir()
+        os.rename(bus.path, hidden / "bus")
+        lost = await _status_through_notch_mcp(env, tmp_path / "data", tmp_path / "gw.log")
+    finally:
+        service.stop()
+    assert not found.is_error, found.content
+    assert found.structured_content["token"] == KEY
+    assert lost.is_error and "NOTES_TOKEN" in lost.content[0].text
