@@ -398,7 +398,11 @@ class SecretStore:
         backend = self._usable()
         try:
             value = backend.get_password(service, field)
-        except keyring.errors.KeyringError as exc:
+        except Exception as exc:
+            # Any: a backend raises its library's own errors besides keyring's (the Secret
+            # Service one: secretstorage's ItemNotFoundException or LockedException,
+            # jeepney's DBusErrorResponse, a bus gone mid-call). Each is the keyring
+            # failing, said with the field and the fix, never a library's bare message.
             raise NoKeyring(_keyring_refused("read", exc)) from None
         return value if value else None
 
@@ -428,7 +432,7 @@ class SecretStore:
         backend = self._usable()
         try:
             backend.set_password(service, field, value)
-        except keyring.errors.KeyringError as exc:
+        except Exception as exc:  # any backend's error, as in get
             raise NoKeyring(_scrub(_keyring_refused("keep", exc), value)) from None
         log.info("secret %s of %s set in %s", field, integration_id, _backend_name(backend))
 
@@ -443,7 +447,7 @@ class SecretStore:
             backend.delete_password(service, field)
         except keyring.errors.PasswordDeleteError:
             return False
-        except keyring.errors.KeyringError as exc:
+        except Exception as exc:  # any backend's error, as in get
             raise NoKeyring(_keyring_refused("remove", exc)) from None
         log.info("secret %s of %s cleared", field, integration_id)
         return True

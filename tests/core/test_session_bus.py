@@ -251,8 +251,11 @@ class SecretService:
     `get_password` uses: one unlocked collection holding `items` ((service, username) to
     secret), plain sessions only. Serves on its own thread until `stop`."""
 
-    def __init__(self, address: str, items: dict[tuple[str, str], str]) -> None:
+    def __init__(
+        self, address: str, items: dict[tuple[str, str], str], *, unlocks: bool = True
+    ) -> None:
         self.items = items
+        self.unlocks = unlocks
         self.conn: DBusConnection = open_dbus_connection(address)
         bus = message_bus
         reply = self.conn.send_and_get_reply(bus.RequestName(SECRET_SERVICE, 4), timeout=10)
@@ -288,7 +291,7 @@ class SecretService:
             if msg.body[0] == "plain":
                 return new_method_return(msg, "vo", (("s", ""), SESSION))
             return new_error(msg, "org.freedesktop.DBus.Error.NotSupported")
-        elif member == ("org.freedesktop.Secret.Service", "Unlock"):
+        elif member == ("org.freedesktop.Secret.Service", "Unlock") and self.unlocks:
             return new_method_return(msg, "aoo", (msg.body[0], "/"))  # no prompt needed
         elif member == ("org.freedesktop.Secret.Item", "GetSecret"):
             secret = next(iter(self.items.values())).encode()
@@ -363,3 +366,30 @@ async def test_notch_mcp_hands_its_server_the_key_from_the_keyring(
     assert not found.is_error, found.content
     assert found.structured_content["token"] == KEY
     assert lost.is_error and "NOTES_TOKEN" in lost.content[0].text
+
+
+@needs_dbus
+@pytest.mark.asyncio
+async def test_a_keyring_that_fails_midway_is_a_tool_error_not_a_traceback(
+    bus: SessionBus, tmp_path: Path
+) -> None:
+    # The keyring answers, then refuses what secretstorage asks next (its own exception,
+    # not one of keyring's): the call says the keyring failed and names the field.
+    service = SecretService(
+        bus.address, {("notch:dev.notch.fixtures.locked", "NOTES_TOKEN"): KEY}, unlocks=False
+    )
+    home = tmp_path / "home"
+    home.mkdir()
+    env = {
+        "HOME": str(home),
+        "PATH": f"{Path(sys.executable).parent}:{os.environ.get('PATH', '')}",
+        "XDG_RUNTIME_DIR": str(bus.path.parent),
+    }
+    try:
+        result = await _status_through_notch_mcp(env, tmp_path / "data", tmp_path / "gw.log")
+    finally:
+        service.stop()
+    said = result.content[0].text
+    assert result.is_error, said
+    assert "NOTES_TOKEN" in said and "keyring could not read" in said, said
+    assert "Traceback" not in (tmp_path / "gw.log").read_text()
