@@ -286,7 +286,7 @@ class ToolFacts:
         for path in _named_paths(arguments, at):
             if not self._is_declared(_joined(at, path)):
                 found.add(path)
-        return _outermost(found)
+        return _outermost(found) if found else ()
 
     def masked(self, arguments: Mapping[str, Any], mask: Any) -> dict[str, Any]:
         """A copy of `arguments` with every secret value (`secrets_in`) replaced by
@@ -316,18 +316,20 @@ def _named_paths(node: Any, at: str, prefix: str = "", depth: int = 0) -> Iterat
     relative to `node`, outermost only."""
     if depth > MAX_DEPTH:
         return
-    if isinstance(node, Mapping):
+    if type(node) is dict or isinstance(node, Mapping):  # a dict skips the ABC's check
         items: Iterator[tuple[str, Any]] = ((str(k), v) for k, v in node.items())
     elif isinstance(node, list):
         items = ((str(i), v) for i, v in enumerate(node[:MAX_VALUES]))
     else:
         return
     for key, child in items:
-        path = f"{prefix}.{key}" if prefix else key
         if not key.isdigit() and secret_name(key) and not isinstance(child, bool | None):
-            yield path
-        else:
-            yield from _named_paths(child, at, path, depth + 1)
+            yield f"{prefix}.{key}" if prefix else key
+        elif not isinstance(child, _SCALARS):  # nothing below a scalar: no call for one
+            yield from _named_paths(child, at, f"{prefix}.{key}" if prefix else key, depth + 1)
+
+
+_SCALARS: Final = (str, int, float, type(None))
 
 
 def _joined(at: str, path: str) -> str:
