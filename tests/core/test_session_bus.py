@@ -305,7 +305,7 @@ class SecretService:
 
 
 @needs_dbus
-def test_notch_mcp_reads_the_key_in_the_keyring_without_the_bus_address(
+def test_the_servers_environment_gets_the_key_without_the_bus_address(
     bus: SessionBus, runtime: Path
 ) -> None:
     service = SecretService(bus.address, {(f"notch:{MAIL}", "MAIL_API_KEY"): KEY})
