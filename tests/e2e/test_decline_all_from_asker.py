@@ -26,16 +26,23 @@ ARGS = json.loads((REPO / "manifests" / "files" / "preview.json").read_text())["
 ]["args"]
 
 ASK = r"""
-import json, sys
-from notch_app.client import NotchClient
+import asyncio, json, sys
+from notch_app.client import AsyncNotchClient
 path, prefix, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
 args = json.loads(sys.argv[4])
-with NotchClient(path) as notch:
-    ids = [notch.submit("dev.notch.examples.files", "delete_files", args,
-                        call_id=f"{prefix}-{n}")[0] for n in range(count)]
-    print("asked", flush=True)
-    for call_id in ids:
-        print(notch.await_decision(call_id, timeout=60).outcome, flush=True)
+
+async def main():
+    async with AsyncNotchClient(path) as notch:
+        # All at once, as a flood (or a model turn's parallel calls) sends them: one
+        # after another, seconds apart, each would replace the last (runtime/repeats.py).
+        asked = await asyncio.gather(*(
+            notch.submit("dev.notch.examples.files", "delete_files", args,
+                         call_id=f"{prefix}-{n}") for n in range(count)))
+        print("asked", flush=True)
+        for call_id, _ in asked:
+            print((await notch.await_decision(call_id, timeout=60)).outcome, flush=True)
+
+asyncio.run(main())
 """
 
 
