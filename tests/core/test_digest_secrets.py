@@ -217,3 +217,25 @@ async def test_the_readme_javascript_verifies_the_keyed_decisions_of_a_real_notc
         capture_output=True, text=True, timeout=60, check=True,
     )  # fmt: skip
     assert json.loads(done.stdout) == [True] * len(wires) + [False]
+
+
+@pytest.mark.asyncio
+@pytest.mark.timeout(60)
+async def test_a_read_only_call_with_a_secret_gets_a_keyed_digest_the_client_verifies(
+    base: Path, running_notch: Any
+) -> None:
+    # A read's decision is built once with the secret paths worked out when it was
+    # checked: they must still key its digest (a plain one would let the PIN be guessed).
+    asked = {"query": "from:ann", "api_key": PIN}
+    async with running_notch(base) as (notch, _):
+
+        def blocking() -> Decision:
+            with NotchClient(notch.server.path) as client:
+                return client.confirm(MAIL, "search_mail", asked)  # verified by the client
+
+        decision = await asyncio.to_thread(blocking)
+    assert decision.outcome == "notRequired" and decision.arguments == asked
+    assert decision.digest_keyed == ("api_key",) and decision.digest_salt
+    assert decision.digest != arguments_digest(asked)
+    assert brute_force({"query": "from:ann", "api_key": REDACTED}, {decision.digest}) is None
+    assert decision.for_model.endswith("needs no approval (it only reads); it ran as you sent it.")
