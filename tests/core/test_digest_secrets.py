@@ -236,6 +236,6 @@ async def test_a_read_only_call_with_a_secret_gets_a_keyed_digest_the_client_ver
         decision = await asyncio.to_thread(blocking)
     assert decision.outcome == "notRequired" and decision.arguments == asked
     assert decision.digest_keyed == ("api_key",) and decision.digest_salt
-    assert decision.digest != arguments_digest(asked)
+    assert decision.digest is not None and decision.digest != arguments_digest(asked)
     assert brute_force({"query": "from:ann", "api_key": REDACTED}, {decision.digest}) is None
     assert decision.for_model.endswith("needs no approval (it only reads); it ran as you sent it.")
