@@ -18,10 +18,12 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from notch_app.card.shell import places, read_command
-from notch_app.manifest.model import BadgeBlock, Tool, walk_blocks
+
+if TYPE_CHECKING:  # the model loads pydantic; `notch hook` reads OUTSIDE_NOTE without it
+    from notch_app.manifest.model import Tool
 
 OUTSIDE_NOTE: Final = "Outside the working directory"
 """The note a coding agent's hook puts on a file change outside the folder it works in
@@ -85,6 +87,8 @@ def _file_risk(path: str, arguments: Mapping[str, Any], home: str) -> CardRisk:
 
 def _says_so(tool: Tool) -> bool:
     """The card itself shows a danger badge on every call (none behind a `visibleIf`)."""
+    from notch_app.manifest.model import BadgeBlock, walk_blocks
+
     view = tool.confirmation
     if view is None:
         return False

@@ -30,7 +30,6 @@ from typing import Any, Final, Literal
 from notch_app.card.input_text import readable_input
 from notch_app.hooks import file_change
 from notch_app.hooks.payload import HookPayload
-from notch_app.manifest.facts import listed_tool_facts
 
 SECRET_SHOWN: Final = "•••••"
 """What a secret value of an unknown tool's input reads as on the `Other` card."""
@@ -335,6 +334,10 @@ def _web_fetch(given: Mapping[str, Any]) -> Mapped:
 
 
 def _mcp_or_other(integration: str, payload: HookPayload, installed: Installed) -> Mapped:
+    # The facts load the manifest model (pydantic, jsonschema): only for these tools, so
+    # a Bash, Edit or Write call's hook starts without them.
+    from notch_app.manifest.facts import listed_tool_facts
+
     mcp = payload.server_and_tool
     if mcp is not None:
         found = installed.find(*mcp)

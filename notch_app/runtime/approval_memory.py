@@ -30,11 +30,11 @@ import unicodedata
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
-from notch_app.manifest.facts import ToolFacts, tool_facts
-from notch_app.manifest.model import Tool
-from notch_app.manifest.trust_rules import _plain_letters as plain_letters
+if TYPE_CHECKING:  # the facts and the model load pydantic and jsonschema: loaded on use
+    from notch_app.manifest.facts import ToolFacts
+    from notch_app.manifest.model import Tool
 
 log = logging.getLogger(__name__)
 
@@ -217,6 +217,8 @@ class ApprovalMemory:
 
 
 def _facts(tool: Tool, arguments: Mapping[str, Any]) -> _Facts:
+    from notch_app.manifest.facts import tool_facts
+
     secrets = tool_facts(tool)
     facts = _Facts([], [], [], [], [])
     for path, key, value, parent in _walk(arguments, secrets):
@@ -289,6 +291,8 @@ def _host(url: str) -> str:
 
 def _skeleton(domain: str) -> str:
     """How a domain reads at a glance: look-alike letters as Latin, rn as m, 0 as o…"""
+    from notch_app.manifest.trust_rules import _plain_letters as plain_letters
+
     plain = plain_letters(unicodedata.normalize("NFKC", domain)).lower()
     for seen, read in (("rn", "m"), ("vv", "w"), ("cl", "d"), ("0", "o"), ("1", "l"), ("5", "s")):
         plain = plain.replace(seen, read)

@@ -13,11 +13,12 @@ import contextlib
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, Final
 
-from notch_app.manifest.facts import ToolFacts, tool_facts
-from notch_app.manifest.model import Tool
 from notch_app.manifest.paths import MISSING, PathError, delete_path, get_path, set_path
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the facts and the model load pydantic and jsonschema: loaded on use,
+    # so `notch log` and the store's readers start without them
+    from notch_app.manifest.facts import ToolFacts
+    from notch_app.manifest.model import Tool
     from notch_app.runtime.catalog import Catalog
 
 REDACTED: Final = "•••••"
@@ -27,6 +28,8 @@ def secret_paths(tool: Tool) -> frozenset[str]:
     """The tool's secret argument paths as declared (a list's path stands for its
     elements): `tool_facts(tool).secrets`. Match a path of a call against them with
     `tool_facts(tool).is_secret(path)`, or find a call's own with `.secrets_in(args)`."""
+    from notch_app.manifest.facts import tool_facts
+
     return tool_facts(tool).secrets
 
 
@@ -63,5 +66,7 @@ def _index_order(path: str) -> list[tuple[int, int, str]]:
 
 def facts_in(catalog: Catalog, integration_id: str, tool_name: str) -> ToolFacts | None:
     """The facts of a tool in `catalog`; None when it is not installed there."""
+    from notch_app.manifest.facts import tool_facts
+
     tool = catalog.tool(integration_id, tool_name)
     return None if tool is None else tool_facts(tool)

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
-from notch_app.manifest.facts import ToolFacts
 from notch_app.runtime.redaction import redact_paths
 
-SecretsOf = Callable[[str, str], ToolFacts | None]
+if TYPE_CHECKING:  # the facts load pydantic and jsonschema; `notch log` reads without them
+    from notch_app.manifest.facts import ToolFacts
+
+SecretsOf: TypeAlias = Callable[[str, str], "ToolFacts | None"]
 """(integration id, tool name) → the tool's facts, which say which argument values are
 secret (`ToolFacts.secrets_in`); None when that tool is not installed (so which values
 are secret is unknown)."""

@@ -6,14 +6,16 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from notch_app.manifest.facts import ToolFacts
 from notch_app.runtime.decision import Decision, arguments_digest
 from notch_app.runtime.presenter import ConfirmationRequest
 from notch_app.runtime.redaction import redact
 from notch_app.runtime.store.errors import NoOpenRequest
 from notch_app.runtime.store.masking import SecretsOf, kept, masked, to_json
+
+if TYPE_CHECKING:  # the facts load pydantic and jsonschema; `notch log` reads without them
+    from notch_app.manifest.facts import ToolFacts
 
 BeforeCommit = Callable[[Sequence["WriteOp"]], None]
 """Called on the writer thread with a batch's ops, after they are applied and before the

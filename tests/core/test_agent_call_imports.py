@@ -1,0 +1,113 @@
+"""What a coding agent waits through on every tool call starts without the manifest model.
+
+`notch hook claude-code` / `notch hook codex` and `notch ask` run once per tool call of
+an agent, and `notch log` is run by hand: none reads a manifest, so none may load what
+reading one needs (pydantic, jsonschema and email_validator: ~0.3 s of CPU per start,
+paid on every call). They load it only when a call really needs it (a tool Notch has no
+card for, whose facts are read from its name).
+
+Each command runs as its own process, through the real entry (`notch_app.cli.main`, what
+`python -m notch_app` runs), and then lists the modules it imported.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from notch_app.bundled import bundled_folder
+from notch_app.manifest.integration import load_integration
+from notch_app.runtime.catalog import Catalog, CatalogEntry
+
+HOOKS = Path(__file__).resolve().parents[1] / "fixtures" / "hooks"
+HEAVY = ("pydantic", "pydantic_core", "jsonschema", "email_validator", "notch_app.manifest.model")
+"""What reading a manifest loads, which a per-call command must start without."""
+
+_DRIVER = r"""
+import json, sys
+
+from notch_app.cli import main
+
+code = main(sys.argv[2:])
+with open(sys.argv[1], "w") as out:
+    json.dump({"code": code, "modules": sorted(sys.modules)}, out)
+"""
+
+
+async def _modules_of(argv: list[str], tmp: Path, stdin: bytes = b"") -> tuple[int, str, set[str]]:
+    """Run `notch ARGV` in its own process: (exit code, stdout, the modules it imported)."""
+    env = {**os.environ, "NOTCH_DATA_DIR": str(tmp / "data")}
+    env.pop("NOTCH_TOKEN", None)
+    env.pop("NOTCH_SOCKET", None)
+    listing = tmp / "modules.json"
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", _DRIVER, str(listing), *argv,
+        stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE, env=env,
+    )  # fmt: skip
+    out, err = await process.communicate(stdin)
+    assert listing.is_file(), f"notch {' '.join(argv)} did not finish: {err.decode()[-2000:]}"
+    done: dict[str, Any] = json.loads(listing.read_text())
+    return done["code"], out.decode(), set(done["modules"])
+
+
+def _heavy(modules: set[str]) -> list[str]:
+    return sorted(m for m in modules if any(m == h or m.startswith(h + ".") for h in HEAVY))
+
+
+@pytest.mark.asyncio
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("agent", ["claude-code", "codex"])
+async def test_a_hook_with_no_notch_starts_without_the_manifest_model(
+    agent: str, base: Path
+) -> None:
+    stdin = (HOOKS / agent / "bash.json").read_bytes()
+    code, out, modules = await _modules_of(
+        ["hook", agent, "--socket", str(base / "none.sock")], base, stdin
+    )
+    assert code == 0 and "notch_app.hooks.asking" in modules
+    if agent == "claude-code":  # the safe answer: the agent's own prompt asks
+        assert json.loads(out)["hookSpecificOutput"]["permissionDecision"] == "ask"
+    assert not _heavy(modules), f"notch hook {agent} loaded {_heavy(modules)}"
+
+
+@pytest.mark.asyncio
+@pytest.mark.timeout(120)
+async def test_ask_and_log_start_without_the_manifest_model(base: Path) -> None:
+    sock = str(base / "none.sock")
+    ask = ["ask", "--socket", sock, "--integration", "com.example.mail", "--tool", "send_email"]
+    code, _, modules = await _modules_of(ask, base)
+    assert code == 2 and "notch_app.ipc.client" in modules  # no Notch: an error, said
+    assert not _heavy(modules), f"notch ask loaded {_heavy(modules)}"
+    code, _, modules = await _modules_of(["log"], base)
+    assert code == 0 and "notch_app.runtime.store" in modules
+    assert not _heavy(modules), f"notch log loaded {_heavy(modules)}"
+
+
+@pytest.mark.asyncio
+@pytest.mark.timeout(120)
+async def test_a_hook_answered_by_a_running_notch_never_loads_the_manifest_model(
+    base: Path, running_notch: Any, mail_catalog: Catalog
+) -> None:
+    integration, problems = load_integration(
+        bundled_folder("manifests") / "claude-code" / "manifest.json"
+    )
+    assert integration is not None, problems
+    mail_catalog.add(CatalogEntry(integration.manifest, integration.folder, integration.fixtures))
+    async with running_notch(base, catalog=mail_catalog) as (notch, cards):
+        stdin = (HOOKS / "claude-code" / "bash.json").read_bytes()
+        argv = ["hook", "claude-code", "--socket", str(notch.server.path)]
+        asking = asyncio.ensure_future(_modules_of(argv, base, stdin))
+        (card,) = await cards.wait_for_cards(1, timeout=30)
+        assert (card.integration_id, card.tool_name) == ("dev.notch.agents.claude-code", "Bash")
+        cards.approve(card.call_id)
+        code, out, modules = await asking
+    assert code == 0
+    assert json.loads(out)["hookSpecificOutput"]["permissionDecision"] == "allow"
+    assert not _heavy(modules), f"an answered notch hook loaded {_heavy(modules)}"
