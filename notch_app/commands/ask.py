@@ -27,7 +27,6 @@ the request is withdrawn and the run exits 1 (it must not run).
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import os
 import signal
@@ -108,6 +107,8 @@ def _load_arguments(text: str) -> dict[str, Any]:
 
 
 async def _ask(args: argparse.Namespace, arguments: dict[str, Any], token: str | None) -> int:
+    import asyncio
+
     from notch_app.ipc.client import AsyncNotchClient
 
     # No connect before the call: connecting is part of the wait `--timeout` bounds.
@@ -176,6 +177,7 @@ async def _stopped(client: AsyncNotchClient, call_id: str) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
+    import asyncio  # here, not at the top: `notch ask --help` starts without it
     import uuid
 
     from notch_app.ipc import protocol as rpc

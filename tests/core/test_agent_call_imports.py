@@ -85,6 +85,9 @@ async def test_ask_and_log_start_without_the_manifest_model(base: Path) -> None:
     code, _, modules = await _modules_of(ask, base)
     assert code == 2 and "notch_app.ipc.client" in modules  # no Notch: an error, said
     assert not _heavy(modules), f"notch ask loaded {_heavy(modules)}"
+    code, out, modules = await _modules_of(["ask", "--help"], base)
+    assert code == 0 and "--integration" in out
+    assert "asyncio" not in modules, "`notch ask --help` loaded asyncio"
     code, _, modules = await _modules_of(["log"], base)
     assert code == 0 and "notch_app.runtime.store" in modules
     assert not _heavy(modules), f"notch log loaded {_heavy(modules)}"
