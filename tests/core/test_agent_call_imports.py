@@ -95,22 +95,28 @@ async def test_ask_and_log_start_without_the_manifest_model(base: Path) -> None:
 
 @pytest.mark.asyncio
 @pytest.mark.timeout(120)
+@pytest.mark.parametrize(
+    ("fixture", "card_tool"),
+    [("bash", "Bash"), ("write", "Write"), ("webfetch", "WebFetch"), ("mcp-unknown", "Other")],
+)
 async def test_a_hook_answered_by_a_running_notch_never_loads_the_manifest_model(
-    base: Path, running_notch: Any, mail_catalog: Catalog
+    fixture: str, card_tool: str, base: Path, running_notch: Any, mail_catalog: Catalog
 ) -> None:
+    """An MCP tool Notch has no card for included: its facts are read from its name and
+    listed schema (`listed_tool_facts`), which needs no manifest model."""
     integration, problems = load_integration(
         bundled_folder("manifests") / "claude-code" / "manifest.json"
     )
     assert integration is not None, problems
     mail_catalog.add(CatalogEntry(integration.manifest, integration.folder, integration.fixtures))
     async with running_notch(base, catalog=mail_catalog) as (notch, cards):
-        stdin = (HOOKS / "claude-code" / "bash.json").read_bytes()
+        stdin = (HOOKS / "claude-code" / f"{fixture}.json").read_bytes()
         argv = ["hook", "claude-code", "--socket", str(notch.server.path)]
         asking = asyncio.ensure_future(_modules_of(argv, base, stdin))
         (card,) = await cards.wait_for_cards(1, timeout=30)
-        assert (card.integration_id, card.tool_name) == ("dev.notch.agents.claude-code", "Bash")
+        assert (card.integration_id, card.tool_name) == ("dev.notch.agents.claude-code", card_tool)
         cards.approve(card.call_id)
         code, out, modules = await asking
     assert code == 0
     assert json.loads(out)["hookSpecificOutput"]["permissionDecision"] == "allow"
-    assert not _heavy(modules), f"an answered notch hook loaded {_heavy(modules)}"
+    assert not _heavy(modules), f"an answered notch hook ({fixture}) loaded {_heavy(modules)}"

@@ -11,15 +11,8 @@ Whether a tool acts is decided by `manifest/acting.py` (kept apart so `notch mcp
 before any model loads); the facts read that verdict once per tool.
 """
 
-from notch_app.manifest.facts.shown_arguments import (
-    ARRAY_LENGTH,
-    ShownPath,
-    counted_array,
-    covers,
-    displayed,
-    partly_shows,
-    shown_paths,
-)
+from typing import TYPE_CHECKING, Any
+
 from notch_app.manifest.facts.tool_facts import (
     MustRead,
     ToolFacts,
@@ -30,6 +23,32 @@ from notch_app.manifest.facts.tool_facts import (
     schema_secrets,
     tool_facts,
 )
+
+if TYPE_CHECKING:
+    from notch_app.manifest.facts.shown_arguments import (
+        ARRAY_LENGTH,
+        ShownPath,
+        counted_array,
+        covers,
+        displayed,
+        partly_shows,
+        shown_paths,
+    )
+
+_SHOWN = frozenset({"ARRAY_LENGTH", "ShownPath", "counted_array", "covers", "displayed",
+                    "partly_shows", "shown_paths"})  # fmt: skip
+
+
+def __getattr__(name: str) -> Any:
+    """`shown_arguments`' names, loaded on first use: it loads the manifest model
+    (pydantic), and a hook's call of a tool Notch has no card for reads only
+    `listed_tool_facts`, which does not."""
+    if name not in _SHOWN:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from notch_app.manifest.facts import shown_arguments
+
+    return getattr(shown_arguments, name)
+
 
 __all__ = [
     "ARRAY_LENGTH",

@@ -33,11 +33,10 @@ import math
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Final, Literal
+from typing import TYPE_CHECKING, Any, Final, Literal
 
 from notch_app.manifest.acting import ActingVerdict, acting_verdict
 from notch_app.manifest.canonical_json import NotDigestible, canonical_json
-from notch_app.manifest.model import PasswordFieldBlock, Tool, iter_blocks
 from notch_app.manifest.paths import (
     MAX_DEPTH,
     MAX_VALUES,
@@ -52,7 +51,11 @@ from notch_app.manifest.paths import (
     present_along,
     set_path,
 )
-from notch_app.manifest.schema import SchemaNavigator, navigator_for
+from notch_app.manifest.schema.navigator import SchemaNavigator, navigator_for
+
+if TYPE_CHECKING:  # the model loads pydantic: `listed_tool_facts` (a hook's call of a
+    # tool Notch has no card for, the gateway) reads none of it
+    from notch_app.manifest.model import Tool
 
 MustRead = Literal["recipient", "phone", "iban", "amount"]
 
@@ -379,6 +382,8 @@ def listed_tool_facts(listed: Mapping[str, Any], *, bare_server: bool = False) -
 
 
 def _made(tool: Tool) -> ToolFacts:
+    from notch_app.manifest.model import PasswordFieldBlock, iter_blocks
+
     bound: set[str] = set()
     view: Any = None
     if tool.confirmation is not None:

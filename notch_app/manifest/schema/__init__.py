@@ -11,16 +11,46 @@
   under a time budget (the only place Notch runs a schema pattern).
 """
 
-from notch_app.manifest.schema.arguments import (
-    ArgumentProblem,
-    argument_problems,
-    fits_json_types,
-    json_type,
-)
-from notch_app.manifest.schema.check import SIMPLE_TYPES, first_schema_error, pattern_errors
-from notch_app.manifest.schema.fast_path import DIALECTS, Check, compile_fast_path, surely_valid
+from typing import TYPE_CHECKING, Any
+
 from notch_app.manifest.schema.navigator import SchemaNavigator, navigator_for
-from notch_app.manifest.schema.validator import UNCHECKED, new_validator, unchecked_reason
+
+if TYPE_CHECKING:
+    from notch_app.manifest.schema.arguments import (
+        ArgumentProblem,
+        argument_problems,
+        fits_json_types,
+        json_type,
+    )
+    from notch_app.manifest.schema.check import SIMPLE_TYPES, first_schema_error, pattern_errors
+    from notch_app.manifest.schema.fast_path import (
+        DIALECTS,
+        Check,
+        compile_fast_path,
+        surely_valid,
+    )
+    from notch_app.manifest.schema.validator import UNCHECKED, new_validator, unchecked_reason
+
+_WHERE = {
+    **dict.fromkeys(("ArgumentProblem", "argument_problems", "fits_json_types", "json_type"),
+                    "arguments"),
+    **dict.fromkeys(("SIMPLE_TYPES", "first_schema_error", "pattern_errors"), "check"),
+    **dict.fromkeys(("DIALECTS", "Check", "compile_fast_path", "surely_valid"), "fast_path"),
+    **dict.fromkeys(("UNCHECKED", "new_validator", "unchecked_reason"), "validator"),
+}  # fmt: skip
+
+
+def __getattr__(name: str) -> Any:
+    """The names above, each loaded from its module on first use: jsonschema and the
+    manifest model load only for a check, not for reading a schema (the navigator),
+    which is all a tool's facts from `tools/list` need."""
+    where = _WHERE.get(name)
+    if where is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    return getattr(importlib.import_module(f"{__name__}.{where}"), name)
+
 
 __all__ = [
     "DIALECTS",
