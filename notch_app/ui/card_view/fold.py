@@ -8,8 +8,10 @@ required field, a refused value, a notice, a change since last time.
 from __future__ import annotations
 
 import contextlib
+import itertools
 from collections.abc import Callable
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QHBoxLayout, QWidget
 
 from notch_app.card.coerce import is_blank
@@ -28,6 +30,9 @@ from notch_app.ui.widgets.details_fold import (
 )
 from notch_app.ui.widgets.scope_choices import ScopeChoices
 
+_TYPED_INTO = frozenset({"textField", "passwordField", "select", "chips"})
+"""Blocks whose editor is a line edit or a combo box (`fitting.card_has_inputs`)."""
+
 
 class CardFold:
     """The fold of one card: its holders, the folded facts and the Details toggle (both
@@ -42,6 +47,87 @@ class CardFold:
         self.holders: list[QWidget] = [holder for _block, holder in frame.folded]
         self.details: DetailsToggle | None = None
         self.facts: FoldedFacts | None = None
+        self._unbuilt = list(frame.unbuilt)
+        under = {id(v.block) for u in self._unbuilt for v in walk_blocks(u.block)}
+        self.unbuilt_names: frozenset[str] = frozenset(
+            b.path.partition(".")[0] for b in ctx.state.inputs if id(b.block) in under
+        )
+        """The arguments the unbuilt folded fields edit: a change to one builds them."""
+        self.has_unbuilt_fields = any(
+            getattr(v.block, "type", None) in _TYPED_INTO
+            for u in self._unbuilt
+            for v in walk_blocks(u.block)
+        )
+        """An unbuilt folded block holds a field typed into or chosen from (the notch
+        takes keyboard focus for it, as for a field built)."""
+
+    def build(self) -> bool:
+        """Make the folded blocks not built yet, in place: their fields join the Tab order
+        and the editors where they stand in reading order, each showing its value and
+        error as if built with the card. Returns False when there was nothing to build."""
+        if not self._unbuilt:
+            return False
+        ctx, state = self._ctx, self._ctx.state
+        chain, editors = ctx.focus_chain, ctx.editors
+        added_focus = added_editors = 0
+        new_paths: list[str] = []
+        unbuilt, self._unbuilt = self._unbuilt, []
+        self.has_unbuilt_fields = False
+        # A widget made now joins the window's focus chain at its end: the card's own
+        # Tab stops that stand after the fold are moved after the new fields.
+        after = self._tab_stops_after(unbuilt[0].holder)
+        made: list[QWidget] = []
+        self.unbuilt_names = frozenset()
+        for later in unbuilt:
+            ctx.focus_chain, ctx.editors = [], {}
+            try:
+                built = ctx.build(later.block, later.holder)
+                layout = later.holder.layout()
+                assert layout is not None
+                layout.addWidget(built)
+            finally:
+                made_focus, made_editors = ctx.focus_chain, ctx.editors
+                ctx.focus_chain, ctx.editors = chain, editors
+            at = later.focus_at + added_focus
+            chain[at:at] = made_focus
+            made.extend(made_focus)
+            added_focus += len(made_focus)
+            items = list(editors.items())
+            at = later.editors_at + added_editors
+            items[at:at] = made_editors.items()
+            added_editors += len(made_editors)
+            editors.clear()
+            editors.update(items)
+            new_paths.extend(made_editors)
+        for path in new_paths:
+            editors[path].set_error(state.field_error(path))
+        holder = unbuilt[0].holder
+        if made:
+            # Tab order is only set between widgets that take focus: the holder takes it
+            # for this one call, so the first new field stands where the fold stands.
+            policy = holder.focusPolicy()
+            holder.setFocusPolicy(Qt.FocusPolicy.TabFocus)
+            QWidget.setTabOrder(holder, made[0])
+            holder.setFocusPolicy(policy)
+        for a, b in itertools.pairwise([*made, *after]):
+            QWidget.setTabOrder(a, b)
+        for a, b in itertools.pairwise(chain):
+            QWidget.setTabOrder(a, b)
+        return True
+
+    def _tab_stops_after(self, holder: QWidget) -> list[QWidget]:
+        """The card's widgets Tab reaches that stand after `holder` in the window's focus
+        chain, in that order."""
+        glass = self._frame.glass
+        window = holder.window()
+        stops: list[QWidget] = []
+        widget = holder.nextInFocusChain()
+        while widget is not None and widget is not window and widget is not holder:
+            tab = widget.focusPolicy().value & Qt.FocusPolicy.TabFocus.value
+            if tab and glass.isAncestorOf(widget):
+                stops.append(widget)
+            widget = widget.nextInFocusChain()
+        return stops
 
     def make(self, scope_choices: ScopeChoices | None, opens: bool) -> None:
         """The compact view: what is folded says its values in one line each, "Details"
@@ -106,7 +192,10 @@ class CardFold:
         return shown
 
     def show(self, opened: bool) -> None:
-        """Show the folded blocks (`opened`) or their one-line facts."""
+        """Show the folded blocks (`opened`, built now if they were not yet) or their
+        one-line facts."""
+        if opened:
+            self.build()
         for holder in self.holders:
             holder.setVisible(opened)
         for editor in self._ctx.editors.values():

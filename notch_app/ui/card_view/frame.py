@@ -9,13 +9,15 @@ risk lines under the headline, its blockers and hints under the footer).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from PySide6.QtWidgets import QLabel, QLayout, QVBoxLayout, QWidget
 
 from notch_app.card.compact import in_compact_view
-from notch_app.manifest.model import CardBlock, Tool, WidgetBlock
+from notch_app.card.state import CardState
+from notch_app.manifest.model import CardBlock, Tool, WidgetBlock, walk_blocks
 from notch_app.ui.blocks import CardContext, build_block
+from notch_app.ui.blocks.inputs import LONG_VALUE_CHARS
 from notch_app.ui.blocks.layout import add_card_header
 from notch_app.ui.blocks.widget import notch_footer
 from notch_app.ui.card_view.body import CardBody
@@ -23,6 +25,59 @@ from notch_app.ui.widgets.asker_strip import Asker, AskerStrip
 from notch_app.ui.widgets.details_fold import HeadlineLine
 from notch_app.ui.widgets.guard_notice import GuardNotice
 from notch_app.ui.widgets.shapes import GlassFrame
+
+
+@dataclass(eq=False)
+class Unbuilt:
+    """A folded block whose widgets are made when first needed (see `builds_later`)."""
+
+    block: Any
+    holder: QWidget
+    focus_at: int
+    """Where its fields go in the card's Tab order (`CardContext.focus_chain`)."""
+    editors_at: int
+    """Where its editors go in the card's reading order (`CardContext.editors`)."""
+
+
+_BUILT_LATER: Final = frozenset(
+    {"textField", "passwordField", "select", "toggle", "chips", "stack", "divider"}
+)
+"""Block types whose widgets put no hold on confirm, no confirm button and no check line
+of their own on the card (a plain value, see `builds_later`)."""
+
+
+def _plain(value: Any) -> bool:
+    """A value a one-line field shows as it is: no text area, no hidden or look-alike
+    characters for the card's check lines."""
+    if value is None or isinstance(value, bool | int | float):
+        return True
+    if isinstance(value, str):
+        return len(value) <= LONG_VALUE_CHARS and value.isascii() and value.isprintable()
+    return False
+
+
+def builds_later(block: Any, state: CardState) -> bool:
+    """Whether a folded block can wait for Details (or a field under it asked for)
+    before its widgets are made (issue 19: most of a card's inputs are folded, and
+    building them hidden was half the card's cost). Only when nothing the card decides
+    lives in those widgets: one-line inputs, choices and their containers, holding plain
+    values — no text area (it holds confirm until scrolled), no button, no text a check
+    line reads. Everything else the card shows of them comes from CardState."""
+    under: set[int] = set()
+    for visit in walk_blocks(block):
+        node = visit.block
+        if getattr(node, "type", None) not in _BUILT_LATER:
+            return False
+        if getattr(node, "multiline", False) or getattr(node, "monospace", False):
+            return False
+        under.add(id(node))
+    for binding in state.inputs:
+        if id(binding.block) in under:
+            value = state.value(binding.path)
+            items = value if isinstance(value, list) and binding.kind == "chips" else [value]
+            if not all(_plain(item) for item in items):
+                return False
+    return True
 
 
 @dataclass(eq=False)
@@ -44,6 +99,8 @@ class CardFrame:
     """The body's column of blocks (None for a card without a body)."""
     folded: list[tuple[Any, QWidget]] = field(default_factory=list)
     """The blocks folded under Details, each with the holder that shows or hides it."""
+    unbuilt: list[Unbuilt] = field(default_factory=list)
+    """Folded blocks not built yet, in reading order (`CardFold.build` makes them)."""
 
     def under_footer(self) -> int:
         """The column's index right under the footer."""
@@ -114,8 +171,17 @@ def lay_out_card(
     frame.column.addLayout(frame.footer)
     for child in children:
         assert content is not None and frame.content is not None
+        folds = compact and isinstance(root, CardBlock) and not in_compact_view(child)
+        if folds and builds_later(child, ctx.state):
+            # Built when Details first opens or one of its fields is asked for.
+            holder = QWidget(content)
+            QVBoxLayout(holder).setContentsMargins(0, 0, 0, 0)
+            frame.folded.append((child, holder))
+            frame.unbuilt.append(Unbuilt(child, holder, len(ctx.focus_chain), len(ctx.editors)))
+            frame.content.addWidget(holder)
+            continue
         built = build_block(child, ctx, content)
-        if compact and isinstance(root, CardBlock) and not in_compact_view(child):
+        if folds:
             # Folded under Details: a holder of its own, so the fold and the block's
             # visibleIf never set the same widget's visibility.
             holder = QWidget(content)

@@ -27,6 +27,7 @@ from notch_app.manifest.model import Tool
 from notch_app.runtime.approval_memory import Change
 from notch_app.runtime.pause import PAUSED_REASON
 from notch_app.ui.blocks import CardContext, build_block
+from notch_app.ui.blocks._context import Editor
 from notch_app.ui.blocks.inputs import InputEditor
 from notch_app.ui.card_view.arming import ConfirmHold
 from notch_app.ui.card_view.body import BODY_SCROLL_REASON
@@ -257,6 +258,12 @@ class CardView(QWidget):
         return super().focusNextPrevChild(next)
 
     @property
+    def has_unbuilt_fields(self) -> bool:
+        """Fields under a closed Details not built yet are typed into (the notch takes
+        keyboard focus for them, see `notch_app.ui.notch.fitting`)."""
+        return self._fold.has_unbuilt_fields
+
+    @property
     def details_open(self) -> bool:
         """True while the whole form shows (Details open, or a card with nothing folded)."""
         return self.details is None or self.details.opened
@@ -398,16 +405,17 @@ class CardView(QWidget):
 
     def input_widget(self, path: str) -> QWidget:
         """The widget a person edits for the input bound to `path`. KeyError if none."""
-        return self._ctx.editors[path].field
+        return self._editor_of(path).field
 
     def editor(self, path: str) -> InputEditor:
         """The InputEditor of the input bound to `path`. KeyError if none."""
-        editor = self._ctx.editors[path]
+        editor = self._editor_of(path)
         assert isinstance(editor, InputEditor)  # the only kind the input builders make
         return editor
 
     def editors(self) -> list[InputEditor]:
         """Every input's editor, in reading order."""
+        self._fold.build()  # a folded field not built yet is an input all the same
         return [e for e in self._ctx.editors.values() if isinstance(e, InputEditor)]
 
     def confirm_button(self) -> QAbstractButton | None:
@@ -417,7 +425,13 @@ class CardView(QWidget):
 
     def is_input_visible(self, path: str) -> bool:
         """True while the input bound to `path` is shown (its visibleIf chain is truthy)."""
-        return self._input_shown(self._ctx.editors[path].container)
+        return self._input_shown(self._editor_of(path).container)
+
+    def _editor_of(self, path: str) -> Editor:
+        """The editor of `path`, its folded block built first if it was not yet."""
+        if path not in self._ctx.editors:
+            self._fold.build()
+        return self._ctx.editors[path]
 
     def _input_shown(self, container: QWidget) -> bool:
         return self._fold.input_shown(container, self)
@@ -503,6 +517,10 @@ class CardView(QWidget):
         changes = state.changes_since(self._read_from)
         self._read_from = state.arguments()
         names = changes.names
+        if self._fold.unbuilt_names and not self._fold.unbuilt_names.isdisjoint(names):
+            # A value a folded field not built yet shows changed (a voice edit, a page):
+            # its field, its check lines and its error are the card's from now on.
+            self._fold.build()
         for live in ctx.live_texts:
             text = ctx.say(live.template)
             if text != live.last:

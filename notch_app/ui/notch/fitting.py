@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Protocol, runtime_checkable
+
 from PySide6.QtCore import QCoreApplication, QEvent
 from PySide6.QtWidgets import (
     QAbstractSpinBox,
@@ -13,8 +15,19 @@ from PySide6.QtWidgets import (
 )
 
 
+@runtime_checkable
+class FoldsFields(Protocol):
+    """A card whose fields under a closed "Details" are built when first needed
+    (`CardView`): they are its fields all the same."""
+
+    @property
+    def has_unbuilt_fields(self) -> bool: ...
+
+
 def card_has_inputs(card: QWidget) -> bool:
     """True when the card holds a field the person can type into or choose from."""
+    if isinstance(card, FoldsFields) and card.has_unbuilt_fields:
+        return True
     # Asked by type (filtered in C++), not by walking every child in Python.
     for kind in (QLineEdit, QAbstractSpinBox, QComboBox):
         if any(w.isEnabled() for w in card.findChildren(kind)):
