@@ -20,6 +20,8 @@ TIMED_WAITS_ALLOWED = {
     ("core/conftest.py", "_loop_turns"): "sleep(0): one turn of the loop, no time passes",
     ("ui/test_settings_window.py", "until"): "the poll interval of a wait for a Qt state",
     ("ui/test_pause_and_rules.py", "until"): "the poll interval of a wait for a Qt state",
+    ("ui/test_withdrawn_says_why.py", "until"): "the poll interval of a wait for a Qt state "
+    "on the loop, where qtbot.waitUntil would block the server's tasks",
     ("ui/test_pause_and_rules.py", "test_a_note_held_during_the_hold_shows_after_resume"): "an "
     "observation window: a held note does not show while the loop turns",
     ("core/test_ipc_confirm.py", "test_a_restart_brings_back_undecided_requests_parked_and_"
