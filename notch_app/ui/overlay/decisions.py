@@ -109,44 +109,37 @@ class OverlayDecisions(OverlayState):
             self._voice.decided_by_hand()  # a spoken yes approves again
         # "Allow for this session" / "Always allow" on the card: how far the yes reaches.
         scope = entry.view.approval_scope if entry.view is not None else "once"
-        try:
+        kind = self.window.last_input_kind
+
+        def decide() -> bool | None:
             if approved and scope != "once":
-                saving = self._sink.decide(
+                return self._sink.decide(
                     call_id,
                     True,
                     dict(final) if final is not None else None,
                     [str(p) for p in edited],
-                    self.window.last_input_kind,
+                    kind,
                     scope=scope,
                 )
-            else:
-                # A reply in words carries them to the log; a revision carries them to the
-                # agent as feedback (the keywords of issue 13's DecisionSink.decide).
-                words = entry.view.reply_words if entry.view is not None else None
-                extra: dict[str, Any] = {}
-                if feedback is not None:
-                    extra = {"reason": "revise", "feedback": feedback}
-                elif isinstance(words, str) and words:
-                    extra = {"words": words}
-                decide: Callable[..., bool | None] = self._sink.decide
-                saving = decide(
-                    call_id,
-                    approved,
-                    dict(final) if approved and final is not None else None,
-                    [str(p) for p in edited] if approved else [],
-                    self.window.last_input_kind,
-                    **extra,
-                )
-        except Exception as exc:  # not committed: the request stays open, so does its card
-            entry.saving = False
-            print(f"notch: the decision for callId {call_id} was not saved: {exc}", file=sys.stderr)
-            return
-        if saving is True:
-            # The card stays, as it is, until the service has the decision on disk
-            # (decision_saved: a few ms) or cannot store it (decision_not_saved).
-            self._park_timer.stop()
-            return
-        self._decision_done(entry, "approved" if approved else "declined")
+            # A reply in words carries them to the log; a revision carries them to the
+            # agent as feedback (the keywords of issue 13's DecisionSink.decide).
+            words = entry.view.reply_words if entry.view is not None else None
+            extra: dict[str, Any] = {}
+            if feedback is not None:
+                extra = {"reason": "revise", "feedback": feedback}
+            elif isinstance(words, str) and words:
+                extra = {"words": words}
+            sink_decide: Callable[..., bool | None] = self._sink.decide
+            return sink_decide(
+                call_id,
+                approved,
+                dict(final) if approved and final is not None else None,
+                [str(p) for p in edited] if approved else [],
+                kind,
+                **extra,
+            )
+
+        self._hand_over(entry, approved, decide)
 
     def _decision_done(self, entry: Entry, outcome: Outcome) -> None:
         """The card's decision is final: take the card away and say what it was."""

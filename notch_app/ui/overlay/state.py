@@ -10,6 +10,7 @@ lookups every part asks (`_front`, `_find`), and the steps one part asks of anot
 
 from __future__ import annotations
 
+import sys
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -158,6 +159,23 @@ class OverlayState(QObject):
         feedback: str | None = None,
     ) -> None:
         raise NotImplementedError  # OverlayPresenter (the queue)
+
+    def _hand_over(self, entry: Entry, approved: bool, decide: Callable[[], bool | None]) -> None:
+        """Give the sink the person's decision (`decide`, by hand or by voice). A sink that
+        raises has not committed it: the request stays open, and so does its card. One
+        that is still saving keeps the card as it is until the decision is on disk
+        (decision_saved: a few ms) or cannot be stored (decision_not_saved)."""
+        try:
+            saving = decide()
+        except Exception as exc:
+            entry.saving = False
+            call_id = entry.request.call_id
+            print(f"notch: the decision for callId {call_id} was not saved: {exc}", file=sys.stderr)
+            return
+        if saving is True:
+            self._park_timer.stop()
+            return
+        self._decision_done(entry, "approved" if approved else "declined")
 
     def _decision_done(self, entry: Entry, outcome: Outcome) -> None:
         raise NotImplementedError  # OverlayPresenter (the queue)

@@ -184,21 +184,13 @@ class OverlayVoice(OverlayState):
             final, edited = self._final_of(entry)
         self.voice_answer_found_at = found_at  # benchmarks: end of utterance → decision shown
         entry.saving = True
-        try:
+
+        def decide() -> bool | None:
             if verdict == "revise":
                 self._sent_back[call_id] = words
-                saving = self._sink.decide(
+                return self._sink.decide(
                     call_id, False, None, [], "voice", reason="revise", feedback=words, words=words
                 )
-            else:
-                saving = self._sink.decide(
-                    call_id, verdict == "yes", final, edited, "voice", words=words
-                )
-        except Exception as exc:  # not committed: the request stays open, so does its card
-            entry.saving = False
-            print(f"notch: the decision for callId {call_id} was not saved: {exc}", file=sys.stderr)
-            return
-        if saving is True:
-            self._park_timer.stop()
-            return
-        self._decision_done(entry, "approved" if verdict == "yes" else "declined")
+            return self._sink.decide(call_id, verdict == "yes", final, edited, "voice", words=words)
+
+        self._hand_over(entry, verdict == "yes", decide)
