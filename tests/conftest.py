@@ -148,9 +148,17 @@ def pytest_configure(config: pytest.Config) -> None:
         "slack, not a computation: runs beside other such tests, one per core",
     )
     distributing = config.getoption("dist", "no") != "no" and config.getoption("tx", None)
-    if distributing and not hasattr(config, "workerinput") and not os.environ.get(OWN_PROCESS):
-        os.environ[TIMING_LIST] = tempfile.mkdtemp(prefix="notch-timing-")
-    config.pluginmanager.register(_TimingAlone(), "notch-timing-alone")
+    timing = _TimingAlone()
+    if hasattr(config, "workerinput"):
+        timing.folder = os.environ.get(TIMING_LIST)
+    elif distributing and not os.environ.get(OWN_PROCESS):
+        timing.folder = tempfile.mkdtemp(prefix="notch-timing-")
+        os.environ[TIMING_LIST] = timing.folder  # for its workers
+    else:
+        # A pytest run inside a test (tests/test_test_run.py) inherits its worker's
+        # variable: it must neither write to nor remove the outer run's folder.
+        os.environ.pop(TIMING_LIST, None)
+    config.pluginmanager.register(timing, "notch-timing-alone")
 
 
 # ---- assertion rewriting: once per run, not once per worker -----------------------------
@@ -222,11 +230,16 @@ class _TimingAlone:
     machine otherwise idle); the others, latencies of a computation, after them one at a
     time. Without workers (`-n 0`) they run in their place."""
 
+    folder: str | None = None
+    """Where the workers write the timing tests they left out: made by the main process of
+    a run with workers (never read from the environment there, where a run inside a test
+    finds its outer run's folder), handed to its workers."""
+
     @pytest.hookimpl(trylast=True)  # after -m and -k chose
     def pytest_collection_modifyitems(
         self, config: pytest.Config, items: list[pytest.Item]
     ) -> None:
-        folder = os.environ.get(TIMING_LIST)
+        folder = self.folder
         if not folder or not hasattr(config, "workerinput"):
             return
         timed = [i for i in items if i.get_closest_marker("timing")]
@@ -238,10 +251,16 @@ class _TimingAlone:
     @pytest.hookimpl(wrapper=True)
     def pytest_runtestloop(self, session: pytest.Session) -> Iterator[object]:
         result = yield
-        folder = os.environ.get(TIMING_LIST)
+        folder = self.folder
         if not folder or hasattr(session.config, "workerinput"):
             return result
         lists = sorted(Path(folder).glob("*.txt"))
+        if not lists and not session.shouldstop and session.testscollected:
+            # Once a run inside a test removed this folder, and 39 timing tests were left
+            # out of every run without a word. Never silently again.
+            raise RuntimeError(
+                f"no worker's list of timing tests is in {folder}: they would not run"
+            )
         lines = [n for n in lists[0].read_text("utf-8").splitlines() if n] if lists else []
         shutil.rmtree(folder, ignore_errors=True)
         kinds: dict[str, list[str]] = {"waits": [], "alone": []}

@@ -7,6 +7,7 @@ workers)."""
 from __future__ import annotations
 
 import importlib.util
+import os
 import shutil
 import subprocess
 import sys
@@ -132,11 +133,19 @@ def test_an_async_widget_test_hung_on_the_qt_loop_fails_at_its_await(tmp_path: P
         f"qt_api = {ini['qt_api']}\nasyncio_default_fixture_loop_scope = function\n",
         encoding="utf-8",
     )
+    # As in the real run: this child inherits its worker's list folder for timing tests.
+    outer = tmp_path / "outer-timing-list"
+    outer.mkdir()
+    (outer / "gw0.txt").write_text("alone\ttests/test_x.py::test_bound", encoding="utf-8")
     done = subprocess.run(
         [sys.executable, "-m", "pytest", "tests/ui/test_hanging.py"],
         cwd=tmp_path, capture_output=True, text=True, timeout=90, check=False,
+        env={**os.environ, "NOTCH_TESTS_TIMING_LIST": str(outer)},
     )  # fmt: skip
     said = done.stdout + done.stderr
     assert done.returncode == 1, said
     assert "CancelledError: hung: still waiting after the test's limit of 12 s" in said, said
     assert "await asyncio.get_running_loop().create_future()" in said, said
+    # A pytest run inside a test once removed its outer run's folder, and the outer run's
+    # 39 timing tests never ran, without a word.
+    assert (outer / "gw0.txt").exists(), "a run inside a test removed the outer run's list"
