@@ -17,7 +17,9 @@ text, numbers, booleans and null; `pattern`, through Notch's one engine
 and each check at most FAST_CHECK_WORK (program instructions x bytes, ~3 ms and ~15 ms at
 RE2's slowest), past which the answer is "not sure" and the check goes off the loop; and
 annotations (`title`, `description`, `default`, `examples`, `$comment`, `readOnly`,
-`writeOnly`, `deprecated`).
+`writeOnly`, `deprecated`); `format` for `email`, `idn-email` and `date`, decided by the
+very checker the validator runs (`validator.format_conforms`: email-validator's syntax
+check for an address, the calendar for a date); and `uniqueItems` over arrays of text.
 """
 
 from __future__ import annotations
@@ -43,8 +45,11 @@ DIALECTS: Final = frozenset(
 _KEYWORDS: Final = _ANNOTATIONS | {
     "type", "properties", "required", "additionalProperties", "items", "minItems",
     "maxItems", "minLength", "maxLength", "minimum", "maximum", "exclusiveMinimum",
-    "exclusiveMaximum", "enum", "const", "pattern",
+    "exclusiveMaximum", "enum", "const", "pattern", "format", "uniqueItems",
 }  # fmt: skip
+FAST_FORMATS: Final = frozenset({"email", "idn-email", "date"})
+"""The formats the fast path decides: cheap checks of a short text (an address is refused
+unread past 320 characters). Any other format goes to jsonschema."""
 FAST_MATCH_WORK: Final = 200_000
 FAST_CHECK_WORK: Final = 1_000_000
 _MAX_DEPTH: Final = 16
@@ -123,6 +128,12 @@ def _compile(schema: Any, depth: int) -> Check:
 
     if "pattern" in schema:
         checks.append(_pattern_check(schema["pattern"]))
+
+    if "format" in schema:
+        checks.append(_format_check(schema["format"]))
+
+    if "uniqueItems" in schema:
+        checks.append(_unique_check(schema["uniqueItems"]))
 
     if any(k in schema for k in ("properties", "required", "additionalProperties")):
         checks.append(_object_check(schema, depth))
@@ -257,6 +268,42 @@ def _pattern_check(source: Any) -> Check:
         return pattern.search(v)
 
     return matches
+
+
+def _format_check(name: Any) -> Check:
+    if name not in FAST_FORMATS:
+        raise _Unsupported
+    # jsonschema (and email-validator) only for a schema that names a format.
+    from notch_app.manifest.schema.validator import format_conforms
+
+    conforms = format_conforms(name)
+
+    def formatted(v: Any) -> bool:
+        try:
+            return conforms(v)
+        except Exception:  # a checker's own failure: not sure, jsonschema says what
+            return False
+
+    return formatted
+
+
+def _unique_check(unique: Any) -> Check:
+    if unique is False:
+        return lambda v: True
+    if unique is not True:
+        raise _Unsupported
+
+    def unique_texts(v: Any) -> bool:
+        # Texts are equal in JSON exactly when they are equal in Python; any other
+        # element (1 and 1.0, objects in another key order) is left to jsonschema.
+        if not isinstance(v, list):
+            return True
+        for item in v:
+            if type(item) is not str:
+                return False
+        return len(set(v)) == len(v)
+
+    return unique_texts
 
 
 def compile_fast_path(schema: Any) -> Check | None:
