@@ -145,10 +145,10 @@ async def test_approve_edit_and_decline_in_one_turn(
         {"to": "marc@example.com", "subject": "Hi"},
         {"to": "sam@example.com", "subject": "Yo"},  # the person's edit, not the model's
     ]
-    told = _outputs(model)
-    assert told["c1"] == "sent to marc@example.com"
-    assert told["c2"] == "sent to sam@example.com"
-    assert "declined" in told["c3"] and "nothing ran" in told["c3"]
+    outputs = _outputs(model)
+    assert outputs["c1"] == "sent to marc@example.com"
+    assert outputs["c2"] == "sent to sam@example.com"
+    assert "declined" in outputs["c3"] and "nothing ran" in outputs["c3"]
 
 
 @pytest.mark.asyncio
@@ -177,11 +177,12 @@ async def test_malformed_arguments_and_unknown_tools_are_refused_per_call(
 ) -> None:
     sent: list[dict[str, Any]] = []
 
-    @sdk.function_tool
     def archive(folder: str) -> str:
         """Archive a folder."""
         sent.append({"archived": folder})
         return "archived"
+
+    archive_tool = sdk.function_tool(archive)  # a call, not `@`: `sdk` is untyped
 
     model = sdk.ScriptedModel(
         [
@@ -195,7 +196,7 @@ async def test_malformed_arguments_and_unknown_tools_are_refused_per_call(
     )
     async with notch_and_client(base) as (_notch, cards, client):
         approvals = sdk.NotchApprovals(client, tools={"send_email": (MAIL, "send_email")})
-        tools = [approvals.guard(sdk.send_email(sent)), approvals.guard(archive)]
+        tools = [approvals.guard(sdk.send_email(sent)), approvals.guard(archive_tool)]
         run = asyncio.create_task(
             approvals.run(
                 sdk.Agent(name="Mail", model=model, tools=tools), "go", run_config=sdk.RUN
@@ -213,7 +214,7 @@ async def test_malformed_arguments_and_unknown_tools_are_refused_per_call(
 
 def test_guard_refuses_what_is_not_a_function_tool(sdk: SimpleNamespace) -> None:
     with pytest.raises(NotchConnectorError, match="takes a FunctionTool"):
-        sdk.NotchApprovals(None, tools=MAIL).guard(lambda: None)  # type: ignore[arg-type]
+        sdk.NotchApprovals(None, tools=MAIL).guard(lambda: None)
 
 
 @pytest.mark.asyncio

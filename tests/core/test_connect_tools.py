@@ -130,7 +130,8 @@ def test_an_author_cannot_take_another_tools_hashed_name() -> None:
 
 def test_hostile_catalog_entries_are_named_safely_or_skipped() -> None:
     schema = {"type": "object", "properties": {}}
-    catalog = _catalog(
+    # What `integrations.list` sent, not what it should have: entries of any type.
+    catalog: list[Any] = _catalog(
         ("a.b", "rm -rf /; echo"), ("a.b", "名前"), ("a.b", "\x00\n\t"), ("a.b", "x" * 10_000),
         schema=schema,
     )  # fmt: skip
@@ -139,7 +140,7 @@ def test_hostile_catalog_entries_are_named_safely_or_skipped() -> None:
         {"tools": [{"name": "orphan"}]},
         "not an object",
         {"id": "c.d", "tools": [7, {"name": ""}]},
-    ]  # type: ignore[list-item]
+    ]
     names = ToolNames.from_catalog(catalog)
     assert len(names) == 4
     for tool in names:

@@ -22,12 +22,12 @@ from notch_app.manifest.acting import acting_verdict
 
 FOLDERS = Path(__file__).resolve().parents[1] / "fixtures" / "voiceos_status"
 NOTCH = [sys.executable, "-m", "notch_app"]
-READS = {
+READS: dict[str, list[tuple[str, dict[str, str]]]] = {
     "phone": [("phone_status", {})],
     "whatsapp": [("unread_messages", {})],
     "cursor": [("agent_status", {}), ("focus_repo", {"repo": "voiceos-demo"})],
 }
-ACTS = {
+ACTS: dict[str, tuple[str, dict[str, str]]] = {
     "phone": ("use_phone", {"task": "check my notifications"}),
     "whatsapp": ("send_message", {"to": "Marc", "body": "running late"}),
     "cursor": ("run_coding_agent", {"task": "add a test"}),

@@ -495,8 +495,9 @@ def test_fuzz_read_glance_never_raises_and_keeps_its_promises(value: Any) -> Non
 
 def test_shown_blocks_are_frozen() -> None:
     block = read_glance({"blocks": [VALID["header"]]}).blocks[0]
+    assert isinstance(block, HeaderBlock)
     with pytest.raises(Exception, match="frozen"):
-        block.title = "changed"  # type: ignore[misc]
+        block.title = "changed"  # type: ignore[misc]  # frozen: the write is the test
 
 
 @pytest.mark.timing  # a time bound: runs alone (tests/conftest.py)

@@ -180,7 +180,7 @@ async def test_tokens_do_not_make_one_process_many_askers(base: Path, running_no
                 "arguments": {"to": f"p{i}"}, "token": f"token-number-{i:04d}-{'y' * 12}",
                 "wait": False}}  # fmt: skip
             writer.write(json.dumps(line).encode() + b"\n")
-        replies = []
+        replies: list[dict[str, Any]] = []
         while len(replies) < 40:
             message = json.loads(await asyncio.wait_for(reader.readline(), 10))
             if "id" in message:

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -104,8 +106,8 @@ def test_every_rule_id_is_documented() -> None:
 # --- limits: generated, so the corpus stays small --------------------------------------
 
 
-def _manifest_with_children(children: list[object]) -> dict[str, object]:
-    base = json.loads((CORPUS / "valid" / "manifest.json").read_text())
+def _manifest_with_children(children: Sequence[object]) -> dict[str, object]:
+    base: dict[str, Any] = json.loads((CORPUS / "valid" / "manifest.json").read_text())
     base["tools"][0]["confirmation"]["root"]["children"] = children
     return base
 

@@ -256,7 +256,10 @@ def test_walk_blocks_visits_raw_json_and_models_alike() -> None:
     assert from_raw == from_model
     assert ("divider", "/root/children/5/children/0", 3) in from_raw
     assert ("actions", "/root/footer/0", 2) in from_raw  # footer after children
-    assert [b.type for b in iter_blocks(model.root)] == [t for t, _, _ in from_model]
+    # iter_blocks yields BaseModel (every block model has a `type`, BaseModel does not).
+    assert [b.model_dump()["type"] for b in iter_blocks(model.root)] == [
+        t for t, _, _ in from_model
+    ]
     with_items = [v.pointer for v in walk_blocks(model.root, "/root", action_items=True)]
     assert "/root/footer/0/items/1" in with_items
     assert set(CHILD_KEYS) == {"card", "stack", "list"}

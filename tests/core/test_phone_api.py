@@ -185,7 +185,7 @@ async def test_the_attacks_are_refused(base: Path, notch_and_client: Callable[..
         assert (await second).outcome == "approved"
         late = await page.answer(page.answer_body(phone, device["id"], two, "decline"))
         assert late.status_code == 409
-        assert notch.service.store.decision("c2").outcome == "approved"  # type: ignore[union-attr]
+        assert notch.service.store.decision("c2").outcome == "approved"
 
         # Cross-site: another origin, a form post, no X-Notch, a foreign Host name.
         third = asyncio.ensure_future(agent.confirm(MAIL, "send_email", {"to": "c"}, call_id="c3"))

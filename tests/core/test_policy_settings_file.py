@@ -166,7 +166,7 @@ def test_a_failed_write_leaves_the_old_file_whole(
     def crash(src: object, dst: object) -> None:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(settings_file_module.os, "replace", crash)
+    monkeypatch.setattr(f"{settings_file_module.__name__}.os.replace", crash)
     with pytest.raises(PolicyWriteError, match="No space left on device"):
         book.set_asks_first(m, pay_tool(m), True)
     monkeypatch.undo()

@@ -66,10 +66,10 @@ PREFERENCES = [
 class MemoryKeyring(keyring.backend.KeyringBackend):
     """A keyring backend holding entries in a dict (the suite's stand-in for the OS's)."""
 
-    priority = 1  # type: ignore[assignment]
+    priority = 1
 
     def __init__(self) -> None:
-        super().__init__()
+        super().__init__()  # type: ignore[no-untyped-call]  # keyring leaves it unannotated
         self.entries: dict[tuple[str, str], str] = {}
 
     def get_password(self, service: str, username: str) -> str | None:
@@ -148,7 +148,7 @@ def test_typed_manifest_models_work_as_well_as_plain_mappings(
             "id": MAIL,
             "version": "1.0.0",
             "name": "Mail",
-            "auth": {"kind": "apiKey", "fields": [AUTH["fields"][1]]},  # type: ignore[index]
+            "auth": {"kind": "apiKey", "fields": [AUTH["fields"][1]]},
             "preferences": [PREFERENCES[0], PREFERENCES[1]],
             "tools": [],
         }
@@ -201,7 +201,7 @@ def test_a_secret_wins_over_a_preference_of_the_same_name(
     PolicyBook(settings).set_value(MAIL, "preferences", "API_KEY", "from-a-preference")
     env = integration_environment(
         MAIL,
-        [AUTH["fields"][1]],  # type: ignore[index]
+        [AUTH["fields"][1]],
         [{"name": "API_KEY", "title": "x", "type": "text"}],
         settings_path=settings,
     )
@@ -354,7 +354,7 @@ def test_one_integration_cannot_read_another_s_secret(ring: MemoryKeyring, setti
         assert store.get(other, "API_KEY") is None
         assert store.get("com.example.mail", "api_key") is None
         with pytest.raises(MissingSecret):
-            integration_environment(other, [AUTH["fields"][1]], None, settings_path=settings)  # type: ignore[index]
+            integration_environment(other, [AUTH["fields"][1]], None, settings_path=settings)
 
 
 def test_set_replace_clear(ring: MemoryKeyring) -> None:
@@ -393,7 +393,7 @@ def test_a_locked_keyring_is_reported_without_the_secret(settings: Path) -> None
             [AUTH["fields"][1]],
             None,
             settings_path=settings,
-            store=store,  # type: ignore[index]
+            store=store,
         )
     assert missing.value.why is not None and "Unlock" in missing.value.why
 
@@ -464,7 +464,8 @@ class UnrecommendedKeyring(MemoryKeyring):
 
 
 def test_no_keyring_is_refused_with_how_to_get_one(settings: Path) -> None:
-    store = SecretStore(fail.Keyring())
+    # keyring leaves the backends' __init__ unannotated.
+    store = SecretStore(fail.Keyring())  # type: ignore[no-untyped-call]
     problem = store.problem
     assert problem is not None and "No OS keyring" in problem
     assert "plain-text file" in problem
@@ -476,7 +477,7 @@ def test_no_keyring_is_refused_with_how_to_get_one(settings: Path) -> None:
             [AUTH["fields"][1]],
             None,
             settings_path=settings,
-            store=store,  # type: ignore[index]
+            store=store,
         )
     assert caught.value.why == problem
     # an optional secret is left out; the server starts without it
@@ -486,7 +487,7 @@ def test_no_keyring_is_refused_with_how_to_get_one(settings: Path) -> None:
             [AUTH["fields"][2]],
             None,
             settings_path=settings,
-            store=store,  # type: ignore[index]
+            store=store,
         )
         == {}
     )

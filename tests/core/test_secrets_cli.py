@@ -20,6 +20,7 @@ from typing import Any
 import keyring.backend
 import keyring.errors
 import pytest
+from keyring.compat import properties
 
 MAIL = "com.example.mail"
 SECRET = "sk-live-4b1d0e77-TYPED-NOT-SHOWN"
@@ -29,7 +30,7 @@ NOTCH_SECRETS = [sys.executable, "-m", "notch_app", "secrets"]
 class JsonFileKeyringForTests(keyring.backend.KeyringBackend):
     """Entries in the JSON file named by $NOTCH_TEST_KEYRING_FILE (tests only)."""
 
-    @keyring.backend.properties.classproperty
+    @properties.classproperty
     def priority(cls) -> float:
         # Viable only where a test names its file: keyring auto-detects every loaded
         # backend class, and this one must never be picked inside the pytest process.

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
 
 from notch_app.runtime.catalog import Catalog
-from notch_app.runtime.presenter import ConfirmationRequest, Outcome
+from notch_app.runtime.presenter import ConfirmationRequest, Outcome, ResultGlance, RunningWork
 from notch_app.runtime.service import ConfirmationService, ToolCall
 from notch_app.runtime.store import DecisionStore, NewRequest, StoreError, WriteOp
 from notch_app.runtime.write_behind import WriteBehind
@@ -37,12 +37,24 @@ class RaisingPresenter:
         self.asked.append(f"replace {old_call_id} {request.call_id}")
         raise RuntimeError("replace broke")
 
-    def dismiss(self, call_id: str, outcome: Outcome) -> None:
+    def dismiss(self, call_id: str, outcome: Outcome, why: str | None = None) -> None:
         self.asked.append(f"dismiss {call_id} {outcome}")
         raise RuntimeError("dismiss broke")
 
     def glance(self, request: ConfirmationRequest, text: str) -> None:
         raise RuntimeError("glance broke")
+
+    def show_result(self, glance: ResultGlance) -> None:
+        self.asked.append("show_result")
+        raise RuntimeError("show_result broke")
+
+    def work_changed(self, running: tuple[RunningWork, ...]) -> None:
+        self.asked.append("work_changed")
+        raise RuntimeError("work_changed broke")
+
+    def results_may_follow(self) -> None:
+        self.asked.append("results_may_follow")
+        raise RuntimeError("results_may_follow broke")
 
     def decision_saved(self, call_id: str, outcome: Outcome) -> None:
         self.asked.append(f"saved {call_id} {outcome}")
@@ -101,6 +113,13 @@ class CountingStore(DecisionStore):
         return super().write(ops)
 
 
+def _noting(
+    heard: list[tuple[str, StoreError | None]], call_id: str
+) -> Callable[[StoreError | None], None]:
+    """A write's `written` callback: notes the call id and what the store said."""
+    return lambda error: heard.append((call_id, error))
+
+
 @pytest.mark.asyncio
 async def test_a_burst_of_writes_is_committed_in_a_few_batches_in_order(
     base: Path, mail_catalog: Catalog
@@ -113,10 +132,7 @@ async def test_a_burst_of_writes_is_committed_in_a_few_batches_in_order(
     ]
     try:
         for request in requests:
-            writes.write(
-                NewRequest(request),
-                lambda error, call_id=request.call_id: heard.append((call_id, error)),
-            )
+            writes.write(NewRequest(request), _noting(heard, request.call_id))
         await asyncio.wait_for(writes.drain(), 10)
         assert heard == [(r.call_id, None) for r in requests]  # every one told, in order
         committed = [call_id for batch in store.batches for call_id in batch]

@@ -145,7 +145,7 @@ class Broken:
 @pytest.mark.asyncio
 async def test_a_broken_presenter_loses_no_request(base: Path, running_notch: Any) -> None:
     async with running_notch(base) as (notch, _), AsyncNotchClient(notch.server.path) as client:
-        notch.service.set_presenter(Broken())  # type: ignore[arg-type]
+        notch.service.set_presenter(Broken())
         _, pending = await client.submit(MAIL, "send_email", {"to": "a"}, call_id="b1")
         assert pending is None
         assert [r.call_id for r in notch.service.open_requests] == ["b1"]
