@@ -50,9 +50,7 @@ LAZY = (
 """Top-level names of what an idle `notch run` must not have imported."""
 
 _DRIVER = r"""
-import io, json, os, runpy, sys
-
-from PySide6.QtCore import QTimer
+import io, json, linecache, os, runpy, sys
 
 real = sys.stderr
 
@@ -62,6 +60,8 @@ class Listening(io.TextIOBase):
     def write(self, text):
         real.write(text)
         if "notch: listening on" in text:
+            from PySide6.QtCore import QTimer  # after Notch's own imports, as in `notch run`
+
             QTimer.singleShot(0, dump)  # the next turn of the loop: start() has returned
         return len(text)
 
@@ -70,6 +70,7 @@ class Listening(io.TextIOBase):
 
 
 def dump():
+    sys.stdout.write(json.dumps({"sources held": sorted(linecache.cache)}) + "\n")
     sys.stdout.write(json.dumps(sorted(sys.modules)) + "\n")
     sys.stdout.flush()
     os._exit(0)
@@ -81,7 +82,9 @@ runpy.run_module("notch_app", run_name="__main__")
 """
 
 
-def _idle_modules(tmp_path: Path) -> set[str]:
+def _idle_run(tmp_path: Path) -> tuple[set[str], list[str]]:
+    """The modules an idle `notch run` has imported, and the files whose source it holds
+    in `linecache`."""
     env = dict(os.environ)
     env["QT_QPA_PLATFORM"] = "offscreen"
     env["HOME"] = str(tmp_path / "home")  # no person's settings or integrations
@@ -98,14 +101,28 @@ def _idle_modules(tmp_path: Path) -> set[str]:
     lines = [line for line in done.stdout.splitlines() if line.startswith("[")]
     assert lines, f"no module list: {done.stdout[-500:]} {done.stderr[-2000:]}"
     modules: list[str] = json.loads(lines[-1])
-    return set(modules)
+    held = [line for line in done.stdout.splitlines() if line.startswith('{"sources held"')]
+    assert held, f"no list of held sources: {done.stdout[-500:]}"
+    sources: list[str] = json.loads(held[-1])["sources held"]
+    return set(modules), sources
 
 
 @pytest.mark.timeout(180)
 def test_an_idle_notch_run_has_not_imported_what_it_loads_on_first_use(tmp_path: Path) -> None:
-    modules = _idle_modules(tmp_path)
+    modules, _ = _idle_run(tmp_path)
     assert "notch_app.app" in modules and "notch_app.ui.notch_window" in modules
     loaded = sorted(
         name for name in modules if any(name == m or name.startswith(m + ".") for m in LAZY)
     )
     assert not loaded, f"an idle `notch run` imported what it loads on first use: {loaded}"
+
+
+@pytest.mark.timeout(180)
+def test_an_idle_notch_run_does_not_hold_the_source_of_its_qt_modules(tmp_path: Path) -> None:
+    # PySide's import hook reads each module imported after Qt with `inspect.getsource`,
+    # which kept every line in `linecache` (~3 MiB idle); `ui/pyside_imports.py` reads
+    # them without keeping them.
+    modules, sources = _idle_run(tmp_path)
+    assert "notch_app.ui.notch_window" in modules
+    notch_ui = [path for path in sources if f"notch_app{os.sep}ui{os.sep}" in path]
+    assert not notch_ui, f"an idle `notch run` holds the source of {len(notch_ui)} modules"
