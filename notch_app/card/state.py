@@ -120,11 +120,15 @@ class CardState:
         """What the tool's arguments are (`tool_facts.py`): which are secret, masked in
         every text and never quoted, by the one rule the log and the model go by."""
         self._gated = shape.gated
+        self._needs_value = [(b, c) for b, c in shape.gated if b.required and b.kind != "toggle"]
+        """The gated inputs that can hold confirm with nothing else wrong: required ones
+        (toggles never gate: off is an answer)."""
         self._by_path = shape.by_path
         self._hidden_when = shape.hidden_when
         self._shown = shape.shown
         self._withheld: tuple[str, ...] = ()
         self._unseen: dict[str, str] = {}
+        self._no_errors: dict[str, str | None] | None = None
 
     # --- reading -------------------------------------------------------------------------
 
@@ -342,7 +346,10 @@ class CardState:
         covered: set[str] = set()
         current = self._current
         coercion_errors = self._coercion_errors
-        for binding, conditions in self._gated:
+        # With no schema problem and no coercion error (most keystrokes), only a required
+        # input can say anything: the others are passed over, in the same order.
+        quiet = not problems and not coercion_errors
+        for binding, conditions in self._needs_value if quiet else self._gated:
             path = binding.path
             visible = True
             for condition in conditions:
@@ -393,8 +400,11 @@ class CardState:
         gate = self._gate()
         if gate.shown is None:
             if not (gate.problems or gate.errors or self._coercion_errors):
-                # Nothing to say anywhere (most keystrokes): every field shows no error.
-                gate.shown = dict.fromkeys((b.path for b in self.inputs), None)
+                # Nothing to say anywhere (most keystrokes): every field shows no error,
+                # the same dict each time (a reader may compare it by identity).
+                if self._no_errors is None:
+                    self._no_errors = dict.fromkeys((b.path for b in self.inputs), None)
+                gate.shown = self._no_errors
             else:
                 gate.shown = {b.path: self._field_error(gate, b.path) for b in self.inputs}
         return gate.shown

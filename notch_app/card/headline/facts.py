@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
@@ -73,6 +74,17 @@ class Facts:
         self._parts: dict[Callable[..., Any], Part] | None = None
         self._changes: Changes | None = None
         self._kept: list[Reads] = []
+        self.consulted: list[tuple[Callable[..., Any], Action | None]] = []
+        """Each part asked for, in order, with its action (see `LiveHeadline`)."""
+
+    def start_over(self) -> None:
+        """Forget what was read and stated so far (the parts kept stay kept): the same
+        arguments read again from the first part, as a new `Facts` would."""
+        self.said = set()
+        self._read = set()
+        self._listed = False
+        self._kept = []
+        self.consulted = []
 
     def remember(self, parts: dict[Callable[..., Any], Part], changes: Changes | None) -> None:
         """Keep each `part` in `parts`, and take a kept one whose reads `changes` leave
@@ -83,19 +95,22 @@ class Facts:
     def part(self, make: Callable[[Facts, Action], _T], act: Action | None = None) -> _T:
         """`make(self, act)`, its reads and its stated paths noted apart (see `remember`)."""
         parts, args = self._parts, self._args
+        self.consulted.append((make, act))
         kept = parts.get(make) if parts is not None else None
-        if kept is not None:
+        if kept is not None and kept.at is not args:  # else made for these very arguments
             # A part kept from an earlier state than the last (one not reached then) is
             # compared with that state, not with the last.
             changes = self._changes
             if changes is None or changes.before is not kept.at or changes.after is not args:
                 changes = Changes.between(kept.at, args)
-            if kept.reads.unchanged(changes):
-                kept.at = args
-                self._kept.append(kept.reads)
-                if kept.said:
-                    self.said.update(kept.said)
-                return cast("_T", kept.made)
+            if not kept.reads.unchanged(changes):
+                kept = None
+        if kept is not None:
+            kept.at = args
+            self._kept.append(kept.reads)
+            if kept.said:
+                self.said.update(kept.said)
+            return cast("_T", kept.made)
         read, listed, said = self._read, self._listed, self.said
         self._read, self._listed, self.said = set(), False, set()
         try:
@@ -284,5 +299,8 @@ def present(value: Any) -> bool:
     return True
 
 
+@functools.lru_cache(maxsize=4096)
 def is_narration(path: str) -> bool:
+    """The path's words say the model wrote it as narration ("reason", "notes"). Kept
+    per name: a headline asks it of the same few names after every keystroke."""
     return any(w in NARRATION for w in name_words(path))

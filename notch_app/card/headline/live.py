@@ -7,6 +7,7 @@ from typing import Any
 
 from notch_app.card.argument_changes import Changes, Reads
 from notch_app.card.headline.facts import Facts, Part
+from notch_app.card.headline.manifest_words import Action
 from notch_app.card.headline.saying import fact_words_of, headline_of
 from notch_app.card.headline.text import Headline
 from notch_app.manifest.model import Tool
@@ -21,6 +22,8 @@ class LiveHeadline:
         self._arguments: Mapping[str, Any] | None = None
         self._reads = Reads(frozenset(), True)
         self._parts: dict[Callable[..., Any], Part] = {}
+        self._consulted: list[tuple[Callable[..., Any], Action | None]] = []
+        """The parts the current headline was made from, in the order asked."""
         self._objects: list[str] | None = None
         self.current: Headline | None = None
 
@@ -34,18 +37,47 @@ class LiveHeadline:
                 changes = Changes.between(before, arguments)
             if self._reads.unchanged(changes):
                 return current
+            facts = self._facts(arguments, changes)
+            if self._same_parts(facts):
+                return current
+            facts.start_over()  # the parts made just now are kept for the sentence
         else:
-            changes = None
+            facts = self._facts(arguments, None)
+        self.current = headline_of(facts)
+        self._reads = facts.reads()
+        self._objects = facts.object_names
+        self._consulted = facts.consulted
+        return self.current
+
+    def _facts(self, arguments: Mapping[str, Any], changes: Changes | None) -> Facts:
         facts = Facts(self._tool, arguments, locale=None, now=None, zone=None, home=None)
         # Each part of the sentence (the command, the payment, the people…) is made again
         # only when one of the arguments it read changed.
         facts.remember(self._parts, changes)
         if changes is not None and not changes.shape:
             facts.object_names = self._objects  # the same names hold objects
-        self.current = headline_of(facts)
-        self._reads = facts.reads()
+        return facts
+
+    def _same_parts(self, facts: Facts) -> bool:
+        """Whether every part the current headline was made from says the same for the
+        arguments of `facts` (each made again only if it read what changed): the sentence
+        is then the same, so it is not put together again. A keystroke in a field the
+        headline looked at but does not quote ("Send thing: value of text_1") ends here."""
+        parts = self._parts
+        same_reads = True
+        for make, act in self._consulted:
+            old = parts.get(make)
+            facts.part(make, act)
+            new = parts.get(make)
+            if new is old:
+                continue  # kept: what it read did not change
+            if old is None or new is None or new.made != old.made or new.said != old.said:
+                return False
+            same_reads = same_reads and new.reads == old.reads
+        if not same_reads:
+            self._reads = facts.reads()
         self._objects = facts.object_names
-        return self.current
+        return True
 
 
 class LiveFact:

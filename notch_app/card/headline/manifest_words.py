@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from typing import Final
@@ -134,10 +135,12 @@ def _confirm_label(tool: Tool) -> str | None:
     return None
 
 
-def amount_pairs(template: str) -> list[tuple[int, int, str]]:
+@functools.lru_cache(maxsize=1024)
+def amount_pairs(template: str) -> tuple[tuple[int, int, str], ...]:
     """Where `template` writes an amount then its currency ("{{amount}} {{currency}}"):
     each pair's span and the amount's path, so a card's own text can say the pair as
-    the headline does ("€1,250.00") instead of "1250 EUR"."""
+    the headline does ("€1,250.00") instead of "1250 EUR". Kept per template: a card
+    asks for each of its live texts after every keystroke."""
     pairs: list[tuple[int, int, str]] = []
     for match in _AMOUNT_THEN_CURRENCY.finditer(template):
         try:
@@ -146,7 +149,7 @@ def amount_pairs(template: str) -> list[tuple[int, int, str]]:
             continue
         if found:
             pairs.append((match.start(), match.end(), found[0].path))
-    return pairs
+    return tuple(pairs)
 
 
 def _currency_said_once(template: str) -> str:

@@ -65,7 +65,8 @@ def get_path(args: Mapping[str, Any], path: str) -> Any:
     """
     node: Any = args
     for seg in path.split("."):
-        if isinstance(node, Mapping):
+        # JSON's objects are dicts: `type(...) is dict` spares them the Mapping ABC check.
+        if type(node) is dict or isinstance(node, Mapping):
             if seg not in node:
                 return MISSING
             node = node[seg]

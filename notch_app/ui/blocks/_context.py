@@ -104,7 +104,7 @@ class CardContext:
         """`template` as the card shows it (`CardState.text`), with an amount followed by
         its currency said as the headline says it: "€1,250.00 to Studio Nord GmbH", not
         "1250 EUR to …". An amount that is not a number keeps its text and currency."""
-        pairs = amount_pairs(template) if "{" in template or "<" in template else []
+        pairs = amount_pairs(template) if "{" in template or "<" in template else ()
         if not pairs:
             return self.state.text(template)
         state = self.state

@@ -27,6 +27,8 @@ class ConfirmGate:
         self._frame = frame
         self._last: tuple[bool, tuple[str, ...], tuple[str, ...]] | None = None
         self._blockers: QLabel | None = None
+        self._required_reasons: dict[str, list[str]] | None = None
+        """ "Subject is required" → the paths of the inputs labelled Subject."""
 
     def apply(self) -> None:
         """Follow the state's gate now (nothing is touched while it is as last applied)."""
@@ -41,12 +43,7 @@ class ConfirmGate:
         if reasons:
             # Said from the moment the card shows, and gone with its reason; a required
             # field nobody has touched yet is asked for, not scolded ("Fill in Subject").
-            quiet = {
-                f"{b.label} {REQUIRED_MESSAGE}": f"Fill in {b.label}"
-                for b in state.inputs
-                if not state.is_touched(b.path)
-            }
-            loud = tuple(quiet.get(r, r) for r in reasons)
+            loud = tuple(self._asked(r) for r in reasons)
         gate = (enabled, reasons, loud)
         if gate == self._last:
             return
@@ -57,6 +54,20 @@ class ConfirmGate:
             button.setToolTip("" if enabled else why)
             button.setAccessibleDescription("" if enabled else f"Unavailable: {why}")
         self._say(listed(loud))
+
+    def _asked(self, reason: str) -> str:
+        """ "Fill in Subject" for "Subject is required" while a field of that label is
+        untouched; any other reason as it is."""
+        if self._required_reasons is None:
+            by_reason: dict[str, list[str]] = {}
+            for b in self._ctx.state.inputs:
+                by_reason.setdefault(f"{b.label} {REQUIRED_MESSAGE}", []).append(b.path)
+            self._required_reasons = by_reason
+        paths = self._required_reasons.get(reason)
+        state = self._ctx.state
+        if paths is not None and any(not state.is_touched(p) for p in paths):
+            return f"Fill in {reason.removesuffix(' ' + REQUIRED_MESSAGE)}"
+        return reason
 
     def _say(self, line: str) -> None:
         if self._blockers is None:

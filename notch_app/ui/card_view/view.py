@@ -233,8 +233,10 @@ class CardView(QWidget):
         if button is not None:
             # The verb and its object ("Send to 3 people", "Pay €1,250.00"): the author's
             # own words when they say more than a bare verb (see card/headline.py).
-            button.setText(self.headline_line.current.confirm)
-            self._keys.follow_label(button.text())  # a hint on screen names the label now
+            words = self.headline_line.current.confirm
+            if button.text() != words:  # most keystrokes leave the verb and object as they were
+                button.setText(words)
+                self._keys.follow_label(button.text())  # a hint on screen names it now
         self._fold.refresh_facts(self.headline_line)
 
     @property
@@ -542,7 +544,7 @@ class CardView(QWidget):
             if path.partition(".")[0] in names:
                 editor.sync(state.value(path))
         errors = state.field_errors()
-        if errors != self._errors_shown:
+        if errors is not self._errors_shown and errors != self._errors_shown:
             for path, editor in ctx.editors.items():
                 editor.set_error(errors[path] if path in errors else state.field_error(path))
             self._errors_shown = errors
@@ -551,7 +553,7 @@ class CardView(QWidget):
         if shown_changed and self._checks.show_also_sends(also_sends(state)):
             relayout = True
         self._checks.show_notes(changes, shown_changed)
-        if self.risk.refresh():
+        if self.risk.refresh(changes):
             relayout = True
         self._gate.apply()
         if relayout and self._body is not None:

@@ -10,13 +10,14 @@ restyle or reorder it. It follows the card's values, so an edited command is rea
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QPainter, QPaintEvent
 from PySide6.QtWidgets import QAbstractButton, QLabel, QVBoxLayout, QWidget
 
+from notch_app.card.argument_changes import Changes
 from notch_app.card.paths import MISSING
 from notch_app.card.risk import COMMAND_KEYS, FOLDER_KEYS, NO_RISK, CardRisk, card_risk
 from notch_app.card.state import CardState
@@ -25,6 +26,7 @@ from notch_app.ui.widgets.shapes import paint_round
 
 _READ_KEYS = (*COMMAND_KEYS, *FOLDER_KEYS, "file_path", "notes")
 """The arguments a risk reading looks at: only these are read again after an edit."""
+_READ_NAMES = frozenset(_READ_KEYS)
 
 
 class RiskNotes(QWidget):
@@ -93,14 +95,28 @@ class RiskSection:
         self._confirms = list(confirms)
         self._tones = {id(b): getattr(b, "tone", "") for b in self._confirms}
         self._read: tuple[Any, ...] | None = None
+        self._read_from: Mapping[str, Any] | None = None
+        """The arguments `_read` was last found right for."""
         self.refresh()
 
     @property
     def risk(self) -> CardRisk:
         return self.notes.risk
 
-    def refresh(self) -> bool:
+    def refresh(self, changes: Changes | None = None) -> bool:
+        """`changes`: from the arguments of the last refresh, when the caller has them;
+        an edit of an argument the reading does not look at then costs a set lookup."""
         state = self._state
+        arguments = state.arguments()
+        if (
+            changes is not None
+            and changes.before is self._read_from
+            and changes.after is arguments
+            and _READ_NAMES.isdisjoint(changes.names)
+        ):
+            self._read_from = arguments
+            return False
+        self._read_from = arguments
         values = tuple(state.value(key) for key in _READ_KEYS)
         if values == self._read:
             return False

@@ -1,0 +1,195 @@
+"""What a person sees and what confirm gates on stay exact on the card's keystroke
+shortcuts (issue 19: one keystroke's Python work under 0.15 ms).
+
+Each shortcut is driven where it could miss a change: a value typed into the field, a
+voice edit (the state changed from outside the field), a staged widget argument, a value
+changed and changed back, a change past the point where the words are cut, and an
+argument two parts of the card read.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from notch_app.card.state import CardState
+from notch_app.manifest.model import Tool
+from notch_app.ui.card_driver import CardDriver
+from notch_app.ui.card_view import CardView
+
+
+def tool(properties: dict[str, Any], children: list[dict[str, Any]], **view: Any) -> Tool:
+    root = {"type": "card", "title": "Run", "children": children, **view}
+    return Tool.model_validate(
+        {
+            "name": "run_task",
+            "inputSchema": {"type": "object", "properties": properties},
+            "confirmation": {"schemaVersion": 1, "root": root},
+        }
+    )
+
+
+def field(path: str, label: str, **more: Any) -> dict[str, Any]:
+    return {"type": "textField", "bind": f"{{{{{path}}}}}", "label": label, **more}
+
+
+def card(qtbot: Any, made: Tool, args: dict[str, Any], **options: Any) -> CardView:
+    view = CardView(made, args, **options)
+    qtbot.addWidget(view)
+    view.show()
+    return view
+
+
+def risk_lines(view: CardView) -> tuple[str, ...]:
+    return view.risk.notes.lines
+
+
+COMMAND = tool(
+    {"command": {"type": "string"}, "note": {"type": "string"}},
+    [field("command", "Command"), field("note", "Note")],
+)
+
+
+def test_the_risk_follows_the_command_and_not_a_field_beside_it(qtbot: Any) -> None:
+    view = card(qtbot, COMMAND, {"command": "ls", "note": "tidy up"})
+    driver = CardDriver(view)
+    assert risk_lines(view) == ()
+    driver.set("note", "tidy up the build")  # typed: the risk reading is not asked again
+    assert risk_lines(view) == ()
+    view.state().set("command", "rm -rf build")  # a voice edit of what runs
+    assert risk_lines(view) == ("Deletes build recursively, without asking (rm)",)
+    driver.set("note", "harmless, says the agent")
+    assert risk_lines(view) == ("Deletes build recursively, without asking (rm)",)
+    driver.set("command", "ls")
+    assert risk_lines(view) == () and not view.risk.notes.isVisibleTo(view)
+    driver.set("command", "rm -rf build")  # and back again
+    assert view.risk.notes.isVisibleTo(view)
+
+
+def test_a_staged_widget_argument_is_read_for_its_risk(qtbot: Any) -> None:
+    widget = Tool.model_validate(
+        {
+            "name": "run_task",
+            "inputSchema": {
+                "type": "object",
+                "properties": {"command": {"type": "string"}, "note": {"type": "string"}},
+            },
+            "confirmation": {
+                "schemaVersion": 1,
+                "root": {"type": "widget", "html": "<p>run</p>", "height": 80, "data": {}},
+            },
+        }
+    )
+    view = card(qtbot, widget, {"command": "ls", "note": "x"}, live_pages=False)
+    state = view.state()
+    assert risk_lines(view) == ()
+    state.stage({"note": "only a note"})  # type: ignore[attr-defined]
+    assert risk_lines(view) == ()
+    state.stage({"command": "rm -rf build"})  # type: ignore[attr-defined]
+    assert risk_lines(view) == ("Deletes build recursively, without asking (rm)",)
+    state.revert_all()
+    assert risk_lines(view) == ()
+
+
+def test_a_row_the_headline_stops_stating_whole_comes_back_on_the_compact_card(
+    qtbot: Any,
+) -> None:
+    # "ls rm -rf ~" and "ls\nrm -rf ~" read alike on one line; only the first is stated
+    # whole by the headline. The second must show as its own row: nothing that runs is
+    # out of view on the folded card.
+    view = card(qtbot, COMMAND, {"command": "ls rm -rf ~", "note": "n"})
+    facts = view.folded_facts
+    assert facts is not None and not view.details_open
+    assert view.headline_line.text() == "Run `ls rm -rf ~`"
+    assert "Command" not in facts.facts()
+    for _ in range(2):  # and back, twice
+        view.state().set("command", "ls\nrm -rf ~")  # a voice edit
+        assert view.headline_line.text() == "Run `ls rm -rf ~`"
+        assert "Command" in facts.facts()
+        view.state().set("command", "ls rm -rf ~")
+        assert "Command" not in facts.facts()
+
+
+def test_a_field_error_comes_and_goes_and_comes_back(qtbot: Any) -> None:
+    made = tool(
+        {"count": {"type": "integer"}, "name": {"type": "string"}},
+        [field("count", "Count"), field("name", "Name", required=True)],
+    )
+    view = card(qtbot, made, {"count": 2, "name": "Ada"}, compact=False)
+    driver = CardDriver(view)
+    for _ in range(2):
+        driver.set("count", "x2")
+        assert view.editor("count").error == "must be a whole number"
+        assert not view.state().confirm_enabled
+        driver.set("count", "5")
+        assert view.editor("count").error is None
+        assert view.state().confirm_enabled
+    driver.set("name", "")
+    assert view.editor("name").error == "is required"
+    assert not view.state().confirm_enabled
+    view.state().set("name", "Lee")  # a voice edit
+    assert view.editor("name").error is None and view.state().confirm_enabled
+    assert view.press("confirm")
+
+
+def test_the_confirm_words_stay_the_headlines_past_the_cut(qtbot: Any) -> None:
+    # The button's label is live text too ("Send {{note}}"): a change past the point
+    # where the headline cuts the note leaves the headline's words the same, and the
+    # button must still read them, not the label's uncut text.
+    made = tool(
+        {"note": {"type": "string"}},
+        [field("note", "Note")],
+        footer=[
+            {
+                "type": "actions",
+                "items": [
+                    {"label": "Cancel", "role": "cancel"},
+                    {"label": "Send {{note}}", "role": "confirm"},
+                ],
+            }
+        ],
+    )
+    long = "a" * 70
+    view = card(qtbot, made, {"note": long})
+    button = view.confirm_button()
+    assert button is not None
+    said = view.headline_line.current.confirm
+    assert button.text() == said and said.endswith("…")  # the note cut, as in a headline
+    for note in (long[:-1] + "b", long, long[:-1] + "b"):
+        view.state().set("note", note)  # only its end changes: past the cut
+        assert view.headline_line.current.confirm == said
+        assert button.text() == said
+    view.state().set("note", "short")
+    assert button.text() == "Send short" == view.headline_line.current.confirm
+
+
+def test_fill_in_is_said_while_any_field_of_that_label_is_untouched(qtbot: Any) -> None:
+    made = tool(
+        {"home": {"type": "string"}, "work": {"type": "string"}},
+        [field("home", "Phone", required=True), field("work", "Phone", required=True)],
+    )
+    view = card(qtbot, made, {}, compact=False)
+    driver = CardDriver(view)
+    assert driver.blockers_text() == "Fill in Phone"
+    driver.set("home", "1")
+    assert driver.blockers_text() == "Fill in Phone"  # "work" is still untouched
+    driver.set("home", "")
+    assert driver.blockers_text() == "Fill in Phone"
+    driver.set("work", "2")
+    driver.set("work", "")
+    assert driver.blockers_text() == "Phone is required"  # both touched, both blank
+    driver.set("work", "2")
+    assert driver.blockers_text() == "Phone is required"  # home is still blank
+    driver.set("home", "1")
+    assert driver.blockers_text() == "" and view.state().confirm_enabled
+
+
+def test_the_card_state_gives_the_same_no_errors_dict_until_an_error(qtbot: Any) -> None:
+    made = tool({"count": {"type": "integer"}}, [field("count", "Count")])
+    state = CardState(made, {"count": 1})
+    first = state.field_errors()
+    state.set("count", "2")
+    assert state.field_errors() is first and first == {"count": None}
+    state.set("count", "x")
+    assert state.field_errors() == {"count": "must be a whole number"}
+    state.set("count", "3")
+    assert state.field_errors() == {"count": None}
