@@ -451,8 +451,8 @@ def _differing_share(a: QImage, b: QImage) -> float:
         return 1.0
     ca = a.convertToFormat(QImage.Format.Format_RGBA8888)
     cb = b.convertToFormat(QImage.Format.Format_RGBA8888)
-    pa = bytes(ca.constBits())  # type: ignore[call-overload]
-    pb = bytes(cb.constBits())  # type: ignore[call-overload]
+    pa = bytes(ca.constBits())
+    pb = bytes(cb.constBits())
     if pa == pb:
         return 0.0
     differing = 0

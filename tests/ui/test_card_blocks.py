@@ -26,7 +26,7 @@ def _png_base64() -> str:
     data = QByteArray()
     buffer = QBuffer(data)
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
-    image.save(buffer, "PNG")
+    image.save(buffer, "PNG")  # type: ignore[call-overload]  # str works; stubs say bytes
     return base64.b64encode(bytes(data.data())).decode()
 
 
@@ -144,7 +144,7 @@ def test_display_text_follows_edits_live(qtbot: Any, card: Any) -> None:
     CardDriver(view).set("count", "7")
     assert "Delete 7 files" in CardDriver(view).visible_text()
     assert view.confirm_button() is not None
-    assert view.confirm_button().text() == "Delete 7 files"  # type: ignore[union-attr]
+    assert view.confirm_button().text() == "Delete 7 files"
 
 
 def test_list_rows_follow_an_edited_array(qtbot: Any, card: Any) -> None:

@@ -15,7 +15,7 @@ PROPS = {"to": {"type": "array", "items": {"type": "string"}}}
 
 
 def _box(view: Any) -> ChipsBox:
-    box = view.findChild(ChipsBox)
+    box: ChipsBox | None = view.findChild(ChipsBox)
     assert box is not None
     return box
 

@@ -104,7 +104,7 @@ def test_the_driver_types_key_by_key_like_a_person(qtbot: Any, card: Any, watch:
     qtbot.addWidget(view)
     view.show()
     edits: list[str] = []
-    view.input_widget("text").textEdited.connect(edits.append)  # type: ignore[attr-defined]
+    view.input_widget("text").textEdited.connect(edits.append)
     got = watch(view)
     driver = CardDriver(view)
     driver.set("text", "Hi Sam")
@@ -112,7 +112,7 @@ def test_the_driver_types_key_by_key_like_a_person(qtbot: Any, card: Any, watch:
     assert "Hi Sam" in driver.visible_text().splitlines()
     driver.set("text", "")  # a Backspace over the selection
     assert edits[-1] == ""
-    assert not view.confirm_button().isEnabled()  # type: ignore[union-attr]
+    assert not view.confirm_button().isEnabled()
     assert "Text is required" in driver.blockers_text()  # touched: now it may say so
     driver.set("text", "ok")
     assert driver.press("confirm")

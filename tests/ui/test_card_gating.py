@@ -6,7 +6,7 @@ from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication, QLineEdit, QPushButton
+from PySide6.QtWidgets import QAbstractButton, QApplication, QLineEdit, QPushButton
 
 from notch_app.ui.card_driver import CardDriver
 
@@ -38,6 +38,13 @@ def make(qtbot: Any, card: Any, **args: Any) -> Any:
     qtbot.addWidget(view)
     view.show()
     return view
+
+
+def _press_tab() -> None:
+    """Tab, as a person would, from the widget that has the focus."""
+    focused = QApplication.focusWidget()
+    assert focused is not None, "nothing has the focus"
+    QTest.keyClick(focused, Qt.Key.Key_Tab)
 
 
 def test_required_input_gates_confirm_and_says_why(qtbot: Any, card: Any) -> None:
@@ -130,11 +137,12 @@ def test_enter_on_the_focused_confirm_button_approves(qtbot: Any, watch: Any, ca
     field = view.input_widget("text")
     field.setFocus()
     qtbot.waitUntil(lambda: QApplication.focusWidget() is field, timeout=1000)
-    send = view.confirm_button()
+    send: QAbstractButton | None = view.confirm_button()
+    assert send is not None
     for _ in range(12):  # Tab along the card, as a person would, to the confirm button
         if QApplication.focusWidget() is send:
             break
-        QTest.keyClick(QApplication.focusWidget(), Qt.Key.Key_Tab)
+        _press_tab()
     assert QApplication.focusWidget() is send
     QTest.keyClick(send, Qt.Key.Key_Return)
     assert got == [(True, {"text": "hello", "later": False, "notify": False}, [])]
@@ -220,7 +228,7 @@ def test_every_input_has_its_label_as_accessible_name_and_tab_follows_the_card(
     order[0].setFocus()
     qtbot.waitUntil(lambda: QApplication.focusWidget() is order[0], timeout=1000)
     for expected in order[1:]:
-        QTest.keyClick(QApplication.focusWidget(), Qt.Key.Key_Tab)
+        _press_tab()
         assert QApplication.focusWidget() is expected
 
 
@@ -261,7 +269,7 @@ def test_a_toggle_the_schema_refuses_shows_why_under_it(qtbot: Any, card: Any) -
     qtbot.addWidget(view)
     editor = view.editor("agree")
     assert editor.error_shown() and editor.error_shown() in CardDriver(view).visible_text()
-    assert not view.confirm_button().isEnabled()  # type: ignore[union-attr]
+    assert not view.confirm_button().isEnabled()
     CardDriver(view).set("agree", True)
     assert editor.error_shown() == ""
-    assert view.confirm_button().isEnabled()  # type: ignore[union-attr]
+    assert view.confirm_button().isEnabled()

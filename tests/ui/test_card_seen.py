@@ -187,7 +187,7 @@ def test_a_card_folded_past_the_screen_holds_confirm_until_its_body_was_scrolled
     qtbot: Any, card: Any, watch: Any
 ) -> None:
     # Forty rows and the argument that matters last: below the fold, until scrolled to.
-    rows = [{"type": "text", "text": f"Row {n}"} for n in range(40)]
+    rows: list[dict[str, Any]] = [{"type": "text", "text": f"Row {n}"} for n in range(40)]
     rows.append({"type": "keyValue", "items": [{"label": "Table", "value": "{{table}}"}]})
     view = _shown(qtbot, card(rows, {"table": {"type": "string"}}, {"table": "customers"}))
     got = watch(view)

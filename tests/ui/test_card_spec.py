@@ -5,6 +5,7 @@ are never cut, and `notch render` draws the whole card."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -119,7 +120,7 @@ def test_a_confirm_label_wider_than_the_card_wraps_inside_its_pill(
     assert confirm.height() > confirm.sizeHint().height()  # so it took two lines or more
 
 
-def _long_card(card: Any) -> CardView:
+def _long_card(card: Callable[..., CardView]) -> CardView:
     children = [{"type": "text", "text": f"Line {i} of what will happen"} for i in range(60)]
     return card(children, {}, {})
 

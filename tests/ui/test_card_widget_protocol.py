@@ -60,8 +60,8 @@ def test_every_kind_of_card_the_notch_shows_is_a_card_widget(
     double = simple_factory(ConfirmationRequest("s", "com.example.test", "send_thing", {}), None)
     qtbot.addWidget(double.widget)
     for widget in (blocks, page, made.widget, double.widget):
+        assert checked_card(widget) is widget  # before isinstance narrows it off QWidget
         assert isinstance(widget, CardWidget), type(widget).__name__
-        assert checked_card(widget) is widget
 
 
 def test_a_card_type_missing_members_is_refused_by_name(qtbot: Any) -> None:

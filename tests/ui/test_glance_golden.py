@@ -182,7 +182,7 @@ def test_glance_matches_its_golden_image(
     golden = GOLDEN / f"glance-{name}-{theme}.png"
     if os.environ.get("NOTCH_UPDATE_GOLDEN") == "1":
         GOLDEN.mkdir(exist_ok=True)
-        image.save(str(golden), "PNG")
+        image.save(str(golden), "PNG")  # type: ignore[call-overload]  # str works; stubs say bytes
         return
     if not golden.exists():
         pytest.fail(f"{golden.name} is missing: run with NOTCH_UPDATE_GOLDEN=1, then look at it")
@@ -190,7 +190,7 @@ def test_glance_matches_its_golden_image(
     share = differing_share(image, expected)
     if share > MAX_DIFFERING:
         actual = tmp_path / golden.name
-        image.save(str(actual), "PNG")
+        image.save(str(actual), "PNG")  # type: ignore[call-overload]  # str works; stubs say bytes
         pytest.fail(
             f"{golden.name}: {share:.2%} of pixels differ (now {image.width()}×"
             f"{image.height()}, golden {expected.width()}×{expected.height()}); see {actual}"

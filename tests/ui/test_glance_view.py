@@ -41,7 +41,7 @@ def _texts(view: QWidget) -> list[str]:
 def _count_near(image: QImage, color: QColor, within: int = 40) -> int:
     """How many pixels of `image` are close to `color` (opaque)."""
     rgba = image.convertToFormat(QImage.Format.Format_RGBA8888)
-    data = bytes(rgba.constBits())  # type: ignore[call-overload]
+    data = bytes(rgba.constBits())
     target = (color.red(), color.green(), color.blue())
     count = 0
     for i in range(0, len(data), 4):
@@ -146,7 +146,7 @@ def test_a_row_gives_its_children_equal_shares(qtbot: Any) -> None:
 
 @pytest.mark.parametrize("theme", ["dark", "light"])
 def test_charts_are_drawn_in_the_themes_colours(qtbot: Any, theme: str) -> None:
-    colours = look(theme)  # type: ignore[arg-type]
+    colours = look(theme)
     bars = card_image(
         _view(
             qtbot,
@@ -222,7 +222,7 @@ def test_every_glance_icon_is_drawn_and_no_two_alike(qtbot: Any) -> None:
     for name in GLANCE_ICONS:
         pixmap = glance_icon_pixmap(name, 24, QColor("#ffffff"))
         image = pixmap.toImage().convertToFormat(QImage.Format.Format_RGBA8888)
-        data = bytes(image.constBits())  # type: ignore[call-overload]
+        data = bytes(image.constBits())
         inked = sum(1 for i in range(3, len(data), 4) if data[i] > 128)
         assert 20 < inked < 24 * 24 * 0.6, f"{name}: {inked} inked pixels"
         assert data not in seen, f"{name} looks like {seen.get(data)}"
@@ -241,7 +241,7 @@ def test_icons_take_the_themes_text_colour(qtbot: Any) -> None:
             qtbot, *_blocks({"type": "header", "icon": "star", "title": "Saved"}), theme=theme
         )
         image = card_image(view)
-        assert _count_near(image, look(theme).color("text"), 40) > 30  # type: ignore[arg-type]
+        assert _count_near(image, look(theme).color("text"), 40) > 30
 
 
 # ---- the app's icon ----------------------------------------------------------------------

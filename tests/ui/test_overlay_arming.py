@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from PySide6.QtCore import QEvent, QObject, QPoint, QPointF, Qt
-from PySide6.QtGui import QKeyEvent, QMouseEvent
+from PySide6.QtGui import QImage, QKeyEvent, QMouseEvent
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QAbstractButton, QApplication, QWidget
 
@@ -24,6 +24,9 @@ from notch_app.ui.overlay_presenter import (
     OverlayPresenter,
 )
 from notch_app.ui.overlay_settings import OverlaySettings
+
+if TYPE_CHECKING:  # the `simple_card` fixture's class, named only for mypy
+    from tests.ui.conftest import SimpleCard
 
 # The done note stays up (a short one would end after the test, on a deleted window),
 # except where a test needs the next card.
@@ -410,7 +413,11 @@ def test_a_press_begun_on_the_held_button_does_not_end_in_a_click(
 
 
 def test_a_card_without_its_own_hold_is_refused_by_the_presenter(
-    qtbot: Any, sink: Any, simple_factory: Any, simple_card: Any, card_request: Any
+    qtbot: Any,
+    sink: Any,
+    simple_factory: Any,
+    simple_card: type[SimpleCard],
+    card_request: Any,
 ) -> None:
     presenter = OverlayPresenter(sink, simple_factory, SETTINGS)
     qtbot.addWidget(presenter.window)
@@ -425,7 +432,12 @@ def test_a_card_without_its_own_hold_is_refused_by_the_presenter(
     assert [c[1:3] for c in sink.of("decide")] == [("s", True)]
 
 
-def test_render_held_and_armed_send(qtbot: Any, overlay: Any, mail: Any, desktop_shot: Any) -> None:
+def test_render_held_and_armed_send(
+    qtbot: Any,
+    overlay: Any,
+    mail: Any,
+    desktop_shot: Callable[[OverlayPresenter, str], QImage],
+) -> None:
     """PNGs of the card with Send held and armed (artifacts/overlay/), and the difference
     a person sees: the held Send is its own colour, dimmed; the armed one is bright."""
     presenter, _ = overlay

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QLineEdit, QWidget
 
 from notch_app.runtime.presenter import ConfirmationRequest
 from notch_app.ui.card_view import CardView
@@ -84,6 +84,7 @@ def test_approve_all_opens_a_summary_of_every_call_and_approves_what_it_showed(
     card = presenter.window.card
     assert isinstance(card, CardView)
     field = card.input_widget("to")
+    assert isinstance(field, QLineEdit)  # a one-line address field
     field.selectAll()
     qtbot.keyClicks(field, "max")  # the person edits the card on screen first
     qtbot.mouseClick(approve_all, Qt.MouseButton.LeftButton)

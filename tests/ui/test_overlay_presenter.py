@@ -150,7 +150,7 @@ def test_untouched_card_parks_and_the_side_notch_restores_it_with_edits(
 
     qtbot.mouseClick(presenter.side_notch, Qt.MouseButton.LeftButton)
     assert ("restored", "p") in sink.calls
-    assert presenter.window.card is card and card.field.text() == "draft, edited"
+    assert card.field.text() == "draft, edited" and presenter.window.card is card
     assert not presenter.side_notch.isVisible()
 
 
@@ -281,6 +281,7 @@ def test_idle_overlay_runs_no_timers(
     qtbot.waitUntil(lambda: not any(t.isActive() for t in timers))  # the done note ended
     counter = _TimerCounter(presenter, presenter.window)
     app = QApplication.instance()
+    assert app is not None
     app.installEventFilter(counter)
     try:
         qtbot.wait(600)  # an observation window: no tick of the idle overlay in it

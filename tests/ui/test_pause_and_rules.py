@@ -18,7 +18,7 @@ import tempfile
 import time
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 from PySide6.QtCore import Qt
@@ -79,7 +79,9 @@ def parts(notch: NotchApp) -> tuple[OverlayPresenter, NotchTray]:
     return presenter, notch.make_tray()
 
 
-async def approve_on_card(presenter: OverlayPresenter, qtbot: QtBot, scope: str) -> None:
+async def approve_on_card(
+    presenter: OverlayPresenter, qtbot: QtBot, scope: Literal["session", "always"]
+) -> None:
     """The person approves the card on screen with one of its scope buttons."""
     await until(lambda: presenter.armed, "the card to arm")
     view = presenter.window.card

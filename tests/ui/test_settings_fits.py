@@ -22,9 +22,11 @@ MIN_WIDTH, MIN_HEIGHT = 560, 420
 def _past_the_edge(window: SettingsWindow) -> list[str]:
     """What on the page on screen ends right of its scroll area's viewport."""
     page = window.stack.currentWidget()
+    assert page is not None
     area = page if isinstance(page, QScrollArea) else page.findChild(QScrollArea)
-    assert area is not None and area.widget() is not None
+    assert area is not None
     content = area.widget()
+    assert content is not None
     right = area.viewport().width()
     cut = []
     for widget in content.findChildren(QWidget):

@@ -60,7 +60,11 @@ def test_a_save_by_rename_refreshes_and_the_next_one_too(
         temporary = mail_folder / ".manifest.json.swp"
         temporary.write_text(_retitle(mail_folder, title))
         os.replace(temporary, mail_folder / "manifest.json")  # how vim and VS Code save
-        qtbot.waitUntil(lambda t=title: _title(window) == t, timeout=RELOAD_MS)
+
+        def shows(wanted: str = title) -> bool:
+            return _title(window) == wanted
+
+        qtbot.waitUntil(shows, timeout=RELOAD_MS)
 
 
 def test_an_editor_writing_twice_refreshes_once(
@@ -86,6 +90,7 @@ def test_a_broken_manifest_keeps_the_last_valid_card_dimmed_and_lists_the_proble
 ) -> None:
     window = open_studio(mail_folder)
     card = window.stage.card
+    assert card is not None
     fixed = _retitle(mail_folder, "Fixed")
     broken = _retitle(mail_folder, "Send email").replace("{{subject}}", "{{subjcet}}", 1)
     (mail_folder / "manifest.json").write_text(broken)

@@ -69,7 +69,9 @@ def test_the_first_acting_tool_shows_the_notchs_own_card_at_the_notchs_width(
     window = open_studio(mail_folder)
     card = _card(window)
     assert window.tools.current_name() == "send_email"
-    assert card.findChild(type(card.confirm_button()), None) is not None
+    confirm = card.confirm_button()
+    assert confirm is not None
+    assert card.findChild(type(confirm)) is not None
     glass = card.findChild(type(card).__mro__[1], "NotchCard")
     assert glass is not None and glass.width() == 440
     assert card.asker_strip is not None  # who asks, drawn by Notch as in the notch
@@ -90,8 +92,9 @@ def test_the_tool_list_says_how_each_tool_asks(
     assert "never asks" in window.stage.message.text()
     window.tools.pick("cancel_draft")
     card = _card(window)
-    assert card.confirm_button() is not None
-    assert "Cancel draft" in card.confirm_button().text()  # the generated card names it
+    confirm = card.confirm_button()
+    assert confirm is not None
+    assert "Cancel draft" in confirm.text()  # the generated card names it
 
 
 def test_typing_into_the_card_changes_the_final_arguments_edited_paths_and_digest(
@@ -122,7 +125,8 @@ def test_the_gate_says_why_confirm_is_closed(
     card.state().set("subject", "")
     qtbot.waitUntil(lambda: window.live.gate.text().startswith("closed"))
     assert "Subject" in window.live.gate.text()
-    assert not card.confirm_button().isEnabled()
+    confirm = card.confirm_button()
+    assert confirm is not None and not confirm.isEnabled()
 
 
 def test_pressing_the_cards_confirm_shows_what_the_notch_would_hand_back(
@@ -166,6 +170,7 @@ def test_the_theme_toggle_redraws_the_card_light_and_keeps_the_edits(
     assert light.palette().color(QPalette.ColorRole.WindowText) != dark_text
     assert light.state().value("subject") == "Kept across themes"
     page = window.stage.widget()
+    assert page is not None
     assert page.palette().color(page.backgroundRole()) == BACKDROPS["light"]
 
 

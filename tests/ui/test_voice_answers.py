@@ -216,7 +216,9 @@ async def test_a_spoken_reply_answers_the_card(
     catalog, problems = Catalog.load([BUNDLED_MANIFESTS])
     assert not problems
     words = WordPicker(SEED).pick()
-    question = read_back(catalog.tool(SPEECH, "generate_speech"), ARGS)
+    tool = catalog.tool(SPEECH, "generate_speech")
+    assert tool is not None
+    question = read_back(tool, ARGS)
     wav = reply_wav(question, reply.format(words=words), AFTER_QUESTION_S)
     monkeypatch.setenv("NOTCH_VOICE_INPUT", str(wav))
     monkeypatch.setenv("NOTCH_VOICE_WORDS_SEED", str(SEED))

@@ -21,7 +21,7 @@ if shutil.which("espeak-ng") is None:
 from notch_app.ui.voice.approval_words import words_after_yes
 from notch_app.ui.voice.input_choice import VoiceSetupError, voice_input_choice, words_seed
 from notch_app.ui.voice.recognizer import ReplyRecognizer
-from notch_app.ui.voice.utterances import UtteranceFinder
+from notch_app.ui.voice.utterances import Utterance, UtteranceFinder
 from notch_app.ui.voice.wav_input import read_wav_16k_mono
 
 
@@ -39,7 +39,7 @@ def spoken(tmp_path: Path) -> object:
         subprocess.run(["espeak-ng", "-v", "en-us", "-w", str(path), text], check=True)
         finder = UtteranceFinder()
         pcm = bytes(16000) + read_wav_16k_mono(path) + bytes(32000)
-        found = finder.feed(pcm) or [finder.end()]
+        found: list[Utterance | None] = [*finder.feed(pcm)] or [finder.end()]
         assert len(found) == 1 and found[0] is not None
         return found[0].pcm
 

@@ -106,7 +106,9 @@ async def test_no_socket_method_submits_an_utterance_or_answers_by_voice(
             presenter = made[0]
             qtbot.waitUntil(lambda: presenter.armed, timeout=10000)
             qtbot.waitUntil(lambda: presenter._voice_round is not None, timeout=10000)
-            spoken = presenter._voice_round[1]
+            voice_round = presenter._voice_round
+            assert voice_round is not None
+            spoken = voice_round[1]
             refused = 0
             for method in METHOD_NAMES:
                 for shape in SHAPES:
