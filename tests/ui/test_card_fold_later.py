@@ -10,10 +10,15 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QLineEdit
 
 from notch_app.manifest.model import Tool
-from notch_app.ui.card_view import CardView
+from notch_app.runtime.presenter import ConfirmationRequest
+from notch_app.ui.blocks.inputs import TextArea
+from notch_app.ui.card_view import CardView, frame
 from notch_app.ui.notch.fitting import card_has_inputs
 from notch_app.ui.widgets.details_fold import DETAILS_REASON
 
@@ -116,9 +121,179 @@ def test_a_changed_folded_value_builds_its_field_and_its_checks(qtbot: Any) -> N
     assert any("hidden characters" in line for line in view._checks.lines())
 
 
-def test_a_text_area_or_a_hidden_character_is_built_with_the_card(qtbot: Any) -> None:
-    area = _card(qtbot, "line one\nline two", multiline=True)
-    assert not area.has_unbuilt_fields  # its "scroll to see all" lives in the widget
+def test_a_hidden_character_is_built_with_the_card_in_a_line_or_an_area(qtbot: Any) -> None:
     marked = _card(qtbot, "L\u200bunch")
     assert _lines(marked)
     assert any("hidden characters" in line for line in marked._checks.lines())
+    area = _card(qtbot, "line one\n\u202eline two", multiline=True)
+    assert area.findChildren(TextArea)  # its marks and read-only state live in the widget
+    assert any("hidden characters" in line for line in area._checks.lines())
+
+
+LONG_BODY = "\n".join(f"Line {i}: the agent's words, all of which are sent." for i in range(40))
+
+
+def _areas(view: CardView) -> list[TextArea]:
+    return view.findChildren(TextArea)
+
+
+def test_a_folded_text_area_waits_for_details_and_holds_confirm_as_if_built(
+    qtbot: Any,
+) -> None:
+    view = _card(qtbot, LONG_BODY, multiline=True)
+    assert _areas(view) == [] and view.has_unbuilt_fields
+    state = view.state()
+    assert not state.confirm_enabled
+    assert "Open Details to see all of Subject" in state.blockers()
+    view.open_details()
+    QApplication.processEvents()
+    (area,) = _areas(view)
+    assert area.isVisibleTo(view) and area.toPlainText() == LONG_BODY
+    assert "Scroll to see all of Subject first" in state.blockers()
+    bar = area.verticalScrollBar()
+    while bar.value() < bar.maximum():  # the person reads it, a page at a time
+        bar.setValue(bar.value() + bar.pageStep())
+    assert state.confirm_enabled
+
+
+def test_the_agent_cannot_get_a_long_folded_text_approved_unseen(qtbot: Any) -> None:
+    # The agent hides its words in a long body under Details and hopes for a quick
+    # Ctrl+Enter (or a click on the confirm pill) before anything is built or laid out.
+    view = _card(qtbot, LONG_BODY, multiline=True)
+    assert view.armed and _areas(view) == []
+    with qtbot.assertNotEmitted(view.decided):
+        QTest.keyClick(view, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+        button = view.confirm_button()
+        assert button is not None
+        button.click()
+        assert view.press("confirm") is False
+        assert view.allow("session") is False
+    assert view.decision is None
+    # Opening Details is not reading it: still held until scrolled through.
+    view.open_details()
+    QApplication.processEvents()
+    assert view.press("confirm") is False
+
+
+def test_a_folded_text_changed_by_voice_or_after_details_holds_again(qtbot: Any) -> None:
+    view = _card(qtbot, "Short note", multiline=True)
+    state = view.state()
+    assert _areas(view) == [] and state.confirm_enabled
+    # A voice edit makes it long while it is not built: built now, and held.
+    state.set("subject", LONG_BODY)
+    assert _areas(view)
+    assert not state.confirm_enabled
+    view.open_details()
+    QApplication.processEvents()
+    (area,) = _areas(view)
+    bar = area.verticalScrollBar()
+    while bar.value() < bar.maximum():
+        bar.setValue(bar.value() + bar.pageStep())
+    assert state.confirm_enabled
+    # The text changes under the person after they read it: what they saw no longer counts.
+    state.set("subject", LONG_BODY.replace("Line 39", "Line 39 and one more thing"))
+    QApplication.processEvents()
+    assert not state.confirm_enabled
+    assert "Scroll to see all of Subject first" in state.blockers()
+
+
+SIZES = {
+    "one line": "Hi",
+    "five lines": "a\nb\nc\nd\ne",
+    "nine lines": "\n".join(f"line {i}" for i in range(9)),
+    "330 characters": "word " * 66,
+    "2,000 characters": "word " * 400,
+    "forty lines": LONG_BODY,
+    "empty": "",
+}
+
+
+@pytest.mark.parametrize("height", [720, 1080])
+def test_built_later_or_with_the_card_the_holds_are_the_same(
+    qtbot: Any, monkeypatch: pytest.MonkeyPatch, height: int
+) -> None:
+    def seen_as(later: bool, text: str) -> list[tuple[bool, tuple[str, ...]]]:
+        if not later:
+            monkeypatch.setattr(frame, "builds_later", lambda block, state: False)
+        view = CardView(
+            _tool(multiline=True),
+            {"to": "sam@example.com", "subject": text, "urgent": False},
+            live_pages=False,
+            screen_height=height,
+        )
+        monkeypatch.undo()
+        qtbot.addWidget(view)
+        view.show()
+        QApplication.processEvents()
+        assert bool(_areas(view)) != later or not text  # built as asked
+        state = view.state()
+        seen = [(state.confirm_enabled, tuple(state.blockers()))]
+        view.open_details()
+        QApplication.processEvents()
+        seen.append((state.confirm_enabled, tuple(state.blockers())))
+        return seen
+
+    for name, text in SIZES.items():
+        assert seen_as(True, text) == seen_as(False, text), name
+
+
+ACTING = [
+    ("io.elevenlabs", "elevenlabs", "generate_speech"),
+    ("dev.notch.examples.mail", "mail", "send_email"),
+    ("dev.notch.examples.calendar", "calendar", "book_meeting"),
+    ("dev.notch.examples.payments", "payments", "pay_invoice"),
+    ("dev.notch.examples.files", "files", "delete_files"),
+]
+
+
+@pytest.mark.parametrize(("integration", "folder", "tool"), ACTING)
+def test_a_bundled_card_reads_the_same_built_later_or_with_the_card(
+    qtbot: Any,
+    monkeypatch: pytest.MonkeyPatch,
+    bundled_factory: Any,
+    preview_args: Any,
+    integration: str,
+    folder: str,
+    tool: str,
+) -> None:
+    factory = bundled_factory()
+
+    def read(later: bool) -> tuple[list[Any], int]:
+        if not later:
+            monkeypatch.setattr(frame, "builds_later", lambda block, state: False)
+        request = ConfirmationRequest(
+            call_id=f"c-{later}", integration_id=integration, tool_name=tool,
+            arguments=preview_args(folder, tool),
+        )  # fmt: skip
+        view = factory(request).widget
+        monkeypatch.undo()
+        assert isinstance(view, CardView)
+        qtbot.addWidget(view)
+        view.show()
+        QApplication.processEvents()
+        areas = len(_areas(view))
+        state = view.state()
+        button = view.confirm_button()
+        seen: list[Any] = []
+        for _ in range(2):
+            seen.append(
+                (
+                    state.confirm_enabled,
+                    state.blockers(),
+                    view._checks.lines(),
+                    button.text() if button is not None else None,
+                    view.read_back(),
+                )
+            )
+            view.open_details()
+            QApplication.processEvents()
+        seen.append(sorted(e.path for e in view.editors()))
+        return seen, areas
+
+    later, areas_later = read(True)
+    built, areas_built = read(False)
+    assert later == built
+    if tool in ("generate_speech", "send_email", "book_meeting"):
+        # Their folded text areas (the speech's text, the mail's body, the agenda) are
+        # built when Details opens, not hidden with every card.
+        assert areas_later == 0 < areas_built

@@ -70,6 +70,12 @@ _AREA_ROWS = 8
 longer value holds confirm from the start, before the card is laid out."""
 
 
+def may_scroll(text: str) -> bool:
+    """Whether a text area may scroll for `text`: confirm is held from the start, before
+    it is laid out (and while a folded one is not built yet), and opened if it fits."""
+    return line_count(text) > _AREA_ROWS or len(text) > _AREA_ROWS * 40
+
+
 class InputEditor:
     """The widgets of one bound input and the glue to CardState."""
 
@@ -409,7 +415,7 @@ class TextEditor(InputEditor):
         self._lines = line_count(text)
         if self.seen is not None:
             self.seen.reset()
-            if self._lines > _AREA_ROWS or len(text) > _AREA_ROWS * 40:
+            if may_scroll(text):
                 self.seen.hold()  # it may scroll: closed before layout, opened if it fits
         self._say_lines()
 

@@ -16,11 +16,14 @@ from PySide6.QtWidgets import QHBoxLayout, QWidget
 
 from notch_app.card.coerce import is_blank
 from notch_app.card.compact import in_compact_view
+from notch_app.card.interpolate import display_value, template_paths
+from notch_app.card.paths import MISSING
 from notch_app.manifest.facts import shown_paths
-from notch_app.manifest.model import CardBlock, walk_blocks
+from notch_app.manifest.model import CardBlock, TextFieldBlock, walk_blocks
 from notch_app.manifest.paths import MalformedBinding, parse_single_binding
 from notch_app.ui.blocks import CardContext
-from notch_app.ui.card_view.frame import CardFrame
+from notch_app.ui.blocks.inputs import may_scroll
+from notch_app.ui.card_view.frame import CardFrame, shown_templates
 from notch_app.ui.widgets.details_fold import (
     DETAILS_KEY,
     DETAILS_REASON,
@@ -28,6 +31,7 @@ from notch_app.ui.widgets.details_fold import (
     FoldedFacts,
     HeadlineLine,
 )
+from notch_app.ui.widgets.label_text import shown
 from notch_app.ui.widgets.scope_choices import ScopeChoices
 
 _TYPED_INTO = frozenset({"textField", "passwordField", "select", "chips"})
@@ -49,10 +53,19 @@ class CardFold:
         self.facts: FoldedFacts | None = None
         self._unbuilt = list(frame.unbuilt)
         under = {id(v.block) for u in self._unbuilt for v in walk_blocks(u.block)}
+        shows = {
+            path.partition(".")[0]
+            for u in self._unbuilt
+            for v in walk_blocks(u.block)
+            for template in shown_templates(v.block)
+            for path in template_paths(template)
+        }
         self.unbuilt_names: frozenset[str] = frozenset(
             b.path.partition(".")[0] for b in ctx.state.inputs if id(b.block) in under
-        )
-        """The arguments the unbuilt folded fields edit: a change to one builds them."""
+        ).union(shows)
+        """The arguments the unbuilt folded blocks edit or show: a change to one builds
+        them (their check lines and holds are the widgets' own from then on)."""
+        self._hold_unbuilt_areas(under)
         self.has_unbuilt_fields = any(
             getattr(v.block, "type", None) in _TYPED_INTO
             for u in self._unbuilt
@@ -61,6 +74,22 @@ class CardFold:
         """An unbuilt folded block holds a field typed into or chosen from (the notch
         takes keyboard focus for it, as for a field built)."""
 
+    def _hold_unbuilt_areas(self, under: set[int]) -> None:
+        """A folded text area not built yet whose value may scroll holds confirm as it
+        would built and folded: "Open Details to see all of Message", until Details
+        opens and it is built, laid out and scrolled through (`TextEditor`'s own hold,
+        under the same key, from then on)."""
+        state = self._ctx.state
+        for binding in state.inputs:
+            block = binding.block
+            if id(block) not in under or not isinstance(block, TextFieldBlock):
+                continue
+            value = state.value(binding.path)
+            text = "" if value is MISSING or value is None else display_value(value)
+            if block.multiline and may_scroll(text):
+                label = shown(block.label, 60)
+                state.hold_until_seen(f"field:{binding.path}", DETAILS_REASON.format(label=label))
+
     def build(self) -> bool:
         """Make the folded blocks not built yet, in place: their fields join the Tab order
         and the editors where they stand in reading order, each showing its value and
@@ -68,8 +97,8 @@ class CardFold:
         if not self._unbuilt:
             return False
         ctx, state = self._ctx, self._ctx.state
-        chain, editors = ctx.focus_chain, ctx.editors
-        added_focus = added_editors = 0
+        chain, editors, live = ctx.focus_chain, ctx.editors, ctx.live_texts
+        added_focus = added_editors = added_live = 0
         new_paths: list[str] = []
         unbuilt, self._unbuilt = self._unbuilt, []
         self.has_unbuilt_fields = False
@@ -79,15 +108,18 @@ class CardFold:
         made: list[QWidget] = []
         self.unbuilt_names = frozenset()
         for later in unbuilt:
-            ctx.focus_chain, ctx.editors = [], {}
+            ctx.focus_chain, ctx.editors, ctx.live_texts = [], {}, []
             try:
                 built = ctx.build(later.block, later.holder)
                 layout = later.holder.layout()
                 assert layout is not None
                 layout.addWidget(built)
             finally:
-                made_focus, made_editors = ctx.focus_chain, ctx.editors
-                ctx.focus_chain, ctx.editors = chain, editors
+                made_focus, made_editors, made_live = ctx.focus_chain, ctx.editors, ctx.live_texts
+                ctx.focus_chain, ctx.editors, ctx.live_texts = chain, editors, live
+            at = later.live_at + added_live
+            live[at:at] = made_live
+            added_live += len(made_live)
             at = later.focus_at + added_focus
             chain[at:at] = made_focus
             made.extend(made_focus)

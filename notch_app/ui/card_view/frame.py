@@ -13,11 +13,21 @@ from typing import Any, Final
 
 from PySide6.QtWidgets import QLabel, QLayout, QVBoxLayout, QWidget
 
+from notch_app.card.code_text import has_hidden_characters
 from notch_app.card.compact import in_compact_view
+from notch_app.card.display_text import lookalike_warnings
+from notch_app.card.paths import MISSING
 from notch_app.card.state import CardState
-from notch_app.manifest.model import CardBlock, Tool, WidgetBlock, walk_blocks
+from notch_app.manifest.model import (
+    BadgeBlock,
+    CardBlock,
+    MetadataBlock,
+    Tool,
+    WidgetBlock,
+    walk_blocks,
+)
 from notch_app.ui.blocks import CardContext, build_block
-from notch_app.ui.blocks.inputs import LONG_VALUE_CHARS
+from notch_app.ui.blocks.inputs import LARGE_VALUE_CHARS, LONG_VALUE_CHARS
 from notch_app.ui.blocks.layout import add_card_header
 from notch_app.ui.blocks.widget import notch_footer
 from notch_app.ui.card_view.body import CardBody
@@ -37,45 +47,77 @@ class Unbuilt:
     """Where its fields go in the card's Tab order (`CardContext.focus_chain`)."""
     editors_at: int
     """Where its editors go in the card's reading order (`CardContext.editors`)."""
+    live_at: int = 0
+    """Where its live texts go among the card's (`CardContext.live_texts`): the check
+    lines they may say later keep the reading order."""
 
 
 _BUILT_LATER: Final = frozenset(
-    {"textField", "passwordField", "select", "toggle", "chips", "stack", "divider"}
-)
-"""Block types whose widgets put no hold on confirm, no confirm button and no check line
-of their own on the card (a plain value, see `builds_later`)."""
+    {"textField", "passwordField", "select", "toggle", "chips", "stack", "divider",
+     "metadata", "badge"}
+)  # fmt: skip
+"""Block types whose widgets put no confirm button on the card, and whose holds and check
+lines can be worked out from CardState while they are not built (see `builds_later`)."""
 
 
 def _plain(value: Any) -> bool:
     """A value a one-line field shows as it is: no text area, no hidden or look-alike
     characters for the card's check lines."""
-    if value is None or isinstance(value, bool | int | float):
+    if value is None or value is MISSING or isinstance(value, bool | int | float):
         return True
     if isinstance(value, str):
         return len(value) <= LONG_VALUE_CHARS and value.isascii() and value.isprintable()
     return False
 
 
+def _plain_area_text(value: Any) -> bool:
+    """A value a text area shows as it is, editable, with nothing for the card's check
+    lines: no character drawn as a mark, no look-alike letters, not so long that it is
+    shown read-only (`LARGE_VALUE_CHARS`)."""
+    if not isinstance(value, str):
+        return _plain(value)
+    return (
+        len(value) <= LARGE_VALUE_CHARS
+        and not has_hidden_characters(value)
+        and not lookalike_warnings(value)
+    )
+
+
+def shown_templates(block: Any) -> list[str]:
+    """The texts a folded display block fills from the arguments (`metadata`, `badge`)."""
+    if isinstance(block, MetadataBlock):
+        return [t for item in block.items for t in (item.label or "", item.value) if t]
+    if isinstance(block, BadgeBlock):
+        return [block.text]
+    return []
+
+
 def builds_later(block: Any, state: CardState) -> bool:
     """Whether a folded block can wait for Details (or a field under it asked for)
     before its widgets are made (issue 19: most of a card's inputs are folded, and
-    building them hidden was half the card's cost). Only when nothing the card decides
-    lives in those widgets: one-line inputs, choices and their containers, holding plain
-    values — no text area (it holds confirm until scrolled), no button, no text a check
-    line reads. Everything else the card shows of them comes from CardState."""
+    building them hidden was half the card's cost). Only when everything the card
+    decides from those widgets can be worked out from CardState until they are made:
+    one-line inputs, choices, text areas, metadata and badges in their containers,
+    whose values hold no hidden or look-alike characters (check lines), no text too
+    long to show whole, and no button. A text area that may scroll holds confirm while
+    not built (`CardFold`) as it would built and folded."""
     under: set[int] = set()
+    areas: set[int] = set()
     for visit in walk_blocks(block):
         node = visit.block
-        if getattr(node, "type", None) not in _BUILT_LATER:
+        if getattr(node, "type", None) not in _BUILT_LATER or getattr(node, "monospace", False):
             return False
-        if getattr(node, "multiline", False) or getattr(node, "monospace", False):
+        if any(state.text_warnings(t) for t in shown_templates(node)):
             return False
+        if getattr(node, "multiline", False):
+            areas.add(id(node))
         under.add(id(node))
     for binding in state.inputs:
         if id(binding.block) in under:
             value = state.value(binding.path)
             items = value if isinstance(value, list) and binding.kind == "chips" else [value]
-            if not all(_plain(item) for item in items):
+            plain = _plain_area_text if id(binding.block) in areas else _plain
+            if not all(plain(item) for item in items):
                 return False
     return True
 
@@ -177,7 +219,9 @@ def lay_out_card(
             holder = QWidget(content)
             QVBoxLayout(holder).setContentsMargins(0, 0, 0, 0)
             frame.folded.append((child, holder))
-            frame.unbuilt.append(Unbuilt(child, holder, len(ctx.focus_chain), len(ctx.editors)))
+            frame.unbuilt.append(
+                Unbuilt(child, holder, len(ctx.focus_chain), len(ctx.editors), len(ctx.live_texts))
+            )
             frame.content.addWidget(holder)
             continue
         built = build_block(child, ctx, content)
