@@ -11,7 +11,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from pydantic import ValidationError
-from referencing.exceptions import Unresolvable
 
 from notch_app.manifest.glance import (
     GLANCE_KEY,
@@ -23,7 +22,7 @@ from notch_app.manifest.glance import (
 from notch_app.manifest.model import PreviewFixtures, Tool
 from notch_app.manifest.paths import join_pointer
 from notch_app.manifest.reading import Problem, SourceDocument, quote
-from notch_app.manifest.schema import argument_problems
+from notch_app.manifest.schema import argument_problems, surely_valid
 from notch_app.manifest.structure import did_you_mean, structure_problems
 
 
@@ -71,6 +70,10 @@ def fixture_problems(
         args = entry.get("args") if isinstance(entry, dict) else None
         if tool is None or not isinstance(args, dict):
             continue
+        if surely_valid(tool, args):
+            continue  # decided without jsonschema: an idle Notch never loads it (~4 MiB)
+        from referencing.exceptions import Unresolvable
+
         try:
             found = argument_problems(tool, args)
         except (Unresolvable, re.error, RecursionError, ValueError) as exc:

@@ -7,6 +7,7 @@ no pattern or text can make a check run long.
 
 from __future__ import annotations
 
+import importlib
 import time
 from typing import Any
 
@@ -24,6 +25,10 @@ from notch_app.manifest.schema.patterns import (
     spend,
     time_budget,
 )
+
+# jsonschema loads with the first check the fast path cannot decide; loaded here, so the
+# timed checks below time the check, not that import.
+importlib.import_module("notch_app.manifest.schema.validator")
 
 EVIL = "^(a+)+$"
 EVIL_INPUT = "a" * 40 + "!"

@@ -39,6 +39,11 @@ LAZY = (
     "notch_app.reply",
     "tree_sitter",
     "babel",
+    # jsonschema and its reference resolver: the bundled fixtures are decided on the fast
+    # path at load, so they load with the first check it cannot decide.
+    "jsonschema",
+    "referencing",
+    "rpds",
     # Glances, voice, the gateway, the studio and the web engine: never in an idle notch.
     "notch_app.ui.glance",
     "notch_app.ui.voice",

@@ -5,7 +5,8 @@
   tool's facts all read it so);
 - `check.py`: is an `inputSchema` a valid JSON Schema? A fast, exact keyword check;
 - `arguments.py`: a call's arguments against the schema, each problem at its place;
-- `fast_path.py`: the same answer for plain schemas without jsonschema, when it is sure;
+- `fast_path.py`: the same answer for plain schemas without jsonschema, when it is sure
+  (`formats.py`: the formats it decides);
 - `validator.py`: the jsonschema validator every argument check uses;
 - `patterns/`: schema patterns, ECMA-262 translated to RE2 and matched in linear time
   under a time budget (the only place Notch runs a schema pattern).
@@ -22,21 +23,27 @@ if TYPE_CHECKING:
         fits_json_types,
         json_type,
     )
-    from notch_app.manifest.schema.check import SIMPLE_TYPES, first_schema_error, pattern_errors
+    from notch_app.manifest.schema.check import (
+        SIMPLE_TYPES,
+        first_schema_error,
+        pattern_errors,
+        unchecked_reason,
+    )
     from notch_app.manifest.schema.fast_path import (
         DIALECTS,
         Check,
         compile_fast_path,
         surely_valid,
     )
-    from notch_app.manifest.schema.validator import UNCHECKED, new_validator, unchecked_reason
+    from notch_app.manifest.schema.validator import UNCHECKED, new_validator
 
 _WHERE = {
     **dict.fromkeys(("ArgumentProblem", "argument_problems", "fits_json_types", "json_type"),
                     "arguments"),
-    **dict.fromkeys(("SIMPLE_TYPES", "first_schema_error", "pattern_errors"), "check"),
+    **dict.fromkeys(("SIMPLE_TYPES", "first_schema_error", "pattern_errors", "unchecked_reason"),
+                    "check"),
     **dict.fromkeys(("DIALECTS", "Check", "compile_fast_path", "surely_valid"), "fast_path"),
-    **dict.fromkeys(("UNCHECKED", "new_validator", "unchecked_reason"), "validator"),
+    **dict.fromkeys(("UNCHECKED", "new_validator"), "validator"),
 }  # fmt: skip
 
 

@@ -13,15 +13,15 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
-from typing import Any
-
-from jsonschema.exceptions import ValidationError
-from jsonschema.protocols import Validator
+from typing import TYPE_CHECKING, Any
 
 from notch_app.manifest.model import Tool
 from notch_app.manifest.paths import join_pointer
 from notch_app.manifest.schema.patterns import CHECK_BUDGET_S, CheckTooSlow, time_budget
-from notch_app.manifest.schema.validator import UNCHECKED, new_validator
+
+if TYPE_CHECKING:
+    from jsonschema.exceptions import ValidationError
+    from jsonschema.protocols import Validator
 
 _MAX_PROBLEMS = 50
 
@@ -85,6 +85,10 @@ def schema_validator(tool: Tool) -> Validator:
     hit = _validators.get(id(tool))
     if hit is not None and hit[0] is tool:
         return hit[1]
+    # jsonschema loads with the first check the fast path cannot decide: an idle Notch,
+    # whose bundled fixtures the fast path clears at load, never imports it (~4 MiB).
+    from notch_app.manifest.schema.validator import new_validator
+
     validator = new_validator(tool.input_schema)
     if len(_validators) > 4096:  # bounded: tools are reloaded, never accumulated forever
         _validators.clear()
@@ -93,6 +97,8 @@ def schema_validator(tool: Tool) -> Validator:
 
 
 def _describe(error: ValidationError) -> str:
+    from notch_app.manifest.schema.validator import UNCHECKED
+
     v = error.validator
     value: Any = error.validator_value
     if v == UNCHECKED:

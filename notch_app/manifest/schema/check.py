@@ -19,13 +19,8 @@ import re
 from collections.abc import Iterator
 from typing import Any, Final
 
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import best_match
-from jsonschema.validators import validator_for
-
 from notch_app.manifest.paths import join_pointer
 from notch_app.manifest.schema.patterns import pattern_problem, shown_pattern
-from notch_app.manifest.schema.validator import unchecked_reason
 
 DIALECT_2020_12: Final = "https://json-schema.org/draft/2020-12/schema"
 SIMPLE_TYPES: Final = ("array", "boolean", "integer", "null", "number", "object", "string")
@@ -183,7 +178,11 @@ def first_schema_error(schema: Any) -> tuple[str, str] | None:
     if dialect is None or str(dialect).rstrip("#") == DIALECT_2020_12:
         for error in schema_errors(schema):
             return error
-    else:
+    else:  # jsonschema only for another dialect: 2020-12 schemas load without it
+        from jsonschema import Draft202012Validator
+        from jsonschema.exceptions import best_match
+        from jsonschema.validators import validator_for
+
         cls = validator_for(schema, default=Draft202012Validator)
         error = best_match(cls(cls.META_SCHEMA).iter_errors(schema))
         if error is not None:
@@ -202,6 +201,30 @@ def first_schema_error(schema: Any) -> tuple[str, str] | None:
         )
         return where, mixed
     return None
+
+
+def unchecked_reason(schema: Any) -> str | None:
+    """Why Notch cannot check arguments against `schema` in bounded time, or None."""
+    keys = set(_keywords_in(schema))
+    if "unevaluatedProperties" in keys and "patternProperties" in keys:
+        return (
+            "unevaluatedProperties together with patternProperties is more than Notch checks; "
+            'use "additionalProperties" beside the patternProperties instead'
+        )
+    return None
+
+
+def _keywords_in(node: Any) -> Iterator[str]:
+    # Every key of every object in the schema, subschemas and data alike: a superset of
+    # the keywords used, which only makes the refusal above err on the careful side.
+    stack = [node]
+    while stack:
+        here = stack.pop()
+        if isinstance(here, dict):
+            yield from (k for k in here if isinstance(k, str))
+            stack.extend(here.values())
+        elif isinstance(here, list):
+            stack.extend(here)
 
 
 # Keywords whose value is a schema, a map of schemas, or a list of schemas, in any draft

@@ -17,9 +17,10 @@ text, numbers, booleans and null; `pattern`, through Notch's one engine
 and each check at most FAST_CHECK_WORK (program instructions x bytes, ~3 ms and ~15 ms at
 RE2's slowest), past which the answer is "not sure" and the check goes off the loop; and
 annotations (`title`, `description`, `default`, `examples`, `$comment`, `readOnly`,
-`writeOnly`, `deprecated`); `format` for `email`, `idn-email` and `date`, decided by the
-very checker the validator runs (`validator.format_conforms`: email-validator's syntax
-check for an address, the calendar for a date); and `uniqueItems` over arrays of text.
+`writeOnly`, `deprecated`); `format` for `email`, `idn-email`, `date` and `date-time`,
+decided without jsonschema by the checks in `formats.py` (email-validator's syntax check
+for an address, the very one the validator runs; jsonschema's own rule for a date;
+RFC 3339 for a date-time); and `uniqueItems` over arrays of text.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, Final
 
 from notch_app.manifest.model import Tool
+from notch_app.manifest.schema.formats import FAST_CHECKS
 from notch_app.manifest.schema.patterns import PatternRefused, compile_pattern
 
 Check = Callable[[Any], bool]
@@ -47,9 +49,10 @@ _KEYWORDS: Final = _ANNOTATIONS | {
     "maxItems", "minLength", "maxLength", "minimum", "maximum", "exclusiveMinimum",
     "exclusiveMaximum", "enum", "const", "pattern", "format", "uniqueItems",
 }  # fmt: skip
-FAST_FORMATS: Final = frozenset({"email", "idn-email", "date"})
-"""The formats the fast path decides: cheap checks of a short text (an address is refused
-unread past 320 characters). Any other format goes to jsonschema."""
+FAST_FORMATS: Final = frozenset(FAST_CHECKS)
+"""The formats the fast path decides (`formats.py`, without jsonschema): cheap checks of a
+short text (an address is refused unread past 320 characters). Any other format goes to
+jsonschema."""
 FAST_MATCH_WORK: Final = 200_000
 FAST_CHECK_WORK: Final = 1_000_000
 _MAX_DEPTH: Final = 16
@@ -271,20 +274,10 @@ def _pattern_check(source: Any) -> Check:
 
 
 def _format_check(name: Any) -> Check:
-    if name not in FAST_FORMATS:
+    check = FAST_CHECKS.get(name) if isinstance(name, str) else None
+    if check is None:
         raise _Unsupported
-    # jsonschema (and email-validator) only for a schema that names a format.
-    from notch_app.manifest.schema.validator import format_conforms
-
-    conforms = format_conforms(name)
-
-    def formatted(v: Any) -> bool:
-        try:
-            return conforms(v)
-        except Exception:  # a checker's own failure: not sure, jsonschema says what
-            return False
-
-    return formatted
+    return check
 
 
 def _unique_check(unique: Any) -> Check:

@@ -24,13 +24,12 @@ The answers, written once:
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any, Final
-
-from referencing import Registry
-from referencing._core import Resolver  # the public name of lookup() results' resolver
-from referencing.jsonschema import DRAFT202012
+from typing import TYPE_CHECKING, Any, Final
 
 from notch_app.manifest.paths import NOWHERE
+
+if TYPE_CHECKING:
+    from referencing._core import Resolver  # the public name of lookup() results' resolver
 
 MAX_REF_HOPS: Final = 16
 """`$ref` chains longer than this are cut, so a cycle cannot loop."""
@@ -83,8 +82,12 @@ class SchemaNavigator:
     # --- references --------------------------------------------------------------------
 
     def _root_resolver(self) -> Resolver[Any]:
-        # Made on the first `$ref`: most tool schemas have none and never pay for it.
+        # Made on the first `$ref`: most tool schemas have none and never pay for it
+        # (nor load `referencing`: an idle Notch's bundled schemas need it not).
         if self._resolver is None:
+            from referencing import Registry
+            from referencing.jsonschema import DRAFT202012
+
             resource = DRAFT202012.create_resource(self.root)
             registry: Registry[Any] = Registry().with_resource(_ROOT_URI, resource).crawl()
             self._resolver = registry.resolver(base_uri=_ROOT_URI).in_subresource(resource)
@@ -132,6 +135,8 @@ class SchemaNavigator:
             return
         scope = self._scopes.get(id(parent))
         if isinstance(child, dict) and "$id" in child:
+            from referencing.jsonschema import DRAFT202012
+
             try:
                 base = scope or self._root_resolver()
                 scope = base.in_subresource(DRAFT202012.create_resource(child))

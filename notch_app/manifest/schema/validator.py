@@ -15,15 +15,17 @@ every pair of objects (100,000 small objects in a 1 MiB message: 5e9 comparisons
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Final
 
-from email_validator import EmailNotValidError, validate_email
+from email_validator import EmailNotValidError
 from jsonschema import Draft202012Validator, FormatChecker
 from jsonschema.exceptions import ValidationError
 from jsonschema.protocols import Validator
 from jsonschema.validators import extend, validator_for
 
+from notch_app.manifest.schema.check import unchecked_reason
+from notch_app.manifest.schema.formats import email_address
 from notch_app.manifest.schema.patterns import (
     PatternRefused,
     TooLongToMatch,
@@ -47,30 +49,6 @@ def new_validator(schema: Any) -> Validator:
     cls = _notch_class(base, unchecked_reason(schema) is not None)
     validator: Validator = cls(schema, format_checker=cls.FORMAT_CHECKER)
     return validator
-
-
-def unchecked_reason(schema: Any) -> str | None:
-    """Why Notch cannot check arguments against `schema` in bounded time, or None."""
-    keys = set(_keywords_in(schema))
-    if "unevaluatedProperties" in keys and "patternProperties" in keys:
-        return (
-            "unevaluatedProperties together with patternProperties is more than Notch checks; "
-            'use "additionalProperties" beside the patternProperties instead'
-        )
-    return None
-
-
-def _keywords_in(node: Any) -> Iterator[str]:
-    # Every key of every object in the schema, subschemas and data alike: a superset of
-    # the keywords used, which only makes the refusal above err on the careful side.
-    stack = [node]
-    while stack:
-        here = stack.pop()
-        if isinstance(here, dict):
-            yield from (k for k in here if isinstance(k, str))
-            stack.extend(here.values())
-        elif isinstance(here, list):
-            stack.extend(here)
 
 
 @functools.cache
@@ -223,10 +201,6 @@ def _json_key(value: Any) -> Any:
     return ("?", id(value))
 
 
-MAX_EMAIL_CHARS: Final = 320
-"""Longer than any address can be (RFC 5321: 64 before the @, 255 after): refused unread."""
-
-
 def format_conforms(name: str) -> Callable[[Any], bool]:
     """Whether a value conforms to format `name`, as the validator of a 2020-12 schema
     decides it (the same checker, so a fast path asking this can never be laxer)."""
@@ -235,31 +209,11 @@ def format_conforms(name: str) -> Callable[[Any], bool]:
 
 
 def _is_email(instance: object) -> bool:
-    return _email_address(instance, international=False)
+    return email_address(instance, international=False)
 
 
 def _is_idn_email(instance: object) -> bool:
-    return _email_address(instance, international=True)
-
-
-def _email_address(instance: object, *, international: bool) -> bool:
-    """`format: email` as RFC 5321 writes an address (`idn-email`: RFC 6531, letters
-    beyond ASCII too), through email-validator's syntax check: jsonschema's own check is
-    only for an "@" somewhere, so "sam@" passed. No DNS: whether the domain takes mail is
-    the tool's to find out. A domain without a dot is allowed (RFC 5321 allows it)."""
-    if not isinstance(instance, str):
-        return True
-    if len(instance) > MAX_EMAIL_CHARS:
-        raise EmailNotValidError("is longer than an email address can be")
-    validate_email(
-        instance,
-        check_deliverability=False,
-        globally_deliverable=False,
-        allow_smtputf8=international,
-        allow_quoted_local=True,
-        allow_domain_literal=True,
-    )
-    return True
+    return email_address(instance, international=True)
 
 
 def _is_schema_pattern(instance: object) -> bool:
