@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import pytest
 from PySide6.QtCore import QEvent, QObject, QPoint, QPointF, Qt
@@ -24,9 +24,6 @@ from notch_app.ui.overlay_presenter import (
     OverlayPresenter,
 )
 from notch_app.ui.overlay_settings import OverlaySettings
-
-if TYPE_CHECKING:  # the `simple_card` fixture's class, named only for mypy
-    from tests.ui.conftest import SimpleCard
 
 # The done note stays up (a short one would end after the test, on a deleted window),
 # except where a test needs the next card.
@@ -413,11 +410,7 @@ def test_a_press_begun_on_the_held_button_does_not_end_in_a_click(
 
 
 def test_a_card_without_its_own_hold_is_refused_by_the_presenter(
-    qtbot: Any,
-    sink: Any,
-    simple_factory: Any,
-    simple_card: type[SimpleCard],
-    card_request: Any,
+    qtbot: Any, sink: Any, simple_factory: Any, simple_card: Any, card_request: Any
 ) -> None:
     presenter = OverlayPresenter(sink, simple_factory, SETTINGS)
     qtbot.addWidget(presenter.window)
@@ -425,10 +418,11 @@ def test_a_card_without_its_own_hold_is_refused_by_the_presenter(
     presenter.present(card_request("s"))
     shown = presenter.window.card
     assert isinstance(shown, simple_card)
-    qtbot.mouseClick(shown.approve, Qt.MouseButton.LeftButton)
+    approve = shown.approve  # before `is` below narrows `shown` back to the window's type
+    qtbot.mouseClick(approve, Qt.MouseButton.LeftButton)
     assert not sink.of("decide") and presenter.window.card is shown
     wait_armed(qtbot, presenter, "s")
-    qtbot.mouseClick(shown.approve, Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(approve, Qt.MouseButton.LeftButton)
     assert [c[1:3] for c in sink.of("decide")] == [("s", True)]
 
 
