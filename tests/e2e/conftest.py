@@ -58,17 +58,20 @@ def _confirm_fills(strength: float = 1.0) -> list[tuple[int, int, int]]:
 
     colours = palette("dark")
     glass = parse_color(colours["glass_fill"])
-    fills = []
+    fills: list[tuple[int, int, int]] = []
     for token in ("primary_fill", "accent_fill", "danger_fill", "success_fill", "warning_fill"):
         fill = parse_color(colours[token])
         a = fill.alphaF() * strength
-        fills.append(
-            tuple(
-                round(a * f + (1 - a) * g)
-                for f, g in zip(fill.getRgb()[:3], glass.getRgb()[:3], strict=True)
+        r, g, b = (
+            round(a * f + (1 - a) * q)
+            for f, q in zip(
+                (fill.red(), fill.green(), fill.blue()),
+                (glass.red(), glass.green(), glass.blue()),
+                strict=True,
             )
         )
-    return fills  # type: ignore[return-value]
+        fills.append((r, g, b))
+    return fills
 
 
 def wait_for(check: Callable[[], Any], timeout: float, what: str) -> Any:
@@ -188,7 +191,7 @@ class XServer:
             ["import", "-window", "root", "png:-"], env=self.env, capture_output=True,
             check=True, timeout=20,
         ).stdout  # fmt: skip
-        image = QImage.fromData(png, "PNG")
+        image = QImage.fromData(png, "PNG")  # type: ignore[arg-type]  # str works; stubs say bytes
         assert not image.isNull(), "import gave no picture of the screen"
         return image
 
@@ -238,7 +241,7 @@ def _footer_rows(image: QImage, card: QRect) -> tuple[QRect, list[bytes]]:
         return area, []
     part = image.copy(area).convertToFormat(QImage.Format.Format_RGB888)
     stride, width = part.bytesPerLine(), part.width() * 3
-    data = bytes(part.constBits())  # type: ignore[call-overload]
+    data = bytes(part.constBits())
     return area, [data[y * stride : y * stride + width] for y in range(part.height())]
 
 

@@ -96,7 +96,7 @@ def screen(xserver: Any) -> QImage:
         ["import", "-window", "root", "png:-"], env=xserver.env, capture_output=True,
         check=True, timeout=20,
     ).stdout  # fmt: skip
-    image = QImage.fromData(png, "PNG")
+    image = QImage.fromData(png, "PNG")  # type: ignore[arg-type]  # str works; stubs say bytes
     assert not image.isNull(), "import gave no picture of the screen"
     return image
 
@@ -165,7 +165,7 @@ def test_a_card_swapped_in_under_the_pointer_takes_no_click_until_armed(
         clicker.click()
         decision = agent.await_decision(b, timeout=20)
         assert decision.outcome == "approved"
-        assert decision.arguments["to"] == [ATTACKER]
+        assert decision.arguments is not None and decision.arguments["to"] == [ATTACKER]
         assert decision.decided_by == "click"
 
 

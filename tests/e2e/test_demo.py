@@ -44,7 +44,8 @@ def test_demo_plays_prints_every_decision_and_ends_by_itself(
         env=xserver.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=repo,
     )  # fmt: skip
     try:
-        lines, seen = _lines(demo), []
+        lines = _lines(demo)
+        seen: list[str] = []
         _wait_line(lines, seen, "notRequired")
         # The revised voice note replaced the first in place (the first ended superseded);
         # approve it with the keyboard once it has settled.

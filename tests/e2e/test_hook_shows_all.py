@@ -41,7 +41,11 @@ def _over_glass(token: str, strength: float = 1.0) -> tuple[int, int, int]:
     a = fill.alphaF() * strength
     r, g, b = (
         round(a * f + (1 - a) * q)
-        for f, q in zip(fill.getRgb()[:3], glass.getRgb()[:3], strict=True)
+        for f, q in zip(
+            (fill.red(), fill.green(), fill.blue()),
+            (glass.red(), glass.green(), glass.blue()),
+            strict=True,
+        )
     )
     return r, g, b
 

@@ -177,7 +177,8 @@ def test_notch_preview_opens_the_studio_on_the_fresh_folder(
             if proc.poll() is not None:
                 output = (tmp_path / "preview.log").read_text()
                 raise AssertionError(f"notch preview exited with {proc.returncode}:\n{output}")
-            return xserver.window("team-tasks")
+            found: dict[str, int] | None = xserver.window("team-tasks")
+            return found
 
         box = wait_for(window, 60, "the studio's window on the fresh folder")
         assert box["WIDTH"] > 440  # room for the card at the notch's width, and more

@@ -135,7 +135,8 @@ class TypingPad:
         return self.log.read_text(encoding="utf-8").splitlines()
 
     def has_focus(self) -> bool:
-        return self.xserver.xdotool("getwindowfocus") == self.window
+        focused: str = self.xserver.xdotool("getwindowfocus")
+        return focused == self.window
 
 
 @pytest.fixture

@@ -257,8 +257,8 @@ async def test_everything_passes_through_but_the_yes(
         # progress: the server's own notifications, with the client's token
         seen: list[float] = []
 
-        async def progress(done: float, total: float | None, message: str | None) -> None:
-            seen.append(done)
+        async def progress(progress: float, total: float | None, message: str | None) -> None:
+            seen.append(progress)
 
         long = await client.call_tool(
             "trigger-long-running-operation", {"duration": 1, "steps": 4},

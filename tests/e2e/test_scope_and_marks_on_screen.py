@@ -37,10 +37,15 @@ def over_glass(token: str, theme: str = "dark") -> tuple[int, int, int]:
     colours = palette(theme)
     fill, glass = parse_color(colours[token]), parse_color(colours["glass_fill"])
     a = fill.alphaF()
-    return tuple(  # type: ignore[return-value]
-        round(a * f + (1 - a) * g)
-        for f, g in zip(fill.getRgb()[:3], glass.getRgb()[:3], strict=True)
+    r, g, b = (
+        round(a * f + (1 - a) * q)
+        for f, q in zip(
+            (fill.red(), fill.green(), fill.blue()),
+            (glass.red(), glass.green(), glass.blue()),
+            strict=True,
+        )
     )
+    return r, g, b
 
 
 def spots(
@@ -181,5 +186,7 @@ def test_a_send_to_a_look_alike_domain_opens_with_the_changes_marked(
         assert len(got) == 2 and got[1].outcome == "declined"
     changes = [d.get("changes") for e, d in events if e == "confirmationRequired"]
     assert changes[0] == []
-    texts = " ".join(c["text"] for c in changes[1])
+    marked_changes = changes[1]
+    assert marked_changes is not None
+    texts = " ".join(c["text"] for c in marked_changes)
     assert "exarnple.com looks like example.com" in texts

@@ -75,9 +75,9 @@ def test_a_yes_said_before_the_read_back_ended_does_not_approve(
     # then silence through the 6 s Notch listens, so it asks again; then "no" after the
     # second question. Had the early yes been heard, the card would be approved.
     catalog, _problems = Catalog.load([BUNDLED_MANIFESTS])
-    question, rate = _speech(
-        read_back(catalog.tool(SPEECH, "generate_speech"), ARGS), tmp_path / "q.wav"
-    )
+    tool = catalog.tool(SPEECH, "generate_speech")
+    assert tool is not None
+    question, rate = _speech(read_back(tool, ARGS), tmp_path / "q.wav")
     asked_s = len(question) / (2 * rate)
     early, _ = _speech(f"yes {WORDS_SHOWN}", tmp_path / "early.wav")
     early_s = len(early) / (2 * rate)

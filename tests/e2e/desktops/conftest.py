@@ -378,7 +378,7 @@ def sway(wait_for: Any) -> Iterator[Compositor]:
                 ["grim", "-t", "png", "-"], env=session, capture_output=True, check=True,
                 timeout=20,
             ).stdout  # fmt: skip
-            image = QImage.fromData(png, "PNG")
+            image = QImage.fromData(png, "PNG")  # type: ignore[arg-type]  # str works; stubs say bytes
             assert not image.isNull(), "grim gave no picture"
             return image
 

@@ -23,11 +23,14 @@ import tempfile
 import time
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import pytest
 
-PHONE = {"width": 390, "height": 844}
+if TYPE_CHECKING:  # playwright itself is imported where a browser starts
+    from playwright.async_api import ViewportSize
+
+PHONE: ViewportSize = {"width": 390, "height": 844}
 """A phone's viewport in CSS pixels (a Pixel 8 / iPhone 15 class screen)."""
 PHONE_AGENT = (
     "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) "
