@@ -19,9 +19,9 @@ import signal
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -49,8 +49,9 @@ def _show_failures_despite_cpython_gh_106905() -> None:
             except SystemError as again:
                 raise SyntaxError(str(again)) from again
 
-    code.getstatementrange_ast = parse_again  # type: ignore[assignment]
-    source.getstatementrange_ast = parse_again  # type: ignore[assignment]
+    # `code` imports the function from `source` without re-exporting it.
+    code.getstatementrange_ast = parse_again  # type: ignore[attr-defined]
+    source.getstatementrange_ast = parse_again
 
 
 if sys.version_info < (3, 11, 8) or (3, 12) <= sys.version_info < (3, 12, 1):
@@ -249,7 +250,7 @@ class _TimingAlone:
         Path(folder, f"{worker}.txt").write_text("\n".join(lines), "utf-8")
 
     @pytest.hookimpl(wrapper=True)
-    def pytest_runtestloop(self, session: pytest.Session) -> Iterator[object]:
+    def pytest_runtestloop(self, session: pytest.Session) -> Generator[None, object, object]:
         result = yield
         folder = self.folder
         if not folder or hasattr(session.config, "workerinput"):
@@ -399,7 +400,9 @@ def _replay(
         why = crash or "the child test process never reported this test"
         if crash and not seen:
             why = "not run: " + crash.split("\n", 1)[0] + " during an earlier test"
-        for when, outcome in (("setup", "passed"), ("call", "failed"), ("teardown", "passed")):
+        steps: tuple[tuple[Literal["setup", "call", "teardown"], Literal["passed", "failed"]], ...]
+        steps = (("setup", "passed"), ("call", "failed"), ("teardown", "passed"))
+        for when, outcome in steps:
             if when in seen:
                 continue
             report = TestReport(
@@ -436,7 +439,9 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
 
 
 @pytest.hookimpl(wrapper=True)
-def pytest_make_collect_report(collector: pytest.Collector) -> Iterator[Any]:
+def pytest_make_collect_report(
+    collector: pytest.Collector,
+) -> Generator[None, pytest.CollectReport, pytest.CollectReport]:
     """A test module that loads the web engine when imported fails to collect, naming the
     fix: every worker imports every module, so the engine would sit in all of them."""
     before = WEB_ENGINE_MODULE in sys.modules

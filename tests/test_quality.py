@@ -39,6 +39,13 @@ def test_mypy_strict_on_the_whole_package() -> None:
     _run("mypy", "--strict", "notch_app")
 
 
+def test_mypy_strict_on_the_tests() -> None:
+    # The tests are code too: a fixture or helper of the wrong type fails here, by name,
+    # not as some test's puzzling failure. The same cache as the package's run above
+    # (.mypy_cache), which then already holds every notch_app module the tests import.
+    _run("mypy", "--strict", "tests")
+
+
 def test_the_core_never_imports_qt() -> None:
     _run("lint-imports")
 

@@ -70,6 +70,8 @@ def test_no_test_module_imports_another_file_under_tests() -> None:
     found = []
     for path in _sources():
         for node in ast.walk(_tree(path)):
+            if not isinstance(node, ast.Import | ast.ImportFrom):
+                continue
             names: list[str] = []
             if isinstance(node, ast.Import):
                 names = [alias.name for alias in node.names]
