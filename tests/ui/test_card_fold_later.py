@@ -137,6 +137,18 @@ def _areas(view: CardView) -> list[TextArea]:
     return view.findChildren(TextArea)
 
 
+def _tab_stops(view: CardView) -> list[str]:
+    """What Tab reaches on the card, in order, by name (a person's walk through it)."""
+    stops: list[str] = []
+    widget = view.nextInFocusChain()
+    while widget is not view and len(stops) < 200:
+        tab = widget.focusPolicy().value & Qt.FocusPolicy.TabFocus.value
+        if tab and widget.isVisibleTo(view):
+            stops.append(widget.accessibleName() or type(widget).__name__)
+        widget = widget.nextInFocusChain()
+    return stops
+
+
 def test_a_folded_text_area_waits_for_details_and_holds_confirm_as_if_built(
     qtbot: Any,
 ) -> None:
@@ -288,6 +300,10 @@ def test_a_bundled_card_reads_the_same_built_later_or_with_the_card(
             view.open_details()
             QApplication.processEvents()
         seen.append(sorted(e.path for e in view.editors()))
+        # The card's own Tab order (fields, buttons, Details) and every stop Tab reaches;
+        # a chip's remove button is not in the card's order, built now or later.
+        seen.append([w.accessibleName() for w in view._ctx.focus_chain])
+        seen.append(sorted(_tab_stops(view)))
         return seen, areas
 
     later, areas_later = read(True)

@@ -12,7 +12,7 @@ import itertools
 from collections.abc import Callable
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QHBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QVBoxLayout, QWidget
 
 from notch_app.card.coerce import is_blank
 from notch_app.card.compact import in_compact_view
@@ -48,10 +48,12 @@ class CardFold:
         self._ctx = ctx
         self._frame = frame
         self._refresh = refresh
-        self.holders: list[QWidget] = [holder for _block, holder in frame.folded]
+        self._unbuilt = list(frame.unbuilt)
+        anchors = {id(u.anchor) for u in self._unbuilt}
+        self.holders: list[QWidget] = [h for _block, h in frame.folded if id(h) not in anchors]
+        """The holders of the folded blocks built (a block built later adds its own)."""
         self.details: DetailsToggle | None = None
         self.facts: FoldedFacts | None = None
-        self._unbuilt = list(frame.unbuilt)
         under = {id(v.block) for u in self._unbuilt for v in walk_blocks(u.block)}
         shows = {
             path.partition(".")[0]
@@ -104,16 +106,23 @@ class CardFold:
         self.has_unbuilt_fields = False
         # A widget made now joins the window's focus chain at its end: the card's own
         # Tab stops that stand after the fold are moved after the new fields.
-        after = self._tab_stops_after(unbuilt[0].holder)
+        after = self._tab_stops_after(unbuilt[0].anchor)
         made: list[QWidget] = []
         self.unbuilt_names = frozenset()
+        content = self._frame.content
+        assert content is not None  # a folded block stands in the body
         for later in unbuilt:
+            # Its own holder, as a block built with the card has (the fold and its
+            # visibleIf never set the same widget's visibility), where its anchor stands.
+            holder = QWidget(later.anchor.parentWidget())
+            holder.setVisible(False)  # until the fold shows it
+            held = QVBoxLayout(holder)
+            held.setContentsMargins(0, 0, 0, 0)
+            content.insertWidget(content.indexOf(later.anchor), holder)
+            self.holders.append(holder)
             ctx.focus_chain, ctx.editors, ctx.live_texts = [], {}, []
             try:
-                built = ctx.build(later.block, later.holder)
-                layout = later.holder.layout()
-                assert layout is not None
-                layout.addWidget(built)
+                held.addWidget(ctx.build(later.block, holder))
             finally:
                 made_focus, made_editors, made_live = ctx.focus_chain, ctx.editors, ctx.live_texts
                 ctx.focus_chain, ctx.editors, ctx.live_texts = chain, editors, live
@@ -133,14 +142,14 @@ class CardFold:
             new_paths.extend(made_editors)
         for path in new_paths:
             editors[path].set_error(state.field_error(path))
-        holder = unbuilt[0].holder
+        anchor = unbuilt[0].anchor
         if made:
-            # Tab order is only set between widgets that take focus: the holder takes it
+            # Tab order is only set between widgets that take focus: the anchor takes it
             # for this one call, so the first new field stands where the fold stands.
-            policy = holder.focusPolicy()
-            holder.setFocusPolicy(Qt.FocusPolicy.TabFocus)
-            QWidget.setTabOrder(holder, made[0])
-            holder.setFocusPolicy(policy)
+            policy = anchor.focusPolicy()
+            anchor.setFocusPolicy(Qt.FocusPolicy.TabFocus)
+            QWidget.setTabOrder(anchor, made[0])
+            anchor.setFocusPolicy(policy)
         for a, b in itertools.pairwise([*made, *after]):
             QWidget.setTabOrder(a, b)
         for a, b in itertools.pairwise(chain):

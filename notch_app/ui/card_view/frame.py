@@ -42,7 +42,10 @@ class Unbuilt:
     """A folded block whose widgets are made when first needed (see `builds_later`)."""
 
     block: Any
-    holder: QWidget
+    anchor: QWidget
+    """Where its holder goes in the body's column when it is built: a hidden, empty
+    widget standing for a run of folded blocks not built yet (twenty holders made for
+    nothing were a tenth of a 20-input card's build)."""
     focus_at: int
     """Where its fields go in the card's Tab order (`CardContext.focus_chain`)."""
     editors_at: int
@@ -140,7 +143,8 @@ class CardFrame:
     content: QVBoxLayout | None = None
     """The body's column of blocks (None for a card without a body)."""
     folded: list[tuple[Any, QWidget]] = field(default_factory=list)
-    """The blocks folded under Details, each with the holder that shows or hides it."""
+    """The blocks folded under Details, each with the holder that shows or hides it (or,
+    while it is not built, the anchor its holder will stand at)."""
     unbuilt: list[Unbuilt] = field(default_factory=list)
     """Folded blocks not built yet, in reading order (`CardFold.build` makes them)."""
 
@@ -211,19 +215,22 @@ def lay_out_card(
         content = _add_body(frame, ctx, screen_height)
     frame.footer.setSpacing(8)
     frame.column.addLayout(frame.footer)
+    anchor: QWidget | None = None
     for child in children:
         assert content is not None and frame.content is not None
         folds = compact and isinstance(root, CardBlock) and not in_compact_view(child)
         if folds and builds_later(child, ctx.state):
             # Built when Details first opens or one of its fields is asked for.
-            holder = QWidget(content)
-            QVBoxLayout(holder).setContentsMargins(0, 0, 0, 0)
-            frame.folded.append((child, holder))
+            if anchor is None:
+                anchor = QWidget(content)
+                anchor.setVisible(False)  # for good: only the holders made later show
+                frame.content.addWidget(anchor)
+            frame.folded.append((child, anchor))
             frame.unbuilt.append(
-                Unbuilt(child, holder, len(ctx.focus_chain), len(ctx.editors), len(ctx.live_texts))
+                Unbuilt(child, anchor, len(ctx.focus_chain), len(ctx.editors), len(ctx.live_texts))
             )
-            frame.content.addWidget(holder)
             continue
+        anchor = None
         built = build_block(child, ctx, content)
         if folds:
             # Folded under Details: a holder of its own, so the fold and the block's
