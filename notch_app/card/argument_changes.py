@@ -11,8 +11,10 @@ the keystroke was in what they read (issue 19). Qt-free.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from itertools import compress
+from operator import is_not
 from typing import Any
 
 from notch_app.card.paths import MISSING
@@ -38,15 +40,24 @@ class Changes:
         if before is after:
             return cls(before, after, frozenset(), False)
         names: set[str] = set()
-        shape = list(before) != list(after)
-        for name, value in after.items():
+        order = list(after)
+        shape = list(before) != order
+        if shape:
+            looked_at: Iterable[str] = order
+        else:
+            # The same names in the same order (a keystroke): only the values that are
+            # not the very same object are looked at, found without a Python loop.
+            looked_at = compress(order, map(is_not, before.values(), after.values()))
+        for name in looked_at:
+            value = after[name]
             old = before.get(name, MISSING)
             if old is value or (type(old) is type(value) and old == value):
                 continue
             names.add(name)
             if isinstance(old, Mapping) != isinstance(value, Mapping):
                 shape = True
-        names.update(name for name in before if name not in after)
+        if shape:
+            names.update(name for name in before if name not in after)
         return cls(before, after, frozenset(names), shape)
 
 
@@ -54,16 +65,26 @@ class Changes:
 class Reads:
     """Which arguments a headline or a fact was made from: the top-level names it read
     (at any depth below them), and whether it also went by which names there are, in
-    which order, and which of them hold objects (`listed`)."""
+    which order, and which of them hold objects (`listed`).
+
+    `passed_over`: top-level arguments looked at only to find that they fail a test
+    (`test(value)` False: "too long to quote"), each with its test. What was made holds
+    while each still fails it, whatever else about its value changed."""
 
     names: frozenset[str]
     listed: bool
+    passed_over: tuple[tuple[str, Callable[[Any], bool]], ...] = ()
 
     def unchanged(self, changes: Changes) -> bool:
         """True when what was made before `changes` would be made the same after them."""
         if changes.shape and self.listed:
             return False
-        return self.names.isdisjoint(changes.names)
+        if not self.names.isdisjoint(changes.names):
+            return False
+        for name, test in self.passed_over:
+            if name in changes.names and test(changes.after.get(name, MISSING)):
+                return False
+        return True
 
 
 def top_name(path: str) -> str:

@@ -100,8 +100,7 @@ def coerce(
     else MISSING (the argument is left out; the schema check then says whether it is
     required). Never raises.
     """
-    types = schema_types(prop_schema, root)
-    allowed = schema_enum(prop_schema, root)
+    types, allowed = _kinds(prop_schema, root)
     nullable = "null" in types or (allowed is not None and None in allowed)
 
     if is_blank(raw) and not isinstance(raw, list | tuple | Mapping):
@@ -133,6 +132,28 @@ def coerce(
     if first_failure is not None:
         return Coerced(raw, first_failure.error)
     return Coerced(raw, _ERRORS["null"])
+
+
+_KINDS: dict[int, tuple[Mapping[str, Any], Any, list[str], list[Any] | None]] = {}
+"""id(property schema) → (it, its root, its types, its enum): a field's schema is read
+once, not on every keystroke. Each entry holds its schema, so an id is never reused;
+schemas are a loaded tool's, never changed in place."""
+_MAX_KINDS: Final = 4096
+
+
+def _kinds(
+    prop_schema: Mapping[str, Any], root: Mapping[str, Any] | None
+) -> tuple[list[str], list[Any] | None]:
+    """The JSON types and the allowed values of `prop_schema` (read-only lists)."""
+    kept = _KINDS.get(id(prop_schema))
+    if kept is not None and kept[0] is prop_schema and kept[1] is root:
+        return kept[2], kept[3]
+    types = schema_types(prop_schema, root)
+    allowed = schema_enum(prop_schema, root)
+    if len(_KINDS) >= _MAX_KINDS:
+        _KINDS.pop(next(iter(_KINDS)))
+    _KINDS[id(prop_schema)] = (prop_schema, root, types, allowed)
+    return types, allowed
 
 
 def _coerce_enum(raw: Any, allowed: list[Any]) -> Coerced:

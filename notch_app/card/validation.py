@@ -19,6 +19,8 @@ jsonschema for typical tools.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from itertools import compress
+from operator import is_not
 from typing import Any, Final
 
 from notch_app.card.paths import MISSING
@@ -40,6 +42,7 @@ _SPLITTABLE_KEYS: Final = frozenset(
 )  # fmt: skip
 _SHARED_KEYS: Final = ("$schema", "$id", "$defs", "definitions")
 _MAX_PROBLEMS: Final = 50
+_UNNAMED: Final = object()
 
 
 _FAST: dict[int, tuple[Tool, dict[str, Check | None]]] = {}
@@ -84,6 +87,8 @@ class ArgumentCheck:
         self._object_cache: tuple[tuple[str, ...], tuple[Any, ...], list[ArgumentProblem]] | None
         self._object_cache = None
         self._required: tuple[str, ...] | None = None
+        self._last_clean: Mapping[str, Any] | None = None
+        """The last arguments checked, when they had no problem at all."""
         self._closed = False
         if self._split and isinstance(props, Mapping):
             self._shared = {k: schema[k] for k in _SHARED_KEYS if k in schema}
@@ -107,25 +112,44 @@ class ArgumentCheck:
         """Every way `arguments` fails the inputSchema (at most 50), deepest first."""
         if not self._split or self._object_rules is None:
             return argument_problems(self.tool, arguments)
+        if self._still_none(arguments):
+            return []
         found: list[ArgumentProblem] = []
         for name, sub in self._subschemas.items():
             value = arguments.get(name, MISSING)
-            if value is MISSING:
-                continue
-            hit = self._cache.get(name)
-            if hit is not None and hit[0] is value:
-                found.extend(hit[1])
-                continue
-            result = (
-                []
-                if self._surely_valid(name, sub, value)
-                else argument_problems(self._part(name, sub), {name: value})
-            )
-            self._cache[name] = (value, result)  # holds `value`, so its id stays unique
-            found.extend(result)
+            if value is not MISSING:
+                found.extend(self._one(name, sub, value))
         found.sort(key=lambda p: -p.pointer.count("/"))
         found.extend(self._object_problems(self._object_rules, arguments))
+        self._last_clean = None if found else arguments
         return found[:_MAX_PROBLEMS]
+
+    def _one(self, name: str, sub: Any, value: Any) -> list[ArgumentProblem]:
+        """The problems of one property's value, kept while it is the same object."""
+        hit = self._cache.get(name)
+        if hit is not None and hit[0] is value:
+            return hit[1]
+        result = (
+            []
+            if self._surely_valid(name, sub, value)
+            else argument_problems(self._part(name, sub), {name: value})
+        )
+        self._cache[name] = (value, result)  # holds `value`, so its id stays unique
+        return result
+
+    def _still_none(self, arguments: Mapping[str, Any]) -> bool:
+        """True when the last arguments checked had no problem and these differ from them
+        only in values of named properties that each still pass (a keystroke): the
+        object-level rules see the same names, so nothing else can have changed."""
+        last = self._last_clean
+        if last is None or len(last) != len(arguments) or list(last) != list(arguments):
+            return False
+        for name in compress(arguments, map(is_not, last.values(), arguments.values())):
+            sub = self._subschemas.get(name, _UNNAMED)
+            if sub is _UNNAMED or self._one(name, sub, arguments[name]):
+                return False
+        self._last_clean = arguments
+        return True
 
     def _surely_valid(self, name: str, sub: Any, value: Any) -> bool:
         # Compiled on first use: a card whose inputs are never edited compiles nothing.

@@ -6,7 +6,9 @@ Python work under 0.15 ms) say exactly what the long way says.
   held to `headline()` made afresh through values that go and come back, a part whose
   words stay while what it states whole does not, and an argument two parts read.
 - The gate, with no schema problem and no coercion error, walks only the required
-  inputs: held to the walk over every input for any sequence of edits.
+  inputs, and the schema check after a change that left no problem looks only at the
+  values that changed: both held to the long way for any sequence of edits, an
+  argument the schema refuses and an argument taken away among them.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from notch_app.card.headline import Changes, LiveHeadline, headline
@@ -138,6 +140,10 @@ def test_a_value_the_headline_looked_at_but_does_not_quote_keeps_the_sentence() 
             ("text_0", long),  # and back: the next value is quoted again
             ("text_0", "short"),  # back and forth, twice
             ("text_1", "Lee"),  # the quoted value itself
+            ("text_0", "two\nlines"),  # short, but not one line: passed over
+            ("text_0", "   "),  # blank: passed over
+            ("text_1", "Sam"),
+            ("text_0", "one line"),  # quotable again
         ],
     )
     texts = [h.text for h in seen]
@@ -148,8 +154,12 @@ def test_a_value_the_headline_looked_at_but_does_not_quote_keeps_the_sentence() 
         "Send thing: Sam",
         "Send thing: short",
         "Send thing: short",
+        "Send thing: Lee",
+        "Send thing: Lee",
+        "Send thing: Sam",
+        "Send thing: one line",
     ]
-    assert seen[1] is seen[0]  # kept, not put together again
+    assert seen[1] is seen[0] and seen[7] is seen[6]  # kept, not made again
 
 
 def test_words_that_stay_while_what_they_state_whole_does_not_are_followed() -> None:
@@ -206,6 +216,7 @@ def gate_tool() -> Tool:
                     "tags": {"type": "array", "items": {"type": "string"}},
                 },
                 "required": ["room"],
+                "additionalProperties": False,
             },
             "confirmation": {
                 "schemaVersion": 1,
@@ -246,7 +257,7 @@ def gate_tool() -> Tool:
 
 EDITS = st.lists(
     st.tuples(
-        st.sampled_from(["room", "guests", "note", "later", "when", "tags", "tags.2"]),
+        st.sampled_from(["room", "guests", "note", "later", "when", "tags", "tags.2", "extra"]),
         st.sampled_from(
             ["", " ", "A1", "3", "0", "x", "far too long a note", True, False, [], ["a", "b"]]
         ),
@@ -257,13 +268,18 @@ EDITS = st.lists(
 
 @settings(max_examples=80, deadline=None)
 @given(edits=EDITS, hold=st.booleans())
+@example(edits=[("guests", "0")], hold=False)  # a value that coerces but breaks a rule
+@example(edits=[("note", "x"), ("note", "far too long a note"), ("note", "x")], hold=False)
+@example(edits=[("extra", "x"), ("extra", "")], hold=True)  # a name the schema refuses
 def test_the_gate_with_nothing_wrong_says_what_the_whole_walk_says(
     edits: list[tuple[str, Any]], hold: bool
 ) -> None:
     tool = gate_tool()
     proposed = {"room": "A1", "guests": 2, "later": False, "tags": ["x"]}
     quick, whole = CardState(tool, proposed), CardState(tool, proposed)
-    whole._needs_value = list(whole._gated)  # every input walked, as before the shortcut
+    # The long way: every input walked, every property checked on every change.
+    whole._needs_value = list(whole._gated)
+    whole._check._still_none = lambda arguments: False  # type: ignore[method-assign]
     if hold:
         for state in (quick, whole):
             state.hold_until_seen("code", "Scroll to see all 3 lines first")
@@ -274,3 +290,33 @@ def test_the_gate_with_nothing_wrong_says_what_the_whole_walk_says(
         assert quick.confirm_enabled == whole.confirm_enabled
         assert quick.field_errors() == whole.field_errors()
         assert quick.final_arguments() == whole.final_arguments()
+
+
+def test_each_field_is_coerced_by_its_own_tools_schema() -> None:
+    # A field's types are read once per schema: two tools with a `count` of different
+    # types, edited in turn, each keep their own.
+    def counting(kind: str) -> Tool:
+        return Tool.model_validate(
+            {
+                "name": "count_things",
+                "inputSchema": {"type": "object", "properties": {"count": {"type": kind}}},
+                "confirmation": {
+                    "schemaVersion": 1,
+                    "root": {
+                        "type": "card",
+                        "title": "Count",
+                        "children": [{"type": "textField", "bind": "{{count}}", "label": "N"}],
+                    },
+                },
+            }
+        )
+
+    whole, text = CardState(counting("integer"), {}), CardState(counting("string"), {})
+    for typed in ("5", "6", "5"):
+        whole.set("count", typed)
+        text.set("count", typed)
+        assert whole.final_arguments()["count"] == int(typed)
+        assert text.final_arguments()["count"] == typed
+    again = CardState(counting("number"), {})  # a tool loaded again, with a new schema
+    again.set("count", "2.5")
+    assert again.final_arguments()["count"] == 2.5

@@ -13,8 +13,10 @@ from typing import Any
 
 from notch_app.card.state import CardState
 from notch_app.manifest.model import Tool
+from notch_app.ui.blocks.inputs import TextEditor
 from notch_app.ui.card_driver import CardDriver
 from notch_app.ui.card_view import CardView
+from notch_app.ui.widgets.also_sends import CheckNotes
 
 
 def tool(properties: dict[str, Any], children: list[dict[str, Any]], **view: Any) -> Tool:
@@ -193,3 +195,51 @@ def test_the_card_state_gives_the_same_no_errors_dict_until_an_error(qtbot: Any)
     assert state.field_errors() == {"count": "must be a whole number"}
     state.set("count", "3")
     assert state.field_errors() == {"count": None}
+
+
+def test_hidden_characters_are_said_as_a_value_goes_and_comes_back(qtbot: Any) -> None:
+    made = tool(
+        {"note": {"type": "string"}, "who": {"type": "string"}},
+        [field("note", "Note"), field("who", "Who")],
+    )
+    view = card(qtbot, made, {"note": "Lunch", "who": "Sam"})
+    state = view.state()
+
+    def hidden() -> list[str]:
+        """The check lines on the card about hidden characters (none while it has none)."""
+        notes = view.findChild(CheckNotes)
+        lines = notes.lines if notes is not None and notes.isVisibleTo(view) else ()
+        return [line for line in lines if "hidden characters" in line]
+
+    for _ in range(2):
+        state.set("note", "L\u200bunch")  # a voice edit puts a zero-width space in
+        assert hidden() == ["Note holds hidden characters: L⟨U+200B⟩unch"]
+        assert "Note holds hidden characters" in CardDriver(view).visible_text()
+        state.set("who", "Lee")  # an edit elsewhere keeps the line
+        assert len(hidden()) == 1
+        state.set("note", "Lunch")
+        assert hidden() == []
+        state.set("who", "Sam")
+
+
+def test_a_path_bound_twice_syncs_the_field_built_last(qtbot: Any) -> None:
+    # Monospace text areas are built with the card; the one-line field bound to the
+    # same argument is folded, built when Details opens, and takes the area's place as
+    # the path's editor after the card has already followed edits.
+    made = tool(
+        {"note": {"type": "string"}, "code": {"type": "string"}},
+        [
+            field("code", "Code", multiline=True, monospace=True),
+            field("note", "Note", multiline=True, monospace=True),
+            field("note", "Note again"),
+        ],
+    )
+    view = card(qtbot, made, {"note": "Lunch", "code": "ls"})
+    state = view.state()
+    state.set("code", "ls -l")  # the card follows an edit before the fold is built
+    view.open_details()
+    editor = view.editor("note")
+    assert isinstance(editor, TextEditor) and not editor.multiline
+    for value in ("Dinner", "Tea", "Dinner"):
+        state.set("note", value)  # a voice edit, after the fold was built
+        assert editor.line.text() == value

@@ -74,6 +74,8 @@ class Facts:
         self._parts: dict[Callable[..., Any], Part] | None = None
         self._changes: Changes | None = None
         self._kept: list[Reads] = []
+        self._passed: dict[str, Callable[[Any], bool]] = {}
+        """Top-level arguments passed over by a test they failed (see `at_if`)."""
         self.consulted: list[tuple[Callable[..., Any], Action | None]] = []
         """Each part asked for, in order, with its action (see `LiveHeadline`)."""
 
@@ -84,6 +86,7 @@ class Facts:
         self._read = set()
         self._listed = False
         self._kept = []
+        self._passed = {}
         self.consulted = []
 
     def remember(self, parts: dict[Callable[..., Any], Part], changes: Changes | None) -> None:
@@ -111,26 +114,31 @@ class Facts:
             if kept.said:
                 self.said.update(kept.said)
             return cast("_T", kept.made)
-        read, listed, said = self._read, self._listed, self.said
-        self._read, self._listed, self.said = set(), False, set()
+        read, listed, said, passed = self._read, self._listed, self.said, self._passed
+        self._read, self._listed, self.said, self._passed = set(), False, set(), {}
         try:
             made = make(self, act if act is not None else self.words.action)
             if parts is not None:
-                own = Reads(frozenset(self._read), self._listed)
+                own = Reads(frozenset(self._read), self._listed, tuple(self._passed.items()))
                 parts[make] = Part(made, own, frozenset(self.said), args)
         finally:
             read.update(self._read)
             said.update(self.said)
+            passed.update(self._passed)
             self._read, self._listed, self.said = read, listed or self._listed, said
+            self._passed = passed
         return made
 
     def reads(self) -> Reads:
         """The arguments read so far (see `Reads`), kept parts' included."""
         kept = self._kept
         if not kept:
-            return Reads(frozenset(self._read), self._listed)
+            return Reads(frozenset(self._read), self._listed, tuple(self._passed.items()))
         names = frozenset(self._read).union(*(r.names for r in kept))
-        return Reads(names, self._listed or any(r.listed for r in kept))
+        passed = list(self._passed.items())
+        for r in kept:
+            passed.extend(p for p in r.passed_over if p not in passed)
+        return Reads(names, self._listed or any(r.listed for r in kept), tuple(passed))
 
     # -- reading the arguments (every read is noted, for `reads`) --
 
@@ -142,6 +150,18 @@ class Facts:
             return args.get(path, MISSING)
         self._read.add(path.partition(".")[0])
         return get_path(args, path)
+
+    def at_if(self, name: str, test: Callable[[Any], bool]) -> Any:
+        """The value of the top-level argument `name` when `test(value)` holds, else
+        MISSING. A value that fails is noted as passed over, not read: what is made from
+        here holds while it still fails (a field typed into that the headline does not
+        quote leaves the headline as it was)."""
+        value = self._args.get(name, MISSING)
+        if test(value):
+            self._read.add(name)
+            return value
+        self._passed.setdefault(name, test)
+        return MISSING
 
     def top(self) -> Mapping[str, Any]:
         """The whole arguments, for a walk over their names: what is said then depends

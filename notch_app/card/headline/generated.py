@@ -308,10 +308,15 @@ def _plain(facts: Facts, act: Action) -> str:
     for key in facts.top():
         if not isinstance(key, str) or is_narration(key) or facts.known.is_secret(key):
             continue
-        value = facts.at(key)
-        if isinstance(value, str) and 0 < len(value.strip()) <= 40 and "\n" not in value:
+        value = facts.at_if(key, _short_text)
+        if value is not MISSING:
             return f"{act.title}: {facts.shown(key, value, 40)}"
     return act.title
+
+
+def _short_text(value: Any) -> bool:
+    """A value a plain headline quotes: one short line of text."""
+    return isinstance(value, str) and 0 < len(value.strip()) <= 40 and "\n" not in value
 
 
 _COMPOSERS: Final[tuple[Callable[[Facts, Action], tuple[str, str] | None], ...]] = (

@@ -9,7 +9,7 @@ module imports the registry (which imports every block module).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -93,12 +93,34 @@ class CardContext:
     look: Look = field(init=False)
     """The theme as Qt objects (fonts, colours, palettes), shared by every card."""
 
+    _under: dict[str, list[tuple[str, Editor]]] = field(default_factory=dict)
+    """Top-level argument → the editors of paths under it (see `editors_under`)."""
+    _under_made_for: int = -1
+    """How many editors `_under` was made for (editors are only added, or replaced by
+    the editor of a field bound to the same path, which a lookup notices)."""
     _money: dict[str, tuple[tuple[Any, ...], str]] = field(default_factory=dict)
     """Per template with an amount and its currency: the values it was said from, and
     what it said (a keystroke elsewhere costs a few lookups, not a new sentence)."""
 
     def __post_init__(self) -> None:
         self.look = look(self.theme)
+
+    def editors_under(self, names: Iterable[str]) -> list[tuple[str, Editor]]:
+        """(path, editor) of every input bound under one of the top-level arguments
+        `names` (what an edit of them can change), without a walk over every input."""
+        editors = self.editors
+        for _ in range(2):
+            if self._under_made_for != len(editors):
+                self._under = {}
+                for path, editor in editors.items():
+                    self._under.setdefault(path.partition(".")[0], []).append((path, editor))
+                self._under_made_for = len(editors)
+            under = self._under
+            found = [pair for name in names for pair in under.get(name, ())]
+            if all(editors.get(path) is editor for path, editor in found):
+                return found
+            self._under_made_for = -1  # a path bound again, its editor replaced: made anew
+        return found
 
     def say(self, template: str) -> str:
         """`template` as the card shows it (`CardState.text`), with an amount followed by

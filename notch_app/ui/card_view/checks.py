@@ -36,8 +36,10 @@ class CardChecks:
         self._input_shown = input_shown
         self._notes: CheckNotes | None = None
         self._also_sends: AlsoSendsSection | None = None
-        self._kept: dict[str, tuple[Any, list[str]]] = {}
-        """Per field: the value its check lines were made for, and those lines."""
+        self._kept: dict[str, tuple[Any, list[str], Editor]] = {}
+        """Per field: the value its check lines were made for, those lines, its editor."""
+        self._noisy: set[str] = set()
+        """The fields whose kept lines say something."""
 
     def show_also_sends(self, entries: list[AlsoSent]) -> bool:
         """Show what the call also sends at the end of the content; True when the section
@@ -74,18 +76,18 @@ class CardChecks:
         for live in self._ctx.live_texts:
             if not live.last.isascii():  # look-alikes need letters outside ASCII
                 lines.extend(state.text_warnings(live.template))
-        kept = self._kept
-        names = changes.names if changes is not None and not shown_changed else None
-        for path, editor in self._ctx.editors.items():
-            own = kept.get(path)
-            if own is not None and names is not None and path.partition(".")[0] not in names:
-                lines.extend(own[1])
-                continue
-            value = state.value(path)
-            if own is None or own[0] is not value or shown_changed:
-                own = (value, self._field_lines(editor, value))
-                kept[path] = own
-            lines.extend(own[1])
+        kept, editors = self._kept, self._ctx.editors
+        if changes is not None and not shown_changed and len(kept) == len(editors):
+            # Every field's lines are kept: only the fields under what changed are read.
+            for path, editor in self._ctx.editors_under(changes.names):
+                self._keep(path, editor, False)
+        else:
+            for path, editor in editors.items():
+                self._keep(path, editor, shown_changed)
+        if self._noisy:  # most cards, most keystrokes: no field has a line to say
+            for path in editors:
+                if path in self._noisy:
+                    lines.extend(kept[path][1])
         for watched in self._ctx.watched:  # a list's rows from an array argument
             value = state.value(watched.path)
             for item in value if isinstance(value, list) else [value]:
@@ -93,6 +95,19 @@ class CardChecks:
                 if not text.isascii():
                     lines.extend(lookalike_warnings(text))
         return lines
+
+    def _keep(self, path: str, editor: Editor, again: bool) -> None:
+        """Keep the lines of the field at `path` for its value now (made `again` even
+        for the same value: what shows changed)."""
+        value = self._ctx.state.value(path)
+        own = self._kept.get(path)
+        if own is None or own[0] is not value or own[2] is not editor or again:
+            found = self._field_lines(editor, value)
+            self._kept[path] = (value, found, editor)
+            if found:
+                self._noisy.add(path)
+            else:
+                self._noisy.discard(path)
 
     def _field_lines(self, editor: Editor, value: Any) -> list[str]:
         """Hidden characters and look-alike letters in one field's value while shown."""

@@ -540,9 +540,8 @@ class CardView(QWidget):
                 watched.last = value
                 watched.apply(value)
                 relayout = True
-        for path, editor in ctx.editors.items():
-            if path.partition(".")[0] in names:
-                editor.sync(state.value(path))
+        for path, editor in ctx.editors_under(names):
+            editor.sync(state.value(path))
         errors = state.field_errors()
         if errors is not self._errors_shown and errors != self._errors_shown:
             for path, editor in ctx.editors.items():
