@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import keyring
 import keyring.backend
@@ -25,6 +25,7 @@ from notch_app.runtime.catalog import Catalog
 from notch_app.runtime.policy_book import PolicyBook
 from notch_app.runtime.secrets import integration_environment
 from notch_app.ui.settings import SettingsWindow
+from notch_app.ui.theme import ThemeName
 
 REPO = Path(__file__).resolve().parents[2]
 ARTIFACTS = REPO / "artifacts"
@@ -139,10 +140,10 @@ def _catalog(tmp_path: Path) -> Catalog:
     return catalog
 
 
-def _window(tmp_path: Path, qtbot: QtBot, theme: str = "light") -> SettingsWindow:
+def _window(tmp_path: Path, qtbot: QtBot, theme: ThemeName = "light") -> SettingsWindow:
     book = PolicyBook.in_data_dir(tmp_path / "data")
     catalog = _catalog(tmp_path)
-    window = SettingsWindow(book, lambda: catalog, tmp_path / "installed", theme=theme)  # type: ignore[arg-type]
+    window = SettingsWindow(book, lambda: catalog, tmp_path / "installed", theme=theme)
     window.confirm = lambda title, text: True
     qtbot.addWidget(window)
     window.resize(720, 900)
@@ -152,7 +153,18 @@ def _window(tmp_path: Path, qtbot: QtBot, theme: str = "light") -> SettingsWindo
 
 
 def _file(window: SettingsWindow) -> dict[str, Any]:
-    return json.loads(window.book.path.read_text())  # type: ignore[no-any-return]
+    data: dict[str, Any] = json.loads(window.book.path.read_text())
+    return data
+
+
+Control = TypeVar("Control", bound=QWidget)
+
+
+def _control(window: SettingsWindow, name: str, kind: type[Control]) -> Control:
+    """The control the page shows for preference `name`, which is a `kind`."""
+    control = window.preference_rows[name].control
+    assert isinstance(control, kind), type(control).__name__
+    return control
 
 
 def _shown_text(window: QWidget) -> str:
@@ -162,7 +174,8 @@ def _shown_text(window: QWidget) -> str:
     return "\n".join(parts)
 
 
-def _finish(field: QLineEdit, qtbot: QtBot, text: str) -> None:
+def _finish(field: QWidget, qtbot: QtBot, text: str) -> None:
+    assert isinstance(field, QLineEdit), type(field).__name__
     field.setFocus()
     field.selectAll()
     qtbot.keyClicks(field, text) if text else field.clear()
@@ -190,8 +203,8 @@ def test_each_preference_is_edited_by_its_type_and_written_at_once(
     section = rows["section"].control
     assert isinstance(section, QComboBox)
     section.setCurrentIndex(section.findData("culture"))
-    window.preference_rows["notifyEditors"].control.click()  # type: ignore[attr-defined]
-    _finish(window.preference_rows["maxDrafts"].control, qtbot, "50")  # type: ignore[arg-type]
+    _control(window, "notifyEditors", QCheckBox).click()
+    _finish(window.preference_rows["maxDrafts"].control, qtbot, "50")
 
     assert _file(window)["integrations"][NEWS]["preferences"] == {
         "signature": "Ada, night desk",
@@ -215,7 +228,7 @@ def test_a_number_that_is_not_one_is_explained_and_nothing_is_written(
 ) -> None:
     window = _window(tmp_path, qtbot)
     row = window.preference_rows["maxDrafts"]
-    _finish(row.control, qtbot, "twenty")  # type: ignore[arg-type]
+    _finish(row.control, qtbot, "twenty")
     assert row.error.isVisible()
     assert "maxDrafts is a number" in row.error.text()
     assert not window.book.path.exists()  # nothing written
@@ -225,13 +238,13 @@ def test_emptying_a_text_preference_goes_back_to_the_default(
     tmp_path: Path, qtbot: QtBot, ring: MemoryKeyring
 ) -> None:
     window = _window(tmp_path, qtbot)
-    _finish(window.preference_rows["signature"].control, qtbot, "Night desk")  # type: ignore[arg-type]
+    _finish(window.preference_rows["signature"].control, qtbot, "Night desk")
     assert _file(window)["integrations"][NEWS]["preferences"]["signature"] == "Night desk"
     window.redraw()
-    _finish(window.preference_rows["signature"].control, qtbot, "")  # type: ignore[arg-type]
+    _finish(window.preference_rows["signature"].control, qtbot, "")
     assert "integrations" not in _file(window)  # the default is not stored
     window.redraw()
-    assert window.preference_rows["signature"].control.text() == "The desk"  # type: ignore[attr-defined]
+    assert _control(window, "signature", QLineEdit).text() == "The desk"
 
 
 def test_a_value_edited_by_hand_that_no_longer_fits_is_shown_as_it_is(
@@ -249,9 +262,9 @@ def test_a_value_edited_by_hand_that_no_longer_fits_is_shown_as_it_is(
     )
     window = _window(tmp_path, qtbot)
     section = window.preference_rows["section"]
-    assert section.control.currentText() == "sport (not an option)"  # type: ignore[attr-defined]
+    assert _control(window, "section", QComboBox).currentText() == "sport (not an option)"
     assert "one of 'world', 'business', 'culture'" in section.error.text()
-    assert window.preference_rows["maxDrafts"].control.text() == "x"  # type: ignore[attr-defined]
+    assert _control(window, "maxDrafts", QLineEdit).text() == "x"
     assert "Choose or type a new one" in window.preference_rows["maxDrafts"].error.text()
     assert _file(window)["integrations"][NEWS]["preferences"]["section"] == "sport"  # kept
 
@@ -288,7 +301,12 @@ def test_an_api_key_is_set_replaced_and_cleared_and_its_value_never_shows(
     qtbot.waitUntil(lambda: window.api_keys.secret_rows["NEWSDESK_API_KEY"] is not row)
 
     asked: list[str] = []
-    window.confirm = lambda title, text: asked.append(title) or True  # type: ignore[func-returns-value]
+
+    def confirm(title: str, text: str) -> bool:
+        asked.append(title)
+        return True
+
+    window.confirm = confirm
     row = window.api_keys.secret_rows["NEWSDESK_API_KEY"]
     qtbot.mouseClick(row.clear_button, Qt.MouseButton.LeftButton)
     assert asked == ["Clear API key?"]
@@ -346,14 +364,14 @@ def test_without_a_keyring_the_page_says_why_and_the_buttons_are_off(
 
 
 @pytest.mark.parametrize("theme", ["light", "dark"])
-def test_screenshot(tmp_path: Path, qtbot: QtBot, ring: MemoryKeyring, theme: str) -> None:
+def test_screenshot(tmp_path: Path, qtbot: QtBot, ring: MemoryKeyring, theme: ThemeName) -> None:
     """Renders the page to artifacts/ to look at: one key set, one editor open, a bad value."""
     ring.entries[(f"notch:{NEWS}", "NEWSDESK_API_KEY")] = SECRET
     window = _window(tmp_path, qtbot, theme)
     window.book.set_value(NEWS, "preferences", "notifyEditors", True)
     QApplication.processEvents()  # the page's own redraw for that change, no waiting
     window.api_keys.secret_rows["NEWSDESK_WEBHOOK_SECRET"].open_editor()
-    _finish(window.preference_rows["maxDrafts"].control, qtbot, "lots")  # type: ignore[arg-type]
+    _finish(window.preference_rows["maxDrafts"].control, qtbot, "lots")
     QApplication.processEvents()  # the page's posted layout requests, no waiting
     image = window.grab().toImage()
     assert not image.isNull() and image.width() == 720

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from notch_app.app import NotchApp, NotchConfig
+from notch_app.manifest.model import Manifest, Tool
 from notch_app.runtime.catalog import Catalog, bundled_manifests_dir
 from notch_app.runtime.policy_book import PolicyBook
 from notch_app.runtime.service import ToolCall
@@ -26,6 +27,7 @@ from notch_app.runtime.settings import settings_path
 from notch_app.ui.overlay_presenter import OverlayPresenter
 from notch_app.ui.overlay_settings import OverlaySettings
 from notch_app.ui.settings import SettingsFileWatcher, SettingsWindow
+from notch_app.ui.theme import ThemeName
 
 REPO = Path(__file__).resolve().parents[2]
 ARTIFACTS = REPO / "artifacts"
@@ -65,8 +67,15 @@ def setup(tmp_path: Path, qtbot: QtBot) -> tuple[SettingsWindow, PolicyBook, Int
     return window, book, integrations
 
 
-def stored_file(book: PolicyBook) -> dict[str, object]:
-    return json.loads(book.path.read_text())  # type: ignore[no-any-return]
+def stored_file(book: PolicyBook) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(book.path.read_text())
+    return data
+
+
+def _tool(integration: Manifest, name: str) -> Tool:
+    tool = integration.tool(name)
+    assert tool is not None, f"{integration.id} has no tool {name}"
+    return tool
 
 
 def test_the_list_shows_every_integration_with_name_publisher_and_summary(
@@ -89,11 +98,11 @@ def test_toggling_asks_first_writes_the_file_at_once(
     assert "Default: asks first" in panel.hint.text()
 
     panel.asks_first.click()
-    entry = stored_file(book)["policies"][PAY]["pay_invoice"]  # type: ignore[index]
+    entry = stored_file(book)["policies"][PAY]["pay_invoice"]
     assert entry["asksFirst"] is False
     manifest = integrations.catalog.integration(PAY)
-    assert manifest is not None and manifest.tool("pay_invoice") is not None
-    assert book.verdict(manifest, manifest.tool("pay_invoice"), {}).action == "auto"  # type: ignore[arg-type]
+    assert manifest is not None
+    assert book.verdict(manifest, _tool(manifest, "pay_invoice"), {}).action == "auto"
 
     qtbot.waitUntil(lambda: "Runs the moment" in window.action_panels["pay_invoice"].hint.text())
     # The list says so too.
@@ -109,7 +118,7 @@ def test_block_and_unblock(
     window, book, _ = setup
     window.open_integration(MAIL)
     window.action_panels["send_email"].blocked.click()
-    assert stored_file(book)["policies"][MAIL]["send_email"]["blocked"] is True  # type: ignore[index]
+    assert stored_file(book)["policies"][MAIL]["send_email"]["blocked"] is True
     qtbot.waitUntil(lambda: not window.action_panels["send_email"].asks_first.isEnabled())
     window.action_panels["send_email"].blocked.click()
     assert not settings_path(book.path.parent).read_text().count("send_email")
@@ -126,7 +135,7 @@ def test_adding_and_removing_guards(
     panel.guard_value.setText("500")
     panel.add_guard_button.click()
     qtbot.waitUntil(lambda: len(window.action_panels["pay_invoice"].chips) == 1)
-    guards = stored_file(book)["policies"][PAY]["pay_invoice"]["guards"]  # type: ignore[index]
+    guards = stored_file(book)["policies"][PAY]["pay_invoice"]["guards"]
     assert guards == [{"kind": "over", "argument": "amount", "limit": 500}]
 
     panel = window.action_panels["pay_invoice"]
@@ -141,7 +150,7 @@ def test_adding_and_removing_guards(
 
     window.action_panels["pay_invoice"].chips[0].remove_button.click()
     qtbot.waitUntil(lambda: len(window.action_panels["pay_invoice"].chips) == 1)
-    assert len(stored_file(book)["policies"][PAY]["pay_invoice"]["guards"]) == 1  # type: ignore[index]
+    assert len(stored_file(book)["policies"][PAY]["pay_invoice"]["guards"]) == 1
 
 
 def test_a_refusal_rule_from_settings_refuses_past_its_limit_and_says_what_it_tells(
@@ -156,7 +165,7 @@ def test_a_refusal_rule_from_settings_refuses_past_its_limit_and_says_what_it_te
     panel.guard_value.setText("5,000")
     panel.add_guard_button.click()
     qtbot.waitUntil(lambda: len(window.action_panels["pay_invoice"].refusal_chips) == 1)
-    entry = stored_file(book)["policies"][PAY]["pay_invoice"]  # type: ignore[index]
+    entry = stored_file(book)["policies"][PAY]["pay_invoice"]
     assert entry["refusals"] == [{"kind": "over", "argument": "amount", "limit": 5000}]
     assert entry["guards"] == []  # a refusal, not an "ask anyway"
     panel = window.action_panels["pay_invoice"]
@@ -285,7 +294,7 @@ def test_a_change_from_notch_policy_shows_up_in_the_open_window(
 
 
 @pytest.mark.parametrize("theme", ["dark", "light"])
-def test_screenshots(tmp_path: Path, qtbot: QtBot, theme: str) -> None:
+def test_screenshots(tmp_path: Path, qtbot: QtBot, theme: ThemeName) -> None:
     """Renders the list and a detail page to artifacts/ to look at."""
     from notch_app.runtime.policy_book import NotOneOfGuard, OverGuard
 
@@ -296,20 +305,20 @@ def test_screenshots(tmp_path: Path, qtbot: QtBot, theme: str) -> None:
     mail = cat.integration(MAIL)
     files = cat.integration("dev.notch.examples.files")
     assert pay and mail and files
-    book.set_asks_first(pay, pay.tool("pay_invoice"), False)  # type: ignore[arg-type]
-    book.add_guard(pay, pay.tool("pay_invoice"), OverGuard(argument="amount", limit=500))  # type: ignore[arg-type]
+    book.set_asks_first(pay, _tool(pay, "pay_invoice"), False)
+    book.add_guard(pay, _tool(pay, "pay_invoice"), OverGuard(argument="amount", limit=500))
     book.add_guard(
         pay,
-        pay.tool("pay_invoice"),  # type: ignore[arg-type]
+        _tool(pay, "pay_invoice"),
         NotOneOfGuard(argument="currency", allowed=["EUR", "CHF"]),
     )
     book.add_guard(
         mail,
-        mail.tool("send_email"),  # type: ignore[arg-type]
+        _tool(mail, "send_email"),
         NotOneOfGuard(argument="to", allowed=["sam@example.com", "kim@example.com"]),
     )
-    book.block(files, files.tool("delete_files"))  # type: ignore[arg-type]
-    window = SettingsWindow(book, lambda: cat, integrations.install_dir, theme=theme)  # type: ignore[arg-type]
+    book.block(files, _tool(files, "delete_files"))
+    window = SettingsWindow(book, lambda: cat, integrations.install_dir, theme=theme)
     qtbot.addWidget(window)
     window.resize(720, 640)
     window.show()
@@ -334,7 +343,8 @@ def test_screenshots(tmp_path: Path, qtbot: QtBot, theme: str) -> None:
 
 
 def overlay_file(book: PolicyBook) -> dict[str, object]:
-    return stored_file(book)["overlay"]  # type: ignore[return-value]
+    overlay: dict[str, object] = stored_file(book)["overlay"]
+    return overlay
 
 
 def park_choices(window: SettingsWindow) -> list[str]:
@@ -457,7 +467,8 @@ def notch_config(tmp_path: Path, **overrides: Any) -> NotchConfig:
 
 def send_email_args() -> dict[str, Any]:
     preview = json.loads((bundled_manifests_dir() / "mail" / "preview.json").read_text())
-    return preview["tools"]["send_email"]["args"]  # type: ignore[no-any-return]
+    args: dict[str, Any] = preview["tools"]["send_email"]["args"]
+    return args
 
 
 @pytest.mark.asyncio
