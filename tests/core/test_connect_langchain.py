@@ -30,6 +30,7 @@ def lc() -> SimpleNamespace:
     pytest.importorskip("langchain", reason="the langchain extra: pip install 'notch[langchain]'")
     from langchain.agents import create_agent
     from langchain.agents.middleware import HumanInTheLoopMiddleware
+    from langchain.agents.middleware.human_in_the_loop import InterruptMode
     from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
     from langchain_core.messages import AIMessage, ToolMessage
     from langchain_core.tools import tool
@@ -47,7 +48,7 @@ def lc() -> SimpleNamespace:
         turns: list[Any],
         sent: list[dict[str, Any]],
         *,
-        mode: str = "batched",
+        mode: InterruptMode = "batched",
         allowed: Any = True,
     ) -> Any:
         @tool
@@ -60,7 +61,7 @@ def lc() -> SimpleNamespace:
             ScriptedChat(messages=iter(turns)),
             tools=[send_email],
             middleware=[
-                HumanInTheLoopMiddleware(interrupt_on={"send_email": allowed}, interrupt_mode=mode)  # type: ignore[arg-type]
+                HumanInTheLoopMiddleware(interrupt_on={"send_email": allowed}, interrupt_mode=mode)
             ],
             checkpointer=InMemorySaver(),
         )

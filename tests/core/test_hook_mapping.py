@@ -16,6 +16,7 @@ from notch_app.hooks.answers import Verdict, claude_code_reply, codex_reply
 from notch_app.hooks.asking import AGENTS, call_id_for, verdict_for
 from notch_app.hooks.payload import PayloadError, read_payload
 from notch_app.runtime.decision import Decision
+from notch_app.runtime.presenter import Outcome
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "hooks"
 
@@ -292,8 +293,8 @@ def test_a_retried_hook_has_the_same_call_id_and_another_call_a_different_one() 
     assert call_id_for(AGENTS["codex"], codex).startswith("codex:")
 
 
-def _decision(outcome: str, **kw: Any) -> Decision:
-    return Decision("c", outcome, "dev.notch.agents.claude-code", "Bash", **kw)  # type: ignore[arg-type]
+def _decision(outcome: Outcome, **kw: Any) -> Decision:
+    return Decision("c", outcome, "dev.notch.agents.claude-code", "Bash", **kw)
 
 
 def test_claude_codes_answers_are_its_documented_json() -> None:
@@ -321,7 +322,8 @@ def test_claude_codes_answers_are_its_documented_json() -> None:
     assert out["updatedInput"] == parsed.tool_input
     bare = json.loads(claude_code_reply(Verdict("allow", "ok")).stdout)["hookSpecificOutput"]
     assert bare["permissionDecision"] == "ask"  # never an allow of the agent's own input
-    for outcome in ("declined", "blocked"):
+    refused: tuple[Outcome, ...] = ("declined", "blocked")
+    for outcome in refused:
         denied = json.loads(
             claude_code_reply(verdict_for(agent, call, parsed, _decision(outcome))).stdout
         )
@@ -329,7 +331,8 @@ def test_claude_codes_answers_are_its_documented_json() -> None:
         assert denied["hookSpecificOutput"]["permissionDecisionReason"]
     words = verdict_for(agent, call, parsed, _decision("declined", feedback="use pnpm"))
     assert "use pnpm" in words.reason
-    for outcome in ("expired", "withdrawn"):
+    unanswered: tuple[Outcome, ...] = ("expired", "withdrawn")
+    for outcome in unanswered:
         assert verdict_for(agent, call, parsed, _decision(outcome)).kind == "ask"
     assert claude_code_reply(Verdict("none")).stdout == ""
 

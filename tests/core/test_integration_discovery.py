@@ -6,6 +6,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import pytest
+
 from notch_app.bundled import bundled_folder
 from notch_app.cli import main
 from notch_app.manifest.reading import MAX_SEARCH_DEPTH, discover_integrations
@@ -107,10 +109,12 @@ def test_a_preview_file_beside_a_manifest_file_is_not_read_as_a_manifest(tmp_pat
     assert discover_integrations(tmp_path).manifests == [tmp_path / "mail.json"]
 
 
-def test_notch_validate_warns_about_the_folders_it_skipped(tmp_path: Path, capsys: object) -> None:
+def test_notch_validate_warns_about_the_folders_it_skipped(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     _integration(tmp_path / "mail")
     (tmp_path / "plugin").mkdir()
     (tmp_path / "plugin" / "plugin.json").write_text("{}")
     assert main(["validate", str(tmp_path)]) == 0  # a warning, not an error
-    out = capsys.readouterr().out  # type: ignore[attr-defined]
+    out = capsys.readouterr().out
     assert f"{tmp_path / 'plugin'}:1:1: warning[folder-skipped]: not an integration folder" in out

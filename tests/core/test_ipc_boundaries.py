@@ -32,9 +32,9 @@ class Raw:
         self.writer.write(line + b"\n")
         await self.writer.drain()
         while True:
-            message = json.loads(await asyncio.wait_for(self.reader.readline(), 5))
+            message: dict[str, Any] = json.loads(await asyncio.wait_for(self.reader.readline(), 5))
             if "method" not in message:  # skip event notifications
-                return message  # type: ignore[no-any-return]
+                return message
 
     def close(self) -> None:
         self.writer.close()

@@ -36,9 +36,9 @@ class Wire:
 
     async def reply(self) -> dict[str, Any]:
         while True:
-            message = json.loads(await asyncio.wait_for(self.reader.readline(), 5))
+            message: dict[str, Any] = json.loads(await asyncio.wait_for(self.reader.readline(), 5))
             if "method" not in message:  # skip event notifications
-                return message  # type: ignore[no-any-return]
+                return message
 
     async def call(self, method: str, params: Any = None, id: int = 7) -> dict[str, Any]:
         message: dict[str, Any] = {"jsonrpc": "2.0", "id": id, "method": method}

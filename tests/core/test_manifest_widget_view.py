@@ -96,7 +96,9 @@ def test_a_widget_root_is_a_valid_view_drawn_as_a_widget(
     assert _rules(problems, "warning") == [], [p.format() for p in problems]
     integration, _ = load_integration(tmp_path / "chat")
     assert integration is not None
-    root = integration.manifest.tools[0].confirmation.root  # type: ignore[union-attr]
+    confirmation = integration.manifest.tools[0].confirmation
+    assert confirmation is not None
+    root = confirmation.root
     assert isinstance(root, WidgetBlock)
     assert root.html == PAGE and root.height == 180 and root.confirm_label == "Send message"
 
@@ -139,7 +141,9 @@ def test_a_nested_widget_in_a_voiceos_file_asks_with_the_generated_card(
     assert "widget-not-root" in _rules(problems, "warning")
     integration, _ = load_integration(tmp_path / "chat")
     assert integration is not None
-    root = integration.manifest.tools[0].confirmation.root  # type: ignore[union-attr]
+    confirmation = integration.manifest.tools[0].confirmation
+    assert confirmation is not None
+    root = confirmation.root
     assert root.type == "card"
 
 

@@ -59,7 +59,8 @@ class Page:
             headers=self.headers(),
         )  # fmt: skip
         assert reply.status_code == 200, reply.text
-        return reply.json()["device"]  # type: ignore[no-any-return]
+        device: dict[str, Any] = reply.json()["device"]
+        return device
 
     async def cards(self, since: int = -1) -> httpx.Response:
         return await self.http.get(f"/api/cards?since={since}", headers=self.headers())
@@ -98,9 +99,10 @@ async def waiting_card(page: Page, call_id: str) -> dict[str, Any]:
             reply = await page.cards(version)
             data = reply.json()
             version = data["version"]
-            for card in data["cards"]:
+            cards: list[dict[str, Any]] = data["cards"]
+            for card in cards:
                 if card["callId"] == call_id:
-                    return card  # type: ignore[no-any-return]
+                    return card
 
 
 @pytest.mark.asyncio

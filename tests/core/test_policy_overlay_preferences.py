@@ -17,7 +17,8 @@ from notch_app.runtime.settings import SETTINGS_FILE_NAME, settings_path
 def overlay_in_file(data_dir: Path) -> dict[str, object]:
     data = json.loads(settings_path(data_dir).read_text())
     assert data["version"] == 1
-    return data["overlay"]  # type: ignore[no-any-return]
+    overlay: dict[str, object] = data["overlay"]
+    return overlay
 
 
 def test_defaults_are_a_pill_and_parking_after_a_minute(tmp_path: Path) -> None:
