@@ -24,14 +24,16 @@ import secrets
 import time
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
-from notch_app.manifest.glance import GlanceReading, read_glance
 from notch_app.manifest.model import Tool
 from notch_app.runtime.decision import Decision
 from notch_app.runtime.ownership import IN_PROCESS, Asker
 from notch_app.runtime.presenter import ResultGlance, RunningWork
 from notch_app.runtime.service import ConfirmationService, ServiceError
+
+if TYPE_CHECKING:
+    from notch_app.manifest.glance import GlanceReading
 
 MAX_RUNNING: Final = 64
 """Background work listed at once, across all clients."""
@@ -90,6 +92,8 @@ class Glances:
         attach the integration (invalidParams, field callId)."""
         tool = self._tool(integration_id, tool_name)
         self._check_sender(integration_id, tool_name, call_id, token, owner)
+        from notch_app.manifest.glance import read_glance  # on the first glance, not at idle
+
         reading = read_glance({"blocks": blocks})
         if reading.blocks:
             self._service.presenter.show_result(
@@ -186,6 +190,8 @@ class Glances:
         del self._work[work_id]
         self._changed()
         running = work.running
+        from notch_app.manifest.glance import read_glance
+
         reading = read_glance({"blocks": blocks}) if blocks is not None else None
         if ok:
             self._service.presenter.show_result(

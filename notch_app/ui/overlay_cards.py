@@ -9,18 +9,20 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Final, Literal
+from typing import TYPE_CHECKING, Literal
 
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QWidget
 
-from notch_app.manifest.glance import WidgetBlock, read_glance
 from notch_app.runtime.catalog import Catalog
 from notch_app.runtime.presenter import ConfirmationRequest, ResultGlance
 from notch_app.ui.notch_window import ICON_SIZE
 from notch_app.ui.overlay_presenter import BuiltCard
 from notch_app.ui.theme import resolved_theme
 from notch_app.ui.widgets.integration_icon import InstalledIcon
+
+if TYPE_CHECKING:
+    from notch_app.manifest.glance import GlanceBlock, WidgetBlock
 
 MAX_TITLE_CHARS = 60
 
@@ -42,15 +44,19 @@ def _paint_off_screen(view: QWidget) -> None:
     view.render(image)
 
 
-_WARM_GLANCE: Final = read_glance(
-    {
-        "blocks": [
-            {"type": "header", "icon": "check", "title": "Done", "trailing": "1"},
-            {"type": "keyValue", "pairs": [["Status", "ok"]]},
-        ]
-    }
-).blocks
-"""The glance `warm_glance` builds: display blocks only (no web widget)."""
+def _warm_glance() -> tuple[GlanceBlock, ...]:
+    """The glance `warm_glance` builds: display blocks only (no web widget). Read when
+    needed: the glance code is not loaded by an idle Notch."""
+    from notch_app.manifest.glance import read_glance
+
+    return read_glance(
+        {
+            "blocks": [
+                {"type": "header", "icon": "check", "title": "Done", "trailing": "1"},
+                {"type": "keyValue", "pairs": [["Status", "ok"]]},
+            ]
+        }
+    ).blocks
 
 
 def _one_line(text: str, limit: int) -> str:
@@ -162,7 +168,7 @@ class ManifestCardFactory:
         if not ids:
             return False
         try:
-            made = self.glance(ResultGlance(ids[0], "", "", _WARM_GLANCE), parent)
+            made = self.glance(ResultGlance(ids[0], "", "", _warm_glance()), parent)
             _paint_off_screen(made.widget)
         except Exception:  # a cache warm-up: a real result reports its own errors
             return False

@@ -49,6 +49,7 @@ LAZY = (
     "ssl",
     "_ssl",
     # Glances, voice, the gateway, the studio and the web engine: never in an idle notch.
+    "notch_app.manifest.glance",
     "notch_app.ui.glance",
     "notch_app.ui.voice",
     "notch_app.gateway",

@@ -5,16 +5,18 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable, Mapping
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from notch_app.ipc import protocol as rpc
-from notch_app.manifest.glance import GlanceReading
 from notch_app.runtime.decision import Decision
 from notch_app.runtime.presenter import ConfirmationRequest
 from notch_app.runtime.service import (
     MAX_CALL_ID_CHARS,
     ServiceError,
 )
+
+if TYPE_CHECKING:
+    from notch_app.manifest.glance import GlanceReading
 
 log = logging.getLogger("notch.ipc")
 
