@@ -10,12 +10,12 @@ from __future__ import annotations
 import contextlib
 import itertools
 from collections.abc import Callable
+from typing import Any, Final
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QHBoxLayout, QVBoxLayout, QWidget
 
 from notch_app.card.coerce import is_blank
-from notch_app.card.compact import in_compact_view
 from notch_app.card.interpolate import display_value, template_paths
 from notch_app.card.paths import MISSING
 from notch_app.manifest.facts import shown_paths
@@ -23,7 +23,7 @@ from notch_app.manifest.model import CardBlock, TextFieldBlock, walk_blocks
 from notch_app.manifest.paths import MalformedBinding, parse_single_binding
 from notch_app.ui.blocks import CardContext
 from notch_app.ui.blocks.inputs import may_scroll
-from notch_app.ui.card_view.frame import CardFrame, shown_templates
+from notch_app.ui.card_view.frame import CardFrame, in_compact_view_of, shown_templates
 from notch_app.ui.widgets.details_fold import (
     DETAILS_KEY,
     DETAILS_REASON,
@@ -36,6 +36,12 @@ from notch_app.ui.widgets.scope_choices import ScopeChoices
 
 _TYPED_INTO = frozenset({"textField", "passwordField", "select", "chips"})
 """Blocks whose editor is a line edit or a combo box (`fitting.card_has_inputs`)."""
+
+
+_SHOWN_WHOLE: dict[int, tuple[Any, frozenset[str]]] = {}
+"""id(a view's root) → (the root, `CardFold._shown_whole` for it): each entry holds its
+root, so an id is never reused."""
+_MAX_VIEWS: Final = 256
 
 
 class CardFold:
@@ -203,7 +209,8 @@ class CardFold:
         self.details = toggle
         self._ctx.focus_chain.append(toggle)
         toggle.toggled_open.connect(self.show)
-        self._refresh()
+        # Both ways below end in `show`, which refreshes the headline, the confirm words
+        # and the facts once (a refresh here as well was a fourth of the fold's work).
         errors = state.field_errors()  # worked out once per change, as the gate shows them
         must_act = any(
             b.required and state.is_visible(b.block) and is_blank(state.value(b.path))
@@ -216,12 +223,18 @@ class CardFold:
         else:
             self.show(False)
 
-    def _shown_whole(self) -> set[str]:
+    def _shown_whole(self) -> frozenset[str]:
         """The paths a block of the compact view already shows whole: not said twice (the
-        playlist's description under its cover; a switch its badge stands for)."""
+        playlist's description under its cover; a switch its badge stands for). Worked
+        out once per loaded tool's view."""
         root = self._ctx.state.view.root
+        kept_whole = _SHOWN_WHOLE.get(id(root))
+        if kept_whole is not None and kept_whole[0] is root:
+            return kept_whole[1]
         kept = (
-            [c for c in root.children if in_compact_view(c)] if isinstance(root, CardBlock) else []
+            [c for c, s in zip(root.children, in_compact_view_of(root), strict=True) if s]
+            if isinstance(root, CardBlock)
+            else []
         )
         shown = {s.path for child in kept for s in shown_paths(child)}
         for child in kept:
@@ -230,7 +243,10 @@ class CardFold:
                 if isinstance(condition, str):
                     with contextlib.suppress(MalformedBinding):
                         shown.add(parse_single_binding(condition))
-        return shown
+        if len(_SHOWN_WHOLE) >= _MAX_VIEWS:
+            _SHOWN_WHOLE.pop(next(iter(_SHOWN_WHOLE)))
+        _SHOWN_WHOLE[id(root)] = (root, frozenset(shown))
+        return frozenset(shown)
 
     def show(self, opened: bool) -> None:
         """Show the folded blocks (`opened`, built now if they were not yet) or their

@@ -95,6 +95,25 @@ def shown_templates(block: Any) -> list[str]:
     return []
 
 
+_IN_COMPACT: dict[int, tuple[Any, tuple[bool, ...]]] = {}
+"""id(a view's root) → (the root, whether the compact view shows each child): worked out
+once per loaded tool, not on every card (a walk over every block). Each entry holds its
+root, so an id is never reused; a loaded tool's view is never changed in place."""
+_MAX_VIEWS: Final = 256
+
+
+def in_compact_view_of(root: CardBlock) -> tuple[bool, ...]:
+    """For each child of `root`, whether the compact view shows it (`in_compact_view`)."""
+    kept = _IN_COMPACT.get(id(root))
+    if kept is not None and kept[0] is root:
+        return kept[1]
+    shows = tuple(in_compact_view(child) for child in root.children)
+    if len(_IN_COMPACT) >= _MAX_VIEWS:
+        _IN_COMPACT.pop(next(iter(_IN_COMPACT)))
+    _IN_COMPACT[id(root)] = (root, shows)
+    return shows
+
+
 def builds_later(block: Any, state: CardState) -> bool:
     """Whether a folded block can wait for Details (or a field under it asked for)
     before its widgets are made (issue 19: most of a card's inputs are folded, and
@@ -216,9 +235,10 @@ def lay_out_card(
     frame.footer.setSpacing(8)
     frame.column.addLayout(frame.footer)
     anchor: QWidget | None = None
-    for child in children:
+    shows = in_compact_view_of(root) if isinstance(root, CardBlock) else (True,)
+    for child, shown in zip(children, shows, strict=True):
         assert content is not None and frame.content is not None
-        folds = compact and isinstance(root, CardBlock) and not in_compact_view(child)
+        folds = compact and not shown
         if folds and builds_later(child, ctx.state):
             # Built when Details first opens or one of its fields is asked for.
             if anchor is None:
