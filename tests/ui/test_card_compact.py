@@ -21,6 +21,7 @@ from PySide6.QtWidgets import QApplication, QLabel
 
 from notch_app.card import person_locale
 from notch_app.manifest.integration import load_integration
+from notch_app.ui.blocks.choices import ChipsEditor
 from notch_app.ui.card_driver import CardDriver
 from notch_app.ui.card_view import CardView
 from notch_app.ui.widgets.asker_strip import asker_for
@@ -224,7 +225,9 @@ def test_the_chip_the_tool_refuses_is_marked(qtbot: Any) -> None:
     view = _view("mail", "send_email", to=["sam@example.com", "sam.example.com"], subject="")
     qtbot.addWidget(view)
     _shown(view)
-    box = view.editor("to").box  # type: ignore[attr-defined]
+    editor = view.editor("to")
+    assert isinstance(editor, ChipsEditor)
+    box = editor.box
     marked = {chip.value: chip.bad for chip in box.chips()}
     assert marked == {"sam@example.com": False, "sam.example.com": True}
     CardDriver(view).set("to", ["sam@example.com", "lee@example.com"])

@@ -51,8 +51,8 @@ def _pay_invoice(
     )
 
 
-def _card(reason: str | None, theme: str = "dark") -> CardView:
-    card = ManifestCardFactory(_catalog(), theme=theme)(_pay_invoice("p", reason)).widget  # type: ignore[arg-type]
+def _card(reason: str | None, theme: Literal["dark", "light"] = "dark") -> CardView:
+    card = ManifestCardFactory(_catalog(), theme=theme)(_pay_invoice("p", reason)).widget
     assert isinstance(card, CardView)
     return card
 
@@ -97,7 +97,9 @@ def test_a_long_or_multiline_reason_is_one_bounded_paragraph(qtbot: Any) -> None
     assert "\n" not in card.notice
     assert len(card.notice) <= MAX_NOTICE_CHARS and card.notice.endswith("…")
     assert card.notice.startswith("Asks anyway: to is not one of person0@example.com")
-    label = card.findChild(GuardNotice).findChild(QLabel)  # type: ignore[union-attr]
+    notice = card.findChild(GuardNotice)
+    assert notice is not None
+    label = notice.findChild(QLabel)
     assert label is not None and label.textFormat().name == "PlainText"
     assert card.width() == 440  # wrapped inside the card, never widening it
 
@@ -154,7 +156,9 @@ def _render(qtbot: Any, sink: Any, theme: Literal["dark", "light"]) -> None:
     tint, glass = notch.pixelColor(at), notch.pixelColor(beside)
     assert abs(tint.blue() - glass.blue()) + abs(tint.red() - glass.red()) > 12, (tint, glass)
     # Its text is painted, and reads against the tint in this theme.
-    text_colour = card.findChild(GuardNotice).findChild(QLabel).palette().windowText().color()  # type: ignore[union-attr]
+    label = notice.findChild(QLabel)
+    assert label is not None
+    text_colour = label.palette().windowText().color()
     assert _contrast(text_colour, tint) >= 4.5, (theme, text_colour.name(), tint.name())
 
 

@@ -22,6 +22,7 @@ from PySide6.QtGui import QImage
 
 from notch_app.manifest.glance import read_glance
 from notch_app.ui.snapshot import glance_image
+from notch_app.ui.theme import ThemeName
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 MAX_DIFFERING = 0.005
@@ -172,13 +173,13 @@ def test_every_block_kind_has_a_golden() -> None:
 def test_glance_matches_its_golden_image(
     qtbot: Any,
     name: str,
-    theme: str,
+    theme: ThemeName,
     tmp_path: Path,
     differing_share: Callable[[QImage, QImage], float],
 ) -> None:
     reading = read_glance({"blocks": GLANCES[name]})
     assert reading.dropped == (), reading.dropped
-    image = glance_image(reading.blocks, theme=theme, clock=lambda: NOW)  # type: ignore[arg-type]
+    image = glance_image(reading.blocks, theme=theme, clock=lambda: NOW)
     golden = GOLDEN / f"glance-{name}-{theme}.png"
     if os.environ.get("NOTCH_UPDATE_GOLDEN") == "1":
         GOLDEN.mkdir(exist_ok=True)

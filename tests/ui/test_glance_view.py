@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import QTimer
 from PySide6.QtGui import QColor, QImage
-from PySide6.QtWidgets import QApplication, QLineEdit, QWidget
+from PySide6.QtWidgets import QApplication, QLabel, QLineEdit, QWidget
 
 from notch_app.manifest.glance import GLANCE_ICONS, ListBlock, ListRow, WidgetBlock, read_glance
 from notch_app.manifest.model import Manifest
@@ -88,7 +88,7 @@ def test_a_glance_shows_its_words_and_figures(qtbot: Any) -> None:
     ):
         assert expected in texts
     badges = [w for w in view.findChildren(QWidget) if w.objectName() == "GlanceBadge"]
-    assert [b.text() for b in badges] == ["New"]  # type: ignore[attr-defined]
+    assert [b.text() if isinstance(b, QLabel) else b for b in badges] == ["New"]
     delta = next(t for t in view.findChildren(GlanceText) if t.text() == "+3")
     assert delta.property("tone") == "bad"
 
@@ -210,7 +210,8 @@ def test_progress_says_its_share_as_a_bar_and_as_a_ring(qtbot: Any) -> None:
     assert "66%" in _texts(bar) and "Copying" in _texts(bar)
     ring = _view(qtbot, *_blocks({"type": "progress", "value": 3, "max": 4, "style": "ring"}))
     assert "3 of 4" in _texts(ring)
-    assert ring.findChild(QWidget, "GlanceProgress").accessibleName() == "Progress: 75%"  # type: ignore[union-attr]
+    progress = ring.findChild(QWidget, "GlanceProgress")
+    assert progress is not None and progress.accessibleName() == "Progress: 75%"
 
 
 # ---- icons -------------------------------------------------------------------------------

@@ -14,6 +14,7 @@ from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QApplication
 
 from notch_app.runtime.presenter import ConfirmationRequest
+from notch_app.ui.card_widget import CardWidget
 from notch_app.ui.overlay_presenter import OverlayPresenter
 from notch_app.ui.overlay_settings import OverlaySettings
 
@@ -85,10 +86,10 @@ def test_render_idle_card_parked_and_done_looks(
 
     presenter.restore("m1")
     card = presenter.window.card
-    assert card is not None
-    assert not card.press("confirm")  # type: ignore[attr-defined]  # held: just restored
+    assert isinstance(card, CardWidget)
+    assert not card.press("confirm")  # held: just restored
     qtbot.waitUntil(lambda: presenter.armed, timeout=3000)
-    assert card.press("confirm")  # type: ignore[attr-defined]
+    assert card.press("confirm")
     assert sink.of("decide")[0][1:3] == ("m1", True)
     done = desktop_shot(presenter, "notch-done")
     assert presenter.window.look == "done"

@@ -70,7 +70,8 @@ async def until(condition: Callable[[], bool], what: str, timeout: float = 10.0)
 
 def preview(folder: str, tool: str) -> dict[str, Any]:
     fixture = json.loads((bundled_manifests_dir() / folder / "preview.json").read_text())
-    return fixture["tools"][tool]["args"]  # type: ignore[no-any-return]
+    args: dict[str, Any] = fixture["tools"][tool]["args"]
+    return args
 
 
 def parts(notch: NotchApp) -> tuple[OverlayPresenter, NotchTray]:
@@ -320,14 +321,15 @@ async def test_the_look_chosen_in_settings_applies_to_the_next_card_without_a_re
             for look in ("light", "dark", "light"):
                 buttons = settings.in_the_notch.theme_buttons  # the page as drawn now
                 qtbot.mouseClick(buttons[look], Qt.MouseButton.LeftButton)
+
                 # The Settings window takes it too, with its page redrawn.
-                await until(
-                    lambda chosen=look: (
-                        settings.theme == chosen  # type: ignore[misc]
+                def in_the_new_look(chosen: str = look) -> bool:
+                    return (
+                        settings.theme == chosen
                         and settings.in_the_notch.theme_buttons[chosen].isChecked()
-                    ),
-                    "the Settings window in the new look",
-                )
+                    )
+
+                await until(in_the_new_look, "the Settings window in the new look")
                 asked, _ = await agent.submit(MAIL, "send_email", mail)
                 await until(lambda: isinstance(presenter.window.card, CardView), "the card")
                 view = presenter.window.card

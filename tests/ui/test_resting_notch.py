@@ -28,7 +28,7 @@ def _overlay(qtbot: Any, sink: Any, simple_factory: Any) -> OverlayPresenter:
 
 
 def test_the_resting_pill_says_what_notch_does_and_lists_recent_decisions(
-    qtbot: Any, sink: Any, simple_factory: Any, card_request: Any
+    qtbot: Any, sink: Any, simple_factory: Any, card_request: Any, simple_card: Any
 ) -> None:
     presenter = _overlay(qtbot, sink, simple_factory)
     presenter.window.show_idle()
@@ -38,7 +38,9 @@ def test_the_resting_pill_says_what_notch_does_and_lists_recent_decisions(
     qtbot.waitUntil(lambda: presenter.window.look == "card" and not presenter.window.is_animating())
     assert presenter.window.toolTip() == ""  # a card has its own words
     qtbot.waitUntil(lambda: presenter.armed, timeout=3000)  # held a moment after it shows
-    presenter.window.card.approve.click()  # type: ignore[union-attr]
+    card = presenter.window.card
+    assert isinstance(card, simple_card)
+    card.approve.click()
     qtbot.waitUntil(
         lambda: presenter.window.look == "idle" and not presenter.window.is_animating(),
         timeout=3000,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -31,7 +32,7 @@ def recognizer() -> ReplyRecognizer:
 
 
 @pytest.fixture
-def spoken(tmp_path: Path) -> object:
+def spoken(tmp_path: Path) -> Callable[[str], bytes]:
     """`spoken(text)`: the one utterance found in espeak-ng's rendering of `text`."""
 
     def say(text: str) -> bytes:
@@ -51,28 +52,28 @@ def spoken(tmp_path: Path) -> object:
     [("yes", "yes"), ("no", "no"), ("cancel", "no"), ("okay", "yes")],
 )
 def test_short_answers_are_heard_with_the_grammar(
-    recognizer: ReplyRecognizer, spoken: object, said: str, verdict: str
+    recognizer: ReplyRecognizer, spoken: Callable[[str], bytes], said: str, verdict: str
 ) -> None:
-    heard = recognizer.hear(spoken(said))  # type: ignore[operator]
+    heard = recognizer.hear(spoken(said))
     assert (heard.verdict, heard.heard_by) == (verdict, "grammar")
 
 
 @pytest.mark.parametrize("said", ["yes zebra garden", "yes, zebra cucumber", "yes flamingo window"])
 def test_a_yes_with_card_words_is_heard_with_them(
-    recognizer: ReplyRecognizer, spoken: object, said: str
+    recognizer: ReplyRecognizer, spoken: Callable[[str], bytes], said: str
 ) -> None:
-    heard = recognizer.hear(spoken(said))  # type: ignore[operator]
+    heard = recognizer.hear(spoken(said))
     assert (heard.verdict, heard.heard_by) == ("yes", "grammar")
     assert words_after_yes(heard.words) == tuple(said.replace(",", "").split()[1:])
 
 
 @pytest.mark.parametrize("said", ["yes", "okay", "yes send it"])
 def test_a_yes_without_card_words_is_heard_without_any(
-    recognizer: ReplyRecognizer, spoken: object, said: str
+    recognizer: ReplyRecognizer, spoken: Callable[[str], bytes], said: str
 ) -> None:
     # The grammar holds every pair of the list after "yes": a bare yes must not be heard
     # as one (that would be a guess the person never made).
-    heard = recognizer.hear(spoken(said))  # type: ignore[operator]
+    heard = recognizer.hear(spoken(said))
     assert heard.verdict == "yes"
     assert not words_after_yes(heard.words)
 
@@ -82,10 +83,10 @@ def test_a_yes_without_card_words_is_heard_without_any(
     ["send it to Sam instead", "no, make it shorter", "yes but change the subject"],
 )
 def test_speech_the_grammar_cannot_account_for_is_never_a_yes(
-    recognizer: ReplyRecognizer, spoken: object, said: str
+    recognizer: ReplyRecognizer, spoken: Callable[[str], bytes], said: str
 ) -> None:
     # The grammar alone hears "send it to Sam instead" as "send it": a false yes.
-    heard = recognizer.hear(spoken(said))  # type: ignore[operator]
+    heard = recognizer.hear(spoken(said))
     assert heard.heard_by == "free-form"
     assert heard.verdict != "yes"
 
