@@ -66,7 +66,7 @@ PREFERENCES = [
 class MemoryKeyring(keyring.backend.KeyringBackend):
     """A keyring backend holding entries in a dict (the suite's stand-in for the OS's)."""
 
-    priority = 1
+    priority: float = 1  # keyring reads any number (a float in its own backends)
 
     def __init__(self) -> None:
         super().__init__()  # type: ignore[no-untyped-call]  # keyring leaves it unannotated
@@ -454,13 +454,13 @@ def test_the_server_gets_the_secret_in_its_environment_never_on_its_command_line
 class PlaintextKeyring(MemoryKeyring):
     """Named like keyrings.alt's: a file anyone with the disk can read."""
 
-    priority = 0.5  # type: ignore[assignment]
+    priority = 0.5
 
 
 class UnrecommendedKeyring(MemoryKeyring):
     """Encrypted, but one keyring does not recommend (priority < 1), like keyrings.alt's."""
 
-    priority = 0.6  # type: ignore[assignment]
+    priority = 0.6
 
 
 def test_no_keyring_is_refused_with_how_to_get_one(settings: Path) -> None:

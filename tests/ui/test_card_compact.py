@@ -211,14 +211,15 @@ def test_a_diff_is_red_and_green_with_numbers_and_a_command_never_folds(qtbot: A
 
 
 def test_the_notch_header_names_only_who_asks() -> None:
-    from types import SimpleNamespace
-
+    from notch_app.runtime.presenter import ConfirmationRequest
     from notch_app.ui.overlay_cards import ManifestCardFactory
 
-    asked = SimpleNamespace(context={"agent": "Claude Code"})
-    assert ManifestCardFactory.header(asked) == "Asked by Claude Code"  # type: ignore[arg-type]
+    def request(context: dict[str, Any]) -> ConfirmationRequest:
+        return ConfirmationRequest("c1", "com.example.mail", "send_email", {}, context)
+
+    assert ManifestCardFactory.header(request({"agent": "Claude Code"})) == "Asked by Claude Code"
     # Without an agent the header says nothing: the card's strip is the identity row.
-    assert ManifestCardFactory.header(SimpleNamespace(context={})) == ""  # type: ignore[arg-type]
+    assert ManifestCardFactory.header(request({})) == ""
 
 
 def test_the_chip_the_tool_refuses_is_marked(qtbot: Any) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from PySide6.QtCore import QEvent, QObject, QRect, QSize
 from PySide6.QtGui import QPaintEvent
 from PySide6.QtWidgets import QWidget
@@ -98,7 +99,9 @@ def test_warm_up_builds_and_discards_cards_off_screen(qtbot: Any, sink: Any) -> 
     assert _factory().warm_up(presenter.window.card_parent) >= 3
 
 
-def test_the_first_card_on_screen_builds_one_glance_off_screen(qtbot: Any, sink: Any) -> None:
+def test_the_first_card_on_screen_builds_one_glance_off_screen(
+    qtbot: Any, sink: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The person's first result should not pay for the glance code's first use, and an
     idle notch should not carry it: one glance is built while the first card is read."""
     factory = _factory()
@@ -110,7 +113,7 @@ def test_the_first_card_on_screen_builds_one_glance_off_screen(qtbot: Any, sink:
         glances.append("built" if built else "failed")
         return built
 
-    factory.warm_glance = counted  # type: ignore[method-assign]
+    monkeypatch.setattr(factory, "warm_glance", counted)
     presenter = OverlayPresenter(sink, factory, SLOW)
     qtbot.addWidget(presenter.window)
     qtbot.addWidget(presenter.side_notch)
@@ -126,7 +129,9 @@ def test_the_first_card_on_screen_builds_one_glance_off_screen(qtbot: Any, sink:
     assert glances == ["built"], "once per process"
 
 
-def test_a_gateway_attaching_readies_the_glance_before_any_card(qtbot: Any, sink: Any) -> None:
+def test_a_gateway_attaching_readies_the_glance_before_any_card(
+    qtbot: Any, sink: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Reads through `notch mcp` show glances with no card before them: the attach is the
     sign, and the glance code is readied then, once."""
     factory = _factory()
@@ -137,7 +142,7 @@ def test_a_gateway_attaching_readies_the_glance_before_any_card(qtbot: Any, sink
         built.append(real(parent))
         return built[-1]
 
-    factory.warm_glance = counted  # type: ignore[method-assign]
+    monkeypatch.setattr(factory, "warm_glance", counted)
     presenter = OverlayPresenter(sink, factory, SLOW)
     qtbot.addWidget(presenter.window)
     qtbot.addWidget(presenter.side_notch)
@@ -150,7 +155,9 @@ def test_a_gateway_attaching_readies_the_glance_before_any_card(qtbot: Any, sink
     assert presenter.window.look == "card" and presenter.result_on_screen is None
 
 
-def test_a_gateway_attaching_readies_the_cards_too_and_only_once(qtbot: Any, sink: Any) -> None:
+def test_a_gateway_attaching_readies_the_cards_too_and_only_once(
+    qtbot: Any, sink: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """An idle `notch run` builds no card off screen (it would hold ~20 MiB that no agent
     may ever need); a gateway attaching is the sign that cards may follow, so the cards
     are warmed then, once, and a card that came first makes the warm-up pointless."""
@@ -162,7 +169,7 @@ def test_a_gateway_attaching_readies_the_cards_too_and_only_once(qtbot: Any, sin
         warmed.append(real(parent, budget_s))
         return warmed[-1]
 
-    factory.warm_up = counted  # type: ignore[method-assign]
+    monkeypatch.setattr(factory, "warm_up", counted)
     presenter = OverlayPresenter(sink, factory, SLOW)
     qtbot.addWidget(presenter.window)
     qtbot.addWidget(presenter.side_notch)
