@@ -142,6 +142,7 @@ def _tab_stops(view: CardView) -> list[str]:
     stops: list[str] = []
     widget = view.nextInFocusChain()
     while widget is not view and len(stops) < 200:
+        assert widget is not None, "the focus chain ended before it came back to the card"
         tab = widget.focusPolicy().value & Qt.FocusPolicy.TabFocus.value
         if tab and widget.isVisibleTo(view):
             stops.append(widget.accessibleName() or type(widget).__name__)
@@ -226,7 +227,7 @@ def test_built_later_or_with_the_card_the_holds_are_the_same(
 ) -> None:
     def seen_as(later: bool, text: str) -> list[tuple[bool, tuple[str, ...]]]:
         if not later:
-            monkeypatch.setattr(frame, "builds_later", lambda block, state: False)
+            monkeypatch.setattr(frame, "builds_later", lambda *_: False)
         view = CardView(
             _tool(multiline=True),
             {"to": "sam@example.com", "subject": text, "urgent": False},
@@ -272,7 +273,7 @@ def test_a_bundled_card_reads_the_same_built_later_or_with_the_card(
 
     def read(later: bool) -> tuple[list[Any], int]:
         if not later:
-            monkeypatch.setattr(frame, "builds_later", lambda block, state: False)
+            monkeypatch.setattr(frame, "builds_later", lambda *_: False)
         request = ConfirmationRequest(
             call_id=f"c-{later}", integration_id=integration, tool_name=tool,
             arguments=preview_args(folder, tool),
