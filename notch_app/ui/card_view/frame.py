@@ -18,6 +18,7 @@ from notch_app.card.compact import in_compact_view
 from notch_app.card.display_text import lookalike_warnings
 from notch_app.card.paths import MISSING
 from notch_app.card.state import CardState
+from notch_app.card.view_shape import InputBinding
 from notch_app.manifest.model import (
     BadgeBlock,
     CardBlock,
@@ -114,7 +115,9 @@ def in_compact_view_of(root: CardBlock) -> tuple[bool, ...]:
     return shows
 
 
-def builds_later(block: Any, state: CardState) -> bool:
+def builds_later(
+    block: Any, state: CardState, bindings: dict[int, list[InputBinding]] | None = None
+) -> bool:
     """Whether a folded block can wait for Details (or a field under it asked for)
     before its widgets are made (issue 19: most of a card's inputs are folded, and
     building them hidden was half the card's cost). Only when everything the card
@@ -122,7 +125,8 @@ def builds_later(block: Any, state: CardState) -> bool:
     one-line inputs, choices, text areas, metadata and badges in their containers,
     whose values hold no hidden or look-alike characters (check lines), no text too
     long to show whole, and no button. A text area that may scroll holds confirm while
-    not built (`CardFold`) as it would built and folded."""
+    not built (`CardFold`) as it would built and folded. `bindings`: the card's
+    `bindings_by_block`, when asked for several blocks."""
     under: set[int] = set()
     areas: set[int] = set()
     for visit in walk_blocks(block):
@@ -134,14 +138,24 @@ def builds_later(block: Any, state: CardState) -> bool:
         if getattr(node, "multiline", False):
             areas.add(id(node))
         under.add(id(node))
-    for binding in state.inputs:
-        if id(binding.block) in under:
+    if bindings is None:
+        bindings = bindings_by_block(state)
+    for node_id in under:
+        for binding in bindings.get(node_id, ()):
             value = state.value(binding.path)
             items = value if isinstance(value, list) and binding.kind == "chips" else [value]
-            plain = _plain_area_text if id(binding.block) in areas else _plain
+            plain = _plain_area_text if node_id in areas else _plain
             if not all(plain(item) for item in items):
                 return False
     return True
+
+
+def bindings_by_block(state: CardState) -> dict[int, list[InputBinding]]:
+    """The card's inputs by id(block), for `builds_later` (asked once per folded block)."""
+    bindings: dict[int, list[InputBinding]] = {}
+    for binding in state.inputs:
+        bindings.setdefault(id(binding.block), []).append(binding)
+    return bindings
 
 
 @dataclass(eq=False)
@@ -236,10 +250,11 @@ def lay_out_card(
     frame.column.addLayout(frame.footer)
     anchor: QWidget | None = None
     shows = in_compact_view_of(root) if isinstance(root, CardBlock) else (True,)
+    bindings = bindings_by_block(ctx.state) if compact else {}
     for child, shown in zip(children, shows, strict=True):
         assert content is not None and frame.content is not None
         folds = compact and not shown
-        if folds and builds_later(child, ctx.state):
+        if folds and builds_later(child, ctx.state, bindings):
             # Built when Details first opens or one of its fields is asked for.
             if anchor is None:
                 anchor = QWidget(content)
