@@ -54,7 +54,9 @@ class Changes:
             if old is value or (type(old) is type(value) and old == value):
                 continue
             names.add(name)
-            if isinstance(old, Mapping) != isinstance(value, Mapping):
+            if type(old) is not type(value) and (
+                isinstance(old, Mapping) != isinstance(value, Mapping)
+            ):
                 shape = True
         if shape:
             names.update(name for name in before if name not in after)

@@ -29,6 +29,9 @@ _MAX_NUMBER_CHARS: Final = 400
 _TRUE: Final = frozenset({"true", "yes", "y", "on", "1"})
 _FALSE: Final = frozenset({"false", "no", "n", "off", "0"})
 
+_SCALARS: Final = frozenset({str, int, float, bool})
+"""JSON's scalar types: two values of the same one are the same value when equal."""
+
 _ERRORS: Final = {
     "string": "must be text",
     "integer": "must be a whole number",
@@ -75,6 +78,9 @@ def same_value(a: Any, b: Any) -> bool:
     """JSON equality: unlike `==`, True is not 1 and 1.0 is the same as 1."""
     if a is b:
         return True
+    kind = type(a)
+    if kind is type(b) and kind in _SCALARS:
+        return bool(a == b)  # text typed over text (a keystroke): no JSON types to find
     ta, tb = json_type(a), json_type(b)
     if {ta, tb} <= {"integer", "number"}:
         return bool(a == b)

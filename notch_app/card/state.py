@@ -527,7 +527,10 @@ class CardState:
                 # `{{paths.length}}`: counts in labels come from the list that is sent.
                 return len(items) if isinstance(items, list) else MISSING
         facts = self.facts
-        if value is MISSING or not (facts.is_secret(path) or isinstance(value, Mapping | list)):
+        if value is MISSING or (
+            not facts.is_secret(path)  # scalars first: no trip through the Mapping ABC
+            and (type(value) in (str, int, float, bool) or not isinstance(value, Mapping | list))
+        ):
             return value
         if facts.masks(path):
             return SECRET_MASK if holds_value(value) else value

@@ -6,7 +6,7 @@ import functools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
-from typing import Any, TypeVar, cast
+from typing import Any, TypeVar
 
 from notch_app.card.argument_changes import Changes, Reads
 from notch_app.card.headline.manifest_words import Action, tool_words
@@ -113,7 +113,7 @@ class Facts:
             self._kept.append(kept.reads)
             if kept.said:
                 self.said.update(kept.said)
-            return cast("_T", kept.made)
+            return kept.made  # type: ignore[no-any-return]  # what `make` made
         read, listed, said, passed = self._read, self._listed, self.said, self._passed
         self._read, self._listed, self.said, self._passed = set(), False, set(), {}
         try:
@@ -134,10 +134,11 @@ class Facts:
         kept = self._kept
         if not kept:
             return Reads(frozenset(self._read), self._listed, tuple(self._passed.items()))
-        names = frozenset(self._read).union(*(r.names for r in kept))
+        names = frozenset(self._read).union(*[r.names for r in kept])
         passed = list(self._passed.items())
         for r in kept:
-            passed.extend(p for p in r.passed_over if p not in passed)
+            if r.passed_over:
+                passed.extend(p for p in r.passed_over if p not in passed)
         return Reads(names, self._listed or any(r.listed for r in kept), tuple(passed))
 
     # -- reading the arguments (every read is noted, for `reads`) --
@@ -282,8 +283,7 @@ class Facts:
                 items = self.at(counted)
                 return len(items) if isinstance(items, list) else MISSING
             return MISSING
-        words = set(name_words(path))
-        if words & set(AMOUNTS) and as_amount(value) is not None:
+        if names_an_amount(path) and as_amount(value) is not None:
             return self.money(path, value) or self.shown(path, value)
         if isinstance(value, str) and as_moment(value) is not None:
             return self.when(path, value) or self.shown(path, value)
@@ -317,6 +317,12 @@ def present(value: Any) -> bool:
     if isinstance(value, str | list | dict):
         return bool(value.strip() if isinstance(value, str) else value)
     return True
+
+
+@functools.lru_cache(maxsize=4096)
+def names_an_amount(path: str) -> bool:
+    """The path's words name an amount ("amount", "total_price"). Kept per name."""
+    return not set(AMOUNTS).isdisjoint(name_words(path))
 
 
 @functools.lru_cache(maxsize=4096)

@@ -24,6 +24,8 @@ class LiveHeadline:
         self._parts: dict[Callable[..., Any], Part] = {}
         self._consulted: list[tuple[Callable[..., Any], Action | None]] = []
         """The parts the current headline was made from, in the order asked."""
+        self._made_from: list[Reads | None] = []
+        """The reads of each consulted part when the sentence was last made."""
         self._objects: list[str] | None = None
         self.current: Headline | None = None
 
@@ -38,13 +40,19 @@ class LiveHeadline:
             if self._reads.unchanged(changes):
                 return current
             facts = self._facts(arguments, changes)
-            if self._same_parts(facts):
+            if self._same_parts(facts, changes):
                 return current
             facts.start_over()  # the parts made just now are kept for the sentence
         else:
             facts = self._facts(arguments, None)
         self.current = headline_of(facts)
-        self._reads = facts.reads()
+        parts = self._parts
+        made_from = [parts[make].reads if make in parts else None for make, _ in facts.consulted]
+        if made_from != self._made_from or facts.consulted != self._consulted:
+            # What the sentence was made from changed (not only the words of a part):
+            # noted again. A keystroke in a quoted field keeps the same reads.
+            self._reads = facts.reads()
+            self._made_from = made_from
         self._objects = facts.object_names
         self._consulted = facts.consulted
         return self.current
@@ -58,24 +66,29 @@ class LiveHeadline:
             facts.object_names = self._objects  # the same names hold objects
         return facts
 
-    def _same_parts(self, facts: Facts) -> bool:
+    def _same_parts(self, facts: Facts, changes: Changes) -> bool:
         """Whether every part the current headline was made from says the same for the
         arguments of `facts` (each made again only if it read what changed): the sentence
         is then the same, so it is not put together again. A keystroke in a field the
         headline looked at but does not quote ("Send thing: value of text_1") ends here."""
-        parts = self._parts
-        same_reads = True
+        parts, arguments = self._parts, changes.after
         for make, act in self._consulted:
             old = parts.get(make)
+            if old is not None and old.at is changes.before and old.reads.unchanged(changes):
+                old.at = arguments  # kept: what it read did not change
+                continue
             facts.part(make, act)
             new = parts.get(make)
             if new is old:
-                continue  # kept: what it read did not change
-            if old is None or new is None or new.made != old.made or new.said != old.said:
+                continue
+            if (
+                old is None
+                or new is None
+                or new.made != old.made
+                or new.said != old.said
+                or new.reads != old.reads  # the sentence is made again to note them
+            ):
                 return False
-            same_reads = same_reads and new.reads == old.reads
-        if not same_reads:
-            self._reads = facts.reads()
         self._objects = facts.object_names
         return True
 

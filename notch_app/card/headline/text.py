@@ -40,6 +40,8 @@ class Headline:
 
 def one_line(text: str) -> str:
     marked = mark_invisible(text)
+    if marked.isprintable():  # no line breaks or tabs: only runs of spaces to close up
+        return (_SPACE.sub(" ", marked) if "  " in marked else marked).strip()
     cleaned = "".join(c if c.isprintable() else " " for c in marked)
     return _SPACE.sub(" ", cleaned).strip()
 

@@ -97,8 +97,11 @@ def set_path(args: Mapping[str, Any], path: str, value: Any) -> dict[str, Any]:
     intermediates become new objects. In a list, an index equal to its length appends.
     Raises PathError for an empty segment or a list index past the end of the list.
     """
-    parts = segments(path)
     root: dict[str, Any] = dict(args)
+    if path and "." not in path:  # a top-level argument (a keystroke in most fields)
+        root[path] = value
+        return root
+    parts = segments(path)
     parent: dict[str, Any] | list[Any] = root
     for depth, seg in enumerate(parts):
         last = depth == len(parts) - 1

@@ -117,9 +117,12 @@ class CardContext:
                 self._under_made_for = len(editors)
             under = self._under
             found = [pair for name in names for pair in under.get(name, ())]
-            if all(editors.get(path) is editor for path, editor in found):
+            for path, editor in found:
+                if editors.get(path) is not editor:
+                    self._under_made_for = -1  # a path bound again, its editor replaced
+                    break
+            else:
                 return found
-            self._under_made_for = -1  # a path bound again, its editor replaced: made anew
         return found
 
     def say(self, template: str) -> str:
