@@ -163,7 +163,10 @@ class SeenScroll(QObject):
         low, high, page = bar.minimum(), bar.maximum(), max(bar.pageStep(), 1)
         if self._done:
             return
-        if high <= low or (self._overflows is not None and not self._overflows()):
+        overflows = self._overflows
+        if high <= low and self._holding and overflows is not None and overflows():
+            return  # taller than it will be shown, not sized yet: the hold stays
+        if high <= low or (overflows is not None and not overflows()):
             self._release()  # it all fits: nothing to scroll through
             self._tell()
             return
