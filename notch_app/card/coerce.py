@@ -107,6 +107,8 @@ def coerce(
     required). Never raises.
     """
     types, allowed = _kinds(prop_schema, root)
+    if type(raw) is str and allowed is None and "string" in types and raw and not raw.isspace():
+        return Coerced(raw)  # text typed into a text field (a keystroke): as it is
     nullable = "null" in types or (allowed is not None and None in allowed)
 
     if is_blank(raw) and not isinstance(raw, list | tuple | Mapping):

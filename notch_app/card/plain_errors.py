@@ -8,9 +8,12 @@ confirm, and the chip that holds it is marked (`bad_value`). Pure functions; nev
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Final
 
 from notch_app.card.display_text import mark_invisible
+from notch_app.card.paths import get_path
+from notch_app.manifest.schema import ArgumentProblem
 
 _FORMATS: Final = {
     "email": "an email address",
@@ -77,4 +80,29 @@ def bad_value(message: str | None) -> str | None:
     return message[1:end] if end > 0 else None
 
 
-__all__ = ["bad_value", "plain_problem", "quoted", "with_label"]
+def lies_under(path: str, prefix: str) -> bool:
+    """`path` is `prefix` or lies inside it (`tags.0` is under `tags`)."""
+    return path == prefix or path.startswith(prefix + ".")
+
+
+def problem_at(
+    problems: list[ArgumentProblem], path: str, current: Mapping[str, Any] | None = None
+) -> str | None:
+    """The first problem at `path` or inside it, in a person's words, naming the value
+    it is about ("“sam@” is not an email address") when `current` holds it."""
+    values = current if current is not None else {}
+    for problem in problems:
+        if problem.path == path:
+            return plain_problem(problem.message, get_path(values, path))
+    for problem in problems:
+        if lies_under(problem.path, path):
+            inner = get_path(values, problem.path)
+            said = plain_problem(problem.message, inner)
+            if said.startswith("\u201c"):
+                return said
+            where = problem.path[len(path) + 1 :]
+            return f"has a problem at {where}: {said}"
+    return None
+
+
+__all__ = ["bad_value", "lies_under", "plain_problem", "problem_at", "quoted", "with_label"]

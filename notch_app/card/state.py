@@ -38,7 +38,7 @@ from notch_app.card.coerce import Coerced, coerce, is_blank, same_value
 from notch_app.card.display_text import lookalike_warnings, mark_invisible
 from notch_app.card.interpolate import interpolate, template_paths
 from notch_app.card.paths import MISSING, PathError, delete_path, get_path, set_path
-from notch_app.card.plain_errors import plain_problem, with_label
+from notch_app.card.plain_errors import lies_under, problem_at, with_label
 from notch_app.card.schema import is_argument_required, property_schema
 from notch_app.card.validation import ArgumentCheck
 from notch_app.card.view_shape import InputBinding, binding_path, view_shape
@@ -358,7 +358,7 @@ class CardState:
                     break
             message = coercion_errors.get(path)
             if message is None and problems:
-                message = _problem_at(problems, path, self._quotable(path))
+                message = problem_at(problems, path, self._quotable(path))
             if (
                 message is None
                 and visible
@@ -377,9 +377,9 @@ class CardState:
         # Schema problems nobody can see at a visible field still block confirm; name them
         # by their input's label when one exists, else by the argument path.
         for problem in problems:
-            if problem.path in covered or any(_under(problem.path, p) for p in covered):
+            if problem.path in covered or any(lies_under(problem.path, p) for p in covered):
                 continue
-            owner = next((b for b in self.inputs if _under(problem.path, b.path)), None)
+            owner = next((b for b in self.inputs if lies_under(problem.path, b.path)), None)
             name = owner.label if owner is not None else (problem.path or "The tool call")
             reason = f"{name} {problem.message}"
             if reason not in blockers:
@@ -426,7 +426,7 @@ class CardState:
         if message is None:
             message = self._coercion_errors.get(path)
             if message is None and gate.problems:
-                message = _problem_at(gate.problems, path, self._quotable(path))
+                message = problem_at(gate.problems, path, self._quotable(path))
         untouched = path not in self._touched
         if untouched and (message == REQUIRED_MESSAGE or is_blank(get_path(self._current, path))):
             return None
@@ -561,31 +561,6 @@ def _same_snapshot(a: tuple[bool, Any, str | None], b: tuple[bool, Any, str | No
         return a[1] is b[1]
     # Same JSON value and same Python type (so "4" typed over 4 still redraws).
     return same_value(a[1], b[1]) and type(a[1]) is type(b[1])
-
-
-def _under(path: str, prefix: str) -> bool:
-    """`path` is `prefix` or lies inside it (`tags.0` is under `tags`)."""
-    return path == prefix or path.startswith(prefix + ".")
-
-
-def _problem_at(
-    problems: list[ArgumentProblem], path: str, current: Mapping[str, Any] | None = None
-) -> str | None:
-    """The first problem at `path` or inside it, in a person's words, naming the value
-    it is about ("“sam@” is not an email address") when `current` holds it."""
-    values = current if current is not None else {}
-    for problem in problems:
-        if problem.path == path:
-            return plain_problem(problem.message, get_path(values, path))
-    for problem in problems:
-        if _under(problem.path, path):
-            inner = get_path(values, problem.path)
-            said = plain_problem(problem.message, inner)
-            if said.startswith("\u201c"):
-                return said
-            where = problem.path[len(path) + 1 :]
-            return f"has a problem at {where}: {said}"
-    return None
 
 
 __all__ = [

@@ -60,7 +60,7 @@ def command_tool() -> Tool:
             "name": "run_command",
             "inputSchema": {
                 "type": "object",
-                "properties": {"command": {"type": "string"}, "note": {"type": "string"}},
+                "properties": {"command": {"type": "string"}, "branch": {"type": "string"}},
             },
             "confirmation": {
                 "schemaVersion": 1,
@@ -69,7 +69,7 @@ def command_tool() -> Tool:
                     "title": "Run",
                     "children": [
                         {"type": "textField", "bind": "{{command}}", "label": "Command"},
-                        {"type": "textField", "bind": "{{note}}", "label": "Note"},
+                        {"type": "textField", "bind": "{{branch}}", "label": "Branch"},
                     ],
                 },
             },
@@ -195,6 +195,30 @@ def test_an_argument_two_parts_read_changes_both() -> None:
         ("Pay €1,300.00 to Studio Süd", "Pay €1,300.00"),
         ("Pay €1,250.00 to Studio Süd", "Pay €1,250.00"),
         ("Pay US$1,250.00 to Studio Süd", "Pay US$1,250.00"),
+    ]
+
+
+def test_the_kind_of_sentence_follows_an_edit_of_what_one_kind_read() -> None:
+    # The kinds of sentence (a command, a payment, people…) are one part made of theirs:
+    # an edit of what one kind read makes the whole choice again.
+    seen = follow(
+        command_tool(),
+        {"command": "ls", "branch": "main"},
+        [
+            ("command", ""),  # no command any more: the title and the first short value
+            ("branch", "next"),
+            ("command", "make"),
+            ("branch", "main"),
+            ("command", ""),
+        ],
+    )
+    assert [h.text for h in seen] == [
+        "Run `ls`",
+        "Run command: main",
+        "Run command: next",
+        "Run `make`",
+        "Run `make`",
+        "Run command: main",
     ]
 
 

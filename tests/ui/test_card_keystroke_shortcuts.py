@@ -107,8 +107,13 @@ def test_a_row_the_headline_stops_stating_whole_comes_back_on_the_compact_card(
         view.state().set("command", "ls\nrm -rf ~")  # a voice edit
         assert view.headline_line.text() == "Run `ls rm -rf ~`"
         assert "Command" in facts.facts()
+        assert "Command: ls rm -rf ~" in facts.accessibleDescription()
+        view.state().set("note", "n2")
+        assert facts.accessibleDescription() == "Command: ls rm -rf ~; Note: n2"
         view.state().set("command", "ls rm -rf ~")
         assert "Command" not in facts.facts()
+        assert facts.accessibleDescription() == "Note: n2"
+        view.state().set("note", "n")
 
 
 def test_a_field_error_comes_and_goes_and_comes_back(qtbot: Any) -> None:

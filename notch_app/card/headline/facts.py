@@ -114,19 +114,22 @@ class Facts:
             if kept.said:
                 self.said.update(kept.said)
             return kept.made  # type: ignore[no-any-return]  # what `make` made
-        read, listed, said, passed = self._read, self._listed, self.said, self._passed
+        read, listed, said, passed, inner = (
+            self._read, self._listed, self.said, self._passed, self._kept
+        )  # fmt: skip
         self._read, self._listed, self.said, self._passed = set(), False, set(), {}
+        self._kept = []  # the parts this one asks for and finds kept (a part of parts)
         try:
             made = make(self, act if act is not None else self.words.action)
             if parts is not None:
-                own = Reads(frozenset(self._read), self._listed, tuple(self._passed.items()))
-                parts[make] = Part(made, own, frozenset(self.said), args)
+                parts[make] = Part(made, self.reads(), frozenset(self.said), args)
         finally:
             read.update(self._read)
             said.update(self.said)
             passed.update(self._passed)
+            inner.extend(self._kept)
             self._read, self._listed, self.said = read, listed or self._listed, said
-            self._passed = passed
+            self._passed, self._kept = passed, inner
         return made
 
     def reads(self) -> Reads:

@@ -57,17 +57,26 @@ def generated_headline(facts: Facts, verb: str | None = None) -> Headline:
     if verb:
         # The author's own one-word confirm ("Send") names the verb; Notch adds the object.
         act = Action(verb, act.noun, act.title)
-    for compose in _COMPOSERS:
-        made = facts.part(compose, act)
-        if made is not None:
-            text, confirm = made
-            said = frozenset(facts.said) if len(text) <= MAX_HEADLINE_CHARS else frozenset()
-            return Headline(cut_to(text, MAX_HEADLINE_CHARS), confirm_cut(confirm), False, said)
+    made = facts.part(_composed, act)
+    if made is not None:
+        text, confirm = made
+        said = frozenset(facts.said) if len(text) <= MAX_HEADLINE_CHARS else frozenset()
+        return Headline(cut_to(text, MAX_HEADLINE_CHARS), confirm_cut(confirm), False, said)
     text = facts.part(_plain, act)
     said = frozenset(facts.said) if len(text) <= MAX_HEADLINE_CHARS else frozenset()
     # With nothing to name, the author's own verb stands alone ("Allow", not "Allow tool").
     confirm = act.verb if verb else _verb_noun(act)
     return Headline(cut_to(text, MAX_HEADLINE_CHARS), confirm_cut(confirm), False, said)
+
+
+def _composed(facts: Facts, act: Action) -> tuple[str, str] | None:
+    """The first kind of sentence the arguments bear out, or None. One part made of the
+    kinds' own parts: an edit none of them read is one look, not eight."""
+    for compose in _COMPOSERS:
+        made = facts.part(compose, act)
+        if made is not None:
+            return made
+    return None
 
 
 def _verb_noun(act: Action) -> str:

@@ -63,6 +63,7 @@ class HeadlineLine(QLabel):
         self.setAccessibleName(self.current.text)
         self._home = os.path.expanduser("~").rstrip("/")
         self._subtitle_said: tuple[str, str] | None = None
+        self._subtitle_shows: bool | None = None
 
         self.subtitle: QLabel | None = None
         """The author's subtitle under the headline: hidden while the headline says it."""
@@ -85,7 +86,10 @@ class HeadlineLine(QLabel):
                 self._subtitle_said = (raw, said.text)
                 home = self._home
                 forms = {raw, raw.replace(home + "/", "~/")} if home else {raw}
-                subtitle.setVisible(bool(raw) and not any(f in said.text for f in forms))
+                shows = bool(raw) and not any(f in said.text for f in forms)
+                if shows != self._subtitle_shows:  # a Qt call only when it changes
+                    subtitle.setVisible(shows)
+                    self._subtitle_shows = shows
         return said
 
 
@@ -99,6 +103,8 @@ class _Fact:
     depends: frozenset[str]
     """The arguments the row's place reads besides its words: its own, its visibleIf's."""
     full: str = ""
+    line: str = ""
+    """ "Label: value", for the rows' accessible description."""
     fitted: str = ""
     """The value as drawn: cut with … to its lines."""
     shown: tuple[str, int, bool] | None = None
@@ -142,6 +148,7 @@ class FoldedFacts(QWidget):
                 self._key_width = max(self._key_width, min(_KEY_WIDTH, advance))
         self._value_width = max(80, width - self._key_width - _GAP)
         self._metrics = QFontMetrics(self._value_font)
+        self._char_width = self._metrics.averageCharWidth()
         self._arguments: Mapping[str, Any] | None = None
         for binding in inputs:
             # One line: a long label is cut (whole in its tooltip), never stacked in three.
@@ -204,9 +211,10 @@ class FoldedFacts(QWidget):
                         width += self._key_width
                     # A word-wrapped line ends short of the edge: keep a few characters
                     # per line.
-                    room = width * lines - metrics.averageCharWidth() * 3 * lines
+                    room = width * lines - self._char_width * 3 * lines
                     fitted = metrics.elidedText(text, Qt.TextElideMode.ElideRight, room)
                     fact.full = text
+                    fact.line = f"{fact.binding.label}: {text}"
                     fact.fitted = fitted
                     fact.cut = fitted != text
             if not keep:
@@ -216,9 +224,7 @@ class FoldedFacts(QWidget):
                 cut.append(fact.binding.label)
         if moved:
             self._layouts.clear()
-            self.setAccessibleDescription(
-                "; ".join(f"{f.binding.label}: {f.full}" for f in self._facts if _kept(f))
-            )
+            self.setAccessibleDescription("; ".join([f.line for f in self._facts if _kept(f)]))
             self.updateGeometry()
             self.update()
         self.setVisible(shown_any)
