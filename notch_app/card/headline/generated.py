@@ -308,12 +308,9 @@ def _page(facts: Facts, act: Action) -> tuple[str, str] | None:
 def _plain(facts: Facts, act: Action) -> str:
     """The title with the first fact that names the thing: a subject in quotes, else a
     short text or the first short value the model did not write as narration."""
-    subject = facts.find(SUBJECTS)
-    if subject is not None and isinstance(subject[1], str):
-        return f"{act.title} “{facts.shown(subject[0], subject[1], VALUE_CHARS)}”"
-    words = facts.find(WORDS, nested=False)
-    if words is not None and isinstance(words[1], str):
-        return f"{act.title}: “{facts.shown(words[0], words[1], VALUE_CHARS)}”"
+    named = facts.part(_named, act)  # its own part: kept while typing in another field
+    if named is not None:
+        return named
     for key in facts.top():
         if not isinstance(key, str) or is_narration(key) or facts.known.is_secret(key):
             continue
@@ -321,6 +318,17 @@ def _plain(facts: Facts, act: Action) -> str:
         if value is not MISSING:
             return f"{act.title}: {facts.shown(key, value, 40)}"
     return act.title
+
+
+def _named(facts: Facts, act: Action) -> str | None:
+    """The title with a subject in quotes, else with a short text; None without."""
+    subject = facts.find(SUBJECTS)
+    if subject is not None and isinstance(subject[1], str):
+        return f"{act.title} “{facts.shown(subject[0], subject[1], VALUE_CHARS)}”"
+    words = facts.find(WORDS, nested=False)
+    if words is not None and isinstance(words[1], str):
+        return f"{act.title}: “{facts.shown(words[0], words[1], VALUE_CHARS)}”"
+    return None
 
 
 def _short_text(value: Any) -> bool:
