@@ -248,3 +248,37 @@ def test_a_path_bound_twice_syncs_the_field_built_last(qtbot: Any) -> None:
     for value in ("Dinner", "Tea", "Dinner"):
         state.set("note", value)  # a voice edit, after the fold was built
         assert editor.line.text() == value
+
+
+def test_a_folded_row_follows_an_argument_its_words_read_besides_its_own(
+    qtbot: Any, monkeypatch: Any
+) -> None:
+    # An amount's row says its currency, another argument: an edit of the currency
+    # alone changes it. A row passed over for many edits follows its own at once.
+    monkeypatch.setenv("LC_ALL", "en_GB.UTF-8")
+    made = tool(
+        {
+            "amount": {"type": "number"},
+            "currency": {"type": "string"},
+            "payee": {"type": "string"},
+            "memo": {"type": "string"},
+            "command": {"type": "string"},
+        },
+        [field("amount", "Amount"), field("payee", "Payee"), field("memo", "Memo")],
+    )
+    # A command leads the headline ("Run `ls`"), so the amount has a row of its own.
+    args = {"amount": 12.5, "currency": "EUR", "payee": "Ada", "memo": "m", "command": "ls"}
+    view = card(qtbot, made, args)
+    facts = view.folded_facts
+    assert facts is not None and not view.details_open
+    assert view.headline_line.text() == "Run `ls`"
+    state = view.state()
+    assert facts.facts()["Amount"] == "€12.50"
+    for memo in ("m1", "m12", "m123", "m1"):
+        state.set("memo", memo)  # edits elsewhere: the other rows are passed over
+    state.set("currency", "USD")  # a voice edit of what the amount's words read
+    assert facts.facts()["Amount"] == "US$12.50"
+    state.set("payee", "Lee")
+    assert facts.facts()["Payee"] == "Lee"
+    state.set("currency", "EUR")
+    assert facts.facts() == {"Amount": "€12.50", "Payee": "Lee", "Memo": "m1"}

@@ -106,6 +106,13 @@ class LiveFact:
         self.changed = True
         """Whether the last `said` made new words (False: the same as before)."""
 
+    def made_only_from(self, names: frozenset[str]) -> bool:
+        """Whether the words said last were made from the top-level arguments `names`
+        alone (no walk over which names there are, nothing passed over): an edit of
+        any other argument leaves them as they are."""
+        reads = self._reads
+        return not reads.listed and not reads.passed_over and reads.names <= names
+
     def still(self, changes: Changes) -> bool:
         """True when the words said last still hold after `changes` (from the arguments
         of the last call); they are then taken as said for the arguments after them."""

@@ -111,6 +111,9 @@ class _Fact:
     """What the row shows now: (value, lines, kept); None before its first refresh."""
     cut: bool = False
     worded: bool = False
+    contained: bool = False
+    """Its words were made from the arguments in `depends` alone: an edit of others
+    leaves them as they are, with nothing to ask."""
     """The row's value was last said in a headline's words (`LiveFact`)."""
 
 
@@ -190,7 +193,7 @@ class FoldedFacts(QWidget):
                 and changes is not None
                 and fact.shown is not None
                 and fact.depends.isdisjoint(changes.names)
-                and (not fact.worded or fact.words.still(changes))
+                and (not fact.worded or fact.contained or fact.words.still(changes))
             ):
                 if fact.shown[2]:
                     shown_any = True
@@ -321,6 +324,7 @@ class FoldedFacts(QWidget):
                     return option.label, 1
         fact.worded = True
         text = fact.words.said(arguments, changes)
+        fact.contained = fact.words.made_only_from(fact.depends)
         if not text:
             return "", 1
         long_text = getattr(binding.block, "multiline", False) or "\n" in text
