@@ -29,12 +29,11 @@ from notch_app.connect.verdict import CallIds, PendingCall, decide, decide_async
 from notch_app.ipc.client import ANSWER_WAIT_S, WITHDRAW_WAIT_S
 
 # Every test here measures a deadline with a second or so of slack for a process's start:
-# beside parallel workers that start took up to 5.2 s; alone, well under (the `timing`
-# mark, tests/conftest.py). Those timed from a call in this process, not from a process's
-# start, spend their time waiting out a client's timeout, not computing: they run beside
-# each other, one per core (`WAITS`), before the others run one at a time.
-pytestmark = pytest.mark.timing
-WAITS = pytest.mark.timing(waits=True)
+# beside parallel workers that start took up to 5.2 s; beside only each other, well under
+# (the `timing` mark, tests/conftest.py). They spend their time waiting out a client's
+# timeout, not computing (a hook or `notch ask` starts in ~0.2 s of CPU): after the
+# workers they run beside each other, two per core.
+pytestmark = pytest.mark.timing(waits=True)
 
 MAIL = "com.example.mail"  # the integration tests/core/conftest.py serves
 REPO = Path(__file__).resolve().parents[2]
@@ -243,7 +242,6 @@ async def test_sigterm_withdraws_notch_asks_card_in_a_running_notch(
 # --- the Python clients ---------------------------------------------------------------------
 
 
-@WAITS
 @pytest.mark.asyncio
 @pytest.mark.timeout(60)
 @pytest.mark.parametrize("how", HOWS)
@@ -292,7 +290,6 @@ async def test_both_clients_give_up_by_their_timeout(
         assert all(1.0 <= t < bound for t in took), took
 
 
-@WAITS
 @pytest.mark.asyncio
 @pytest.mark.timeout(60)
 async def test_a_method_notch_answers_at_once_is_bounded_without_a_timeout(
@@ -319,7 +316,6 @@ async def test_a_method_notch_answers_at_once_is_bounded_without_a_timeout(
         assert ANSWER_WAIT_S <= took < ANSWER_WAIT_S + SLACK_S, took
 
 
-@WAITS
 @pytest.mark.asyncio
 @pytest.mark.timeout(60)
 async def test_a_notch_whose_accept_queue_is_full_fails_the_connect_at_once() -> None:
@@ -367,7 +363,6 @@ async def test_a_notch_whose_accept_queue_is_full_fails_the_connect_at_once() ->
 # --- the connectors ---------------------------------------------------------------------------
 
 
-@WAITS
 @pytest.mark.asyncio
 @pytest.mark.timeout(60)
 @pytest.mark.parametrize("how", HOWS)
@@ -408,7 +403,6 @@ async def test_connectors_refuse_by_their_timeout_and_nothing_runs(
 # --- notch mcp ------------------------------------------------------------------------------
 
 
-@WAITS
 @pytest.mark.asyncio
 @pytest.mark.timeout(60)
 @pytest.mark.parametrize("how", HOWS)
@@ -429,7 +423,6 @@ async def test_notch_mcp_fails_an_acting_call_by_its_timeout_and_never_runs_it(
     assert [c["tool"] for c in gateway.ran()] == ["get_status"]
 
 
-@WAITS
 @pytest.mark.parametrize("timeout", ["0", "-1", "nan", "inf"])
 def test_notch_mcp_refuses_a_timeout_that_is_not_one(timeout: str) -> None:
     done = subprocess.run(
