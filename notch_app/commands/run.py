@@ -149,9 +149,6 @@ def already_running(socket_path: Path) -> str | None:
 def run(args: argparse.Namespace) -> int:
     import sys
 
-    from notch_app.runtime.ssl_on_demand import import_asyncio_without_ssl
-
-    import_asyncio_without_ssl()  # before anything loads asyncio: ~2 MiB less while idle
     from notch_app.app import run_notch
 
     try:

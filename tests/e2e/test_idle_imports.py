@@ -44,10 +44,6 @@ LAZY = (
     "jsonschema",
     "referencing",
     "rpds",
-    # Python's TLS module: asyncio loads without it (runtime/ssl_on_demand.py); the phone
-    # page or an https connection loads it.
-    "ssl",
-    "_ssl",
     # Glances, voice, the gateway, the studio and the web engine: never in an idle notch.
     "notch_app.manifest.glance",
     "notch_app.ui.glance",
