@@ -148,6 +148,8 @@ class CardBody(QScrollArea):
         # (size and minimum size, by each enclosing layout), each time a walk over every
         # block; kept until the content's layout changes.
         self._hint: QSize | None = None
+        self._overflows_at_hint: bool | None = None
+        """`folded()` as measured for `_hint` (kept and forgotten with it)."""
         self._unfolded = False
         self.screen_height: int | None = None
         self.chrome: Callable[[], int] | None = None
@@ -186,6 +188,7 @@ class CardBody(QScrollArea):
     def refresh(self) -> None:
         """Forget the measured height and ask the card to lay out again."""
         self._hint = None
+        self._overflows_at_hint = None
         self.updateGeometry()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
@@ -205,7 +208,9 @@ class CardBody(QScrollArea):
             h = content.sizeHint().height()
         # With `chrome` the card's own lines are measured (the voice words among them).
         reserve = 0 if self.chrome is not None else self.reserve
-        limit = max_body_height(self) - reserve
+        most = max_body_height(self)
+        limit = most - reserve
+        overflows = h > most
         if not self._unfolded:
             h = self._fit_code_panels(h, limit)
             # While the "More below" band is there, it is part of what the body needs:
@@ -214,6 +219,7 @@ class CardBody(QScrollArea):
         hint = QSize(width, h if self._unfolded else min(h, limit))
         if self._content.testAttribute(Qt.WidgetAttribute.WA_WState_Polished):
             self._hint = hint  # before polish the sizes are not final yet
+            self._overflows_at_hint = overflows
         return hint
 
     def minimumSizeHint(self) -> QSize:
@@ -260,6 +266,18 @@ class CardBody(QScrollArea):
         else:
             height = self._content.sizeHint().height()
         return height > max_body_height(self)
+
+    def overflows(self) -> bool:
+        """`folded()` as the body is sized now: the answer of the measurement its size
+        hint came from while that hint holds (until the content's layout changes), so a
+        scroll range and this answer are read from the same layout. The "card:body" hold
+        asks it on every scroll range and resize while the card is first shown, and each
+        fresh measurement is a layout of the content and the chrome."""
+        if self._unfolded:
+            return False
+        if self._hint is not None and self._overflows_at_hint is not None:
+            return self._overflows_at_hint
+        return self.folded()
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)

@@ -199,7 +199,7 @@ class CardView(QWidget):
             # What the card holds below its fold must have been on screen before confirm
             # opens, as for a scrolling code panel (nothing approved unseen).
             self._body_seen = SeenScroll(
-                body, self._state, "card:body", lambda: BODY_SCROLL_REASON, overflows=body.folded
+                body, self._state, "card:body", lambda: BODY_SCROLL_REASON, overflows=body.overflows
             )
             if body.folded():  # closed from the start, shown or not (Approve all)
                 self._body_seen.hold()
