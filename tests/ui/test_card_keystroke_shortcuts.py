@@ -282,3 +282,54 @@ def test_a_folded_row_follows_an_argument_its_words_read_besides_its_own(
     assert facts.facts()["Payee"] == "Lee"
     state.set("currency", "EUR")
     assert facts.facts() == {"Amount": "€12.50", "Payee": "Lee", "Memo": "m1"}
+
+
+def test_confirm_follows_the_same_reason_going_and_coming_back(qtbot: Any) -> None:
+    made = Tool.model_validate(
+        {
+            "name": "book_room",
+            "inputSchema": {
+                "type": "object",
+                "properties": {
+                    "guests": {"type": "integer", "minimum": 1},
+                    "room": {"type": "string"},
+                },
+                "required": ["room"],
+            },
+            "confirmation": {
+                "schemaVersion": 1,
+                "root": {
+                    "type": "card",
+                    "title": "Book",
+                    "children": [
+                        field("guests", "Guests"),
+                        field("room", "Room", required=True),
+                    ],
+                    "footer": [
+                        {
+                            "type": "actions",
+                            "items": [
+                                {"label": "Cancel", "role": "cancel"},
+                                {"label": "Book", "role": "confirm"},
+                            ],
+                        }
+                    ],
+                },
+            },
+        }
+    )
+    view = card(qtbot, made, {"guests": 2, "room": "A1"}, compact=False)
+    driver, button = CardDriver(view), view.confirm_button()
+    assert button is not None and button.isEnabled()
+    for _ in range(2):
+        driver.set("guests", "0")
+        assert driver.blockers_text() == "Guests must be at least 1"
+        assert not button.isEnabled()
+        driver.set("guests", "-0")  # the same reason again: nothing new to say
+        assert driver.blockers_text() == "Guests must be at least 1"
+        driver.set("room", "")  # a second reason, worded by what was touched
+        assert driver.blockers_text() == "Guests must be at least 1; Room is required"
+        driver.set("room", "B2")
+        assert driver.blockers_text() == "Guests must be at least 1"
+        driver.set("guests", "3")
+        assert driver.blockers_text() == "" and button.isEnabled()

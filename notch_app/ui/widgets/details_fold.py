@@ -53,44 +53,57 @@ class HeadlineLine(QLabel):
         self.setWordWrap(True)
         self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         style_text(self, "Headline", look)
-        self._state = state
-        # Made again only when an argument it was made from changes (a keystroke in
-        # another field costs a few dictionary lookups).
-        self._live = LiveHeadline(state.tool)
-        self._read_from = state.arguments()
-        self.current: Headline = self._live.said(self._read_from)
+        # What follows the edits lives on a plain object: a Qt widget's own Python
+        # attributes cost several times more to read and write, on every keystroke.
+        self._follow = follow = _HeadlineFollow(state)
+        self.current: Headline = follow.current
         self.setText(self.current.text)
         self.setAccessibleName(self.current.text)
-        self._home = os.path.expanduser("~").rstrip("/")
-        self._subtitle_said: tuple[str, str] | None = None
-        self._subtitle_shows: bool | None = None
 
         self.subtitle: QLabel | None = None
         """The author's subtitle under the headline: hidden while the headline says it."""
 
     def refresh(self) -> Headline:
         """Say the headline of the card's current arguments; returns it."""
-        state = self._state
+        follow = self._follow
+        state = follow.state
         arguments = state.arguments()
-        said = self._live.said(arguments, state.changes_since(self._read_from))
-        self._read_from = arguments
-        if said is not self.current and said != self.current:
-            self.setText(said.text)
-            self.setAccessibleName(said.text)
-        self.current = said
+        said = follow.live.said(arguments, state.changes_since(follow.read_from))
+        follow.read_from = arguments
+        current = follow.current
+        if said is not current:
+            if said != current:
+                self.setText(said.text)
+                self.setAccessibleName(said.text)
+            follow.current = self.current = said
         subtitle = self.subtitle
         if subtitle is not None:
             # "in /home/maya/Downloads" under "Delete 3 files in ~/Downloads": said twice.
             raw = subtitle.text().strip()
-            if self._subtitle_said != (raw, said.text):
-                self._subtitle_said = (raw, said.text)
-                home = self._home
+            if follow.subtitle_said != (raw, said.text):
+                follow.subtitle_said = (raw, said.text)
+                home = follow.home
                 forms = {raw, raw.replace(home + "/", "~/")} if home else {raw}
                 shows = bool(raw) and not any(f in said.text for f in forms)
-                if shows != self._subtitle_shows:  # a Qt call only when it changes
+                if shows != follow.subtitle_shows:  # a Qt call only when it changes
                     subtitle.setVisible(shows)
-                    self._subtitle_shows = shows
+                    follow.subtitle_shows = shows
         return said
+
+
+class _HeadlineFollow:
+    """A HeadlineLine's part that follows the edits (see `HeadlineLine.refresh`)."""
+
+    def __init__(self, state: CardState) -> None:
+        self.state = state
+        # Made again only when an argument it was made from changes (a keystroke in
+        # another field costs a few dictionary lookups).
+        self.live = LiveHeadline(state.tool)
+        self.read_from = state.arguments()
+        self.current: Headline = self.live.said(self.read_from)
+        self.home = os.path.expanduser("~").rstrip("/")
+        self.subtitle_said: tuple[str, str] | None = None
+        self.subtitle_shows: bool | None = None
 
 
 @dataclass(slots=True)
