@@ -333,3 +333,42 @@ def test_confirm_follows_the_same_reason_going_and_coming_back(qtbot: Any) -> No
         assert driver.blockers_text() == "Guests must be at least 1"
         driver.set("guests", "3")
         assert driver.blockers_text() == "" and button.isEnabled()
+
+
+def test_a_cards_own_text_follows_only_what_it_reads(qtbot: Any, monkeypatch: Any) -> None:
+    monkeypatch.setenv("LC_ALL", "en_GB.UTF-8")
+    made = tool(
+        {
+            "note": {"type": "string"},
+            "who": {"type": "string"},
+            "amount": {"type": "number"},
+            "currency": {"type": "string"},
+            "memo": {"type": "string"},
+        },
+        [
+            {"type": "text", "text": "About to send {{note}} to {{who}}"},
+            {"type": "text", "text": "Pay {{amount}} {{currency}} now"},
+            field("note", "Note"),
+            field("who", "Who"),
+            field("memo", "Memo"),
+        ],
+    )
+    args = {"note": "n", "who": "Ada", "amount": 5, "currency": "EUR", "memo": "m"}
+    view = card(qtbot, made, args, compact=False)
+    driver, state = CardDriver(view), view.state()
+
+    def texts() -> list[str]:
+        shown = driver.visible_text().splitlines()
+        return [t for t in shown if t.startswith(("About to send", "Pay "))]
+
+    assert texts() == ["About to send n to Ada", "Pay €5.00 now"]
+    driver.set("memo", "elsewhere")
+    assert texts() == ["About to send n to Ada", "Pay €5.00 now"]
+    state.set("note", "the report")  # a voice edit
+    driver.set("who", "Lee")
+    assert texts() == ["About to send the report to Lee", "Pay €5.00 now"]
+    state.set("currency", "USD")  # what the amount's words read
+    assert texts() == ["About to send the report to Lee", "Pay US$5.00 now"]
+    state.set("note", "n")
+    state.set("currency", "EUR")
+    assert texts() == ["About to send n to Lee", "Pay €5.00 now"]

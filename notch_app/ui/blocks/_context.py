@@ -16,6 +16,7 @@ from typing import Any, Protocol
 
 from PySide6.QtWidgets import QAbstractButton, QWidget
 
+from notch_app.card.argument_changes import top_name
 from notch_app.card.display_text import mark_invisible
 from notch_app.card.headline import amount_pairs, fact_words
 from notch_app.card.interpolate import template_paths
@@ -30,6 +31,9 @@ class LiveText:
     template: str
     apply: Callable[[str], None]
     last: str = ""
+    reads: frozenset[str] | None = None
+    """The top-level arguments its text is made from; None when it reads more (an
+    amount said with its currency, found by name): then it is always said again."""
 
 
 @dataclass(slots=True)
@@ -156,8 +160,10 @@ class CardContext:
         """Show `template` through `apply` now, and again whenever its bindings change."""
         text = self.say(template)
         apply(text)
-        if template_paths(template):
-            self.live_texts.append(LiveText(template, apply, text))
+        paths = template_paths(template)
+        if paths:
+            reads = None if amount_pairs(template) else frozenset(top_name(p) for p in paths)
+            self.live_texts.append(LiveText(template, apply, text, reads))
 
     def watch(self, path: str, apply: Callable[[Any], None]) -> None:
         """Call `apply(value)` now and whenever the value at `path` changes."""

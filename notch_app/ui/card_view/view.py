@@ -524,6 +524,8 @@ class CardView(QWidget):
             # its field, its check lines and its error are the card's from now on.
             self._fold.build()
         for live in ctx.live_texts:
+            if live.reads is not None and live.reads.isdisjoint(names):
+                continue  # made from arguments this edit left alone
             text = ctx.say(live.template)
             if text != live.last:
                 live.last = text
