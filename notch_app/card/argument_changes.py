@@ -40,14 +40,16 @@ class Changes:
         if before is after:
             return cls(before, after, frozenset(), False)
         names: set[str] = set()
-        order = list(after)
-        shape = list(before) != order
+        # The same name objects in the same order (a copy-on-write edit keeps them), else
+        # the names are taken as changed (equal names as other objects too: only more
+        # is looked at again). Neither walk is a Python loop.
+        shape = len(before) != len(after) or any(map(is_not, before, after))
         if shape:
-            looked_at: Iterable[str] = order
+            looked_at: Iterable[str] = list(after)
         else:
-            # The same names in the same order (a keystroke): only the values that are
-            # not the very same object are looked at, found without a Python loop.
-            looked_at = compress(order, map(is_not, before.values(), after.values()))
+            # A keystroke: only the values that are not the very same object are looked
+            # at, found without a Python loop.
+            looked_at = compress(after, map(is_not, before.values(), after.values()))
         for name in looked_at:
             value = after[name]
             old = before.get(name, MISSING)
