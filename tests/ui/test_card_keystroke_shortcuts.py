@@ -9,7 +9,11 @@ argument two parts of the card read.
 
 from __future__ import annotations
 
+import random
+import string
 from typing import Any
+
+from PySide6.QtCore import Qt
 
 from notch_app.card.state import CardState
 from notch_app.manifest.model import Tool
@@ -372,3 +376,29 @@ def test_a_cards_own_text_follows_only_what_it_reads(qtbot: Any, monkeypatch: An
     state.set("note", "n")
     state.set("currency", "EUR")
     assert texts() == ["About to send n to Lee", "Pay €5.00 now"]
+
+
+def test_a_row_said_to_fit_without_measuring_is_one_elidedtext_gives_back_whole(
+    qtbot: Any,
+) -> None:
+    # Rows whose plain ASCII glyphs add up to well under their room skip Qt's
+    # elidedText: for any such text, elidedText must give it back whole.
+    made = tool({"note": {"type": "string"}}, [field("note", "Note")])
+    view = card(qtbot, made, {"note": "x"})
+    facts = view.folded_facts
+    assert facts is not None
+    metrics = facts._metrics
+    rng = random.Random(19)
+    alphabet = string.printable[:95]  # ASCII letters, digits, punctuation and space
+    said_to_fit = 0
+    for room in (120, 300, 622):
+        for length in range(1, 160):
+            for chars in (alphabet, "WM@%#", "il.,'|", "Aa "):
+                text = "".join(rng.choice(chars) for _ in range(length))
+                if facts._surely_fits(text, room):
+                    said_to_fit += 1
+                    assert metrics.elidedText(text, Qt.TextElideMode.ElideRight, room) == text
+    assert said_to_fit > 100  # the shortcut is taken, and checked, often
+    assert not facts._surely_fits("é" * 3, 622)  # other scripts go to elidedText
+    view.state().set("note", "W" * 200)  # too long: cut with …, as measured
+    assert facts.drawn()["Note"].endswith("…")
