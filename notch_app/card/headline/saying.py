@@ -43,6 +43,8 @@ def headline_of(facts: Facts) -> Headline:
         if text:
             said = words.template_bound if len(text) <= MAX_HEADLINE_CHARS else frozenset()
             return Headline(cut_to(text, MAX_HEADLINE_CHARS), confirm, True, said)
+    if confirm == generated.confirm:
+        return generated  # the generated words whole: the same Headline, not a copy
     return Headline(generated.text, confirm, False, generated.said)
 
 
