@@ -125,6 +125,9 @@ def as_moment(value: Any) -> Moment | None:
     if not isinstance(value, str) or not 8 <= len(value.strip()) <= 40:
         return None
     text = value.strip()
+    year = text[:4]
+    if not (year.isascii() and year.isdigit()):
+        return None  # every form fromisoformat reads starts with the year: no exception
     try:
         if "T" not in text and " " not in text:
             return Moment(

@@ -344,3 +344,31 @@ def test_each_field_is_coerced_by_its_own_tools_schema() -> None:
     again = CardState(counting("number"), {})  # a tool loaded again, with a new schema
     again.set("count", "2.5")
     assert again.final_arguments()["count"] == 2.5
+
+
+def test_a_moment_is_read_where_fromisoformat_reads_one_and_nowhere_else() -> None:
+    # as_moment no longer asks fromisoformat (and catches its error) for text that does
+    # not start with a year: it must find the same moments as asking it always did.
+    from datetime import date, datetime
+
+    from notch_app.card.person_locale import as_moment
+
+    def asked(text: str) -> datetime | None:
+        text = text.strip()
+        try:
+            if "T" not in text and " " not in text:
+                return datetime.combine(date.fromisoformat(text), datetime.min.time())
+            return datetime.fromisoformat(text.replace("z", "Z"))
+        except ValueError:
+            return None
+
+    for text in [
+        "2025-06-03", "20250603", "2025-W23-2", "2025-06-03T14:00", "2025-06-03 14:00",
+        "2025-06-03T14:00:00+02:00", "2025-06-03T14:00z", "  2025-06-03  ", "value of text_0",
+        "٢٠٢٥-06-03", "+2025-06-03", "T2025-06-03", "June 3, 2025", "12345678", "2025",
+        "2025-13-01", "0000-01-01", "9999-12-31T23:59",
+    ]:  # fmt: skip
+        if not 8 <= len(text.strip()) <= 40:
+            continue
+        found = as_moment(text)
+        assert (found.at if found is not None else None) == asked(text), text
