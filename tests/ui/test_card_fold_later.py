@@ -11,9 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication, QLineEdit
+from PySide6.QtWidgets import QApplication, QLineEdit, QWidget
 
 from notch_app.manifest.model import Tool
 from notch_app.runtime.presenter import ConfirmationRequest
@@ -314,3 +314,54 @@ def test_a_bundled_card_reads_the_same_built_later_or_with_the_card(
         # Their folded text areas (the speech's text, the mail's body, the agenda) are
         # built when Details opens, not hidden with every card.
         assert areas_later == 0 < areas_built
+
+
+class _WindowsShown(QObject):
+    """Notes every window (a widget without a parent) shown while it watches."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.shown: list[str] = []
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        kind = event.type()
+        if kind == QEvent.Type.Show and isinstance(watched, QWidget) and watched.isWindow():
+            self.shown.append(type(watched).__name__ + ":" + watched.objectName())
+        return False
+
+
+def test_a_block_built_on_screen_opens_no_window_and_keeps_the_focus(
+    qtbot: Any, bundled_factory: Any, preview_args: Any
+) -> None:
+    # The mail's "Reply in thread" line has a visibleIf: its label was made without a
+    # parent, so showing it opened it as a window of its own, which took the notch's
+    # focus when Details built it on screen (and flashed when built with the card).
+    notch = QWidget()
+    qtbot.addWidget(notch)
+    notch.show()
+    qtbot.waitExposed(notch)
+    windows = _WindowsShown()
+    app = QApplication.instance()
+    assert app is not None
+    app.installEventFilter(windows)
+    try:
+        request = ConfirmationRequest(
+            call_id="c1", integration_id="dev.notch.examples.mail", tool_name="send_email",
+            arguments=preview_args("mail", "send_email"),
+        )  # fmt: skip
+        view = bundled_factory()(request, notch).widget
+        assert isinstance(view, CardView)
+        view.show()
+        notch.activateWindow()
+        view.setFocus()
+        QApplication.processEvents()
+        focused = QApplication.focusWidget()
+        assert focused is view
+        view.open_details()
+        for _ in range(3):
+            QApplication.processEvents()
+        assert view.findChild(QWidget, "Metadata") is not None  # built, on the card
+        assert QApplication.focusWidget() is focused
+    finally:
+        app.removeEventFilter(windows)
+    assert windows.shown == []

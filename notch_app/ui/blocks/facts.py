@@ -33,7 +33,7 @@ from notch_app.ui.widgets.label_text import MAX_SHOWN_CHARS, shown
 class KeyValueBuilder:
     def build(self, block: KeyValueBlock, ctx: CardContext) -> QWidget:
         look = ctx.look
-        box = QWidget()
+        box = QWidget(ctx.parent)
         grid = QGridLayout(box)
         grid.setContentsMargins(0, 0, 0, 0)
         grid.setHorizontalSpacing(14)
@@ -53,7 +53,8 @@ class KeyValueBuilder:
 
 class MetadataBuilder:
     def build(self, block: MetadataBlock, ctx: CardContext) -> QWidget:
-        label = wrapped_label("Metadata", ctx.look)
+        # Made inside the card: a parentless widget a visibleIf shows opens as a window.
+        label = wrapped_label("Metadata", ctx.look, parent=ctx.parent)
         template = " · ".join(
             f"{item.label}: {item.value}" if item.label else item.value for item in block.items
         )
@@ -169,7 +170,7 @@ class ListBuilder:
     last paths behind a quiet "and 3 more")."""
 
     def build(self, block: ListBlock, ctx: CardContext) -> QWidget:
-        box = QWidget()
+        box = QWidget(ctx.parent)
         layout = QVBoxLayout(box)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)

@@ -36,7 +36,7 @@ class ImageBuilder:
 
 class BadgeBuilder:
     def build(self, block: BadgeBlock, ctx: CardContext) -> QWidget:
-        box = QWidget()
+        box = QWidget(ctx.parent)
         row = QHBoxLayout(box)
         row.setContentsMargins(0, 0, 0, 0)
         badge = Badge(ctx.look, block.tone)
@@ -64,7 +64,7 @@ def _fraction(value: Any, maximum: float) -> float:
 
 class ProgressBuilder:
     def build(self, block: ProgressBlock, ctx: CardContext) -> QWidget:
-        box = QWidget()
+        box = QWidget(ctx.parent)
         layout = QVBoxLayout(box)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(4)
