@@ -402,3 +402,30 @@ def test_a_row_said_to_fit_without_measuring_is_one_elidedtext_gives_back_whole(
     assert not facts._surely_fits("é" * 3, 622)  # other scripts go to elidedText
     view.state().set("note", "W" * 200)  # too long: cut with …, as measured
     assert facts.drawn()["Note"].endswith("…")
+
+
+def test_a_folded_row_follows_its_visibleif_and_its_length_back_and_forth(
+    qtbot: Any,
+) -> None:
+    made = tool(
+        {"later": {"type": "boolean"}, "when": {"type": "string"}, "note": {"type": "string"}},
+        [
+            {"type": "toggle", "bind": "{{later}}", "label": "Later"},
+            {"type": "stack", "visibleIf": "{{later}}", "children": [field("when", "When")]},
+            field("note", "Note"),
+        ],
+    )
+    view = card(qtbot, made, {"later": False, "when": "tomorrow", "note": "short"})
+    facts, state = view.folded_facts, view.state()
+    assert facts is not None and not view.details_open
+    assert "When" not in facts.facts()
+    for _ in range(2):
+        state.set("later", True)  # what the row's place reads, not its own value
+        assert facts.facts()["When"] == "tomorrow"
+        state.set("note", "W" * 300)  # too long for its lines: cut, confirm held
+        assert facts.drawn()["Note"].endswith("…")
+        assert "Open Details to see all of Note" in state.blockers()
+        state.set("note", "short")
+        assert "Open Details to see all of Note" not in state.blockers()
+        state.set("later", False)
+        assert "When" not in facts.facts()

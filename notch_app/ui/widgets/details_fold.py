@@ -115,6 +115,8 @@ class _Fact:
     words: LiveFact
     depends: frozenset[str]
     """The arguments the row's place reads besides its words: its own, its visibleIf's."""
+    at: int
+    """Its place among the rows."""
     full: str = ""
     line: str = ""
     """ "Label: value", for the rows' accessible description."""
@@ -169,6 +171,13 @@ class FoldedFacts(QWidget):
         """Each printable ASCII character's advance in the value font (see
         `_surely_fits`), made when first needed, once per font."""
         self._arguments: Mapping[str, Any] | None = None
+        self._by_name: dict[str, list[int]] = {}
+        """A top-level argument → the rows whose place reads it (their `depends`)."""
+        self._loose: set[int] = set()
+        """The rows whose words read arguments beyond their place (see `_rows_reading`)."""
+        self._all_said = False
+        """Every row has been said once (then an edit looks only at the rows it reaches)."""
+        self._shown_any = False
         for binding in inputs:
             # One line: a long label is cut (whole in its tooltip), never stacked in three.
             key = key_metrics.elidedText(binding.label, Qt.TextElideMode.ElideRight, _KEY_WIDTH)
@@ -177,7 +186,10 @@ class FoldedFacts(QWidget):
             )
             words = LiveFact(state.tool, binding.path)
             advance = key_metrics.horizontalAdvance(key)
-            self._facts.append(_Fact(binding, key, advance, words, depends))
+            at = len(self._facts)
+            self._facts.append(_Fact(binding, key, advance, words, depends, at))
+            for name in depends:
+                self._by_name.setdefault(name, []).append(at)
         self._said: frozenset[str] | None = None
         self._layouts: dict[int, tuple[list[tuple[_Fact, QRect, QRect]], int]] = {}
         """Width → each shown row's key and value boxes, and their height (made when
@@ -189,69 +201,86 @@ class FoldedFacts(QWidget):
         """Show each visible input's value; an input whose whole value the headline
         already states is left out. Returns the labels whose value was cut.
 
-        Runs on every edit: a row whose value, lines and place are as before is left as
-        it is (its words are made again only when an argument they come from changed)."""
-        metrics = self._metrics
+        Runs on every edit: only the rows the edit can have changed are looked at (its
+        value, its words' sources, its visibleIf; every row when what the headline
+        states changed), and a row whose value, lines and place are as before is left
+        as it is (its words are made again only when an argument they come from changed)."""
         state = self._state
         arguments = state.arguments()
         before = self._arguments
         changes = None if before is None else state.changes_since(before)
         self._arguments = arguments
-        # A row the edit cannot have changed (not its value, its words' sources, its
-        # visibleIf, nor what the headline states) is passed over.
         same_said = said.said == self._said
         self._said = said.said
-        cut: list[str] = []
-        shown_any = moved = False
-        for fact in self._facts:
-            if (
-                same_said
-                and changes is not None
-                and fact.shown is not None
-                and fact.depends.isdisjoint(changes.names)
-                and (not fact.worded or fact.contained or fact.words.still(changes))
-            ):
-                if fact.shown[2]:
-                    shown_any = True
-                    if fact.cut:
-                        cut.append(fact.binding.label)
-                continue
-            text, lines = self._text(fact, arguments, changes)
-            toggle = fact.binding.kind == "toggle"
-            stated = fact.binding.path in said.said
-            keep = bool(text) and visible(fact.binding) and not stated
-            now = (text, lines, keep)
-            if now != fact.shown:
-                fact.shown = now
-                moved = True
-                if keep:
-                    width = self._value_width
-                    if toggle:
-                        width += self._key_width
-                    # A word-wrapped line ends short of the edge: keep a few characters
-                    # per line.
-                    room = width * lines - self._char_width * 3 * lines
-                    if self._surely_fits(text, room):
-                        fitted = text  # as elidedText gives it back, without its ~8 µs
-                    else:
-                        fitted = metrics.elidedText(text, Qt.TextElideMode.ElideRight, room)
-                    fact.full = text
-                    fact.line = f"{fact.binding.label}: {text}"
-                    fact.fitted = fitted
-                    fact.cut = fitted != text
-            if not keep:
-                continue
-            shown_any = True
-            if fact.cut:
-                cut.append(fact.binding.label)
+        moved = regrouped = False
+        if same_said and changes is not None and self._all_said:
+            for fact in self._rows_reading(changes):
+                was = (_kept(fact), fact.cut)
+                moved = self._say_row(fact, visible, said, arguments, changes) or moved
+                regrouped = regrouped or (_kept(fact), fact.cut) != was
+        else:
+            for fact in self._facts:
+                moved = self._say_row(fact, visible, said, arguments, changes) or moved
+            self._all_said = regrouped = True
+        if regrouped:
+            self.cut = [f.binding.label for f in self._facts if _kept(f) and f.cut]
+            self._shown_any = any(_kept(f) for f in self._facts)
         if moved:
             self._layouts.clear()
             self.setAccessibleDescription("; ".join([f.line for f in self._facts if _kept(f)]))
             self.updateGeometry()
             self.update()
-        self.setVisible(shown_any)
-        self.cut = cut
-        return cut
+        self.setVisible(self._shown_any)
+        return self.cut
+
+    def _rows_reading(self, changes: Changes) -> list[_Fact]:
+        """The rows `changes` can have changed, in order: those whose place reads one of
+        the changed arguments, and those whose words read more than their place and are
+        not still what they were (`LiveFact.still`)."""
+        facts, by_name = self._facts, self._by_name
+        rows: set[int] = set()
+        for name in changes.names:
+            rows.update(by_name.get(name, ()))
+        for at in self._loose:
+            if at not in rows and not facts[at].words.still(changes):
+                rows.add(at)
+        return [facts[at] for at in sorted(rows)]
+
+    def _say_row(
+        self,
+        fact: _Fact,
+        visible: Callable[[InputBinding], bool],
+        said: Headline,
+        arguments: Mapping[str, Any],
+        changes: Changes | None,
+    ) -> bool:
+        """Make one row's value again; True when what it shows changed."""
+        text, lines = self._text(fact, arguments, changes)
+        if fact.worded and not fact.contained:
+            self._loose.add(fact.at)
+        else:
+            self._loose.discard(fact.at)
+        stated = fact.binding.path in said.said
+        keep = bool(text) and visible(fact.binding) and not stated
+        now = (text, lines, keep)
+        if now == fact.shown:
+            return False
+        fact.shown = now
+        if keep:
+            width = self._value_width
+            if fact.binding.kind == "toggle":
+                width += self._key_width
+            # A word-wrapped line ends short of the edge: keep a few characters per line.
+            room = width * lines - self._char_width * 3 * lines
+            if self._surely_fits(text, room):
+                fitted = text  # as elidedText gives it back, without its ~8 µs
+            else:
+                fitted = self._metrics.elidedText(text, Qt.TextElideMode.ElideRight, room)
+            fact.full = text
+            fact.line = f"{fact.binding.label}: {text}"
+            fact.fitted = fitted
+            fact.cut = fitted != text
+        return True
 
     def _surely_fits(self, text: str, room: int) -> bool:
         """Whether `text` is plain ASCII whose glyphs, each as wide as drawn alone, add up
