@@ -183,6 +183,19 @@ for name in sys.argv[1:]:
 """
 
 
+def _compile_the_package(package: Path) -> None:
+    """Write notch_app's bytecode before any test starts a Notch process. Where
+    PYTHONDONTWRITEBYTECODE is set (this VM and CI set it) nothing writes it, and each of
+    the run's ~700 `notch …` processes (`notch run`, hooks, `notch mcp`, the CLI) compiled
+    every module it imports from source again: `notch run` imports in 0.92 s of CPU
+    without bytecode, 0.63 s with it. Only stale or missing files are compiled (a few
+    milliseconds when nothing changed, ~2.5 s on a fresh clone); __pycache__ is ignored
+    by git."""
+    import compileall
+
+    compileall.compile_dir(package, quiet=1)
+
+
 def pytest_sessionstart(session: pytest.Session) -> None:
     """Before the workers start (xdist starts them last): rewrite the asserts of every test
     module and conftest once, in one child per core, into pytest's own cache beside them
@@ -191,6 +204,8 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     nothing is cached at all where PYTHONDONTWRITEBYTECODE is set. Best effort: a module
     left out is rewritten by the worker, as before."""
     config = session.config
+    if not hasattr(config, "workerinput") and not os.environ.get(OWN_PROCESS):
+        _compile_the_package(config.rootpath / "notch_app")
     distributing = config.getoption("dist", "no") != "no" and config.getoption("tx", None)
     if not distributing or hasattr(config, "workerinput") or os.environ.get(OWN_PROCESS):
         return
