@@ -17,7 +17,15 @@ from typing import Any, Final
 
 from PySide6.QtCore import QEvent, QRect, QSize, Qt, Signal
 from PySide6.QtGui import QFontMetrics, QHelpEvent, QPainter, QPaintEvent
-from PySide6.QtWidgets import QLabel, QPushButton, QSizePolicy, QToolTip, QWidget
+from PySide6.QtWidgets import (
+    QLabel,
+    QPushButton,
+    QSizePolicy,
+    QStyle,
+    QStyleOptionFocusRect,
+    QToolTip,
+    QWidget,
+)
 
 from notch_app.card.headline import Changes, Headline, LiveFact, LiveHeadline
 from notch_app.card.state import SECRET_MASK, CardState
@@ -432,12 +440,34 @@ class DetailsToggle(QPushButton):
         self.ever_opened = False
         """Opened at least once: every folded value has been on the card whole."""
         self._count = 0
-        self.setStyleSheet(
-            "QPushButton#DetailsToggle { border: none; background: transparent;"
-            f" color: {look.color('link').name()}; padding: 2px 0px; text-align: left; }}"
-        )
+        # Drawn by itself, not by a style sheet of its own: that cost ~0.2 ms per card
+        # (a style object made and the sheet parsed each time). The look is the sheet's:
+        # link-coloured words, left-aligned, 2 px above and below, no frame or fill.
+        self._link = look.color("link")
         self.clicked.connect(self._flip)
         self._say()
+
+    _TEXT_FLAGS = int(
+        Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter | Qt.TextFlag.TextShowMnemonic
+    )
+
+    def sizeHint(self) -> QSize:
+        return self.fontMetrics().size(Qt.TextFlag.TextShowMnemonic, self.text()) + QSize(0, 4)
+
+    def minimumSizeHint(self) -> QSize:
+        return self.sizeHint()
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        painter = QPainter(self)
+        painter.setPen(self._link)
+        painter.drawText(self.rect().adjusted(0, 2, 0, -2), self._TEXT_FLAGS, self.text())
+        if self.hasFocus():
+            option = QStyleOptionFocusRect()
+            option.initFrom(self)
+            self.style().drawPrimitive(
+                QStyle.PrimitiveElement.PE_FrameFocusRect, option, painter, self
+            )
+        painter.end()
 
     def set_count(self, count: int) -> None:
         self._count = count
