@@ -32,6 +32,12 @@ class ChangeMarks(QWidget):
         self.setObjectName("ChangeMarks")
         self._look = look
         self.changes = tuple(changes)
+        self.setAccessibleName(TITLE)
+        if not self.changes:
+            # Most cards: nothing to mark, and the marks are fixed for the card's life, so
+            # no labels are built and polished hidden with every card.
+            self.setVisible(False)
+            return
         column = QVBoxLayout(self)
         column.setContentsMargins(12, 8, 12, 8)
         column.setSpacing(2)
@@ -48,9 +54,8 @@ class ChangeMarks(QWidget):
             palette.setColor(label.foregroundRole(), look.color("badge_warning_text"))
             label.setPalette(palette)
             column.addWidget(label)
-        self.setAccessibleName(TITLE)
         self.setAccessibleDescription("\n".join(c.text for c in self.changes))
-        self.setVisible(bool(self.changes))
+        self.setVisible(True)
 
     @property
     def lines(self) -> tuple[str, ...]:

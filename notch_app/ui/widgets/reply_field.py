@@ -141,35 +141,61 @@ class ReplyField(QWidget):
         super().__init__(parent)
         self.setObjectName("ReplyField")
         self._look = look
-        column = QVBoxLayout(self)
+        column = self._column = QVBoxLayout(self)
         column.setContentsMargins(0, 0, 0, 0)
         column.setSpacing(4)
-        self.heard = QLabel(self)
-        self.heard.setObjectName("ReplyHeard")
-        self.heard.setTextFormat(Qt.TextFormat.PlainText)
-        style_text(self.heard, "caption", look)
-        self.heard.hide()
-        column.addWidget(self.heard)
         self.invitation = _Invitation(look, self)
         self.invitation.clicked.connect(self.open)
         column.addWidget(self.invitation, 0, Qt.AlignmentFlag.AlignLeft)
-        self.line = _ReplyLine(look, self)
-        self.line.submitted.connect(self._submit)
-        self.line.closed.connect(self.collapse)
-        self.line.textEdited.connect(lambda _t: self.show_note(None))
-        column.addWidget(self.line)
-        self.note = QLabel(self)
-        self.note.setObjectName("ReplyNote")
-        self.note.setTextFormat(Qt.TextFormat.PlainText)
-        self.note.setWordWrap(True)
-        style_text(self.note, "FieldHelp", look)
-        column.addWidget(self.note)
-        self.collapse()
+        # The field, the note under it and the "Heard:" line are hidden on a new card and
+        # most cards are decided without them: each is made when first needed, not built
+        # and polished with every card (a hidden widget takes no room in the column).
+        self._line: _ReplyLine | None = None
+        self._note: QLabel | None = None
+        self._heard: QLabel | None = None
+
+    @property
+    def line(self) -> QLineEdit:
+        """The one-line field (made on first need; hidden and disabled while closed)."""
+        if self._line is None:
+            line = self._line = _ReplyLine(self._look, self)
+            line.submitted.connect(self._submit)
+            line.closed.connect(self.collapse)
+            line.textEdited.connect(lambda _t: self.show_note(None))
+            line.hide()
+            line.setEnabled(False)  # a closed field is not an input (focus rules)
+            self._column.insertWidget(self._column.indexOf(self.invitation) + 1, line)
+        return self._line
+
+    @property
+    def note(self) -> QLabel:
+        """The short line under the field (made on first need; hidden while empty)."""
+        if self._note is None:
+            note = self._note = QLabel(self)
+            note.setObjectName("ReplyNote")
+            note.setTextFormat(Qt.TextFormat.PlainText)
+            note.setWordWrap(True)
+            style_text(note, "FieldHelp", self._look)
+            note.hide()
+            self._column.addWidget(note)  # last: under the field
+        return self._note
+
+    @property
+    def heard(self) -> QLabel:
+        """The "Heard: …" line above the field (made on first need; hidden while empty)."""
+        if self._heard is None:
+            heard = self._heard = QLabel(self)
+            heard.setObjectName("ReplyHeard")
+            heard.setTextFormat(Qt.TextFormat.PlainText)
+            style_text(heard, "caption", self._look)
+            heard.hide()
+            self._column.insertWidget(0, heard)  # first: above the invitation
+        return self._heard
 
     @property
     def is_open(self) -> bool:
         """True while the field is open for typing."""
-        return not self.line.isHidden()
+        return self._line is not None and not self._line.isHidden()
 
     def open(self) -> None:
         """Open the field and put the cursor in it. The notch takes keyboard focus only for
@@ -186,10 +212,14 @@ class ReplyField(QWidget):
 
     def collapse(self) -> None:
         """Clear the field and fold it back to the quiet line (Esc; after a reply)."""
-        had_focus = self.line.hasFocus()
-        self.line.clear()
-        self.line.hide()
-        self.line.setEnabled(False)  # a closed field is not an input (focus rules)
+        line = self._line
+        if line is not None:
+            had_focus = line.hasFocus()
+            line.clear()
+            line.hide()
+            line.setEnabled(False)  # a closed field is not an input (focus rules)
+        else:
+            had_focus = False
         self.show_note(None)
         self.invitation.show()
         if had_focus:
@@ -197,14 +227,17 @@ class ReplyField(QWidget):
 
     def show_note(self, text: str | None) -> None:
         """A short line under the field ("Not yet: fill in To first."); None hides it."""
+        if not text and self._note is None:
+            return  # nothing to say and nothing said yet
         self.note.setText(shown(text, 200) if text else "")
         self.note.setVisible(bool(text))
 
     def show_heard(self, text: str | None) -> None:
         """`Heard: “text”` above the line, bounded to one line; None hides it."""
         if text is None or not text.strip():
-            self.heard.hide()
-            self.heard.clear()
+            if self._heard is not None:
+                self._heard.hide()
+                self._heard.clear()
             return
         one_line = " ".join("".join(" " if not c.isprintable() else c for c in text).split())
         self.heard.setText(f"Heard: \u201c{shown(one_line, MAX_HEARD_CHARS)}\u201d")
@@ -213,7 +246,8 @@ class ReplyField(QWidget):
     @property
     def heard_text(self) -> str:
         """The "Heard: …" line as shown ("" when hidden)."""
-        return self.heard.text() if not self.heard.isHidden() else ""
+        heard = self._heard
+        return heard.text() if heard is not None and not heard.isHidden() else ""
 
     def _submit(self) -> None:
         text = self.line.text()
