@@ -74,3 +74,23 @@ def test_marks_without_changes_build_no_labels(qtbot: Any) -> None:
     qtbot.addWidget(marks)
     assert marks.isHidden() and marks.findChildren(QLabel) == []
     assert marks.lines == () and marks.accessibleName()
+
+
+def test_risk_lines_are_made_with_the_first_risk(qtbot: Any, make_tool: Any) -> None:
+    command = {
+        "type": "card",
+        "title": "Run a command",
+        "children": [{"type": "textField", "bind": "{{command}}", "label": "Command"}],
+        "footer": ROOT["footer"],
+    }
+    view = CardView(make_tool(command, {"command": {"type": "string"}}), {"command": "ls"})
+    qtbot.addWidget(view)
+    view.show()
+    qtbot.waitExposed(view)
+    notes = view.risk.notes
+    assert notes.lines == () and notes.findChildren(QLabel) == []
+    assert not notes.isVisibleTo(view)
+    view.state().set("command", "rm -rf build")
+    qtbot.waitUntil(lambda: notes.isVisibleTo(view))
+    assert notes.lines and notes.label.isVisibleTo(view) and "rm" in notes.label.text()
+    assert notes.height() > notes.label.height() > 0

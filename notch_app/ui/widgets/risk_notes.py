@@ -37,17 +37,26 @@ class RiskNotes(QWidget):
         self.setObjectName("RiskNotes")
         self._look = look
         self.risk: CardRisk = NO_RISK
-        column = QVBoxLayout(self)
-        column.setContentsMargins(12, 8, 12, 8)
-        column.setSpacing(3)
-        self.label = QLabel(self)
-        self.label.setObjectName("RiskLines")
-        self.label.setTextFormat(Qt.TextFormat.PlainText)  # command text is never markup
-        self.label.setWordWrap(True)
-        self.label.setFont(look.font("body"))
-        column.addWidget(self.label)
+        # Most calls have nothing to say: the lines' label is made with the first risk,
+        # not built and polished hidden with every card.
+        self._label: QLabel | None = None
         self.setAccessibleName("Risks of this call")
         self.hide()
+
+    @property
+    def label(self) -> QLabel:
+        """The risk lines (made on first need)."""
+        if self._label is None:
+            column = QVBoxLayout(self)
+            column.setContentsMargins(12, 8, 12, 8)
+            column.setSpacing(3)
+            label = self._label = QLabel(self)
+            label.setObjectName("RiskLines")
+            label.setTextFormat(Qt.TextFormat.PlainText)  # command text is never markup
+            label.setWordWrap(True)
+            label.setFont(self._look.font("body"))
+            column.addWidget(label)
+        return self._label
 
     @property
     def lines(self) -> tuple[str, ...]:
@@ -58,6 +67,9 @@ class RiskNotes(QWidget):
         if risk == self.risk:
             return False
         self.risk = risk
+        if not risk.lines and self._label is None:
+            self.setVisible(False)
+            return True
         mark = "\u26a0" if risk.risky else "\u2139"
         self.label.setText("\n".join(f"{mark}  {line}" for line in risk.lines))
         token = "badge_danger_text" if risk.risky else "badge_warning_text"
