@@ -32,15 +32,22 @@ path, prefix, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
 args = json.loads(sys.argv[4])
 
 async def main():
-    async with AsyncNotchClient(path) as notch:
-        # All at once, as a flood (or a model turn's parallel calls) sends them: one
-        # after another, seconds apart, each would replace the last (runtime/repeats.py).
-        asked = await asyncio.gather(*(
-            notch.submit("dev.notch.examples.files", "delete_files", args,
-                         call_id=f"{prefix}-{n}") for n in range(count)))
-        print("asked", flush=True)
-        for call_id, _ in asked:
-            print((await notch.await_decision(call_id, timeout=60)).outcome, flush=True)
+    # One connection and token per call, all from this one process: a flood that no
+    # "same tool again" rule can fold into one card (on one token, a call reaching Notch
+    # over a second after the first would replace it, runtime/repeats.py; on a loaded
+    # machine a gather's five can be that far apart). The strip names the process, and
+    # "Decline all from this asker" takes every card this process asked, whatever token.
+    clients = [AsyncNotchClient(path) for _ in range(count)]
+    for notch in clients:
+        await notch.__aenter__()
+    asked = await asyncio.gather(*(
+        notch.submit("dev.notch.examples.files", "delete_files", args,
+                     call_id=f"{prefix}-{n}") for n, notch in enumerate(clients)))
+    print("asked", flush=True)
+    for notch, (call_id, _) in zip(clients, asked):
+        print((await notch.await_decision(call_id, timeout=60)).outcome, flush=True)
+    for notch in clients:
+        await notch.__aexit__(None, None, None)
 
 asyncio.run(main())
 """
