@@ -54,10 +54,11 @@ def _sources() -> list[Path]:
 
 
 @functools.cache
-def _tree(path: Path) -> ast.Module:
-    """The parsed source of `path`, once per run: four checks walk every file under tests/
-    (only read, never changed)."""
-    return ast.parse(path.read_text(encoding="utf-8"))
+def _nodes(path: Path) -> list[tuple[ast.AST, str]]:
+    """Every node of `path`'s source with its innermost enclosing function name
+    ("<module>" at the top), in one walk per file per run: four checks look at every file
+    under tests/ (only read, never changed)."""
+    return list(_enclosing_function(ast.parse(path.read_text(encoding="utf-8"))).items())
 
 
 def _local_modules() -> set[str]:
@@ -69,7 +70,7 @@ def test_no_test_module_imports_another_file_under_tests() -> None:
     local = _local_modules()
     found = []
     for path in _sources():
-        for node in ast.walk(_tree(path)):
+        for node, _ in _nodes(path):
             if not isinstance(node, ast.Import | ast.ImportFrom):
                 continue
             names: list[str] = []
@@ -119,8 +120,7 @@ def test_no_test_waits_a_fixed_time() -> None:
     found = []
     for path in _sources():
         where = path.relative_to(TESTS).as_posix()
-        tree = _tree(path)
-        for node, name in _enclosing_function(tree).items():
+        for node, name in _nodes(path):
             if not (isinstance(node, ast.Call) and _is_timed_wait(node)):
                 continue
             if (where, name) in TIMED_WAITS_ALLOWED or (where, "*") in TIMED_WAITS_ALLOWED:
@@ -136,7 +136,7 @@ def test_async_tests_run_on_the_plugin_not_a_hand_made_loop() -> None:
     """pytest-asyncio runs `async def` tests (on qasync's loop under tests/ui)."""
     found = []
     for path in _sources():
-        for node in ast.walk(_tree(path)):
+        for node, _ in _nodes(path):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
                 owner = node.func.value
                 called = f"{getattr(owner, 'id', '')}.{node.func.attr}"
@@ -153,7 +153,7 @@ def test_every_allowed_timed_wait_still_exists() -> None:
     """An entry left behind after its wait was removed would quietly allow a new one."""
     defined = {(p.relative_to(TESTS).as_posix(), "*") for p in _sources()}
     for path in _sources():
-        for node in ast.walk(_tree(path)):
+        for node, _ in _nodes(path):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 defined.add((path.relative_to(TESTS).as_posix(), node.name))
     assert set(TIMED_WAITS_ALLOWED) <= defined, set(TIMED_WAITS_ALLOWED) - defined
