@@ -71,13 +71,22 @@ async def test_each_snippet_starts_notch_mcp_with_no_path_but_the_folder(
     # `notch` on PATH, as pipx installs it; a HOME where no Notch runs (reads need none).
     monkeypatch.setenv("PATH", f"{Path(sys.executable).parent}:/usr/bin:/bin")
     monkeypatch.setenv("HOME", str(tmp_path))
-    params = StdioServerParameters(
-        command=entry["command"], args=entry["args"], env=entry.get("env") or None
-    )
-    with (tmp_path / "err.log").open("w") as err:
-        async with stdio_client(params, err) as (r, w), ClientSession(r, w) as session:
-            await session.initialize()
-            tools = {t.name for t in (await session.list_tools()).tools}
-            status = await session.call_tool("get_status", {})
+    env = entry.get("env") or None
+    started = (entry["command"], tuple(entry["args"]), tuple(sorted(env.items())) if env else ())
+    if started not in _answers:  # snippets that start the same command share one start
+        params = StdioServerParameters(command=entry["command"], args=entry["args"], env=env)
+        with (tmp_path / "err.log").open("w") as err:
+            async with stdio_client(params, err) as (r, w), ClientSession(r, w) as session:
+                await session.initialize()
+                tools = {t.name for t in (await session.list_tools()).tools}
+                status = await session.call_tool("get_status", {})
+        _answers[started] = (tools, status.is_error)
+    tools, is_error = _answers[started]
     assert {"send_message", "get_status"} <= tools
-    assert not status.is_error
+    assert not is_error
+
+
+_answers: dict[tuple[str, tuple[str, ...], tuple[tuple[str, str], ...]], tuple[set[str], bool]] = {}
+"""What `tools/list` and `get_status` answered, per command line and env a snippet
+starts: six snippets start the same `notch mcp FOLDER`, and starting it once checks what
+starting it six times would (each snippet is still read and checked on its own)."""
