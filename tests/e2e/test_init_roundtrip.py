@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import shutil
 import subprocess
 import sys
 from collections.abc import AsyncIterator, Callable
@@ -31,16 +32,24 @@ NAME = "Team tasks"
 ID = "dev.local.team-tasks"
 
 
-@pytest.fixture
-def fresh(tmp_path: Path, notch_argv: list[str], repo: Path) -> Path:
-    """`notch init` run as a person runs it, in a folder of their own."""
+@pytest.fixture(scope="module")
+def made(tmp_path_factory: pytest.TempPathFactory, notch_argv: list[str]) -> Path:
+    """`notch init` run as a person runs it, in a folder of their own: once per module
+    (it writes the same files every time; nothing in them names where it ran)."""
+    where = tmp_path_factory.mktemp("init")
     done = subprocess.run(
         [*notch_argv, "init", "team-tasks", "--name", NAME],
-        cwd=tmp_path, capture_output=True, text=True, timeout=120, check=False,
+        cwd=where, capture_output=True, text=True, timeout=120, check=False,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith(f"Made team-tasks ({ID}):")
-    return tmp_path / "team-tasks"
+    return where / "team-tasks"
+
+
+@pytest.fixture
+def fresh(tmp_path: Path, made: Path) -> Path:
+    """A copy of what `notch init` made, this test's own: none sees another's changes."""
+    return Path(shutil.copytree(made, tmp_path / "team-tasks"))
 
 
 @pytest.fixture
