@@ -56,6 +56,12 @@ def test_every_client_in_the_issue_has_a_snippet() -> None:
     }  # fmt: skip
 
 
+_answers: dict[tuple[str, tuple[str, ...], tuple[tuple[str, str], ...]], tuple[set[str], bool]] = {}
+"""What `tools/list` and `get_status` answered, per command line and env a snippet
+starts: six snippets start the same `notch mcp FOLDER`, and starting it once checks what
+starting it six times would (each snippet is still read and checked on its own)."""
+
+
 @pytest.mark.asyncio
 @pytest.mark.parametrize("client", sorted(snippets()))
 async def test_each_snippet_starts_notch_mcp_with_no_path_but_the_folder(
@@ -84,9 +90,3 @@ async def test_each_snippet_starts_notch_mcp_with_no_path_but_the_folder(
     tools, is_error = _answers[started]
     assert {"send_message", "get_status"} <= tools
     assert not is_error
-
-
-_answers: dict[tuple[str, tuple[str, ...], tuple[tuple[str, str], ...]], tuple[set[str], bool]] = {}
-"""What `tools/list` and `get_status` answered, per command line and env a snippet
-starts: six snippets start the same `notch mcp FOLDER`, and starting it once checks what
-starting it six times would (each snippet is still read and checked on its own)."""
