@@ -85,9 +85,6 @@ class MoreBelow(QWidget):
         self.setCursor(Qt.CursorShape.PointingHandCursor)
         self.setToolTip("The card continues below; scroll to see all of it")
         self.setAccessibleName("More below")
-        bar = body.verticalScrollBar()
-        bar.rangeChanged.connect(lambda _lo, _hi: self.follow())
-        bar.valueChanged.connect(lambda _v: self.follow())
         self.hide()
 
     @property
@@ -169,7 +166,32 @@ class CardBody(QScrollArea):
         self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.viewport().setAutoFillBackground(False)
         content.setAutoFillBackground(False)
-        self.more_below = MoreBelow(self, look)
+        self._look = look
+        # The pill is made when the body first scrolls (most cards fit and never show
+        # it): until then there is nothing below to point at and no band to keep.
+        self._more_below: MoreBelow | None = None
+        bar = self.verticalScrollBar()
+        bar.rangeChanged.connect(self._scroll_range_changed)
+        bar.valueChanged.connect(self._scrolled)
+
+    @property
+    def more_below(self) -> MoreBelow:
+        """The "More below" pill (made on first need, placed as the scroll stands)."""
+        pill = self._more_below
+        if pill is None:
+            pill = self._more_below = MoreBelow(self, self._look)
+            pill.follow()
+        return pill
+
+    def _scroll_range_changed(self, _low: int, high: int) -> None:
+        if self._more_below is not None:
+            self._more_below.follow()
+        elif high > 0:
+            _ = self.more_below  # made now, and it follows the range from here on
+
+    def _scrolled(self, _value: int) -> None:
+        if self._more_below is not None:
+            self._more_below.follow()
 
     def follow_content(self) -> None:
         """From now on, pass the content's layout changes on to the card: a scroll area
@@ -281,4 +303,5 @@ class CardBody(QScrollArea):
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
-        self.more_below.follow()
+        if self._more_below is not None:
+            self._more_below.follow()
