@@ -192,7 +192,34 @@ async def test_a_missing_secret_is_the_tool_error_naming_the_field_and_the_fix(
     assert calls.all() == []  # the server never started without its secret
 
 
-# --- with notch run ----------------------------------------------------------------------
+# --- with notch run --------------------------------------------------------------------
+# Ordered so that the tests sharing a `notch run` with the same flags run back to back:
+# each change of flags starts another one (the policy tests start their own).
+
+
+@pytest.mark.asyncio
+async def test_blocked_is_a_tool_error_and_runs_nothing(
+    tmp_path: Path, calls: Calls, notch: Any, notch_env: dict[str, Path], notch_argv: list[str]
+) -> None:
+    set_policy(notch_argv, notch_env["data_dir"], "send_message", "--block")
+    where = notch("--manifests", str(NOTES))
+    async with mcp_client(gateway_args(where), calls, tmp_path / "gw.log") as client:
+        result = await client.call_tool("send_message", {"to": "sam", "body": "x"})
+    assert result.is_error
+    assert "has blocked “Send message” in Notch; nothing was sent" in text_of(result)
+    assert calls.of("send_message") == []
+
+
+@pytest.mark.asyncio
+async def test_asks_first_off_runs_at_once_with_the_models_arguments(
+    tmp_path: Path, calls: Calls, notch: Any, notch_env: dict[str, Path], notch_argv: list[str]
+) -> None:
+    set_policy(notch_argv, notch_env["data_dir"], "send_message", "--asks-first", "off")
+    where = notch("--manifests", str(NOTES))
+    async with mcp_client(gateway_args(where), calls, tmp_path / "gw.log") as client:
+        result = await client.call_tool("send_message", {"to": "sam", "body": "auto"})
+    assert not result.is_error, text_of(result)
+    assert [c["arguments"] for c in calls.of("send_message")] == [{"to": "sam", "body": "auto"}]
 
 
 @pytest.mark.asyncio
@@ -230,31 +257,6 @@ async def test_decline_never_calls_the_server(
     assert result.is_error
     assert text_of(result).startswith("The person declined “Send message”; nothing was sent.")
     assert calls.of("send_message") == []
-
-
-@pytest.mark.asyncio
-async def test_blocked_is_a_tool_error_and_runs_nothing(
-    tmp_path: Path, calls: Calls, notch: Any, notch_env: dict[str, Path], notch_argv: list[str]
-) -> None:
-    set_policy(notch_argv, notch_env["data_dir"], "send_message", "--block")
-    where = notch("--manifests", str(NOTES))
-    async with mcp_client(gateway_args(where), calls, tmp_path / "gw.log") as client:
-        result = await client.call_tool("send_message", {"to": "sam", "body": "x"})
-    assert result.is_error
-    assert "has blocked “Send message” in Notch; nothing was sent" in text_of(result)
-    assert calls.of("send_message") == []
-
-
-@pytest.mark.asyncio
-async def test_asks_first_off_runs_at_once_with_the_models_arguments(
-    tmp_path: Path, calls: Calls, notch: Any, notch_env: dict[str, Path], notch_argv: list[str]
-) -> None:
-    set_policy(notch_argv, notch_env["data_dir"], "send_message", "--asks-first", "off")
-    where = notch("--manifests", str(NOTES))
-    async with mcp_client(gateway_args(where), calls, tmp_path / "gw.log") as client:
-        result = await client.call_tool("send_message", {"to": "sam", "body": "auto"})
-    assert not result.is_error, text_of(result)
-    assert [c["arguments"] for c in calls.of("send_message")] == [{"to": "sam", "body": "auto"}]
 
 
 @pytest.mark.asyncio
@@ -317,6 +319,71 @@ async def test_the_model_cannot_get_an_acting_call_run_without_a_yes(
         declined = await asyncio.wait_for(call, 30)
         assert declined.is_error and "nothing was cancelled" in text_of(declined)
     assert [c["tool"] for c in calls.all()] == []
+
+
+# --- what results show (issue 11) --------------------------------------------------------
+
+
+@pytest.mark.asyncio
+async def test_a_results_glance_shows_in_the_notch_for_a_moment(
+    tmp_path: Path, calls: Calls, xserver: Any, notch: Any, wait_for: Any
+) -> None:
+    where = notch("--manifests", str(NOTES))
+    xserver.xdotool("mousemove", "5", "700")  # a glance under the pointer waits for it
+    async with mcp_client(gateway_args(where), calls, tmp_path / "gw.log") as client:
+        status = await client.call_tool("get_status", {})
+        assert not status.is_error
+        glance = await in_thread(xserver.settled_glance)
+        xserver.screenshot("gateway-result-glance")
+        assert glance["HEIGHT"] > 90, "the header and the stats show"
+        # Nothing on a glance asks for anything: it goes by itself.
+        await in_thread(xserver.notch_idle)
+
+
+@pytest.mark.asyncio
+async def test_background_work_shows_in_the_side_notch_then_its_glance(
+    tmp_path: Path, calls: Calls, xserver: Any, notch: Any, wait_for: Any
+) -> None:
+    where = notch("--manifests", str(NOTES))
+    release = calls.path.parent / "release-report"
+    xserver.xdotool("mousemove", "5", "700")  # a glance under the pointer waits for it
+    async with mcp_client(gateway_args(where), calls, tmp_path / "gw.log") as client:
+        for fail in (False, True):
+            os.mkfifo(release)
+            call = asyncio.ensure_future(client.call_tool("fetch_report", {"fail": fail}))
+            side = await in_thread(
+                wait_for, lambda: xserver.window("running work"), 20, "the side notch to list it"
+            )
+            if not fail:
+                xserver.screenshot("gateway-background-running")
+            assert side["WIDTH"] > 60
+            assert not call.done(), "it is still running"
+            # The server waits on the FIFO until this opens it: the work ends now.
+            await in_thread(lambda: open(release, "wb").close())
+            result = await asyncio.wait_for(call, 30)
+            release.unlink()
+            assert result.is_error is fail
+            await in_thread(
+                wait_for, lambda: xserver.window("running work") is None, 20, "the side notch to go"
+            )
+            if fail:  # one short line, not a glance
+                line = await in_thread(
+                    wait_for,
+                    lambda: (
+                        (w := xserver.window())
+                        and 30 <= w["HEIGHT"] <= 40
+                        and w["WIDTH"] > 200
+                        and w
+                    ),
+                    20,
+                    "the failure line",
+                )
+                xserver.screenshot("gateway-background-failed")
+                assert line["HEIGHT"] < 60
+            else:
+                await in_thread(xserver.settled_glance)
+                xserver.screenshot("gateway-background-glance")
+            await in_thread(xserver.notch_idle)
 
 
 # --- gateway.attach: a notch run that never installed the folder, and a bare server ------
@@ -386,68 +453,3 @@ async def test_a_bare_server_asks_for_every_tool_not_read_only_with_a_generated_
     with NotchClient(where["socket"]) as notch_client:
         ids = {i["id"] for i in notch_client.integrations()}
     assert "mcp.local.notes" in ids
-
-
-# --- what results show (issue 11) --------------------------------------------------------
-
-
-@pytest.mark.asyncio
-async def test_a_results_glance_shows_in_the_notch_for_a_moment(
-    tmp_path: Path, calls: Calls, xserver: Any, notch: Any, wait_for: Any
-) -> None:
-    where = notch("--manifests", str(NOTES))
-    xserver.xdotool("mousemove", "5", "700")  # a glance under the pointer waits for it
-    async with mcp_client(gateway_args(where), calls, tmp_path / "gw.log") as client:
-        status = await client.call_tool("get_status", {})
-        assert not status.is_error
-        glance = await in_thread(xserver.settled_glance)
-        xserver.screenshot("gateway-result-glance")
-        assert glance["HEIGHT"] > 90, "the header and the stats show"
-        # Nothing on a glance asks for anything: it goes by itself.
-        await in_thread(xserver.notch_idle)
-
-
-@pytest.mark.asyncio
-async def test_background_work_shows_in_the_side_notch_then_its_glance(
-    tmp_path: Path, calls: Calls, xserver: Any, notch: Any, wait_for: Any
-) -> None:
-    where = notch("--manifests", str(NOTES))
-    release = calls.path.parent / "release-report"
-    xserver.xdotool("mousemove", "5", "700")  # a glance under the pointer waits for it
-    async with mcp_client(gateway_args(where), calls, tmp_path / "gw.log") as client:
-        for fail in (False, True):
-            os.mkfifo(release)
-            call = asyncio.ensure_future(client.call_tool("fetch_report", {"fail": fail}))
-            side = await in_thread(
-                wait_for, lambda: xserver.window("running work"), 20, "the side notch to list it"
-            )
-            if not fail:
-                xserver.screenshot("gateway-background-running")
-            assert side["WIDTH"] > 60
-            assert not call.done(), "it is still running"
-            # The server waits on the FIFO until this opens it: the work ends now.
-            await in_thread(lambda: open(release, "wb").close())
-            result = await asyncio.wait_for(call, 30)
-            release.unlink()
-            assert result.is_error is fail
-            await in_thread(
-                wait_for, lambda: xserver.window("running work") is None, 20, "the side notch to go"
-            )
-            if fail:  # one short line, not a glance
-                line = await in_thread(
-                    wait_for,
-                    lambda: (
-                        (w := xserver.window())
-                        and 30 <= w["HEIGHT"] <= 40
-                        and w["WIDTH"] > 200
-                        and w
-                    ),
-                    20,
-                    "the failure line",
-                )
-                xserver.screenshot("gateway-background-failed")
-                assert line["HEIGHT"] < 60
-            else:
-                await in_thread(xserver.settled_glance)
-                xserver.screenshot("gateway-background-glance")
-            await in_thread(xserver.notch_idle)
