@@ -21,7 +21,6 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import QRect
-from PySide6.QtGui import QColor
 
 pytestmark = pytest.mark.e2e
 
@@ -59,8 +58,8 @@ def _runs(xserver: Any, area: QRect, colour: tuple[int, int, int], tolerance: in
     for y in range(area.top(), area.bottom() + 1):
         run, start = 0, area.left()
         for x in range(area.left(), area.right() + 1):
-            c = QColor(image.pixel(x, y))
-            rgb = (c.red(), c.green(), c.blue())
+            c = image.pixel(x, y)  # 0xAARRGGBB: one int, not a QColor per pixel
+            rgb = ((c >> 16) & 0xFF, (c >> 8) & 0xFF, c & 0xFF)
             if all(abs(p - q) <= tolerance for p, q in zip(rgb, colour, strict=True)):
                 start = x if run == 0 else start
                 run += 1

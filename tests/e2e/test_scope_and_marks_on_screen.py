@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import QRect
-from PySide6.QtGui import QColor, QImage
+from PySide6.QtGui import QImage
 
 pytestmark = pytest.mark.e2e
 
@@ -56,8 +56,9 @@ def spots(
     found = []
     for y in range(area.top(), area.bottom() + 1):
         for x in range(area.left(), area.right() + 1):
-            c = QColor(image.pixel(x, y))
-            if max(abs(c.red() - rgb[0]), abs(c.green() - rgb[1]), abs(c.blue() - rgb[2])) <= near:
+            c = image.pixel(x, y)  # 0xAARRGGBB: one int, not a QColor per pixel
+            red, green, blue = (c >> 16) & 0xFF, (c >> 8) & 0xFF, c & 0xFF
+            if max(abs(red - rgb[0]), abs(green - rgb[1]), abs(blue - rgb[2])) <= near:
                 found.append((x, y))
     return found
 
