@@ -51,3 +51,20 @@ def test_a_card_that_fits_has_no_more_below(qtbot: QtBot, card: Any) -> None:
     assert body is not None
     assert body.verticalScrollBar().maximum() == 0
     assert not body.more_below.isVisible()
+
+
+def test_the_more_below_pill_is_made_by_the_scroll_not_with_every_card(
+    qtbot: QtBot, card: Any
+) -> None:
+    # Issue 19: most cards fit; the pill is made when the body first scrolls, and a card
+    # past the fold has it (shown) without anyone asking for it.
+    fits = _long_card(card, 3)
+    long = _long_card(card, 60)
+    for view in (fits, long):
+        qtbot.addWidget(view)
+        view.show()
+        qtbot.waitExposed(view)
+    assert fits._body is not None and long._body is not None
+    assert fits._body._more_below is None
+    qtbot.waitUntil(lambda: long._body._more_below is not None, timeout=2000)
+    qtbot.waitUntil(long._body._more_below.isVisible, timeout=2000)
