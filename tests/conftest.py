@@ -271,7 +271,11 @@ class _TimingAlone:
         if not folder or hasattr(session.config, "workerinput"):
             return result
         lists = sorted(Path(folder).glob("*.txt"))
-        if not lists and not session.shouldstop and session.testscollected:
+        if session.config.option.collectonly:  # `--co`: the workers run nothing
+            shutil.rmtree(folder, ignore_errors=True)
+            return result
+        stopped = session.shouldstop or session.shouldfail or session.testsfailed
+        if not lists and not stopped and session.testscollected:
             # Once a run inside a test removed this folder, and 39 timing tests were left
             # out of every run without a word. Never silently again.
             raise RuntimeError(
