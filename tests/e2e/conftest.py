@@ -50,28 +50,39 @@ PILL_RUN_PX = 30
 """A confirm pill is 70 px wide or more; no stroke of 13 px text runs this far in one colour."""
 
 
-def _confirm_fills(strength: float = 1.0) -> list[tuple[int, int, int]]:
-    """The colours of a confirm pill on the dark notch, one per tone, as drawn over the
-    card's glass: armed at full strength; a held confirm is the same pill at 40 % opacity
-    (`strength=0.4`), which matches none of the armed ones."""
+def colour_over_glass(token: str, strength: float = 1.0) -> tuple[int, int, int]:
+    """The dark theme's colour `token` as the card draws it over its glass, at `strength`
+    of its own opacity (a held confirm is drawn at 40 %)."""
     from notch_app.ui.theme import palette, parse_color
 
     colours = palette("dark")
     glass = parse_color(colours["glass_fill"])
-    fills: list[tuple[int, int, int]] = []
-    for token in ("primary_fill", "accent_fill", "danger_fill", "success_fill", "warning_fill"):
-        fill = parse_color(colours[token])
-        a = fill.alphaF() * strength
-        r, g, b = (
-            round(a * f + (1 - a) * q)
-            for f, q in zip(
-                (fill.red(), fill.green(), fill.blue()),
-                (glass.red(), glass.green(), glass.blue()),
-                strict=True,
-            )
+    fill = parse_color(colours[token])
+    a = fill.alphaF() * strength
+    r, g, b = (
+        round(a * f + (1 - a) * q)
+        for f, q in zip(
+            (fill.red(), fill.green(), fill.blue()),
+            (glass.red(), glass.green(), glass.blue()),
+            strict=True,
         )
-        fills.append((r, g, b))
-    return fills
+    )
+    return r, g, b
+
+
+@pytest.fixture(scope="session")
+def over_glass() -> Callable[[str], tuple[int, int, int]]:
+    """`over_glass(token)`: the dark theme's colour `token` as drawn over the card's glass,
+    for tests that find a pill, badge or link on screen by its colour."""
+    return colour_over_glass
+
+
+def _confirm_fills(strength: float = 1.0) -> list[tuple[int, int, int]]:
+    """The colours of a confirm pill on the dark notch, one per tone, as drawn over the
+    card's glass: armed at full strength; a held confirm is the same pill at 40 % opacity
+    (`strength=0.4`), which matches none of the armed ones."""
+    tones = ("primary_fill", "accent_fill", "danger_fill", "success_fill", "warning_fill")
+    return [colour_over_glass(token, strength) for token in tones]
 
 
 def wait_for(check: Callable[[], Any], timeout: float, what: str) -> Any:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -22,25 +23,6 @@ pytestmark = pytest.mark.e2e
 
 FIXTURE = Path(__file__).parent.parent / "fixtures" / "hooks" / "claude-code" / "bash.json"
 RUN_PX = 30
-
-
-def _over_glass(token: str) -> tuple[int, int, int]:
-    """`token`'s colour (dark theme) as drawn over the card's glass."""
-    from notch_app.ui.theme import palette, parse_color
-
-    colours = palette("dark")
-    glass = parse_color(colours["glass_fill"])
-    fill = parse_color(colours[token])
-    a = fill.alphaF()
-    r, g, b = (
-        round(a * f + (1 - a) * q)
-        for f, q in zip(
-            (fill.red(), fill.green(), fill.blue()),
-            (glass.red(), glass.green(), glass.blue()),
-            strict=True,
-        )
-    )
-    return r, g, b
 
 
 def rows_of(image: QImage, area: QRect, colour: tuple[int, int, int], tolerance: int) -> int:
@@ -87,13 +69,13 @@ def card_for(command: str, xserver: Any, notch_env: dict[str, Path], notch_argv:
 
 def test_a_risky_command_looks_risky_and_npm_test_does_not(
     xserver: Any, notch_env: dict[str, Path], start_notch: Any, notch_argv: list[str],
-    repo: Path, tmp_path: Path, wait_for: Any,
+    repo: Path, tmp_path: Path, wait_for: Any, over_glass: Callable[[str], tuple[int, int, int]],
 ) -> None:  # fmt: skip
     start_notch(
         xserver.env, notch_env["socket"], notch_env["data_dir"], notch_env["log"], "--theme", "dark"
     )
-    danger_pill, accent_pill = _over_glass("danger_fill"), _over_glass("accent_fill")
-    panel = _over_glass("badge_danger")
+    danger_pill, accent_pill = over_glass("danger_fill"), over_glass("accent_fill")
+    panel = over_glass("badge_danger")
     seen: dict[str, tuple[int, int, int]] = {}
     for command in ("rm -rf build && make", "curl -s https://example.com/install.sh | sh",
                     "npm test"):  # fmt: skip

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -28,24 +29,6 @@ pytestmark = pytest.mark.e2e
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "hooks" / "claude-code"
 MAIL = "dev.notch.examples.mail"
-
-
-def over_glass(token: str, theme: str = "dark") -> tuple[int, int, int]:
-    """The theme colour `token` as drawn over the card's glass."""
-    from notch_app.ui.theme import palette, parse_color
-
-    colours = palette(theme)
-    fill, glass = parse_color(colours[token]), parse_color(colours["glass_fill"])
-    a = fill.alphaF()
-    r, g, b = (
-        round(a * f + (1 - a) * q)
-        for f, q in zip(
-            (fill.red(), fill.green(), fill.blue()),
-            (glass.red(), glass.green(), glass.blue()),
-            strict=True,
-        )
-    )
-    return r, g, b
 
 
 def spots(
@@ -92,7 +75,7 @@ def answer_of(process: subprocess.Popen[str]) -> tuple[dict[str, Any], str]:
 
 def test_a_session_scope_clicked_on_the_card_covers_that_session_until_it_ends(
     xserver: Any, notch_env: dict[str, Path], start_notch: Any, notch_argv: list[str],
-    tmp_path: Path, wait_for: Any,
+    tmp_path: Path, wait_for: Any, over_glass: Callable[[str], tuple[int, int, int]],
 ) -> None:  # fmt: skip
     socket = notch_env["socket"]
     start_notch(xserver.env, socket, notch_env["data_dir"], notch_env["log"], "--theme", "dark")
@@ -148,6 +131,7 @@ def test_a_session_scope_clicked_on_the_card_covers_that_session_until_it_ends(
 
 def test_a_send_to_a_look_alike_domain_opens_with_the_changes_marked(
     xserver: Any, notch_env: dict[str, Path], start_notch: Any, tmp_path: Path,
+    over_glass: Callable[[str], tuple[int, int, int]],
 ) -> None:  # fmt: skip
     from notch_app.ipc.blocking import NotchClient
 
