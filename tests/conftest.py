@@ -146,7 +146,7 @@ def pytest_configure(config: pytest.Config) -> None:
         "timing: asserts how long something takes (a latency, a budget, a click inside a "
         "delay); on parallel workers it runs after them, alone (tests/conftest.py). "
         "timing(waits=True): its bound is a wait (a client's timeout) with a second of "
-        "slack, not a computation: runs beside other such tests, two per core",
+        "slack, not a computation: runs beside other such tests, one per core",
     )
     distributing = config.getoption("dist", "no") != "no" and config.getoption("tx", None)
     timing = _TimingAlone()
@@ -242,7 +242,8 @@ class _TimingAlone:
     131 ms with four workers on two cores), so the workers leave them out, and once every
     worker is done the main process runs them in one child pytest, alone, and reports them
     with the rest. Those marked `timing(waits=True)` mostly wait out a client's timeout
-    (~80 s in a row, little CPU): they run first, beside each other only, two per core;
+    (~80 s in a row, little CPU): they run first, beside each other only, one per core
+    (two per core failed a bound once in a dozen runs under load);
     the others, latencies of a computation, after them one at a time. Without workers
     (`-n 0`) they run in their place."""
 
@@ -290,7 +291,7 @@ class _TimingAlone:
         for kind, nodeids in kinds.items():
             if not nodeids or session.shouldstop:
                 continue
-            lanes = min(WORKERS_PER_CORE * _cores(), len(nodeids)) if kind == "waits" else 1
+            lanes = min(_cores(), len(nodeids)) if kind == "waits" else 1
             reports, crash = _run_child(
                 session.config,
                 nodeids,
