@@ -56,6 +56,12 @@ class SelfPlay(QObject):
         presenter.armedChanged.connect(self._on_armed)
         presenter.window.activity.connect(self._on_activity)
 
+    def left_to_person(self, call_id: str) -> bool:
+        """True once the person touched `call_id`'s card and no countdown or press is
+        pending: from then on the demo never answers it (`_on_armed` passes it over)."""
+        pending = self._countdown.isActive() or self._press.isActive()
+        return call_id in self._persons and not pending
+
     def _on_armed(self, call_id: str, armed: bool) -> None:
         if not armed or call_id in self._persons:
             return

@@ -89,7 +89,7 @@ def test_a_card_the_person_touched_is_left_to_them(
 ) -> None:
     presenter = _overlay(qtbot, sink, bundled_factory)
     said: list[str] = []
-    SelfPlay(presenter, said.append, wait_s=WAIT_S, notice_s=NOTICE_S)
+    demo = SelfPlay(presenter, said.append, wait_s=WAIT_S, notice_s=NOTICE_S)
     presenter.present(
         ConfirmationRequest("m2", MAIL, "send_email", preview_args("mail", "send_email"))
     )
@@ -99,8 +99,11 @@ def test_a_card_the_person_touched_is_left_to_them(
     assert handle is not None
     # The person presses a key on the card (Shift: it changes nothing), through the window.
     QTest.keyClick(handle, Qt.Key.Key_Shift)
-    # Long past the demo's wait and notice: it never says it will answer, never clicks.
-    qtbot.wait(int((WAIT_S + NOTICE_S) * 1000) + ARMING_DELAY_MS + 400)
+    # The demo stands down for this card: nothing of it left pending, so it can never say
+    # it will answer or click; and it has not.
+    qtbot.waitUntil(lambda: demo.left_to_person("m2"), timeout=3000)
+    presenter.window.activity.emit()  # more touches change nothing
+    assert demo.left_to_person("m2")
     assert said == [] and sink.of("decide") == []
     assert card.decision is None and presenter.on_screen is not None
 
