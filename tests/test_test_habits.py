@@ -37,8 +37,6 @@ TIMED_WAITS_ALLOWED = {
      "finish"): "an observation window: a paused glance outlasts its own time",
     ("ui/test_overlay_glances.py", "test_a_pinned_glance_stays_until_dismissed"): "an "
     "observation window: a pinned glance outlasts its own time",
-    ("ui/test_demo_self_play.py", "test_a_card_the_person_touched_is_left_to_them"): "an "
-    "observation window: the demo leaves a touched card alone past its own wait",
     ("core/test_repeat_replaces.py", "_open_for"): "until a card's age passes the same-turn "
     "window (time is the state), polled with a deadline",
     ("e2e/phone/conftest.py", "wait_js"): "the poll interval of a wait for a state in a "
