@@ -17,6 +17,10 @@ PY=$PWD/.venv/bin/python
 work=$(mktemp -d /tmp/notch-idle.XXXXXX)
 chmod 700 "$work"
 git worktree add -q --detach "$work/base" "$BASE"
+# Both trees' bytecode written first: where PYTHONDONTWRITEBYTECODE is set (this VM, CI)
+# the fresh worktree would otherwise compile every module of its own at each start
+# (~1 s more CPU, and ~0.8 MiB more RSS left behind by the compiler).
+"$PY" -m compileall -q "$work/base/notch_app" "$PWD/notch_app" >/dev/null
 display=:$((90 + RANDOM % 9))
 Xvfb "$display" -screen 0 1280x800x24 >/dev/null 2>&1 &
 xvfb=$!
