@@ -26,6 +26,9 @@ BIDI_CONTROLS: Final = frozenset(
 _KEPT: Final = frozenset("\n\t")
 """Line breaks and tabs lay text out; they are what they look like."""
 
+_ASCII_CONTROL: Final = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+"""The ASCII characters `is_invisible` marks: controls other than tab and line feed."""
+
 _ZWJ: Final = "\u200d"
 _INVISIBLE_EXTRA: Final = frozenset("\u115f\u1160\u3164\uffa0\u2800\u180e\u034f\u2028\u2029")
 """Fillers and blanks that are not format characters but draw nothing (Hangul fillers,
@@ -68,8 +71,10 @@ def mark_invisible(text: str) -> str:
 
     Kept as they are: line breaks, tabs, and joiners/variation selector-16 inside emoji.
     """
-    if text.isascii() and text.isprintable():
-        return text  # the common case: nothing to look at
+    if text.isascii() and (text.isprintable() or not _ASCII_CONTROL.search(text)):
+        # The common case, a line or lines of plain ASCII: nothing to look at (in ASCII
+        # only the control characters are invisible, and line breaks and tabs are kept).
+        return text
     out: list[str] = []
     for i, ch in enumerate(text):
         if ch == "\ufe0f" and i > 0 and unicodedata.category(text[i - 1]) == "So":

@@ -16,6 +16,7 @@ from notch_app.card.display_text import (
     BIDI_CONTROLS,
     is_invisible,
     lookalike_warnings,
+    mark,
     mark_invisible,
     shown_text,
 )
@@ -98,3 +99,12 @@ def test_shown_text_gives_both() -> None:
     shown = shown_text("to sam@ex\u0430mple.com\u200b")
     assert shown.text == "to sam@ex\u0430mple.com⟨U+200B⟩"
     assert len(shown.warnings) == 1
+
+
+def test_ascii_lines_take_the_short_way_and_say_the_same_as_each_character() -> None:
+    # Plain ASCII over several lines skips the character walk (issue 19: a mail body
+    # walked character by character on every card); a control character still shows.
+    for code in range(128):
+        text = f"Hi Sam,\n\tline{chr(code)}two\n"
+        one_by_one = "".join(mark(ch) if is_invisible(ch) else ch for ch in text)
+        assert mark_invisible(text) == one_by_one, code

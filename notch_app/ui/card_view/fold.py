@@ -18,12 +18,20 @@ from PySide6.QtWidgets import QHBoxLayout, QVBoxLayout, QWidget
 from notch_app.card.coerce import is_blank
 from notch_app.card.interpolate import display_value, template_paths
 from notch_app.card.paths import MISSING
+from notch_app.card.state import CardState
+from notch_app.card.view_shape import InputBinding
 from notch_app.manifest.facts import shown_paths
 from notch_app.manifest.model import CardBlock, TextFieldBlock, walk_blocks
 from notch_app.manifest.paths import MalformedBinding, parse_single_binding
+from notch_app.runtime.pause import PAUSED_REASON
 from notch_app.ui.blocks import CardContext
 from notch_app.ui.blocks.inputs import may_scroll
-from notch_app.ui.card_view.frame import CardFrame, in_compact_view_of, shown_templates
+from notch_app.ui.card_view.frame import (
+    CardFrame,
+    folded_children,
+    in_compact_view_of,
+    shown_templates,
+)
 from notch_app.ui.widgets.details_fold import (
     DETAILS_KEY,
     DETAILS_REASON,
@@ -39,9 +47,62 @@ _TYPED_INTO = frozenset({"textField", "passwordField", "select", "chips"})
 
 
 _SHOWN_WHOLE: dict[int, tuple[Any, frozenset[str]]] = {}
-"""id(a view's root) → (the root, `CardFold._shown_whole` for it): each entry holds its
+"""id(a view's root) → (the root, `shown_whole` for it): each entry holds its
 root, so an id is never reused."""
 _MAX_VIEWS: Final = 256
+
+
+def shown_whole(root: Any) -> frozenset[str]:
+    """The paths a block of the compact view already shows whole: not said twice (the
+    playlist's description under its cover; a switch its badge stands for). Worked
+    out once per loaded tool's view."""
+    kept_whole = _SHOWN_WHOLE.get(id(root))
+    if kept_whole is not None and kept_whole[0] is root:
+        return kept_whole[1]
+    kept = (
+        [c for c, s in zip(root.children, in_compact_view_of(root), strict=True) if s]
+        if isinstance(root, CardBlock)
+        else []
+    )
+    shown = {s.path for child in kept for s in shown_paths(child)}
+    for child in kept:
+        for visit in walk_blocks(child):
+            condition = getattr(visit.block, "visible_if", None)
+            if isinstance(condition, str):
+                with contextlib.suppress(MalformedBinding):
+                    shown.add(parse_single_binding(condition))
+    if len(_SHOWN_WHOLE) >= _MAX_VIEWS:
+        _SHOWN_WHOLE.pop(next(iter(_SHOWN_WHOLE)))
+    _SHOWN_WHOLE[id(root)] = (root, frozenset(shown))
+    return frozenset(shown)
+
+
+def folded_inputs(state: CardState, folded: list[Any]) -> list[InputBinding]:
+    """The inputs under the `folded` blocks that the folded facts say: all but those a
+    block of the compact view already shows whole."""
+    under = {id(v.block) for block in folded for v in walk_blocks(block)}
+    shown = shown_whole(state.view.root)
+    return [b for b in state.inputs if id(b.block) in under and b.path not in shown]
+
+
+def must_act(state: CardState, inputs: list[InputBinding]) -> bool:
+    """Whether the person has to act on one of the folded `inputs` (an empty required
+    field, a refused value): the card then opens unfolded, at its fields."""
+    errors = state.field_errors()  # worked out once per change, as the gate shows them
+    return any(
+        b.required and state.is_visible(b.block) and is_blank(state.value(b.path)) for b in inputs
+    ) or any(errors.get(b.path) for b in inputs)
+
+
+def opens_unfolded(state: CardState, notice: str | None, changed: bool) -> bool:
+    """Whether a compact card opens with Details open: a change since last time
+    (`changed`), a notice, or a folded input the person has to act on (`must_act`).
+    A risky call is not unfolded for its risk (its lines stand above the body). The
+    pause's notice ("you paused your rules") names no field: the card the person
+    knows opens as usual, compact."""
+    if changed or (bool(notice and notice.strip()) and notice != PAUSED_REASON):
+        return True
+    return must_act(state, folded_inputs(state, folded_children(state.view.root)))
 
 
 class CardFold:
@@ -59,7 +120,9 @@ class CardFold:
         self.holders: list[QWidget] = [h for _block, h in frame.folded if id(h) not in anchors]
         """The holders of the folded blocks built (a block built later adds its own)."""
         self.details: DetailsToggle | None = None
-        self.facts: FoldedFacts | None = None
+        self._facts: FoldedFacts | None = None
+        self._inputs: list[InputBinding] = []
+        """The folded inputs the facts say (`folded_inputs`), worked out by `make`."""
         under = {id(v.block) for u in self._unbuilt for v in walk_blocks(u.block)}
         shows = {
             path.partition(".")[0]
@@ -180,21 +243,12 @@ class CardFold:
         """The compact view: what is folded says its values in one line each, "Details"
         unfolds the form in place. Opens unfolded when `opens` (a notice, a change since
         last time) or where the person has to act: an empty required field, a refused
-        value."""
-        state = self._ctx.state
+        value (`must_act`). A card that opens unfolded makes its one-line facts only
+        when Details is first closed (or they are asked for): nothing shows them before."""
         frame = self._frame
         width = frame.width - 40
-        folded = frame.folded
-        under = {id(v.block) for block, _h in folded for v in walk_blocks(block)}
-        inputs = [b for b in state.inputs if id(b.block) in under]
-        shown = self._shown_whole()
-        inputs = [b for b in inputs if b.path not in shown]
-        facts = FoldedFacts(self._ctx.look, state, inputs, width)
-        content = frame.content
-        assert content is not None
-        # Where the first folded block stands: the facts keep the form's reading order.
-        content.insertWidget(max(0, content.indexOf(folded[0][1])), facts)
-        self.facts = facts
+        inputs = folded_inputs(self._ctx.state, [block for block, _h in frame.folded])
+        self._inputs = inputs
         toggle = DetailsToggle(self._ctx.look, frame.column.parentWidget())
         toggle.set_count(len(inputs))
         choices = scope_choices.layout() if scope_choices is not None else None
@@ -211,42 +265,34 @@ class CardFold:
         toggle.toggled_open.connect(self.show)
         # Both ways below end in `show`, which refreshes the headline, the confirm words
         # and the facts once (a refresh here as well was a fourth of the fold's work).
-        errors = state.field_errors()  # worked out once per change, as the gate shows them
-        must_act = any(
-            b.required and state.is_visible(b.block) and is_blank(state.value(b.path))
-            for b in inputs
-        ) or any(errors.get(b.path) for b in inputs)
         # A risky call is not unfolded for its risk: its risk lines stand above the body
         # and what runs as written (the command, the diff) is always in the first view.
-        if must_act or opens:
+        if opens or must_act(self._ctx.state, inputs):
             toggle.set_open(True)
         else:
             self.show(False)
 
-    def _shown_whole(self) -> frozenset[str]:
-        """The paths a block of the compact view already shows whole: not said twice (the
-        playlist's description under its cover; a switch its badge stands for). Worked
-        out once per loaded tool's view."""
-        root = self._ctx.state.view.root
-        kept_whole = _SHOWN_WHOLE.get(id(root))
-        if kept_whole is not None and kept_whole[0] is root:
-            return kept_whole[1]
-        kept = (
-            [c for c, s in zip(root.children, in_compact_view_of(root), strict=True) if s]
-            if isinstance(root, CardBlock)
-            else []
-        )
-        shown = {s.path for child in kept for s in shown_paths(child)}
-        for child in kept:
-            for visit in walk_blocks(child):
-                condition = getattr(visit.block, "visible_if", None)
-                if isinstance(condition, str):
-                    with contextlib.suppress(MalformedBinding):
-                        shown.add(parse_single_binding(condition))
-        if len(_SHOWN_WHOLE) >= _MAX_VIEWS:
-            _SHOWN_WHOLE.pop(next(iter(_SHOWN_WHOLE)))
-        _SHOWN_WHOLE[id(root)] = (root, frozenset(shown))
-        return frozenset(shown)
+    @property
+    def facts(self) -> FoldedFacts | None:
+        """The one-line facts of the folded inputs (None while nothing is folded); made
+        when first shown or asked for."""
+        if self._facts is None and self.details is not None:
+            self._make_facts()
+        return self._facts
+
+    def _make_facts(self) -> FoldedFacts:
+        frame = self._frame
+        facts = FoldedFacts(self._ctx.look, self._ctx.state, self._inputs, frame.width - 40)
+        content = frame.content
+        assert content is not None
+        # Where the first folded block stands (its holder, or the anchor of a run not
+        # built yet): the facts keep the form's reading order.
+        places = [content.indexOf(h) for h in (*self.holders, *(h for _b, h in frame.folded))]
+        content.insertWidget(min([i for i in places if i >= 0], default=0), facts)
+        self._facts = facts
+        if self.details is not None and self.details.opened:
+            facts.hide()  # said when Details is closed (`show`, then `refresh_facts`)
+        return facts
 
     def show(self, opened: bool) -> None:
         """Show the folded blocks (`opened`, built now if they were not yet) or their
@@ -262,10 +308,12 @@ class CardFold:
                 # reason says so ("Open Details to see all of Message"), not "Scroll".
                 editor.folded = not opened  # type: ignore[attr-defined]
                 seen.say_again()
-        if self.facts is not None:
+        if self.details is not None:
+            if not opened and self._facts is None:
+                self._make_facts()  # first closed: the facts are what shows now
             self._refresh()
-            if opened:
-                self.facts.hide()
+            if opened and self._facts is not None:
+                self._facts.hide()
         if opened:
             self._ctx.state.seen(DETAILS_KEY)  # every folded value is on the card now
         if self._frame.body is not None:
@@ -274,9 +322,9 @@ class CardFold:
     def refresh_facts(self, headline_line: HeadlineLine) -> None:
         """The folded facts follow the values; confirm waits on Details while one of them
         is cut short and Details was never opened."""
-        facts = self.facts
+        facts = self._facts
         if facts is None or self.details is None:
-            return
+            return  # nothing folded, or open since it was built: nothing shows them
         state = self._ctx.state
         if self.details.opened:
             facts.hide()

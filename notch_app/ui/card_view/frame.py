@@ -115,6 +115,14 @@ def in_compact_view_of(root: CardBlock) -> tuple[bool, ...]:
     return shows
 
 
+def folded_children(root: Any) -> list[Any]:
+    """The children of a view's `root` the compact view folds under Details."""
+    if not isinstance(root, CardBlock):
+        return []
+    shows = in_compact_view_of(root)
+    return [child for child, shown in zip(root.children, shows, strict=True) if not shown]
+
+
 def builds_later(
     block: Any, state: CardState, bindings: dict[int, list[InputBinding]] | None = None
 ) -> bool:
@@ -234,9 +242,12 @@ def lay_out_card(
     with_body: bool,
     compact: bool,
     screen_height: int | None,
+    later: bool = True,
 ) -> CardFrame:
     """Lay `card` out: its glass, Notch's strip and notice, the headline, the body (when
-    the view has blocks for it, or `with_body`) holding the view's blocks, and the footer."""
+    the view has blocks for it, or `with_body`) holding the view's blocks, and the footer.
+    `later` False: a compact card that opens unfolded builds its folded blocks now (they
+    are on screen at once), none of them waits for Details (`builds_later`)."""
     frame = _glass(card, ctx, width, asker, notice)
     root = ctx.state.view.root
     children = list(root.children) if isinstance(root, CardBlock) else [root]
@@ -250,11 +261,12 @@ def lay_out_card(
     frame.column.addLayout(frame.footer)
     anchor: QWidget | None = None
     shows = in_compact_view_of(root) if isinstance(root, CardBlock) else (True,)
-    bindings = bindings_by_block(ctx.state) if compact else {}
+    later = compact and later
+    bindings = bindings_by_block(ctx.state) if later else {}
     for child, shown in zip(children, shows, strict=True):
         assert content is not None and frame.content is not None
         folds = compact and not shown
-        if folds and builds_later(child, ctx.state, bindings):
+        if folds and later and builds_later(child, ctx.state, bindings):
             # Built when Details first opens or one of its fields is asked for.
             if anchor is None:
                 anchor = QWidget(content)

@@ -25,14 +25,13 @@ from notch_app.card.staged_args import WidgetCardState, card_state_for
 from notch_app.card.state import CardState
 from notch_app.manifest.model import Tool
 from notch_app.runtime.approval_memory import Change
-from notch_app.runtime.pause import PAUSED_REASON
 from notch_app.ui.blocks import CardContext, build_block
 from notch_app.ui.blocks._context import Editor
 from notch_app.ui.blocks.inputs import InputEditor
 from notch_app.ui.card_view.arming import ConfirmHold
 from notch_app.ui.card_view.body import BODY_SCROLL_REASON
 from notch_app.ui.card_view.checks import CardChecks
-from notch_app.ui.card_view.fold import CardFold
+from notch_app.ui.card_view.fold import CardFold, opens_unfolded
 from notch_app.ui.card_view.frame import lay_out_card
 from notch_app.ui.card_view.gate import ConfirmGate
 from notch_app.ui.card_view.keys import ENTER_HINT, AnswerKeys
@@ -131,9 +130,12 @@ class CardView(QWidget):
         self.setPalette(self._ctx.look.base_palette)
         self.setFont(theme_module.card_font())
         also = also_sends(self._state)
+        # Known before the layout: a card that opens unfolded builds its form at once.
+        opens = compact and opens_unfolded(self._state, notice, bool(changes))
         parts = self._parts = lay_out_card(
             self, self._ctx, tool, width=width, asker=asker, notice=notice,
             with_body=bool(also), compact=compact, screen_height=screen_height,
+            later=not opens,
         )  # fmt: skip
         self.asker_strip = parts.asker_strip
         self.headline_line = parts.headline_line
@@ -146,12 +148,7 @@ class CardView(QWidget):
         self._checks.show_also_sends(also)
         self._checks.show_notes()
         if parts.folded and parts.content is not None:
-            # A risky call is not unfolded for its risk (its lines stand above the body);
-            # a change since last time or a notice is.
-            # The pause's notice ("you paused your rules") names no field: the card the
-            # person knows opens as usual, compact.
-            noticed = bool(notice and notice.strip()) and notice != PAUSED_REASON
-            self._fold.make(self.scope_choices, opens=bool(self.changes.changes) or noticed)
+            self._fold.make(self.scope_choices, opens=opens)
         else:
             self._refresh_fold()
         self._settle()

@@ -1,0 +1,118 @@
+"""A compact card that opens with Details open builds its form with the card and makes
+its one-line facts only when Details is first closed (issue 19: the bundled invoice card
+opens so, and built its form later and its facts hidden for nothing)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtWidgets import QApplication
+
+from notch_app.manifest.model import Tool
+from notch_app.ui.card_view import CardView
+from notch_app.ui.widgets.details_fold import FoldedFacts
+
+
+def _tool() -> Tool:
+    return Tool.model_validate(
+        {
+            "name": "send_note",
+            "inputSchema": {
+                "type": "object",
+                "properties": {
+                    "to": {"type": "string", "title": "To"},
+                    "subject": {"type": "string", "title": "Subject"},
+                    "urgent": {"type": "boolean", "title": "Urgent"},
+                },
+                "required": ["to", "subject"],
+            },
+            "confirmation": {
+                "schemaVersion": 1,
+                "root": {
+                    "type": "card",
+                    "title": "Send a note to {{to}}",
+                    "children": [
+                        {"type": "keyValue", "items": [{"label": "To", "value": "{{to}}"}]},
+                        {"type": "textField", "bind": "{{subject}}", "label": "Subject",
+                         "required": True},
+                        {"type": "toggle", "bind": "{{urgent}}", "label": "Urgent"},
+                    ],
+                    "footer": [
+                        {
+                            "type": "actions",
+                            "items": [
+                                {"label": "Cancel", "role": "cancel"},
+                                {"label": "Send", "role": "confirm"},
+                            ],
+                        }
+                    ],
+                },
+            },
+        }
+    )  # fmt: skip
+
+
+def _card(qtbot: Any, subject: str, notice: str | None = None) -> CardView:
+    view = CardView(
+        _tool(),
+        {"to": "sam@example.com", "subject": subject, "urgent": True},
+        notice=notice,
+        live_pages=False,
+        screen_height=1080,
+    )
+    qtbot.addWidget(view)
+    view.show()
+    QApplication.processEvents()
+    return view
+
+
+def test_a_card_opening_unfolded_builds_its_form_and_no_facts(qtbot: Any) -> None:
+    view = _card(qtbot, "")  # a required field is empty: the person has to act
+    assert view.details_open
+    assert not view.has_unbuilt_fields  # built with the card: it is on screen at once
+    assert view.input_widget("subject").isVisible()
+    assert view.findChildren(FoldedFacts) == []
+    assert not view.state().confirm_enabled
+
+
+def test_closed_later_it_says_the_facts_a_card_built_folded_says(qtbot: Any) -> None:
+    view = _card(qtbot, "")
+    view.state().set("subject", "Lunch")
+    details = view.details
+    assert details is not None
+    view.setFocus()  # not in the field about to fold (Qt would move focus on, unfolding)
+    details.set_open(False)
+    QApplication.processEvents()
+    facts = view.folded_facts
+    assert facts is not None and facts.isVisible()
+    assert view.folded_facts is facts  # made once
+    folded = _card(qtbot, "Lunch")
+    assert not folded.details_open and folded.folded_facts is not None
+    assert (
+        facts.facts() == folded.folded_facts.facts() == {"Subject": "Lunch", "Urgent": "✓ Urgent"}
+    )
+    # Where the card built folded has them: above the folded fields, in reading order.
+    for card in (view, folded):
+        field = card.input_widget("subject")
+        shown = card.folded_facts
+        assert shown is not None
+        content = shown.parentWidget()
+        assert content is not None
+        column = content.layout()
+        assert column is not None
+        widgets = [column.itemAt(i).widget() for i in range(column.count())]  # type: ignore[union-attr]
+        holder = next(i for i, w in enumerate(widgets) if w is not None and w.isAncestorOf(field))
+        assert column.indexOf(shown) < holder
+
+
+def test_a_noticed_card_asked_for_its_facts_while_open_keeps_them_hidden(qtbot: Any) -> None:
+    view = _card(qtbot, "Lunch", notice="Asks anyway: Urgent is on")
+    assert view.details_open
+    facts = view.folded_facts  # asked for: made, hidden while Details is open
+    assert facts is not None and facts.isHidden()
+    details = view.details
+    assert details is not None
+    view.setFocus()  # not in the field about to fold (Qt would move focus on, unfolding)
+    details.set_open(False)
+    QApplication.processEvents()
+    assert facts.isVisible() and facts.facts()
