@@ -19,7 +19,7 @@ import signal
 import subprocess
 import sys
 import tempfile
-from collections.abc import Generator, Iterator
+from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
 from typing import Any, Literal
 
@@ -79,9 +79,12 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.ge
 
 # ---- how many parallel workers ------------------------------------------------------------
 
-WORKERS_PER_CORE = 2
-"""Most of the suite's time is waiting (for a window to settle, a card to arm, a process to
-start, a deadline to pass), not computing: two workers per core keep the cores busy."""
+WORKERS_PER_CORE = 3
+"""Much of the suite's time is waiting (for a window to settle, a card to arm, a process to
+start, a deadline to pass), not computing. With two workers per core the two cores were
+idle a third of the time (5 min 30 s, 375 s of CPU in all); with three they are busy until
+the last files (5 min 9 s under other load), and the timing tests, which measure, still
+run after the workers, alone."""
 WORKERS_VARIABLE = "NOTCH_TEST_WORKERS"
 
 
@@ -242,9 +245,9 @@ class _TimingAlone:
     131 ms with four workers on two cores), so the workers leave them out, and once every
     worker is done the main process runs them in one child pytest, alone, and reports them
     with the rest. Those marked `timing(waits=True)` mostly wait out a client's timeout
-    (~80 s in a row, little CPU): they run first, beside each other only, one per core
-    (two per core failed a bound once in a dozen runs under load);
-    the others, latencies of a computation, after them one at a time. Without workers
+    (~80 s in a row, little CPU): they run beside each other only, one per core (two per
+    core failed a bound once in a dozen runs under load), from when one worker is left;
+    the others, latencies of a computation, after all of them one at a time. Without workers
     (`-n 0`) they run in their place."""
 
     folder: str | None = None
@@ -265,40 +268,70 @@ class _TimingAlone:
         lines = [f"{_timing_kind(i)}\t{i.nodeid}" for i in timed]
         Path(folder, f"{worker}.txt").write_text("\n".join(lines), "utf-8")
 
+    session: pytest.Session | None = None
+    waits: _Child | None = None
+    """The waits lane, started while the last worker still runs (pytest_testnodedown)."""
+    workers_done = 0
+
+    def _kinds(self) -> dict[str, list[str]] | None:
+        """The timing tests by kind, from the first worker's list; None without lists."""
+        lists = sorted(Path(self.folder or "").glob("*.txt")) if self.folder else []
+        if not lists:
+            return None
+        kinds: dict[str, list[str]] = {"waits": [], "alone": []}
+        for line in lists[0].read_text("utf-8").splitlines():
+            if line:
+                kind, nodeid = line.split("\t", 1)
+                kinds[kind].append(nodeid)
+        return kinds
+
+    def _start(self, kind: str, nodeids: list[str]) -> _Child:
+        assert self.session is not None
+        lanes = min(_cores(), len(nodeids)) if kind == "waits" else 1
+        timeout = 120 + 300 * len(nodeids)
+        return _Child(self.session.config, nodeids, "the timing tests' process", timeout, lanes)
+
+    @pytest.hookimpl(optionalhook=True)  # xdist's, in the main process
+    def pytest_testnodedown(self, node: object, error: object) -> None:
+        """Once every worker but one is done, the waits lane starts beside the last one:
+        the run's end was the last file of one worker, two cores mostly idle, then ~35 s
+        of timing tests after it. One worker's load beside two lanes of waiting keeps
+        their bounds (each has a second of slack); the `alone` tests still run after."""
+        self.workers_done += 1
+        session = self.session
+        if session is None or self.waits is not None or session.shouldstop:
+            return
+        workers = len(session.config.getoption("tx") or [])
+        if workers < 2 or self.workers_done < workers - 1:
+            return
+        kinds = self._kinds()
+        if kinds and kinds["waits"]:
+            self.waits = self._start("waits", kinds["waits"])
+
     @pytest.hookimpl(wrapper=True)
     def pytest_runtestloop(self, session: pytest.Session) -> Generator[None, object, object]:
+        self.session = session
         result = yield
         folder = self.folder
         if not folder or hasattr(session.config, "workerinput"):
             return result
-        lists = sorted(Path(folder).glob("*.txt"))
+        kinds = self._kinds()
         if session.config.option.collectonly:  # `--co`: the workers run nothing
             shutil.rmtree(folder, ignore_errors=True)
             return result
         stopped = session.shouldstop or session.shouldfail or session.testsfailed
-        if not lists and not stopped and session.testscollected:
+        if kinds is None and not stopped and session.testscollected:
             # Once a run inside a test removed this folder, and 39 timing tests were left
             # out of every run without a word. Never silently again.
             raise RuntimeError(
                 f"no worker's list of timing tests is in {folder}: they would not run"
             )
-        lines = [n for n in lists[0].read_text("utf-8").splitlines() if n] if lists else []
         shutil.rmtree(folder, ignore_errors=True)
-        kinds: dict[str, list[str]] = {"waits": [], "alone": []}
-        for line in lines:
-            kind, nodeid = line.split("\t", 1)
-            kinds[kind].append(nodeid)
-        for kind, nodeids in kinds.items():
-            if not nodeids or session.shouldstop:
+        for kind, nodeids in (kinds or {}).items():
+            started = self.waits if kind == "waits" else None
+            if not nodeids or (session.shouldstop and started is None):
                 continue
-            lanes = min(_cores(), len(nodeids)) if kind == "waits" else 1
-            reports, crash = _run_child(
-                session.config,
-                nodeids,
-                "the timing tests' process",
-                120 + 300 * len(nodeids),
-                lanes,
-            )
+            reports, crash = (started or self._start(kind, nodeids)).reports()
             for nodeid in nodeids:
                 got = reports.get(nodeid, [])
                 location = got[0].location if got else (nodeid.split("::")[0], None, nodeid)
@@ -315,24 +348,54 @@ def _timing_kind(item: pytest.Item) -> str:
     return "waits" if marker is not None and marker.kwargs.get("waits") else "alone"
 
 
-def _heavy_first(item: pytest.Item) -> int:
-    """Which files a worker should draw first (lower first): the longest ones, so that none
-    starts last and keeps the whole run waiting for it. mypy on a fresh clone (no cache)
-    is the longest single test; e2e files wait on windows and processes."""
-    path = item.path.as_posix()
-    if item.get_closest_marker("quality"):
-        return 0
-    if "/tests/e2e/" in path or item.get_closest_marker("web_engine"):
-        return 1
-    if item.get_closest_marker("packaging"):
-        return 2
-    return 3
+FILE_SECONDS = Path(__file__).with_name("file_seconds.json")
+"""Each test file's seconds in a full run (its tests' setup, call and teardown), the
+longest first. The workers draw whole files in the order of the items, so the longest
+start first and none starts last and keeps the run waiting alone (in alphabetical order
+the 2-minute MCP-client file started at 71 s and the web sandbox's at 119 s, and the run
+ended on a file of 6-second waits). Written by a whole run with
+NOTCH_TESTS_RECORD_SECONDS=1 (CONTRIBUTING.md); a file it does not name yet is placed by
+its kind."""
+RECORD_SECONDS = "NOTCH_TESTS_RECORD_SECONDS"
+_SECONDS: dict[str, float] = {}
+
+
+def _recorded_seconds() -> dict[str, float]:
+    try:
+        seconds = json.loads(FILE_SECONDS.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return {str(k): float(v) for k, v in seconds.items()} if isinstance(seconds, dict) else {}
+
+
+def _heavy_first(recorded: dict[str, float]) -> Callable[[pytest.Item], tuple[int, float]]:
+    """The order in which workers should draw files (lower first): mypy on a fresh clone
+    (no cache) first, the longest it has to do; then the longest files by their recorded
+    seconds, or for a file not recorded yet by its kind (e2e files wait on windows and
+    processes)."""
+
+    def key(item: pytest.Item) -> tuple[int, float]:
+        if item.get_closest_marker("quality"):
+            return (0, 0.0)
+        path = item.path.as_posix()
+        guess = 1.0
+        if "/tests/e2e/" in path or item.get_closest_marker("web_engine"):
+            guess = 10.0
+        elif item.get_closest_marker("packaging"):
+            guess = 15.0
+        return (1, -recorded.get(_file_of(item.nodeid), guess))
+
+    return key
+
+
+def _file_of(nodeid: str) -> str:
+    return nodeid.split("::", 1)[0]
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     if os.environ.get(OWN_PROCESS):
         return
-    items.sort(key=_heavy_first)  # stable: each file's tests keep their order
+    items.sort(key=_heavy_first(_recorded_seconds()))  # stable: a file's tests keep order
     for item in items:
         if "/tests/e2e/" in item.path.as_posix():
             item.add_marker(pytest.mark.e2e)  # `-m "not e2e"` leaves every one of them out
@@ -342,42 +405,58 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.timeout(0))
 
 
+class _Child:
+    """A child pytest running `nodeids`; `reports()` waits for it and returns its reports
+    by node id, and why it ended early ("" when it did not: a signal, or pytest's own
+    failure). With `lanes` above 1 the child runs that many tests at a time (workers
+    drawing single tests), else all in its own process."""
+
+    def __init__(
+        self, config: pytest.Config, nodeids: list[str], what: str, timeout: float, lanes: int = 1
+    ) -> None:
+        self.config, self.what, self.timeout = config, what, timeout
+        workers = ["-n", str(lanes), "--dist", "load"] if lanes > 1 else ["-n", "0"]
+        self.base = Path(tempfile.mkdtemp(prefix="notch-child-"))
+        self.out = self.base / "reports.jsonl"
+        self.log = self.base / "child.log"
+        argv = [
+            sys.executable, "-m", "pytest", *workers, "-p", "no:cacheprovider", "-q",
+            f"--basetemp={self.base / 'tmp'}", *nodeids,
+        ]  # fmt: skip
+        env = {**os.environ, OWN_PROCESS: str(self.out)}
+        env.pop(TIMING_LIST, None)
+        with self.log.open("wb") as said:
+            self.process = subprocess.Popen(
+                argv, cwd=config.rootpath, env=env, stdout=said, stderr=subprocess.STDOUT
+            )
+
+    def reports(self) -> tuple[dict[str, list[Any]], str]:
+        try:
+            code = self.process.wait(self.timeout)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+            raise
+        reports: dict[str, list[Any]] = {}
+        if self.out.exists():
+            for line in self.out.read_text(encoding="utf-8").splitlines():
+                report = self.config.hook.pytest_report_from_serializable(
+                    config=self.config, data=json.loads(line)
+                )
+                reports.setdefault(report.nodeid, []).append(report)
+        if code < 0 or code not in (0, 1, 5):  # a signal, or pytest's own failure
+            how = f"signal {signal.Signals(-code).name}" if code < 0 else f"exit code {code}"
+            tail = self.log.read_text(encoding="utf-8", errors="replace")[-6000:]
+            return reports, f"{self.what} ended with {how} ({self.log}):\n{tail}"
+        shutil.rmtree(self.base, ignore_errors=True)
+        return reports, ""
+
+
 def _run_child(
     config: pytest.Config, nodeids: list[str], what: str, timeout: float, lanes: int = 1
 ) -> tuple[dict[str, list[Any]], str]:
-    """Run `nodeids` in a child pytest and return its reports by node id, and why it ended
-    early ("" when it did not: a signal, or pytest's own failure). With `lanes` above 1
-    the child runs that many tests at a time (workers drawing single tests), else all in
-    its own process."""
-    workers = ["-n", str(lanes), "--dist", "load"] if lanes > 1 else ["-n", "0"]
-    base = Path(tempfile.mkdtemp(prefix="notch-child-"))
-    out = base / "reports.jsonl"
-    log = base / "child.log"
-    argv = [
-        sys.executable, "-m", "pytest", *workers, "-p", "no:cacheprovider", "-q",
-        f"--basetemp={base / 'tmp'}", *nodeids,
-    ]  # fmt: skip
-    env = {**os.environ, OWN_PROCESS: str(out)}
-    env.pop(TIMING_LIST, None)
-    with log.open("wb") as said:
-        child = subprocess.run(
-            argv, cwd=config.rootpath, env=env, stdout=said, stderr=subprocess.STDOUT,
-            timeout=timeout, check=False,
-        )  # fmt: skip
-    reports: dict[str, list[Any]] = {}
-    if out.exists():
-        for line in out.read_text(encoding="utf-8").splitlines():
-            report = config.hook.pytest_report_from_serializable(
-                config=config, data=json.loads(line)
-            )
-            reports.setdefault(report.nodeid, []).append(report)
-    code = child.returncode
-    if code < 0 or code not in (0, 1, 5):  # a signal, or pytest's own failure
-        how = f"signal {signal.Signals(-code).name}" if code < 0 else f"exit code {code}"
-        tail = log.read_text(encoding="utf-8", errors="replace")[-6000:]
-        return reports, f"{what} ended with {how} ({log}):\n{tail}"
-    shutil.rmtree(base, ignore_errors=True)
-    return reports, ""
+    """Run `nodeids` in a child pytest (_Child) and wait for its reports."""
+    return _Child(config, nodeids, what, timeout, lanes).reports()
 
 
 class _WebEngineBatch:
@@ -448,6 +527,8 @@ _BATCHES = pytest.StashKey[dict[Path, _WebEngineBatch]]()
 
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    file = _file_of(report.nodeid)
+    _SECONDS[file] = _SECONDS.get(file, 0.0) + report.duration
     target = os.environ.get(OWN_PROCESS)
     config = _CONFIG[0]
     if not target or hasattr(config, "workerinput"):  # a child's workers: its main writes
@@ -494,3 +575,20 @@ def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
             "of its own: CONTRIBUTING.md)"
         )
     return result
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """With NOTCH_TESTS_RECORD_SECONDS=1, a whole run that passed writes FILE_SECONDS."""
+    config = session.config
+    if (
+        not os.environ.get(RECORD_SECONDS)
+        or hasattr(config, "workerinput")
+        or os.environ.get(OWN_PROCESS)
+        or exitstatus != 0
+        or config.args_source != pytest.Config.ArgsSource.TESTPATHS  # not some files only
+        or config.option.markexpr
+        or config.option.keyword
+    ):
+        return
+    seconds = {f: round(s, 1) for f, s in sorted(_SECONDS.items(), key=lambda fs: -fs[1])}
+    FILE_SECONDS.write_text(json.dumps(seconds, indent=1) + "\n", encoding="utf-8")

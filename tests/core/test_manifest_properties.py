@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from notch_app.manifest.paths import join_pointer
 from notch_app.manifest.reading import Problem, parse_text
 from notch_app.manifest.rules import check_manifest
+from notch_app.manifest.trust_rules import find_claim
 
 CORPUS = Path(__file__).parent / "corpus"
 PROPERTY_SETTINGS = settings(
@@ -70,7 +71,11 @@ def test_every_pointer_maps_to_the_text_of_its_value(
 # --- generated valid views -------------------------------------------------------------
 
 names = st.from_regex(r"[a-z][a-z0-9_]{0,7}", fullmatch=True)
-labels = st.text(st.characters(min_codepoint=32, max_codepoint=0x2FF), min_size=1, max_size=20)
+# A label that claims to be a vendor ("IC10UD": iCloud in look-alike letters, found by a
+# run) is rightly warned about (tests/core/test_manifest_trust_rules.py): not a valid view.
+labels = st.text(
+    st.characters(min_codepoint=32, max_codepoint=0x2FF), min_size=1, max_size=20
+).filter(lambda text: find_claim(text) is None)
 KINDS = ("string", "boolean", "tags", "integer", "choice", "person")
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,17 +18,16 @@ pytestmark = pytest.mark.e2e
 
 
 @pytest.fixture
-def doomed_x(wait_for: Any) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
-    """An Xvfb of this test's own, for the test to kill."""
+def doomed_x(
+    start_xvfb: Callable[..., tuple[str, subprocess.Popen[bytes]]],
+) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """An Xvfb of this test's own, for the test to kill. Its number is Xvfb's own choice
+    (-displayfd, tests/e2e/conftest.py): an Xvfb killed with SIGKILL leaves its socket
+    behind, and a search for a number without one ran out after a hundred runs."""
     if shutil.which("Xvfb") is None:
         pytest.skip("Xvfb is not installed (scripts/debian-packages.txt)")
-    n = next(n for n in range(400, 500) if not Path(f"/tmp/.X11-unix/X{n}").exists())
-    xvfb = subprocess.Popen(
-        ["Xvfb", f":{n}", "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
-    wait_for(lambda: Path(f"/tmp/.X11-unix/X{n}").exists(), 10, "the Xvfb to kill")
-    yield f":{n}", xvfb
+    display, xvfb = start_xvfb("-screen", "0", "1280x800x24", "-nolisten", "tcp")
+    yield display, xvfb
     if xvfb.poll() is None:
         xvfb.kill()
         xvfb.wait(5)
