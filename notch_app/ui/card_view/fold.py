@@ -94,15 +94,18 @@ def must_act(state: CardState, inputs: list[InputBinding]) -> bool:
     ) or any(errors.get(b.path) for b in inputs)
 
 
-def opens_unfolded(state: CardState, notice: str | None, changed: bool) -> bool:
-    """Whether a compact card opens with Details open: a change since last time
-    (`changed`), a notice, or a folded input the person has to act on (`must_act`).
-    A risky call is not unfolded for its risk (its lines stand above the body). The
-    pause's notice ("you paused your rules") names no field: the card the person
-    knows opens as usual, compact."""
-    if changed or (bool(notice and notice.strip()) and notice != PAUSED_REASON):
-        return True
-    return must_act(state, folded_inputs(state, folded_children(state.view.root)))
+def fold_plan(
+    state: CardState, notice: str | None, changed: bool
+) -> tuple[bool, list[InputBinding]]:
+    """Whether a compact card opens with Details open, and its folded inputs the facts
+    say (`folded_inputs`), worked out once before the card is laid out. It opens so for
+    a change since last time (`changed`), a notice, or a folded input the person has to
+    act on (`must_act`). A risky call is not unfolded for its risk (its lines stand
+    above the body). The pause's notice ("you paused your rules") names no field: the
+    card the person knows opens as usual, compact."""
+    inputs = folded_inputs(state, folded_children(state.view.root))
+    noticed = bool(notice and notice.strip()) and notice != PAUSED_REASON
+    return changed or noticed or must_act(state, inputs), inputs
 
 
 class CardFold:
@@ -239,15 +242,16 @@ class CardFold:
             widget = widget.nextInFocusChain()
         return stops
 
-    def make(self, scope_choices: ScopeChoices | None, opens: bool) -> None:
-        """The compact view: what is folded says its values in one line each, "Details"
-        unfolds the form in place. Opens unfolded when `opens` (a notice, a change since
-        last time) or where the person has to act: an empty required field, a refused
-        value (`must_act`). A card that opens unfolded makes its one-line facts only
-        when Details is first closed (or they are asked for): nothing shows them before."""
+    def make(
+        self, scope_choices: ScopeChoices | None, opens: bool, inputs: list[InputBinding]
+    ) -> None:
+        """The compact view: what is folded says its values in one line each (`inputs`,
+        from `fold_plan`), "Details" unfolds the form in place. Opens unfolded when
+        `opens` (`fold_plan`: a notice, a change since last time, a field the person has
+        to act on). A card that opens unfolded makes its one-line facts only when
+        Details is first closed (or they are asked for): nothing shows them before."""
         frame = self._frame
         width = frame.width - 40
-        inputs = folded_inputs(self._ctx.state, [block for block, _h in frame.folded])
         self._inputs = inputs
         toggle = DetailsToggle(self._ctx.look, frame.column.parentWidget())
         toggle.set_count(len(inputs))
@@ -267,7 +271,7 @@ class CardFold:
         # and the facts once (a refresh here as well was a fourth of the fold's work).
         # A risky call is not unfolded for its risk: its risk lines stand above the body
         # and what runs as written (the command, the diff) is always in the first view.
-        if opens or must_act(self._ctx.state, inputs):
+        if opens:
             toggle.set_open(True)
         else:
             self.show(False)

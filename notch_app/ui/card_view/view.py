@@ -31,7 +31,7 @@ from notch_app.ui.blocks.inputs import InputEditor
 from notch_app.ui.card_view.arming import ConfirmHold
 from notch_app.ui.card_view.body import BODY_SCROLL_REASON
 from notch_app.ui.card_view.checks import CardChecks
-from notch_app.ui.card_view.fold import CardFold, opens_unfolded
+from notch_app.ui.card_view.fold import CardFold, fold_plan
 from notch_app.ui.card_view.frame import lay_out_card
 from notch_app.ui.card_view.gate import ConfirmGate
 from notch_app.ui.card_view.keys import ENTER_HINT, AnswerKeys
@@ -131,7 +131,7 @@ class CardView(QWidget):
         self.setFont(theme_module.card_font())
         also = also_sends(self._state)
         # Known before the layout: a card that opens unfolded builds its form at once.
-        opens = compact and opens_unfolded(self._state, notice, bool(changes))
+        opens, folded = fold_plan(self._state, notice, bool(changes)) if compact else (False, [])
         parts = self._parts = lay_out_card(
             self, self._ctx, tool, width=width, asker=asker, notice=notice,
             with_body=bool(also), compact=compact, screen_height=screen_height,
@@ -148,7 +148,7 @@ class CardView(QWidget):
         self._checks.show_also_sends(also)
         self._checks.show_notes()
         if parts.folded and parts.content is not None:
-            self._fold.make(self.scope_choices, opens=opens)
+            self._fold.make(self.scope_choices, opens, folded)
         else:
             self._refresh_fold()
         self._settle()
