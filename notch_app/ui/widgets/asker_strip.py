@@ -17,6 +17,7 @@ import contextlib
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import Final
 
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QPainter, QPainterPath, QPaintEvent, QPixmap, QResizeEvent
@@ -95,10 +96,24 @@ class Asker:
 _ICONS: dict[tuple[str, str, str | None], QPixmap] = {}
 
 
+_SOURCES: dict[int, tuple[CatalogEntry, str]] = {}
+"""id(a loaded entry) → (the entry, `source_of` it): each entry holds its own, so an id
+is never reused. A catalog reload makes new entries, which are looked at again."""
+_MAX_SOURCES: Final = 256
+
+
 def source_of(entry: CatalogEntry) -> str:
     """Where a loaded integration came from: THROUGH_GATEWAY for one a `notch mcp`
-    gateway brought (folder or not), else `installed_from` its folder."""
-    return THROUGH_GATEWAY if entry.through_gateway else installed_from(entry.folder)
+    gateway brought (folder or not), else `installed_from` its folder. Worked out once
+    per loaded entry (resolving its folder is file system calls on every card)."""
+    kept = _SOURCES.get(id(entry))
+    if kept is not None and kept[0] is entry:
+        return kept[1]
+    source = THROUGH_GATEWAY if entry.through_gateway else installed_from(entry.folder)
+    if len(_SOURCES) >= _MAX_SOURCES:
+        _SOURCES.pop(next(iter(_SOURCES)))
+    _SOURCES[id(entry)] = (entry, source)
+    return source
 
 
 def asker_for(
@@ -175,10 +190,30 @@ class AskerStrip(QWidget):
         self.setFixedHeight(self._line)
         self.crowd: tuple[int, AskingProcess] | None = None
         """(cards waiting, the process asking them) while the line is shown."""
-        self.decline_all = PillButton(look, small=True, text=DECLINE_ALL_FROM_ASKER, parent=self)
-        self.decline_all.setObjectName("DeclineAllFromAsker")
-        self.decline_all.clicked.connect(self.declineAllRequested)
-        self.decline_all.hide()
+        # "Decline all from this asker" shows only for a crowd of cards: made then (or
+        # when asked for), not built and polished hidden with every card.
+        self._decline_all: PillButton | None = None
+
+    @property
+    def decline_all(self) -> PillButton:
+        """The "Decline all from this asker" button (made on first need; hidden while
+        there is no crowd). Tab reaches it right after the strip, as the first of the
+        card's stops, wherever in the card's life it is made."""
+        button = self._decline_all
+        if button is None:
+            button = PillButton(self._look, small=True, text=DECLINE_ALL_FROM_ASKER, parent=self)
+            button.setObjectName("DeclineAllFromAsker")
+            button.clicked.connect(self.declineAllRequested)
+            button.hide()
+            self._decline_all = button
+            # A widget made now joins the window's focus chain at its end: moved to right
+            # after the strip (Tab order is set only from a widget that takes focus).
+            policy = self.focusPolicy()
+            self.setFocusPolicy(Qt.FocusPolicy.TabFocus)
+            QWidget.setTabOrder(self, button)
+            self.setFocusPolicy(policy)
+            self._place_button()
+        return button
 
     def set_crowd(self, count: int, process: AskingProcess | None) -> None:
         """Say that `process` has `count` cards waiting, with "Decline all from this
@@ -224,7 +259,8 @@ class AskerStrip(QWidget):
         )
 
     def resizeEvent(self, event: QResizeEvent) -> None:
-        self._place_button()
+        if self._decline_all is not None:
+            self._place_button()
         super().resizeEvent(event)
 
     @property
