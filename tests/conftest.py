@@ -239,15 +239,23 @@ def pytest_sessionstart(session: pytest.Session) -> None:
             child.wait()
 
 
+WAITS_PER_CORE = 2
+"""The waits lanes. They are the run's tail, after the workers, and all but idle (3 % of
+the two cores in a 15 s sample): two per core halve it. Their only CPU is starting a
+client process (~0.2–0.5 s), which each bound allows a second for (STARTUP_S in
+tests/core/test_waits_bounded.py). Two per core once failed a bound in a dozen runs
+while other work loaded the machine; in the tail there is none."""
+
+
 class _TimingAlone:
     """Tests marked `timing` assert how long something takes. Beside other workers they
     would measure the machine's load as much as the code (a 100 ms latency bound failed at
     131 ms with four workers on two cores), so the workers leave them out, and once every
     worker is done the main process runs them in one child pytest, alone, and reports them
     with the rest. Those marked `timing(waits=True)` mostly wait out a client's timeout
-    (~80 s in a row, little CPU): they run beside each other only, one per core (two per
-    core failed a bound once in a dozen runs under load), from when one worker is left;
-    the others, latencies of a computation, after all of them one at a time. Without workers
+    (~63 s in a row, a few per cent of the CPU): they run beside each other only,
+    WAITS_PER_CORE at a time per core, from when one worker is left; the others,
+    latencies of a computation, after all of them one at a time. Without workers
     (`-n 0`) they run in their place."""
 
     folder: str | None = None
@@ -287,7 +295,7 @@ class _TimingAlone:
 
     def _start(self, kind: str, nodeids: list[str]) -> _Child:
         assert self.session is not None
-        lanes = min(_cores(), len(nodeids)) if kind == "waits" else 1
+        lanes = min(WAITS_PER_CORE * _cores(), len(nodeids)) if kind == "waits" else 1
         timeout = 120 + 300 * len(nodeids)
         return _Child(self.session.config, nodeids, "the timing tests' process", timeout, lanes)
 

@@ -32,7 +32,7 @@ from notch_app.ipc.client import ANSWER_WAIT_S, WITHDRAW_WAIT_S
 # beside parallel workers that start took up to 5.2 s; beside only each other, well under
 # (the `timing` mark, tests/conftest.py). They spend their time waiting out a client's
 # timeout, not computing (a hook or `notch ask` starts in ~0.2 s of CPU): after the
-# workers they run beside each other, one per core.
+# workers they run beside each other, two per core (tests/conftest.py).
 pytestmark = pytest.mark.timing(waits=True)
 
 MAIL = "com.example.mail"  # the integration tests/core/conftest.py serves
