@@ -168,9 +168,13 @@ class FoldedFacts(QWidget):
         self._facts: list[_Fact] = []
         key_metrics = QFontMetrics(self._key_font)
         self._key_metrics = key_metrics
-        for binding in inputs:
+        font_key = self._key_font.key()
+        # Each label's advance and its one-line key, measured once per font and label
+        # (a tool's labels are the same on each of its cards: three text measurements a
+        # row, a tenth of a 20-input card's facts).
+        keys = [_key_of(key_metrics, font_key, binding.label) for binding in inputs]
+        for binding, (advance, _key, _key_advance) in zip(inputs, keys, strict=True):
             if binding.kind != "toggle":
-                advance = key_metrics.horizontalAdvance(binding.label)
                 self._key_width = max(self._key_width, min(_KEY_WIDTH, advance))
         self._value_width = max(80, width - self._key_width - _GAP)
         self._metrics = QFontMetrics(self._value_font)
@@ -186,14 +190,12 @@ class FoldedFacts(QWidget):
         self._all_said = False
         """Every row has been said once (then an edit looks only at the rows it reaches)."""
         self._shown_any = False
-        for binding in inputs:
+        for binding, (_advance, key, advance) in zip(inputs, keys, strict=True):
             # One line: a long label is cut (whole in its tooltip), never stacked in three.
-            key = key_metrics.elidedText(binding.label, Qt.TextElideMode.ElideRight, _KEY_WIDTH)
             depends = frozenset(
                 p.partition(".")[0] for p in (binding.path, *state.visibility_paths(binding.block))
             )
             words = LiveFact(state.tool, binding.path)
-            advance = key_metrics.horizontalAdvance(key)
             at = len(self._facts)
             self._facts.append(_Fact(binding, key, advance, words, depends, at))
             for name in depends:
@@ -347,13 +349,16 @@ class FoldedFacts(QWidget):
 
     def paintEvent(self, event: QPaintEvent) -> None:
         painter = QPainter(self)
-        for fact, key_box, value_box in self._laid_out(self.width()):
+        rows = self._laid_out(self.width())
+        # The keys, then the values: no box overlaps another, so one font and pen each.
+        painter.setFont(self._key_font)
+        painter.setPen(self._key_color)
+        for fact, key_box, _value_box in rows:
             if fact.binding.kind != "toggle":
-                painter.setFont(self._key_font)
-                painter.setPen(self._key_color)
                 painter.drawText(key_box, _KEY_FLAGS, fact.key)
-            painter.setFont(self._value_font)
-            painter.setPen(self._value_color)
+        painter.setFont(self._value_font)
+        painter.setPen(self._value_color)
+        for fact, _key_box, value_box in rows:
             painter.drawText(value_box, _VALUE_FLAGS, fact.fitted)
         painter.end()
 
@@ -405,6 +410,23 @@ class FoldedFacts(QWidget):
     def drawn(self) -> dict[str, str]:
         """Label → the value as drawn (cut with … where it did not fit)."""
         return {f.binding.label: f.fitted for f in self._facts if _kept(f)}
+
+
+_KEYS: dict[tuple[str, str], tuple[int, str, int]] = {}
+"""(a font's key, a label) → the label's advance, its one-line key (cut with … past
+_KEY_WIDTH) and the key's advance."""
+_MAX_KEYS: Final = 4096
+
+
+def _key_of(metrics: QFontMetrics, font_key: str, label: str) -> tuple[int, str, int]:
+    kept = _KEYS.get((font_key, label))
+    if kept is None:
+        key = metrics.elidedText(label, Qt.TextElideMode.ElideRight, _KEY_WIDTH)
+        kept = (metrics.horizontalAdvance(label), key, metrics.horizontalAdvance(key))
+        if len(_KEYS) >= _MAX_KEYS:
+            _KEYS.clear()
+        _KEYS[(font_key, label)] = kept
+    return kept
 
 
 _ADVANCES: dict[str, dict[str, int]] = {}
