@@ -54,7 +54,7 @@ def also_sends(state: CardState) -> list[AlsoSent]:
     shown = state.shown_now()
     final = state.final_arguments()
     out: list[AlsoSent] = []
-    for path in _unshown(final, "", shown):
+    for path in _unshown(final, "", shown, frozenset(shown)):
         if len(out) == MAX_ENTRIES:
             out.append(AlsoSent("…", "More", "more arguments are sent than listed here"))
             break
@@ -73,7 +73,7 @@ def also_sends(state: CardState) -> list[AlsoSent]:
     return out
 
 
-def _unshown(value: Any, prefix: str, shown: list[str]) -> Iterator[str]:
+def _unshown(value: Any, prefix: str, shown: list[str], exact: frozenset[str]) -> Iterator[str]:
     if isinstance(value, Mapping):
         children: list[tuple[str, Any]] = [(str(k), v) for k, v in value.items()]
     elif isinstance(value, list):
@@ -82,10 +82,11 @@ def _unshown(value: Any, prefix: str, shown: list[str]) -> Iterator[str]:
         return
     for key, child in children:
         path = f"{prefix}.{key}" if prefix else key
-        if is_blank(child) or any(covers(s, path) for s in shown):
+        # A path shown as it is (most are) is found in the set, not against every path.
+        if is_blank(child) or path in exact or any(covers(s, path) for s in shown):
             continue
         if isinstance(child, Mapping | list) and any(partly_shows(s, path) for s in shown):
-            yield from _unshown(child, path, shown)  # the card shows a part: list the rest
+            yield from _unshown(child, path, shown, exact)  # the card shows a part: the rest
         else:
             yield path  # (a scalar where the card reads inside one shows none of it)
 

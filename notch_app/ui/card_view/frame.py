@@ -123,6 +123,40 @@ def folded_children(root: Any) -> list[Any]:
     return [child for child, shown in zip(root.children, shows, strict=True) if not shown]
 
 
+_LATER: dict[int, tuple[Any, tuple[tuple[int, ...], frozenset[int], tuple[str, ...]] | None]] = {}
+"""id(a block) → (the block, `_later_plan` of it): each entry holds its block, so an id
+is never reused; a loaded tool's view is never changed in place."""
+_MAX_LATER: Final = 4096
+
+
+def _later_plan(block: Any) -> tuple[tuple[int, ...], frozenset[int], tuple[str, ...]] | None:
+    """What of `builds_later` does not depend on the values, worked out once per block:
+    None when a block under it can never wait (a type that may hold a button, a check
+    line or a monospace value), else the ids of the blocks under it, those of its text
+    areas, and the texts its display blocks fill from the arguments."""
+    kept = _LATER.get(id(block))
+    if kept is not None and kept[0] is block:
+        return kept[1]
+    under: list[int] = []
+    areas: set[int] = set()
+    templates: list[str] = []
+    plan: tuple[tuple[int, ...], frozenset[int], tuple[str, ...]] | None = None
+    for visit in walk_blocks(block):
+        node = visit.block
+        if getattr(node, "type", None) not in _BUILT_LATER or getattr(node, "monospace", False):
+            break
+        templates.extend(shown_templates(node))
+        if getattr(node, "multiline", False):
+            areas.add(id(node))
+        under.append(id(node))
+    else:
+        plan = (tuple(under), frozenset(areas), tuple(templates))
+    if len(_LATER) >= _MAX_LATER:
+        _LATER.pop(next(iter(_LATER)))
+    _LATER[id(block)] = (block, plan)
+    return plan
+
+
 def builds_later(
     block: Any, state: CardState, bindings: dict[int, list[InputBinding]] | None = None
 ) -> bool:
@@ -135,17 +169,12 @@ def builds_later(
     long to show whole, and no button. A text area that may scroll holds confirm while
     not built (`CardFold`) as it would built and folded. `bindings`: the card's
     `bindings_by_block`, when asked for several blocks."""
-    under: set[int] = set()
-    areas: set[int] = set()
-    for visit in walk_blocks(block):
-        node = visit.block
-        if getattr(node, "type", None) not in _BUILT_LATER or getattr(node, "monospace", False):
-            return False
-        if any(state.text_warnings(t) for t in shown_templates(node)):
-            return False
-        if getattr(node, "multiline", False):
-            areas.add(id(node))
-        under.add(id(node))
+    plan = _later_plan(block)
+    if plan is None:
+        return False
+    under, areas, templates = plan
+    if any(state.text_warnings(t) for t in templates):
+        return False
     if bindings is None:
         bindings = bindings_by_block(state)
     for node_id in under:
