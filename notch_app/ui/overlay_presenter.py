@@ -144,6 +144,9 @@ class OverlayPresenter(
         self._done_timer.timeout.connect(self._after_done)
         self._init_arming()
 
+        # The window gone (a display lost, a test's teardown), a note's or a card's timer
+        # would still fire into it: stop them all with it.
+        self.window.destroyed.connect(self._stop_timers)
         self.window.dismissRequested.connect(self._on_dismiss_requested)
         self.window.approveRequested.connect(self._on_approve_requested)
         self.window.activity.connect(self._on_activity)
@@ -490,6 +493,10 @@ class OverlayPresenter(
             self._decided_in_run = 0
             self.window.show_idle()
             self._follow_notch()
+
+    def _stop_timers(self) -> None:
+        for timer in self.findChildren(QTimer):
+            timer.stop()
 
     def _update_counter(self) -> None:
         if self.window.look == "card":

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+import shiboken6
 from PySide6.QtCore import QAbstractAnimation, QEvent, QObject, QPoint, Qt, QTimer
 from PySide6.QtWidgets import QApplication
 
@@ -324,3 +325,32 @@ def test_the_notch_follows_a_card_that_grows(
         timeout=2000,
     )
     assert presenter.window.geometry().top() == before.top()
+
+
+def test_a_window_gone_under_its_done_note_takes_the_notes_timer_with_it(
+    qtbot: Any, sink: Any, simple_factory: Any, card_request: Any, simple_card: Any
+) -> None:
+    """The window deleted while its "Approved" note is up (a display lost, a teardown): the
+    note's timer used to fire into the deleted window anyway ("Internal C++ object
+    (NotchWindow) already deleted", caught in a later test's Qt loop)."""
+    presenter = OverlayPresenter(
+        sink, simple_factory, OverlaySettings(expand_ms=0, done_ms=150, park_after_s=0)
+    )
+    qtbot.addWidget(presenter.side_notch)
+    presenter.present(card_request("a"))
+    _settle(qtbot, presenter, "card")
+    _armed(qtbot, presenter)
+    qtbot.mouseClick(_card(presenter, simple_card).approve, Qt.MouseButton.LeftButton)
+    assert presenter.window.look == "done"
+    timers = presenter.findChildren(QTimer)
+    assert any(t.isActive() for t in timers), "the note's timer runs"
+    window = presenter.window
+    window.deleteLater()
+    qtbot.waitUntil(lambda: not shiboken6.isValid(window), timeout=3000)
+    assert not any(t.isActive() for t in timers)
+    # Past the note's 150 ms: nothing fires into the deleted window (pytest-qt fails the
+    # test on an exception raised in the Qt loop).
+    ticks = QTimer()
+    ticks.setSingleShot(True)
+    with qtbot.waitSignal(ticks.timeout, timeout=3000):
+        ticks.start(400)
