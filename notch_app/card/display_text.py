@@ -29,6 +29,12 @@ _KEPT: Final = frozenset("\n\t")
 _ASCII_CONTROL: Final = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 """The ASCII characters `is_invisible` marks: controls other than tab and line feed."""
 
+_PRINTABLE_INVISIBLE: Final = re.compile(
+    "[\u115f\u1160\u3164\uffa0\u2800\u034f\ufe00-\ufe0e\U000e0100-\U000e01ef]"
+)
+"""The characters `is_invisible` marks that Python counts as printable: the fillers and
+blanks of _INVISIBLE_EXTRA that are letters, symbols or marks, and variation selectors."""
+
 _ZWJ: Final = "\u200d"
 _INVISIBLE_EXTRA: Final = frozenset("\u115f\u1160\u3164\uffa0\u2800\u180e\u034f\u2028\u2029")
 """Fillers and blanks that are not format characters but draw nothing (Hangul fillers,
@@ -74,6 +80,11 @@ def mark_invisible(text: str) -> str:
     if text.isascii() and (text.isprintable() or not _ASCII_CONTROL.search(text)):
         # The common case, a line or lines of plain ASCII: nothing to look at (in ASCII
         # only the control characters are invisible, and line breaks and tabs are kept).
+        return text
+    if text.isprintable() and not _PRINTABLE_INVISIBLE.search(text):
+        # One line with curly quotes, accents, a € sign: no format, control, private-use
+        # or unassigned character (Python calls those not printable), and none of the
+        # printable ones that draw nothing: nothing to mark, no emoji joiner to keep.
         return text
     out: list[str] = []
     for i, ch in enumerate(text):

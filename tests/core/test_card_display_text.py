@@ -108,3 +108,38 @@ def test_ascii_lines_take_the_short_way_and_say_the_same_as_each_character() -> 
         text = f"Hi Sam,\n\tline{chr(code)}two\n"
         one_by_one = "".join(mark(ch) if is_invisible(ch) else ch for ch in text)
         assert mark_invisible(text) == one_by_one, code
+
+
+def test_text_python_calls_printable_is_marked_the_same_the_short_way() -> None:
+    # One printable line of any script skips the character walk (issue 19: curly quotes
+    # and a € sign on every card); the printable characters that draw nothing must not.
+    printable_invisible = [
+        chr(cp)
+        for cp in range(0x110000)
+        if not 0xD800 <= cp <= 0xDFFF and chr(cp).isprintable() and is_invisible(chr(cp))
+    ]
+    assert "\u2800" in printable_invisible and "\ufe00" in printable_invisible
+    for ch in printable_invisible:
+        assert mark_invisible(f"“a{ch}b”") == f"“a{mark(ch)}b”", hex(ord(ch))
+
+
+@given(st.text(max_size=40))
+def test_the_short_ways_say_what_each_character_says(text: str) -> None:
+    def one_by_one(text: str) -> str:
+        if text.isascii() and text.isprintable():
+            return text
+        out = []
+        for i, ch in enumerate(text):
+            kept = (ch == "\ufe0f" and i > 0 and unicodedata.category(text[i - 1]) == "So") or (
+                ch == "\u200d"
+                and 0 < i < len(text) - 1
+                and unicodedata.category(
+                    text[i - 1] if text[i - 1] != "\ufe0f" or i < 2 else text[i - 2]
+                )
+                == "So"
+                and unicodedata.category(text[i + 1]) == "So"
+            )
+            out.append(ch if kept or not is_invisible(ch) else mark(ch))
+        return "".join(out)
+
+    assert mark_invisible(text) == one_by_one(text)
