@@ -22,12 +22,12 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import mcp_types as types
 import pytest
-from mcp.client.session import ClientSession
-from mcp.client.stdio import StdioServerParameters, stdio_client
 
 from notch_app.ipc.address import socket_is_live
+
+# The MCP SDK is imported where a test uses it: importing `mcp` costs ~0.8 s in every
+# worker's collection (tests/test_test_habits.py keeps it so).
 
 pytestmark = pytest.mark.e2e
 
@@ -95,6 +95,9 @@ def _server_info_ms(path: Path) -> float:
     return (time.perf_counter() - began) * 1000
 
 
+# A 100 ms latency bound: beside five other workers on two cores it measured the load
+# (112 ms once), so it runs alone after them (tests/conftest.py).
+@pytest.mark.timing
 def test_attach_and_an_evil_request_never_stall_notch_run_and_sigterm_ends_it(
     notch_run: tuple[subprocess.Popen[str], Path],
 ) -> None:
@@ -188,6 +191,10 @@ def test_notch_validate_refuses_a_pattern_notch_cannot_run_at_its_place(
 async def test_notch_mcp_over_a_bare_server_with_the_evil_pattern_answers(
     tmp_path: Path, notch_run: tuple[subprocess.Popen[str], Path], notch_env: dict[str, Path]
 ) -> None:
+    import mcp_types as types
+    from mcp.client.session import ClientSession
+    from mcp.client.stdio import StdioServerParameters, stdio_client
+
     proc, path = notch_run
     home = tmp_path / "home"
     home.mkdir()
