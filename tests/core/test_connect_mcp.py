@@ -7,14 +7,17 @@ import asyncio
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
-from mcp.client import Client
-from mcp.server.mcpserver import MCPServer
-from mcp_types import ToolAnnotations
 
-from notch_app.connect.mcp import NotchSession
+if TYPE_CHECKING:
+    from notch_app.connect.mcp import NotchSession
+
+# The SDK (whose `mcp` package imports its client, server, starlette, uvicorn, httpx…) and
+# the connector (which imports `mcp_types`) are imported where a test runs, not at the top:
+# collecting this file imported them in every worker, ~0.8 s each, also for runs that
+# select none of these tests (tests/test_test_habits.py keeps it so).
 
 MAIL = "com.example.mail"  # the integration tests/core/conftest.py serves
 
@@ -24,6 +27,10 @@ async def _mail_server(
     ran: list[tuple[str, dict[str, Any]]], *, lying: bool = False
 ) -> AsyncIterator[Any]:
     """A mail MCP server in this process; `lying`: it marks send_email read-only."""
+    from mcp.client import Client
+    from mcp.server.mcpserver import MCPServer
+    from mcp_types import ToolAnnotations
+
     server = MCPServer("mail")
     hint = ToolAnnotations(read_only_hint=True)
 
@@ -43,6 +50,13 @@ async def _mail_server(
         yield client.session
 
 
+def _guarded(session: Any, client: Any) -> NotchSession:
+    """`session` wrapped so its acting calls ask the Notch behind `client` first."""
+    from notch_app.connect.mcp import NotchSession
+
+    return NotchSession(session, client, tools=MAIL)
+
+
 def _text(result: Any) -> str:
     return " ".join(getattr(c, "text", "") for c in result.content)
 
@@ -53,7 +67,7 @@ async def test_acting_calls_ask_first_reads_do_not(
 ) -> None:
     ran: list[tuple[str, dict[str, Any]]] = []
     async with notch_and_client(base) as (_notch, cards, client), _mail_server(ran) as session:
-        guarded = NotchSession(session, client, tools=MAIL)
+        guarded = _guarded(session, client)
 
         found = await guarded.call_tool("search_mail", {"query": "invoices"})
         assert _text(found) == "3 results" and cards.presented == []
@@ -88,7 +102,7 @@ async def test_a_server_calling_its_acting_tool_read_only_is_still_asked(
         notch_and_client(base) as (_notch, cards, client),
         _mail_server(ran, lying=True) as session,
     ):
-        guarded = NotchSession(session, client, tools=MAIL)
+        guarded = _guarded(session, client)
         call = asyncio.create_task(guarded.call_tool("send_email", {"to": "eve@example.com"}))
         (card,) = await cards.wait_for_cards(1)  # Notch's manifest has a card: it asks
         cards.decline(card.call_id)
@@ -102,7 +116,7 @@ async def test_arguments_notch_refuses_never_reach_the_server(
 ) -> None:
     ran: list[tuple[str, dict[str, Any]]] = []
     async with notch_and_client(base) as (_notch, cards, client), _mail_server(ran) as session:
-        result = await NotchSession(session, client, tools=MAIL).call_tool("send_email", {"to": 7})
+        result = await _guarded(session, client).call_tool("send_email", {"to": 7})
         assert cards.presented == []
     assert result.is_error and "arguments.to" in _text(result) and "nothing ran" in _text(result)
     assert ran == []

@@ -16,8 +16,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from mcp.client.session import ClientSession
-from mcp.client.stdio import StdioServerParameters, stdio_client
+
+# The MCP SDK is imported where a test uses it: importing `mcp` costs ~0.8 s in every
+# worker's collection (tests/test_test_habits.py keeps it so).
 
 REPO = Path(__file__).resolve().parents[2]
 DOC = REPO / "docs" / "gateway.md"
@@ -67,6 +68,9 @@ starting it six times would (each snippet is still read and checked on its own).
 async def test_each_snippet_starts_notch_mcp_with_no_path_but_the_folder(
     client: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    from mcp.client.session import ClientSession
+    from mcp.client.stdio import StdioServerParameters, stdio_client
+
     lang, body = snippets()[client]
     assert body.count(PLACEHOLDER) == 1, "the folder is the one thing a person fills in"
     entry = server_of(client, lang, body.replace(PLACEHOLDER, str(NOTES)))

@@ -19,14 +19,18 @@ import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import mcp_types as types
 import pytest
-from mcp.client.session import ClientSession
-from mcp.client.stdio import StdioServerParameters, stdio_client
 
 from notch_app.runtime.policy_book import PersonPolicy, PolicyBook
+
+if TYPE_CHECKING:
+    import mcp_types as types
+    from mcp.client.session import ClientSession
+
+# The MCP SDK is imported where a test uses it: importing `mcp` costs ~0.8 s in every
+# worker's collection (tests/test_test_habits.py keeps it so).
 
 REPO = Path(__file__).resolve().parents[2]
 WIPE = REPO / "tests" / "fixtures" / "mcp_servers" / "wipe" / "server.py"
@@ -55,6 +59,9 @@ async def gateway(
 ) -> AsyncIterator[ClientSession]:
     """`notch mcp --name NAME -- python wipe/server.py SERVER_ARGS`, as an MCP client
     starts it, connected to the in-process Notch."""
+    from mcp.client.session import ClientSession
+    from mcp.client.stdio import StdioServerParameters, stdio_client
+
     home = log.parent
     params = StdioServerParameters(
         command=sys.executable,
@@ -72,6 +79,8 @@ async def gateway(
 
 
 def text_of(result: types.CallToolResult) -> str:
+    import mcp_types as types
+
     return "\n".join(c.text for c in result.content if isinstance(c, types.TextContent))
 
 

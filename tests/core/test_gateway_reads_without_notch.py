@@ -12,13 +12,17 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import mcp_types as types
 import pytest
-from mcp.client.session import ClientSession
-from mcp.client.stdio import StdioServerParameters, stdio_client
 
 from notch_app.manifest.acting import acting_verdict
+
+if TYPE_CHECKING:
+    import mcp_types as types
+
+# The MCP SDK is imported where a test uses it: importing `mcp` costs ~0.8 s in every
+# worker's collection (tests/test_test_habits.py keeps it so).
 
 FOLDERS = Path(__file__).resolve().parents[1] / "fixtures" / "voiceos_status"
 NOTCH = [sys.executable, "-m", "notch_app"]
@@ -35,6 +39,8 @@ ACTS: dict[str, tuple[str, dict[str, str]]] = {
 
 
 def _text(result: types.CallToolResult) -> str:
+    import mcp_types as types
+
     return "\n".join(c.text for c in result.content if isinstance(c, types.TextContent))
 
 
@@ -43,6 +49,9 @@ def _text(result: types.CallToolResult) -> str:
 async def test_status_tools_answer_with_notch_stopped(
     folder: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    from mcp.client.session import ClientSession
+    from mcp.client.stdio import StdioServerParameters, stdio_client
+
     home = tmp_path / "home"
     home.mkdir()
     monkeypatch.setenv("HOME", str(home))

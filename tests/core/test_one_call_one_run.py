@@ -17,14 +17,17 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import mcp_types as types
 import pytest
-from mcp.client.session import ClientSession
-from mcp.client.stdio import StdioServerParameters, stdio_client
 
 from notch_app.connect.verdict import CallIds, PendingCall, decide_async
+
+if TYPE_CHECKING:
+    import mcp_types as types
+
+# The MCP SDK is imported where a test uses it: importing `mcp` costs ~0.8 s in every
+# worker's collection (tests/test_test_habits.py keeps it so).
 
 REPO = Path(__file__).resolve().parents[2]
 NOTES = REPO / "tests" / "fixtures" / "mcp_servers" / "notes"
@@ -114,6 +117,9 @@ async def test_the_sdk_client_asks_once_and_runs_once(
 ) -> None:
     """The ordinary path, through the SDK's own stdio client: each call has its own id,
     each asks once; approved runs once, declined never."""
+    from mcp.client.session import ClientSession
+    from mcp.client.stdio import StdioServerParameters, stdio_client
+
     home = tmp_path / "home"
     home.mkdir()
     async with running_notch(base) as (notch, cards):

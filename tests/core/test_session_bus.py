@@ -30,8 +30,6 @@ import pytest
 from jeepney import HeaderFields, MessageType, new_error, new_method_return
 from jeepney.bus_messages import message_bus
 from jeepney.io.blocking import DBusConnection, open_dbus_connection
-from mcp.client.session import ClientSession
-from mcp.client.stdio import StdioServerParameters, get_default_environment, stdio_client
 
 from notch_app.runtime.session_bus import (
     BUS_VARIABLE,
@@ -40,6 +38,9 @@ from notch_app.runtime.session_bus import (
     is_own_socket,
     reach_session_bus,
 )
+
+# The MCP SDK is imported where a test uses it: importing `mcp` costs ~0.8 s in every
+# worker's collection (tests/test_test_habits.py keeps it so).
 
 DBUS_DAEMON = shutil.which("dbus-daemon")
 needs_dbus = pytest.mark.skipif(DBUS_DAEMON is None, reason="dbus-daemon is not installed")
@@ -120,6 +121,8 @@ def bus(runtime: Path) -> Iterator[SessionBus]:
 
 def client_environment(**extra: str) -> dict[str, str]:
     """What an MCP client starts `notch mcp` with (never the bus address), plus `extra`."""
+    from mcp.client.stdio import get_default_environment
+
     env = get_default_environment()
     assert BUS_VARIABLE not in env and "XDG_RUNTIME_DIR" not in env
     env["PYTHONPATH"] = str(REPO)
@@ -329,6 +332,9 @@ LOCKED = REPO / "tests" / "fixtures" / "mcp_servers" / "locked"
 
 
 async def _status_through_notch_mcp(env: dict[str, str], data_dir: Path, log: Path) -> Any:
+    from mcp.client.session import ClientSession
+    from mcp.client.stdio import StdioServerParameters, stdio_client
+
     params = StdioServerParameters(
         command=sys.executable,
         args=["-m", "notch_app", "mcp", str(LOCKED), "--socket", str(data_dir / "no.sock"),

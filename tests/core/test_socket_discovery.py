@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from mcp.client.stdio import get_default_environment
 
 from notch_app.client import AsyncNotchClient, NotchClient, NotchNotRunning
 from notch_app.ipc.address import (
@@ -28,6 +27,9 @@ from notch_app.ipc.address import (
     read_note,
     take_note_back,
 )
+
+# The MCP SDK is imported where a test uses it: importing `mcp` costs ~0.8 s in every
+# worker's collection (tests/test_test_habits.py keeps it so).
 
 MAIL = "com.example.mail"
 FALLBACK = Path(tempfile.gettempdir()) / f"notch-{os.getuid()}" / "notch.sock"
@@ -49,6 +51,8 @@ def home(base: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def client_env() -> dict[str, str]:
     """Exactly what the MCP SDK gives a server it starts (the venv's python is run by
     path, so PATH needs nothing more)."""
+    from mcp.client.stdio import get_default_environment
+
     return get_default_environment()
 
 

@@ -19,12 +19,16 @@ import sys
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import mcp_types as types
 import pytest
-from mcp.client.session import ClientSession
-from mcp.client.stdio import StdioServerParameters, stdio_client
+
+if TYPE_CHECKING:
+    import mcp_types as types
+    from mcp.client.session import ClientSession
+
+# The MCP SDK is imported where a test uses it: importing `mcp` costs ~0.8 s in every
+# worker's collection (tests/test_test_habits.py keeps it so).
 
 pytestmark = pytest.mark.e2e
 
@@ -75,6 +79,9 @@ async def mcp_client(
     folder: Path, where: dict[str, Path], env: dict[str, str], errlog: Path
 ) -> AsyncIterator[ClientSession]:
     """The SDK's stdio client connected to `notch mcp FOLDER`, initialized."""
+    from mcp.client.session import ClientSession
+    from mcp.client.stdio import StdioServerParameters, stdio_client
+
     params = StdioServerParameters(
         command=sys.executable,
         args=["-m", "notch_app", "mcp", str(folder), "--socket", str(where["socket"]),
@@ -89,6 +96,8 @@ async def mcp_client(
 
 
 def text_of(result: types.CallToolResult) -> str:
+    import mcp_types as types
+
     return "\n".join(c.text for c in result.content if isinstance(c, types.TextContent))
 
 

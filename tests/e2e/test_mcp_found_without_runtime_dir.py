@@ -16,10 +16,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import mcp_types as types
 import pytest
-from mcp.client.session import ClientSession
-from mcp.client.stdio import StdioServerParameters, get_default_environment, stdio_client
+
+# The MCP SDK is imported where a test uses it: importing `mcp` costs ~0.8 s in every
+# worker's collection (tests/test_test_habits.py keeps it so).
 
 pytestmark = pytest.mark.e2e
 
@@ -80,6 +80,10 @@ def _branches(repo: Path) -> list[str]:
 async def test_a_client_with_no_runtime_dir_finds_notch_and_runs_what_the_person_edited(
     session_without_runtime_dir: Path, xserver: Any, wait_for: Any, tmp_path: Path
 ) -> None:
+    import mcp_types as types
+    from mcp.client.session import ClientSession
+    from mcp.client.stdio import StdioServerParameters, get_default_environment, stdio_client
+
     repo = tmp_path / "repo"
     git = ["git", "-C", str(repo), "-c", "user.name=T", "-c", "user.email=t@example.com"]
     subprocess.run(["git", "init", "-q", "-b", "main", str(repo)], check=True)

@@ -10,10 +10,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from mcp.client.session import ClientSession
-from mcp.client.stdio import StdioServerParameters, stdio_client
 
 from notch_app.runtime.model_sentence import ASKS_FIRST
+
+# The MCP SDK is imported where a test uses it: importing `mcp` costs ~0.8 s in every
+# worker's collection (tests/test_test_habits.py keeps it so).
 
 pytestmark = pytest.mark.e2e
 
@@ -24,6 +25,9 @@ NOTES = REPO / "tests" / "fixtures" / "mcp_servers" / "notes"
 @pytest.mark.asyncio
 @pytest.mark.timeout(90)
 async def test_tools_list_tells_the_model_that_acting_tools_ask_first(tmp_path: Path) -> None:
+    from mcp.client.session import ClientSession
+    from mcp.client.stdio import StdioServerParameters, stdio_client
+
     params = StdioServerParameters(
         command=sys.executable,
         args=["-m", "notch_app", "mcp", str(NOTES), "--socket", str(tmp_path / "none.sock"),
@@ -50,6 +54,9 @@ async def test_a_refusal_rule_reaches_the_model_through_notch_mcp_as_notchs_sent
     tmp_path: Path,
 ) -> None:
     import tempfile
+
+    from mcp.client.session import ClientSession
+    from mcp.client.stdio import StdioServerParameters, stdio_client
 
     from notch_app.headless import start
     from notch_app.runtime.catalog import Catalog

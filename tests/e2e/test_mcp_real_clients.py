@@ -23,12 +23,16 @@ from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import mcp_types as types
 import pytest
-from mcp.client.session import ClientSession
-from mcp.client.stdio import StdioServerParameters, get_default_environment, stdio_client
+
+if TYPE_CHECKING:
+    import mcp_types as types
+    from mcp.client.session import ClientSession
+
+# The MCP SDK is imported where a test uses it: importing `mcp` costs ~0.8 s in every
+# worker's collection (tests/test_test_habits.py keeps it so).
 
 pytestmark = pytest.mark.e2e
 
@@ -143,6 +147,9 @@ async def python_client(
 ) -> AsyncIterator[ClientSession]:
     """The Python SDK's stdio client starting `notch ARGS` as a client config would: the
     command by path, no `env` (so the SDK's `get_default_environment()` is all it gets)."""
+    from mcp.client.session import ClientSession
+    from mcp.client.stdio import StdioServerParameters, stdio_client
+
     params = StdioServerParameters(command=str(NOTCH_BIN), args=args)
     assert params.env is None
     with errlog.open("a", encoding="utf-8") as err:
@@ -152,6 +159,8 @@ async def python_client(
 
 
 def text_of(result: types.CallToolResult) -> str:
+    import mcp_types as types
+
     return "\n".join(c.text for c in result.content if isinstance(c, types.TextContent))
 
 
@@ -176,6 +185,8 @@ async def test_the_default_environment_finds_notch_and_the_person_answers(
 ) -> None:
     """mcp-server-git through `notch mcp`: reads pass, an acting call waits for the card
     in the notch run found without XDG_RUNTIME_DIR, a yes runs it, a no does not."""
+    from mcp.client.stdio import get_default_environment
+
     assert "XDG_RUNTIME_DIR" not in get_default_environment()
     args = ["mcp", "--name", "git", "--", str(GIT_SERVER), "--repository", str(repo)]
     async with python_client(args, tmp_path / "gw.log") as client:
@@ -232,6 +243,8 @@ async def test_everything_passes_through_but_the_yes(
     """The reference everything server behind `notch mcp`, against the same server
     directly: progress, logging, list_changed (and the new acting tool it lists asks),
     prompts, resources, completion, and the server's sampling request to the client."""
+    import mcp_types as types
+
     got: dict[str, list[Any]] = {"logs": [], "notes": [], "samples": []}
 
     async def on_log(params: types.LoggingMessageNotificationParams) -> None:

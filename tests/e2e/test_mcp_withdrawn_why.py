@@ -20,11 +20,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import mcp_types as types
 import pytest
-from mcp.client.session import ClientSession
-from mcp.client.stdio import StdioServerParameters, get_default_environment, stdio_client
-from mcp.shared.exceptions import MCPError
+
+# The MCP SDK is imported where a test uses it: importing `mcp` costs ~0.8 s in every
+# worker's collection (tests/test_test_habits.py keeps it so).
 
 pytestmark = pytest.mark.e2e
 
@@ -46,6 +45,11 @@ def _note_on_screen(window: dict[str, int] | None) -> bool:
 async def test_a_client_that_times_out_takes_its_card_away_and_the_notch_says_why(
     tmp_path: Path, xserver: Any, shared_notch: Any, notch_argv: list[str], wait_for: Any
 ) -> None:
+    import mcp_types as types
+    from mcp.client.session import ClientSession
+    from mcp.client.stdio import StdioServerParameters, get_default_environment, stdio_client
+    from mcp.shared.exceptions import MCPError
+
     notch = shared_notch("--manifests", str(NOTES))
     home = tmp_path / "home"
     home.mkdir()

@@ -14,15 +14,18 @@ import socket
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import mcp_types as types
 import pytest
-from mcp.client.session import ClientSession
-from mcp.client.stdio import StdioServerParameters, stdio_client
 
 from notch_app.phone.devices import phone_folder
 from notch_app.phone.tls import certificate
+
+if TYPE_CHECKING:
+    import mcp_types as types
+
+# The MCP SDK is imported where a test uses it: importing `mcp` costs ~0.8 s in every
+# worker's collection (tests/test_test_habits.py keeps it so).
 
 pytestmark = pytest.mark.e2e
 
@@ -55,6 +58,9 @@ async def test_an_approval_on_the_phone_reaches_the_agent_through_notch_mcp(
     phone_browser: Any,
     wait_js: Any,
 ) -> None:
+    from mcp.client.session import ClientSession
+    from mcp.client.stdio import StdioServerParameters, stdio_client
+
     data = notch_env["data_dir"]
     port = _free_port()
     # On this computer alone: the browser here is the "phone" (the default is the
