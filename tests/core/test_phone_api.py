@@ -13,15 +13,18 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import httpx
 import pytest
-from cryptography.hazmat.primitives import hashes, serialization
-from cryptography.hazmat.primitives.asymmetric import ec
-from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature
 
 from notch_app.phone.answering import PhoneAnswers
+
+if TYPE_CHECKING:
+    import httpx
+    from cryptography.hazmat.primitives.asymmetric.ec import EllipticCurvePrivateKey
+
+# httpx and cryptography are imported where a test uses them: at the top, every worker
+# paid for them (~0.17 s) while collecting, also in runs that select none of these tests.
 
 MAIL = "com.example.mail"
 
@@ -30,13 +33,20 @@ class Phone:
     """A phone's key, as the page makes it, and its signatures (r‖s, base64)."""
 
     def __init__(self) -> None:
-        self.key = ec.generate_private_key(ec.SECP256R1())
+        from cryptography.hazmat.primitives import serialization
+        from cryptography.hazmat.primitives.asymmetric import ec
+
+        self.key: EllipticCurvePrivateKey = ec.generate_private_key(ec.SECP256R1())
         spki = self.key.public_key().public_bytes(
             serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo
         )
         self.public = base64.b64encode(spki).decode()
 
     def sign(self, text: str) -> str:
+        from cryptography.hazmat.primitives import hashes
+        from cryptography.hazmat.primitives.asymmetric import ec
+        from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature
+
         r, s = decode_dss_signature(self.key.sign(text.encode(), ec.ECDSA(hashes.SHA256())))
         return base64.b64encode(r.to_bytes(32, "big") + s.to_bytes(32, "big")).decode()
 
@@ -79,6 +89,8 @@ class Page:
 
 @asynccontextmanager
 async def phone_page(notch: Any, base: Path) -> AsyncIterator[Page]:
+    import httpx
+
     answers = PhoneAnswers(notch.service, base / "data", host="127.0.0.1")
     await answers.follow(True, 0)
     assert answers.server is not None, answers.problem
@@ -155,6 +167,8 @@ async def test_pair_then_approve_decline_and_words_reach_the_agent(
 @pytest.mark.asyncio
 @pytest.mark.timeout(60)
 async def test_the_attacks_are_refused(base: Path, notch_and_client: Callable[..., Any]) -> None:
+    import httpx
+
     async with notch_and_client(base) as (notch, cards, agent), phone_page(notch, base) as page:
         phone = Phone()
         device = await page.pair(phone)
