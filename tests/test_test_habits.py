@@ -52,11 +52,16 @@ def _sources() -> list[Path]:
 
 
 @functools.cache
+def _tree(path: Path) -> ast.Module:
+    return ast.parse(path.read_text(encoding="utf-8"))
+
+
+@functools.cache
 def _nodes(path: Path) -> list[tuple[ast.AST, str]]:
     """Every node of `path`'s source with its innermost enclosing function name
     ("<module>" at the top), in one walk per file per run: four checks look at every file
     under tests/ (only read, never changed)."""
-    return list(_enclosing_function(ast.parse(path.read_text(encoding="utf-8"))).items())
+    return list(_enclosing_function(_tree(path)).items())
 
 
 def _local_modules() -> set[str]:
@@ -155,3 +160,146 @@ def test_every_allowed_timed_wait_still_exists() -> None:
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 defined.add((path.relative_to(TESTS).as_posix(), node.name))
     assert set(TIMED_WAITS_ALLOWED) <= defined, set(TIMED_WAITS_ALLOWED) - defined
+
+
+# ---- what collecting the suite imports -------------------------------------------------
+
+REPO = TESTS.parent
+
+# Imported in the fixture or test that uses it (`if TYPE_CHECKING:` for annotations), never
+# when pytest imports a test module: every worker collects the whole suite before it runs
+# a test, so an import at the top costs each of them its time, even in runs that select
+# none of the tests using it (`mcp`'s __init__ alone imports its client, server,
+# starlette, uvicorn and httpx: ~0.8 s of each worker's collection).
+SDKS_IMPORTED_WHERE_USED = frozenset(
+    {"mcp", "mcp_types", "langchain", "langchain_core", "langgraph", "agents", "openai", "httpx"}
+)
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def _run_at_import(body: list[ast.stmt]) -> list[ast.Import | ast.ImportFrom]:
+    """The imports of `body` that run when its module is imported: at the top, in a class
+    body, under `if`/`try`/`with`; not in a function, nor under `if TYPE_CHECKING:`."""
+    found: list[ast.Import | ast.ImportFrom] = []
+    for node in body:
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            found.append(node)
+        elif isinstance(node, ast.If):
+            found += _run_at_import(node.orelse if _is_type_checking(node.test) else node.body)
+            if not _is_type_checking(node.test):
+                found += _run_at_import(node.orelse)
+        elif isinstance(node, ast.Try):
+            for block in (node.body, node.orelse, node.finalbody):
+                found += _run_at_import(block)
+            for handler in node.handlers:
+                found += _run_at_import(handler.body)
+        elif isinstance(node, ast.With | ast.ClassDef):
+            found += _run_at_import(node.body)
+    return found
+
+
+@functools.cache
+def _module_file(name: str, root: Path) -> Path | None:
+    """The file under `root` that module `name` is (a package's __init__.py), if any."""
+    base = root.joinpath(*name.split("."))
+    for candidate in (base.with_suffix(".py"), base / "__init__.py"):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _imported_names(node: ast.Import | ast.ImportFrom, path: Path, root: Path) -> list[str]:
+    """The modules `node` imports, each with its parent packages (they run first)."""
+    if isinstance(node, ast.Import):
+        names = [alias.name for alias in node.names]
+    else:
+        module = node.module or ""
+        if node.level:  # relative, inside the package under `root`
+            parts = list(path.relative_to(root).with_suffix("").parts)
+            package = parts if parts[-1] == "__init__" else parts[:-1]
+            package = package[: len(package) - (node.level - 1)]
+            package = [p for p in package if p != "__init__"]
+            module = ".".join([*package, *([module] if module else [])])
+        names = [module, *(f"{module}.{alias.name}" for alias in node.names)]
+    return [".".join(n.split(".")[:i]) for n in names for i in range(1, n.count(".") + 2)]
+
+
+@functools.cache
+def _imports_of(file: Path, root: Path) -> list[tuple[int, str, Path | None]]:
+    """(line, module, its file under `root` for the package's own modules) for each import
+    `file` runs when imported: once per file, however many test modules reach it. Only
+    the tests' own trees are kept (the other checks read them too): keeping the package's
+    as well had the garbage collector walk them all again and again (twice the time)."""
+    tree = _tree(file) if file.is_relative_to(TESTS) else ast.parse(file.read_text("utf-8"))
+    return [
+        (node.lineno, name, _module_file(name, root) if name.split(".")[0] == "notch_app" else None)
+        for node in _run_at_import(tree.body)
+        for name in _imported_names(node, file, root)
+    ]
+
+
+def _sdks_imported(path: Path, root: Path = REPO) -> dict[str, str]:
+    """Each SDK importing `path` imports, through `root`'s own modules, with the chain of
+    imports that gets there (`file:line` each)."""
+    found: dict[str, str] = {}
+    came_from: dict[Path, tuple[Path, int] | None] = {path: None}
+    queue = [path]
+
+    def chain(file: Path, line: int) -> str:
+        links = [f"{file.relative_to(root).as_posix()}:{line}"]
+        while (back := came_from[file]) is not None:
+            file, at = back
+            links.insert(0, f"{file.relative_to(root).as_posix()}:{at}")
+        return " → ".join(links)
+
+    for file in queue:  # breadth first: the shortest chain to each SDK
+        for line, name, inner in _imports_of(file, root):
+            sdk = name.split(".")[0]
+            if sdk in SDKS_IMPORTED_WHERE_USED and sdk not in found:
+                found[sdk] = f"{chain(file, line)} imports {name}"
+            elif inner is not None and inner not in came_from:
+                came_from[inner] = (file, line)
+                queue.append(inner)
+    return found
+
+
+def test_collecting_the_suite_imports_no_agent_or_mcp_sdk() -> None:
+    found = [
+        f"{sdk}: {chain}"
+        for path in _sources()
+        if path.name == "conftest.py" or path.name.startswith("test_")
+        for sdk, chain in sorted(_sdks_imported(path).items())
+    ]
+    assert found == [], (
+        "import these in the fixture or test that uses them (and under `if TYPE_CHECKING:` "
+        "for annotations), not where pytest imports the module:\n" + "\n".join(found)
+    )
+
+
+def test_the_sdk_check_follows_the_package_and_skips_what_runs_later(tmp_path: Path) -> None:
+    """An SDK reached through the package, a `try` or a class body is found; one under
+    `if TYPE_CHECKING:` or in a function is not (the check itself can fail)."""
+    (tmp_path / "notch_app" / "connect").mkdir(parents=True)
+    (tmp_path / "notch_app" / "__init__.py").write_text("")
+    (tmp_path / "notch_app" / "connect" / "__init__.py").write_text("from . import bridge\n")
+    (tmp_path / "notch_app" / "connect" / "bridge.py").write_text("import mcp_types as t\n")
+    module = tmp_path / "test_x.py"
+    module.write_text(
+        "from typing import TYPE_CHECKING\n"
+        "if TYPE_CHECKING:\n    import mcp\n"
+        "from notch_app.connect import something\n"
+        "try:\n    import agents\nexcept ImportError:\n    pass\n"
+        "class Page:\n    from httpx import AsyncClient\n"
+        "def fixture():\n    import langchain\n"
+    )
+    found = _sdks_imported(module, tmp_path)
+    assert set(found) == {"mcp_types", "agents", "httpx"}
+    assert found["mcp_types"] == (
+        "test_x.py:4 → notch_app/connect/__init__.py:1 → "
+        "notch_app/connect/bridge.py:1 imports mcp_types"
+    )
