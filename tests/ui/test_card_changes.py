@@ -3,6 +3,7 @@ Notch's own panel, and a marked card opens expanded (never folded behind Details
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from notch_app.app import BUNDLED_MANIFESTS
@@ -12,11 +13,17 @@ from notch_app.ui.card_driver import CardDriver
 from notch_app.ui.card_view import CardView
 from notch_app.ui.widgets.change_marks import TITLE
 
-CATALOG, _ = Catalog.load([BUNDLED_MANIFESTS])
+
+@functools.cache
+def bundled_catalog() -> Catalog:
+    """The bundled integrations, loaded by the first test that needs them, not while pytest
+    collects this file (every worker collects every file)."""
+    catalog, _problems = Catalog.load([BUNDLED_MANIFESTS])
+    return catalog
 
 
 def mail_card(qtbot: Any, preview_args: Any, changes: tuple[Change, ...]) -> CardView:
-    tool = CATALOG.tool("dev.notch.examples.mail", "send_email")
+    tool = bundled_catalog().tool("dev.notch.examples.mail", "send_email")
     assert tool is not None
     args = dict(preview_args("mail", "send_email"), to=["sam@exarnple.com"])
     view = CardView(tool, args, changes=changes)
@@ -56,7 +63,7 @@ def test_settings_forgets_what_was_approved_before(
     from notch_app.runtime.approval_memory import ApprovalMemory
     from notch_app.ui.settings.allowances_group import memory_section
 
-    tool = CATALOG.tool("dev.notch.examples.mail", "send_email")
+    tool = bundled_catalog().tool("dev.notch.examples.mail", "send_email")
     assert tool is not None
     memory = ApprovalMemory.in_data_dir(tmp_path)
     memory.remember("dev.notch.examples.mail", tool, preview_args("mail", "send_email"))

@@ -9,6 +9,7 @@ confirm takes the danger style. An edit of the command is read again at once.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from PySide6.QtWidgets import QLabel
@@ -22,11 +23,17 @@ from notch_app.runtime.catalog import Catalog
 from notch_app.ui.card_driver import CardDriver
 from notch_app.ui.card_view import CardView
 
-CATALOG, _PROBLEMS = Catalog.load([BUNDLED_MANIFESTS])
+
+@functools.cache
+def bundled_catalog() -> Catalog:
+    """The bundled integrations, loaded by the first test that needs them, not while pytest
+    collects this file (every worker collects every file)."""
+    catalog, _problems = Catalog.load([BUNDLED_MANIFESTS])
+    return catalog
 
 
 def bundled(qtbot: Any, integration: str, tool: str, args: dict[str, Any]) -> CardView:
-    found = CATALOG.tool(integration, tool)
+    found = bundled_catalog().tool(integration, tool)
     assert found is not None
     view = CardView(found, args, theme="dark")
     qtbot.addWidget(view)

@@ -4,6 +4,7 @@ input has been on screen."""
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from PySide6.QtWidgets import QPlainTextEdit
@@ -14,12 +15,20 @@ from notch_app.runtime.catalog import Catalog
 from notch_app.ui.card_view import CardView
 from notch_app.ui.widgets.code_view import CodeView
 
-CATALOG, _ = Catalog.load([BUNDLED_MANIFESTS])
+
+@functools.cache
+def bundled_catalog() -> Catalog:
+    """The bundled integrations, loaded by the first test that needs them, not while pytest
+    collects this file (every worker collects every file)."""
+    catalog, _problems = Catalog.load([BUNDLED_MANIFESTS])
+    return catalog
+
+
 ROWS = [{"id": i, "name": f"Customer {i}", "email": f"c{i}@example.com"} for i in range(1, 51)]
 
 
 def test_the_whole_input_holds_confirm_until_it_was_all_on_screen(qtbot: Any, watch: Any) -> None:
-    tool = CATALOG.tool("dev.notch.agents.claude-code", "Other")
+    tool = bundled_catalog().tool("dev.notch.agents.claude-code", "Other")
     assert tool is not None
     text = readable_input({"rows": ROWS, "table": "customers"})
     view = CardView(tool, {"tool_name": "insert_rows", "server": "db", "input": text})

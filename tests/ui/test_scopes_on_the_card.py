@@ -4,6 +4,7 @@ scoped approval's note on the notch undoes it with a click."""
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from PySide6.QtCore import Qt
@@ -17,13 +18,21 @@ from notch_app.ui.card_view import CardView
 from notch_app.ui.overlay_presenter import OverlayPresenter
 from notch_app.ui.overlay_settings import OverlaySettings
 
-CATALOG, _ = Catalog.load([BUNDLED_MANIFESTS])
+
+@functools.cache
+def bundled_catalog() -> Catalog:
+    """The bundled integrations, loaded by the first test that needs them, not while pytest
+    collects this file (every worker collects every file)."""
+    catalog, _problems = Catalog.load([BUNDLED_MANIFESTS])
+    return catalog
+
+
 CLAUDE = "dev.notch.agents.claude-code"
 SETTINGS = OverlaySettings(expand_ms=60, done_ms=60_000, park_after_s=0)
 
 
 def card(qtbot: Any, integration: str, tool: str, args: dict[str, Any]) -> CardView:
-    found = CATALOG.tool(integration, tool)
+    found = bundled_catalog().tool(integration, tool)
     assert found is not None
     view = CardView(found, args, scopes=True)
     qtbot.addWidget(view)
@@ -105,7 +114,7 @@ def test_settings_lists_each_session_allowance_with_stop_allowing(qtbot: Any) ->
     from notch_app.ui.settings.allowances_group import AllowanceRow, allowances_section
     from notch_app.ui.settings.window import _group
 
-    bash = CATALOG.tool(CLAUDE, "Bash")
+    bash = bundled_catalog().tool(CLAUDE, "Bash")
     assert bash is not None
     kept = Allowances(lambda: 1.0)
     reach = session_reach(bash, {"command": "npm test", "cwd": "/srv/app"})
