@@ -19,13 +19,13 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from notch_app.phone.devices import phone_folder
-from notch_app.phone.tls import certificate
 
 if TYPE_CHECKING:
     import mcp_types as types
 
 # The MCP SDK is imported where a test uses it: importing `mcp` costs ~0.8 s in every
-# worker's collection (tests/test_test_habits.py keeps it so).
+# worker's collection (tests/test_test_habits.py keeps it so). So is the phone's TLS,
+# which imports cryptography (~0.17 s; Notch itself loads it only when the page starts).
 
 pytestmark = pytest.mark.e2e
 
@@ -60,6 +60,8 @@ async def test_an_approval_on_the_phone_reaches_the_agent_through_notch_mcp(
 ) -> None:
     from mcp.client.session import ClientSession
     from mcp.client.stdio import StdioServerParameters, stdio_client
+
+    from notch_app.phone.tls import certificate
 
     data = notch_env["data_dir"]
     port = _free_port()
