@@ -12,8 +12,10 @@ the engine without the mark fails, saying so.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import select
 import shutil
 import signal
 import subprocess
@@ -239,6 +241,8 @@ def pytest_sessionstart(session: pytest.Session) -> None:
             child.wait()
 
 
+PRESTART_AT = 0.97
+"""The share of the workers' tests reported when the timing tests' children start."""
 WAITS_PER_CORE = 2
 """The waits lanes. They are the run's tail, after the workers, and all but idle (3 % of
 the two cores in a 15 s sample): two per core halve it. Their only CPU is starting a
@@ -254,8 +258,9 @@ class _TimingAlone:
     worker is done the main process runs them in one child pytest, alone, and reports them
     with the rest. Those marked `timing(waits=True)` mostly wait out a client's timeout
     (~63 s in a row, a few per cent of the CPU): they run beside each other only,
-    WAITS_PER_CORE at a time per core, from when one worker is left; the others,
-    latencies of a computation, after all of them one at a time. Without workers
+    WAITS_PER_CORE at a time per core; the others, latencies of a computation, after
+    them one at a time. Both children start and collect while the workers finish their
+    last tests, and run nothing until the workers are done. Without workers
     (`-n 0`) they run in their place."""
 
     folder: str | None = None
@@ -277,9 +282,9 @@ class _TimingAlone:
         Path(folder, f"{worker}.txt").write_text("\n".join(lines), "utf-8")
 
     session: pytest.Session | None = None
-    waits: _Child | None = None
-    """The waits lane, started while the last worker still runs (pytest_testnodedown)."""
-    workers_done = 0
+    children: dict[str, _Child] | None = None
+    """The timing tests' children, started gated as the workers near their end."""
+    reported = 0
 
     def _kinds(self) -> dict[str, list[str]] | None:
         """The timing tests by kind, from the first worker's list; None without lists."""
@@ -293,28 +298,27 @@ class _TimingAlone:
                 kinds[kind].append(nodeid)
         return kinds
 
-    def _start(self, kind: str, nodeids: list[str]) -> _Child:
+    def _start(self, kind: str, nodeids: list[str], gated: bool = False) -> _Child:
         assert self.session is not None
         lanes = min(WAITS_PER_CORE * _cores(), len(nodeids)) if kind == "waits" else 1
         timeout = 120 + 300 * len(nodeids)
-        return _Child(self.session.config, nodeids, "the timing tests' process", timeout, lanes)
+        return _Child(
+            self.session.config, nodeids, "the timing tests' process", timeout, lanes, gated
+        )
 
-    @pytest.hookimpl(optionalhook=True)  # xdist's, in the main process
-    def pytest_testnodedown(self, node: object, error: object) -> None:
-        """Once every worker but one is done, the waits lane starts beside the last one:
-        the run's end was the last file of one worker, two cores mostly idle, then ~35 s
-        of timing tests after it. One worker's load beside two lanes of waiting keeps
-        their bounds (each has a second of slack); the `alone` tests still run after."""
-        self.workers_done += 1
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        """When the workers have PRESTART_AT of their tests done, the timing tests'
+        children start and collect, then wait for their turn (GATE): their start-up
+        (a pytest and its workers collecting) no longer adds to the run's tail."""
         session = self.session
-        if session is None or self.waits is not None or session.shouldstop:
+        if report.when != "teardown" or self.children is not None or session is None:
             return
-        workers = len(session.config.getoption("tx") or [])
-        if workers < 2 or self.workers_done < workers - 1:
+        if not self.folder or hasattr(session.config, "workerinput") or session.shouldstop:
             return
-        kinds = self._kinds()
-        if kinds and kinds["waits"]:
-            self.waits = self._start("waits", kinds["waits"])
+        self.reported += 1
+        if session.testscollected and self.reported >= PRESTART_AT * session.testscollected:
+            kinds = self._kinds() or {}
+            self.children = {k: self._start(k, ids, gated=True) for k, ids in kinds.items() if ids}
 
     @pytest.hookimpl(wrapper=True)
     def pytest_runtestloop(self, session: pytest.Session) -> Generator[None, object, object]:
@@ -335,9 +339,12 @@ class _TimingAlone:
                 f"no worker's list of timing tests is in {folder}: they would not run"
             )
         shutil.rmtree(folder, ignore_errors=True)
+        children = self.children or {}
         for kind, nodeids in (kinds or {}).items():
-            started = self.waits if kind == "waits" else None
-            if not nodeids or (session.shouldstop and started is None):
+            started = children.pop(kind, None)
+            if not nodeids or session.shouldstop:
+                if started is not None:
+                    started.end()
                 continue
             reports, crash = (started or self._start(kind, nodeids)).reports()
             for nodeid in nodeids:
@@ -347,6 +354,8 @@ class _TimingAlone:
             # The workers left them out of what they collected: count them back in (a
             # run of timing tests alone said "no tests collected", exit code 5).
             session.testscollected += len(nodeids)
+        for child in children.values():
+            child.end()
         return result
 
 
@@ -413,6 +422,25 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.timeout(0))
 
 
+GATE = "NOTCH_TESTS_GATE"
+"""Set in a child started ahead of its turn: the pipe it reads "go" from before it runs."""
+GATE_WAIT_S = 1800.0
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtestloop(session: pytest.Session) -> Generator[None, object, object]:
+    """A gated child (_Child) has collected, its workers too; it waits for its turn."""
+    gate = os.environ.pop(GATE, None)  # not for the processes its tests start
+    if gate and not hasattr(session.config, "workerinput"):
+        fd = int(gate)
+        ready, _, _ = select.select([fd], [], [], GATE_WAIT_S)
+        said = os.read(fd, 2) if ready else b""
+        os.close(fd)
+        if said != b"go":
+            raise RuntimeError("the run ended before this child pytest's turn")
+    return (yield)
+
+
 class _Child:
     """A child pytest running `nodeids`; `reports()` waits for it and returns its reports
     by node id, and why it ended early ("" when it did not: a signal, or pytest's own
@@ -420,8 +448,15 @@ class _Child:
     drawing single tests), else all in its own process."""
 
     def __init__(
-        self, config: pytest.Config, nodeids: list[str], what: str, timeout: float, lanes: int = 1
+        self,
+        config: pytest.Config,
+        nodeids: list[str],
+        what: str,
+        timeout: float,
+        lanes: int = 1,
+        gated: bool = False,
     ) -> None:
+        """`gated`: the child starts and collects now but runs no test until `open()`."""
         self.config, self.what, self.timeout = config, what, timeout
         workers = ["-n", str(lanes), "--dist", "load"] if lanes > 1 else ["-n", "0"]
         self.base = Path(tempfile.mkdtemp(prefix="notch-child-"))
@@ -433,12 +468,41 @@ class _Child:
         ]  # fmt: skip
         env = {**os.environ, OWN_PROCESS: str(self.out)}
         env.pop(TIMING_LIST, None)
-        with self.log.open("wb") as said:
-            self.process = subprocess.Popen(
-                argv, cwd=config.rootpath, env=env, stdout=said, stderr=subprocess.STDOUT
-            )
+        env.pop(GATE, None)
+        self.gate: int | None = None
+        read_end = -1
+        if gated:
+            read_end, self.gate = os.pipe()
+            env[GATE] = str(read_end)
+        try:
+            with self.log.open("wb") as said:
+                self.process = subprocess.Popen(
+                    argv, cwd=config.rootpath, env=env, stdout=said,
+                    stderr=subprocess.STDOUT, pass_fds=(read_end,) if gated else (),
+                )  # fmt: skip
+        finally:
+            if gated:
+                os.close(read_end)
+
+    def open(self, go: bool = True) -> None:
+        """Let a gated child run its tests (or, `go` false, end without running them)."""
+        if self.gate is not None:
+            with contextlib.suppress(OSError):  # a child that died first: its reports say
+                if go:
+                    os.write(self.gate, b"go")
+            os.close(self.gate)
+            self.gate = None
+
+    def end(self) -> None:
+        """Stop a child whose tests will not be run (the run stopped first)."""
+        self.open(go=False)
+        if self.process.poll() is None:
+            self.process.kill()
+        self.process.wait()
+        shutil.rmtree(self.base, ignore_errors=True)
 
     def reports(self) -> tuple[dict[str, list[Any]], str]:
+        self.open()
         try:
             code = self.process.wait(self.timeout)
         except subprocess.TimeoutExpired:
