@@ -175,7 +175,13 @@ class Look:
         return self.colors[token]
 
     def font(self, role: str) -> QFont:
-        """The font of a text role from `card.json` (the base font for an unknown role)."""
+        """The font of a text role from `card.json` (the base font for an unknown role): a
+        copy of the cached one (Qt shares its data until written), so a caller that sets
+        an underline or a weight on it changes only its own. Handing out the cached font
+        itself let the reply line's hover underline every caption drawn after it."""
+        return QFont(self._cached_font(role))
+
+    def _cached_font(self, role: str) -> QFont:
         font = self._fonts.get(role)
         if font is None:
             props = self._text.get(role, self._text["base"])
@@ -202,7 +208,7 @@ class Look:
     def font_metrics(self, role: str) -> QFontMetrics:
         fm = self._metrics.get(role)
         if fm is None:
-            fm = self._metrics[role] = QFontMetrics(self.font(role))
+            fm = self._metrics[role] = QFontMetrics(self._cached_font(role))
         return fm
 
     def text_color(self, role: str) -> QColor:

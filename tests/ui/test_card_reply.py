@@ -19,7 +19,8 @@ from notch_app.ui.card_view import CardView
 from notch_app.ui.notch_window import card_has_inputs
 from notch_app.ui.overlay_presenter import BuiltCard, OverlayPresenter
 from notch_app.ui.overlay_settings import OverlaySettings
-from notch_app.ui.widgets.reply_field import INVITATION, MAX_REPLY_CHARS
+from notch_app.ui.theme import look
+from notch_app.ui.widgets.reply_field import INVITATION, MAX_REPLY_CHARS, ReplyField
 
 ROOT = {
     "type": "card",
@@ -270,3 +271,17 @@ def test_a_typed_yes_through_the_overlay_carries_the_words(
     assert [c[:3] for c in sink.of("decide")] == [("decide", "y1", True)]
     assert sink.of("words") == [("words", "y1", "sure, go ahead")]
     assert sink.of("revise") == []
+
+
+def test_the_reply_lines_underline_stays_on_the_reply_line(qtbot: Any) -> None:
+    """Hovered or focused, the quiet line draws its words underlined. It set that
+    underline on the theme's own cached caption font: every caption drawn after it (a
+    glance's labels, in another test's golden image) came out underlined."""
+    shared = look("dark")
+    field = ReplyField(shared)
+    qtbot.addWidget(field)
+    field.invitation.setAttribute(Qt.WidgetAttribute.WA_UnderMouse, True)  # hovered
+    assert field.invitation.underMouse()
+    field.invitation.grab()  # painted, underlined
+    assert not shared.font("caption").underline()
+    assert not look("dark").font("caption").underline()
