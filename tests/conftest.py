@@ -592,6 +592,11 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
         batches[item.path] = _WebEngineBatch(item.session, item.path)
     batch = batches[item.path]
     _replay(item.ihook, item.nodeid, item.location, batch.reports_for(item), batch.crash)
+    # As pytest's own protocol does after each test (runner.py): take down what the next
+    # test does not share. Skipped, the folder of the last test run here stayed set up,
+    # and the next test from another folder failed its setup ("previous item was not
+    # torn down properly").
+    item.session._setupstate.teardown_exact(nextitem)
     return True
 
 

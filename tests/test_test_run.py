@@ -7,6 +7,7 @@ workers)."""
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import shutil
 import subprocess
@@ -149,3 +150,41 @@ def test_an_async_widget_test_hung_on_the_qt_loop_fails_at_its_await(tmp_path: P
     # A pytest run inside a test once removed its outer run's folder, and the outer run's
     # 39 timing tests never ran, without a word.
     assert (outer / "gw0.txt").exists(), "a run inside a test removed the outer run's list"
+
+
+def test_a_test_after_the_web_engines_tests_in_another_folder_sets_up(tmp_path: Path) -> None:
+    """A normal test, then a web_engine module's tests (replayed from their child) in the
+    same folder, then a test in another folder, on one worker: the replayed tests left
+    the first folder set up and the last test failed its setup with "previous item was
+    not torn down properly" (seen in whole runs once files were drawn longest first)."""
+    options = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    ini = options["tool"]["pytest"]["ini_options"]
+    tests = tmp_path / "tests"
+    for folder in ("one", "two"):
+        (tests / folder).mkdir(parents=True)
+    shutil.copy(ROOT / "tests" / "conftest.py", tests / "conftest.py")
+    (tests / "one" / "test_first.py").write_text("def test_first():\n    pass\n")
+    (tests / "one" / "test_page.py").write_text(
+        "import pytest\n\npytestmark = pytest.mark.web_engine\n\n\ndef test_page():\n    pass\n"
+    )
+    (tests / "two" / "test_last.py").write_text("def test_last():\n    pass\n")
+    order = {"tests/one/test_first.py": 3, "tests/one/test_page.py": 2, "tests/two/test_last.py": 1}
+    (tests / "file_seconds.json").write_text(json.dumps(order), encoding="utf-8")
+    addopts = " ".join(a for a in ini["addopts"] if a not in ("-n", "auto"))
+    (tmp_path / "pytest.ini").write_text(
+        f"[pytest]\naddopts = {addopts} -n 0 -p no:cacheprovider -rA\n"
+        f"qt_api = {ini['qt_api']}\ntimeout = 120\n",
+        encoding="utf-8",
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "tests"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=300, check=False,
+    )  # fmt: skip
+    said = done.stdout + done.stderr
+    assert done.returncode == 0, said
+    ran = [line.split()[1] for line in said.splitlines() if line.startswith("PASSED")]
+    assert ran == [
+        "tests/one/test_first.py::test_first",
+        "tests/one/test_page.py::test_page",
+        "tests/two/test_last.py::test_last",
+    ], said
