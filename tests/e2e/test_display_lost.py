@@ -62,7 +62,13 @@ def test_losing_the_x_server_ends_the_command_with_one_line(
     finally:
         if proc.poll() is None:
             proc.kill()
-    said = [line for line in err.splitlines() if not line.startswith("notch: listening on")]
+    # Qt's X11 plugin may say its own line first as the server vanishes mid-frame
+    # ("qt.qpa.xcb: xcb_shm_create_segment() failed"): Qt's, not Notch's, and no traceback.
+    said = [
+        line
+        for line in err.splitlines()
+        if not line.startswith(("notch: listening on", "qt.qpa.xcb: "))
+    ]
     assert said == [f"notch: lost the display (the X server {display} went away); Notch stopped"]
     assert proc.returncode == 1
 
