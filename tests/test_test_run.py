@@ -82,18 +82,22 @@ async def test_waits_for_what_never_comes():
 """
 
 
-def test_a_crash_fails_its_tests_and_the_run_goes_on(tmp_path: Path) -> None:
-    if importlib.util.find_spec("PySide6.QtWebEngineCore") is None:
-        pytest.skip("QtWebEngine is not installed (the web extra)")
+def _run_with_the_suites_conftest(
+    tmp_path: Path, files: dict[str, str], workers: str
+) -> tuple[int, str]:
+    """pytest on `files` (paths under tmp_path/tests) with this suite's conftest and
+    options (`workers`: "-n 2", "-n 0"…); its exit code and what it said."""
     options = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     ini = options["tool"]["pytest"]["ini_options"]
-    (tmp_path / "tests").mkdir()
-    shutil.copy(ROOT / "tests" / "conftest.py", tmp_path / "tests" / "conftest.py")
-    for name, source in (("crashing", CRASHING), ("shared", SHARED), ("timed", TIMED)):
-        (tmp_path / "tests" / f"test_{name}.py").write_text(source, encoding="utf-8")
-    addopts = " ".join("2" if a == "auto" else a for a in ini["addopts"])  # two workers
+    tests = tmp_path / "tests"
+    tests.mkdir(exist_ok=True)
+    shutil.copy(ROOT / "tests" / "conftest.py", tests / "conftest.py")
+    for name, source in files.items():
+        (tests / name).parent.mkdir(parents=True, exist_ok=True)
+        (tests / name).write_text(source, encoding="utf-8")
+    addopts = " ".join(a for a in ini["addopts"] if a not in ("-n", "auto"))
     (tmp_path / "pytest.ini").write_text(
-        f"[pytest]\naddopts = {addopts} -p no:cacheprovider -rA\n"
+        f"[pytest]\naddopts = {addopts} {workers} -p no:cacheprovider -rA\n"
         f"qt_api = {ini['qt_api']}\ntimeout = 120\n",
         encoding="utf-8",
     )
@@ -101,8 +105,17 @@ def test_a_crash_fails_its_tests_and_the_run_goes_on(tmp_path: Path) -> None:
         [sys.executable, "-m", "pytest", "tests"],
         cwd=tmp_path, capture_output=True, text=True, timeout=300, check=False,
     )  # fmt: skip
-    said = done.stdout + done.stderr
-    assert done.returncode == 1, said  # tests failed; not killed (-11), not INTERNALERROR (3)
+    return done.returncode, done.stdout + done.stderr
+
+
+def test_a_crash_fails_its_tests_and_the_run_goes_on(tmp_path: Path) -> None:
+    if importlib.util.find_spec("PySide6.QtWebEngineCore") is None:
+        pytest.skip("QtWebEngine is not installed (the web extra)")
+    sources = {"crashing": CRASHING, "shared": SHARED, "timed": TIMED}
+    code, said = _run_with_the_suites_conftest(
+        tmp_path, {f"test_{name}.py": text for name, text in sources.items()}, "-n 2"
+    )
+    assert code == 1, said  # tests failed; not killed (-11), not INTERNALERROR (3)
     lines = [line for line in said.splitlines() if line.startswith(("PASSED", "FAILED"))]
     outcome = {line.split()[1].split("::")[1]: line.split()[0] for line in lines}
     assert outcome == {
@@ -157,31 +170,19 @@ def test_a_test_after_the_web_engines_tests_in_another_folder_sets_up(tmp_path: 
     same folder, then a test in another folder, on one worker: the replayed tests left
     the first folder set up and the last test failed its setup with "previous item was
     not torn down properly" (seen in whole runs once files were drawn longest first)."""
-    options = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    ini = options["tool"]["pytest"]["ini_options"]
-    tests = tmp_path / "tests"
-    for folder in ("one", "two"):
-        (tests / folder).mkdir(parents=True)
-    shutil.copy(ROOT / "tests" / "conftest.py", tests / "conftest.py")
-    (tests / "one" / "test_first.py").write_text("def test_first():\n    pass\n")
-    (tests / "one" / "test_page.py").write_text(
-        "import pytest\n\npytestmark = pytest.mark.web_engine\n\n\ndef test_page():\n    pass\n"
-    )
-    (tests / "two" / "test_last.py").write_text("def test_last():\n    pass\n")
     order = {"tests/one/test_first.py": 3, "tests/one/test_page.py": 2, "tests/two/test_last.py": 1}
-    (tests / "file_seconds.json").write_text(json.dumps(order), encoding="utf-8")
-    addopts = " ".join(a for a in ini["addopts"] if a not in ("-n", "auto"))
-    (tmp_path / "pytest.ini").write_text(
-        f"[pytest]\naddopts = {addopts} -n 0 -p no:cacheprovider -rA\n"
-        f"qt_api = {ini['qt_api']}\ntimeout = 120\n",
-        encoding="utf-8",
+    code, said = _run_with_the_suites_conftest(
+        tmp_path,
+        {
+            "one/test_first.py": "def test_first():\n    pass\n",
+            "one/test_page.py": "import pytest\n\npytestmark = pytest.mark.web_engine\n\n\n"
+            "def test_page():\n    pass\n",
+            "two/test_last.py": "def test_last():\n    pass\n",
+            "file_seconds.json": json.dumps(order),
+        },
+        "-n 0",
     )
-    done = subprocess.run(
-        [sys.executable, "-m", "pytest", "tests"],
-        cwd=tmp_path, capture_output=True, text=True, timeout=300, check=False,
-    )  # fmt: skip
-    said = done.stdout + done.stderr
-    assert done.returncode == 0, said
+    assert code == 0, said
     ran = [line.split()[1] for line in said.splitlines() if line.startswith("PASSED")]
     assert ran == [
         "tests/one/test_first.py::test_first",
