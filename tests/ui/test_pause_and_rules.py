@@ -223,8 +223,8 @@ async def test_a_note_held_during_the_hold_shows_after_resume(tmp_path: Path, qt
             ran = await agent.confirm(MUSIC, "publish_playlist", args, timeout=10)
             assert ran.outcome == "autoApproved"  # rules still run
             said = len(presenter.recent)
-            for _ in range(20):  # the loop turns: a note would show now if not held
-                await asyncio.sleep(0.01)
+            # The note reached the notch, which keeps it for the resume instead of showing it.
+            await until(lambda: len(presenter._glances) == 1, "the auto-run's note, held")
             assert presenter.window.look == "idle" and len(presenter.recent) == said
             tray.pause_menu.resume_action.trigger()
             await until(lambda: presenter.window.look == "done", "the held note")
