@@ -16,7 +16,7 @@ from typing import Any, Final, Literal, get_args
 from notch_app.manifest.canonical_json import NotDigestible as NotDigestible  # re-exported
 from notch_app.manifest.canonical_json import canonical_json as canonical_json  # re-exported
 from notch_app.manifest.paths import MISSING, get_path, set_path
-from notch_app.runtime.presenter import DecidedBy, Outcome, Scope
+from notch_app.runtime.outcomes import DecidedBy, Outcome, Scope
 
 RUNS: Final = frozenset({"approved", "autoApproved", "notRequired"})
 """Outcomes after which the executor runs the tool (with `Decision.arguments`)."""

@@ -16,34 +16,14 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from notch_app.runtime.approval_memory import Change
 from notch_app.runtime.askers import AskingProcess
+from notch_app.runtime.outcomes import DecidedBy as DecidedBy  # re-exported
+from notch_app.runtime.outcomes import Outcome as Outcome  # re-exported
+from notch_app.runtime.outcomes import Scope as Scope  # re-exported
 
 if TYPE_CHECKING:
     from notch_app.manifest.glance import GlanceBlock
 
 log = logging.getLogger("notch.service")
-
-Outcome = Literal[
-    "approved",
-    "declined",
-    "superseded",
-    "withdrawn",
-    "expired",
-    "notRequired",
-    "autoApproved",
-    "blocked",
-]
-"""How a request ended. `notRequired` is a read-only tool; `autoApproved`/`blocked` come
-from the person's per-action policy ("Asks first" off / Blocked)."""
-
-DecidedBy = Literal["click", "key", "voice", "policy", "service", "timeout", "agent", "phone"]
-"""How a decision was made, for the log: the person (click, key, voice, or on a paired
-phone: its name is in the decision's message), the person's stored policy, or the
-service itself (read-only tool, supersede, withdraw, expiry)."""
-
-Scope = Literal["once", "session", "always"]
-"""How far the person's yes reaches: this call only; every call to the same action from
-the same asker session until it ends; or always (the action's Asks first turns off, as in
-Settings). Only the person sets it, on the card: nothing on the socket can."""
 
 
 @dataclass(frozen=True, slots=True)

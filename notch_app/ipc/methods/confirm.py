@@ -8,7 +8,7 @@ from pydantic import Field
 
 from notch_app.ipc import protocol as rpc
 from notch_app.ipc.methods.wire import MAX_AWAIT_MS, CallId, Token, Wire
-from notch_app.runtime.presenter import DecidedBy, Outcome, Scope
+from notch_app.runtime.outcomes import DecidedBy, Outcome, Scope
 from notch_app.runtime.service import MAX_BATCH, MAX_EXPIRES_IN_MS, ToolCall
 
 # --- params ----------------------------------------------------------------------------

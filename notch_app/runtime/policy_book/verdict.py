@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from notch_app.runtime.presenter import Outcome
+from notch_app.runtime.outcomes import Outcome
 from notch_app.runtime.settings import Guard
 
 VerdictAction = Literal["ask", "auto", "block", "notRequired"]
