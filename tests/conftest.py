@@ -201,6 +201,31 @@ def _compile_the_package(package: Path) -> None:
     compileall.compile_dir(package, quiet=1)
 
 
+COLD_SDK = "NOTCH_TESTS_COLD_SDK"
+"""Set (to 1): no warm SDK for this run; each fixture server imports the SDK itself."""
+
+
+def _start_the_warm_sdk(script: Path) -> None:
+    """Start the run's warm MCP SDK (tests/fixtures/warm_sdk.py) unless one is up: the
+    SDK fixture servers `notch mcp` starts (~50 in a run) then fork from it instead of
+    importing the SDK each (1 s of CPU each). Not waited for: a server started before it
+    listens imports the SDK itself. It ends after this process, once its forks have."""
+    import runpy
+    import socket
+
+    with socket.socket(socket.AF_UNIX) as probe, contextlib.suppress(OSError):
+        probe.connect(runpy.run_path(str(script))["socket_path"]())
+        return  # another run's is up (its forks run the same files)
+    subprocess.Popen(
+        [sys.executable, str(script), str(os.getpid())],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env={"PATH": os.environ.get("PATH", ""), "HOME": os.environ.get("HOME", "/")},
+        start_new_session=True,  # a Ctrl+C of the run is not its: it ends after the run
+    )
+
+
 def pytest_sessionstart(session: pytest.Session) -> None:
     """Before the workers start (xdist starts them last): rewrite the asserts of every test
     module and conftest once, in one child per core, into pytest's own cache beside them
@@ -211,6 +236,8 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     config = session.config
     if not hasattr(config, "workerinput") and not os.environ.get(OWN_PROCESS):
         _compile_the_package(config.rootpath / "notch_app")
+        if not os.environ.get(COLD_SDK):
+            _start_the_warm_sdk(config.rootpath / "tests" / "fixtures" / "warm_sdk.py")
     distributing = config.getoption("dist", "no") != "no" and config.getoption("tx", None)
     if not distributing or hasattr(config, "workerinput") or os.environ.get(OWN_PROCESS):
         return

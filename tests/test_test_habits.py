@@ -18,6 +18,8 @@ pytestmark = pytest.mark.quality
 TIMED_WAITS_ALLOWED = {
     ("e2e/conftest.py", "wait_for"): "the poll interval of a wait for a state, with a deadline",
     ("core/conftest.py", "_loop_turns"): "sleep(0): one turn of the loop, no time passes",
+    ("test_warm_sdk.py", "_listening"): "the poll interval of a wait for a socket to be "
+    "bound (nothing to wait on), with a deadline",
     ("ui/test_settings_window.py", "until"): "the poll interval of a wait for a Qt state",
     ("ui/test_pause_and_rules.py", "until"): "the poll interval of a wait for a Qt state",
     ("ui/test_withdrawn_says_why.py", "until"): "the poll interval of a wait for a Qt state "
