@@ -33,24 +33,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
-if sys.platform.startswith("linux"):
-    # keyring imports every backend it ships to find the usable one, and its macOS one
-    # looks for three frameworks with ctypes' find_library, which on Linux runs ldconfig
-    # and gcc (0.1-0.4 s on every `notch` start that reads a secret). That backend
-    # refuses to run anywhere but macOS before it uses them: it is left unimported here.
-    sys.modules.setdefault("keyring.backends.macOS.api", None)  # type: ignore[arg-type]
-
-import keyring
-import keyring.backend
-import keyring.errors
-from keyring.backends import chainer, fail, null
-
 from notch_app.manifest import limits
 from notch_app.manifest.limits import REVERSE_DNS
 from notch_app.runtime.folders import SETTINGS_FILE_NAME, default_data_dir
 from notch_app.runtime.session_bus import reach_session_bus
 
-if TYPE_CHECKING:  # read only where there is a settings file: it loads pydantic
+if TYPE_CHECKING:
+    from types import ModuleType
+
+    import keyring.backend
+
+    # read only where there is a settings file: it loads pydantic
     from notch_app.runtime.settings import IntegrationValues
 
 __all__ = [
@@ -304,12 +297,30 @@ def _check_field(field: str) -> str:
     return field
 
 
+def _keyring_library() -> ModuleType:
+    """The `keyring` library, imported on first use: with its backends (secretstorage,
+    jeepney, cryptography) it is ~70-100 ms of CPU, and most `notch mcp` servers and
+    `notch secrets list` of fields that are not secret read no secret at all."""
+    if sys.platform.startswith("linux"):
+        # keyring imports every backend it ships to find the usable one, and its macOS one
+        # looks for three frameworks with ctypes' find_library, which on Linux runs ldconfig
+        # and gcc (0.1-0.4 s on every `notch` start that reads a secret). That backend
+        # refuses to run anywhere but macOS before it uses them: it is left unimported.
+        sys.modules.setdefault("keyring.backends.macOS.api", None)  # type: ignore[arg-type]
+    import keyring
+    import keyring.backend
+    import keyring.errors
+
+    return keyring
+
+
 def _keyring() -> keyring.backend.KeyringBackend:
     """The backend keyring chose, after pointing this process at the person's session
     bus when a client started Notch without its address (runtime/session_bus.py): keyring
     chooses once, and the Secret Service is found through that bus or not at all."""
     reach_session_bus()
-    return keyring.get_keyring()
+    backend: keyring.backend.KeyringBackend = _keyring_library().get_keyring()
+    return backend
 
 
 def _backend_name(backend: object) -> str:
@@ -322,6 +333,7 @@ def _chosen_explicitly() -> bool:
     if os.environ.get("PYTHON_KEYRING_BACKEND"):
         return True
     try:
+        _keyring_library()
         from keyring.core import load_config
 
         return load_config() is not None
@@ -332,6 +344,9 @@ def _chosen_explicitly() -> bool:
 def keyring_problem(backend: keyring.backend.KeyringBackend | None = None) -> str | None:
     """Why secrets cannot be kept with `backend` (default: the one keyring chose), or None
     when it is a real keyring. See the module docstring for what is refused."""
+    _keyring_library()
+    from keyring.backends import chainer, fail, null
+
     chosen = _keyring() if backend is None else backend
     writer: object = chosen
     if isinstance(chosen, chainer.ChainerBackend):
@@ -445,7 +460,7 @@ class SecretStore:
             if not backend.get_password(service, field):
                 return False
             backend.delete_password(service, field)
-        except keyring.errors.PasswordDeleteError:
+        except _keyring_library().errors.PasswordDeleteError:
             return False
         except Exception as exc:  # any backend's error, as in get
             raise NoKeyring(_keyring_refused("remove", exc)) from None
