@@ -12,6 +12,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from notch_app.manifest.limits import MAX_GLANCE_BLOCKS
 from notch_app.manifest.model import PreviewFixtures, Tool
 from notch_app.manifest.paths import join_pointer
 from notch_app.manifest.reading import Problem, SourceDocument, quote
@@ -102,14 +103,6 @@ def glance_problems(doc: SourceDocument, pointer: str, entry: dict[str, Any]) ->
     (warnings) and a shown count that differs from the expected one. Never raises."""
     if "expectedGlanceBlocks" not in entry and "result" not in entry:
         return []  # most fixtures: the glance code is not loaded for them
-    from notch_app.manifest.glance import (
-        GLANCE_KEY,
-        MAX_GLANCE_BLOCKS,
-        dropped_pointer,
-        find_glance,
-        read_glance,
-    )
-
     problems: list[Problem] = []
     expected = entry.get("expectedGlanceBlocks")
     if isinstance(expected, bool) or not isinstance(expected, int):
@@ -126,7 +119,9 @@ def glance_problems(doc: SourceDocument, pointer: str, entry: dict[str, Any]) ->
         expected = None
     result = entry.get("result")
     if not isinstance(result, dict):
-        return problems
+        return problems  # a count alone: the glance models are not loaded for it
+    from notch_app.manifest.glance import GLANCE_KEY, dropped_pointer, find_glance, read_glance
+
     source = find_glance(result)
     base = pointer + "/result"
     if source is None:

@@ -35,3 +35,7 @@ MAX_ITEMS: Final = 500
 
 MAX_READ_BACK_TEMPLATE_CHARS: Final = 300
 """A confirmation's `readBack` template: one sentence, as the read-back it makes."""
+
+MAX_GLANCE_BLOCKS: Final = 3
+"""Blocks a result glance shows at most; here, where checking a fixture's
+`expectedGlanceBlocks` against it loads none of the glance models."""

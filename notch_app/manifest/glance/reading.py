@@ -14,10 +14,10 @@ from pydantic import ValidationError
 
 from notch_app.manifest.glance.blocks import BLOCK_ADAPTER, CHARTS, GlanceBlock, RowBlock
 from notch_app.manifest.glance.reasons import json_kind, quote, reason_for
+from notch_app.manifest.limits import MAX_GLANCE_BLOCKS as MAX_GLANCE_BLOCKS  # re-exported
 
 GLANCE_KEY: Final = "_voiceos_glance"
 """The key of a tool result (at its top level) that holds the glance."""
-MAX_GLANCE_BLOCKS: Final = 3
 _MAX_BLOCKS_READ: Final = 32
 """Blocks past this position are not read one by one (a glance shows 3)."""
 
