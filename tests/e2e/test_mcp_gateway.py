@@ -5,6 +5,12 @@ run` on a real X server deciding through its real window.
 The wrapped server writes one line per call it runs ($HOME/notes-calls.jsonl), so every test can
 say what the server was asked, and that it was never asked. Blocking waits (the window,
 xdotool) run in a thread, so the MCP client keeps reading while the test waits.
+
+The tests that only make calls through `notch mcp NOTES` in front of the module's shared
+`notch run --manifests NOTES` (a card approved, edited, declined or withdrawn; a glance;
+a liar; a cheat) share one gateway (`notes_gateway`): each reads the call log from its own
+start. A test that crashes the server, needs no notch run, or a notch run of its own
+starts its own gateway.
 """
 
 from __future__ import annotations
@@ -16,10 +22,12 @@ import subprocess
 import sys
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
+import pytest_asyncio
 
 from notch_app.client import NotchClient
 
@@ -41,15 +49,24 @@ VENV_BIN = str(Path(sys.executable).parent)
 
 
 class Calls:
-    """What the wrapped server ran: one record per call, from its log file."""
+    """What the wrapped server ran: one record per call, from its log file (from record
+    `since` on: a gateway the module's tests share keeps one log)."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, since: int = 0) -> None:
         self.path = path
+        self.since = since
 
-    def all(self) -> list[dict[str, Any]]:
+    def _records(self) -> list[dict[str, Any]]:
         if not self.path.exists():
             return []
         return [json.loads(line) for line in self.path.read_text().splitlines() if line]
+
+    def all(self) -> list[dict[str, Any]]:
+        return self._records()[self.since :]
+
+    def from_now(self) -> Calls:
+        """The calls made from now on."""
+        return Calls(self.path, len(self._records()))
 
     def of(self, tool: str) -> list[dict[str, Any]]:
         return [c for c in self.all() if c["tool"] == tool]
@@ -140,6 +157,86 @@ def set_policy(notch_argv: list[str], data_dir: Path, tool: str, *how: str) -> N
     assert done.returncode == 0, done.stderr
 
 
+@dataclass
+class Gateway:
+    """The module's `notch mcp NOTES` as a test gets it: its client, and the calls its
+    server runs from this test's start."""
+
+    client: ClientSession
+    calls: Calls
+
+
+class SharedGateway:
+    """One `notch mcp NOTES` (and the server it wraps) for the tests of this module that
+    only make calls through it: started by the first, handed to the next, and started
+    again only when the notch run it talks to is another one (the shared one was replaced
+    after a test left it changed) or it has ended.
+
+    Its client lives in a task of its own: the SDK's stdio client must be left by the
+    task that entered it, and pytest-asyncio sets a fixture up and tears it down in two
+    tasks (on the module's event loop, which the tests using it run on too).
+    """
+
+    def __init__(self, root: Path) -> None:
+        home = root / "home"
+        home.mkdir()
+        self.calls = Calls(home / "notes-calls.jsonl")
+        self.errlog = root / "gw.log"
+        self._argv: list[str] = []
+        self._client: ClientSession | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._stop = asyncio.Event()
+
+    async def open(self, argv: list[str]) -> Gateway:
+        if self._task is not None and (self._task.done() or argv != self._argv):
+            await self.close()
+        if self._task is None or self._client is None:
+            ready: asyncio.Future[ClientSession] = asyncio.get_running_loop().create_future()
+            self._stop = asyncio.Event()
+            self._task = asyncio.create_task(self._hold(argv, ready, self._stop))
+            self._argv = argv
+            self._client = await asyncio.wait_for(asyncio.shield(ready), 60)
+        return Gateway(self._client, self.calls.from_now())
+
+    async def _hold(
+        self, argv: list[str], ready: asyncio.Future[ClientSession], stop: asyncio.Event
+    ) -> None:
+        try:
+            async with mcp_client(argv, self.calls, self.errlog) as client:
+                ready.set_result(client)
+                await stop.wait()
+        except Exception as exc:
+            if not ready.done():
+                ready.set_exception(exc)
+            raise
+        finally:
+            if not ready.done():
+                ready.cancel()
+
+    async def close(self) -> None:
+        """End the gateway (its server with it); raise what ended it otherwise."""
+        task, self._task, self._client = self._task, None, None
+        if task is not None:
+            self._stop.set()
+            await asyncio.wait_for(task, 30)
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def _notes_gateways(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[SharedGateway]:
+    shared = SharedGateway(tmp_path_factory.mktemp("notes-gateway"))
+    yield shared
+    await shared.close()
+
+
+@pytest_asyncio.fixture(loop_scope="module")
+async def notes_gateway(notch: Any, _notes_gateways: SharedGateway) -> Gateway:
+    """`notch mcp NOTES` in front of the module's shared `notch run --manifests NOTES`,
+    shared by the tests asking for it (see SharedGateway); a test using it runs on the
+    module's loop: `@pytest.mark.asyncio(loop_scope="module")`."""
+    where = notch("--manifests", str(NOTES))
+    return await _notes_gateways.open(gateway_args(where))
+
+
 # --- no notch run ------------------------------------------------------------------------
 
 
@@ -203,196 +300,27 @@ async def test_a_missing_secret_is_the_tool_error_naming_the_field_and_the_fix(
 
 # --- with notch run --------------------------------------------------------------------
 # Ordered so that the tests sharing a `notch run` with the same flags run back to back:
-# each change of flags starts another one (the policy tests start their own).
+# each change of flags starts another one (the policy test starts its own).
 
 
 @pytest.mark.asyncio
-async def test_blocked_is_a_tool_error_and_runs_nothing(
+async def test_blocked_is_a_tool_error_and_asks_first_off_runs_at_once(
     tmp_path: Path, calls: Calls, notch: Any, notch_env: dict[str, Path], notch_argv: list[str]
 ) -> None:
-    set_policy(notch_argv, notch_env["data_dir"], "send_message", "--block")
-    where = notch("--manifests", str(NOTES))
-    async with mcp_client(gateway_args(where), calls, tmp_path / "gw.log") as client:
-        result = await client.call_tool("send_message", {"to": "sam", "body": "x"})
-    assert result.is_error
-    assert "has blocked “Send message” in Notch; nothing was sent" in text_of(result)
-    assert calls.of("send_message") == []
-
-
-@pytest.mark.asyncio
-async def test_asks_first_off_runs_at_once_with_the_models_arguments(
-    tmp_path: Path, calls: Calls, notch: Any, notch_env: dict[str, Path], notch_argv: list[str]
-) -> None:
+    """Both rules set before notch run starts, on two acting tools (one notch run for
+    both): the blocked one is a tool error and runs nothing; the one whose Asks first is
+    off runs at once with the model's arguments."""
+    set_policy(notch_argv, notch_env["data_dir"], "delete_note", "--block")
     set_policy(notch_argv, notch_env["data_dir"], "send_message", "--asks-first", "off")
     where = notch("--manifests", str(NOTES))
     async with mcp_client(gateway_args(where), calls, tmp_path / "gw.log") as client:
-        result = await client.call_tool("send_message", {"to": "sam", "body": "auto"})
-    assert not result.is_error, text_of(result)
-    assert [c["arguments"] for c in calls.of("send_message")] == [{"to": "sam", "body": "auto"}]
-
-
-@pytest.mark.asyncio
-async def test_approve_with_an_edit_runs_the_edited_arguments(
-    tmp_path: Path, calls: Calls, xserver: Any, notch: Any
-) -> None:
-    where = notch("--manifests", str(NOTES))
-    async with mcp_client(gateway_args(where), calls, tmp_path / "gw.log") as client:
-        call = asyncio.ensure_future(
-            client.call_tool("send_message", {"to": "sam", "body": "Lunch at noon?"})
-        )
-        card = await in_thread(xserver.settled_card)
-        assert calls.of("send_message") == []  # nothing runs while the card is up
-        xserver.focus_card(card)
-        await in_thread(xserver.xdotool, "key", "--delay", "60", "Tab", "ctrl+a")
-        await in_thread(xserver.xdotool, "type", "--delay", "15", "maya")
-        await in_thread(xserver.confirm_with_keys, card)
-        result = await asyncio.wait_for(call, 30)
-    assert not result.is_error, text_of(result)
-    ran = calls.of("send_message")
-    assert [c["arguments"] for c in ran] == [{"to": "maya", "body": "Lunch at noon?"}]
-    assert "The person changed to before approving" in text_of(result)
-
-
-@pytest.mark.asyncio
-async def test_decline_never_calls_the_server(
-    tmp_path: Path, calls: Calls, xserver: Any, notch: Any
-) -> None:
-    where = notch("--manifests", str(NOTES))
-    async with mcp_client(gateway_args(where), calls, tmp_path / "gw.log") as client:
-        call = asyncio.ensure_future(client.call_tool("send_message", {"to": "sam", "body": "x"}))
-        card = await in_thread(xserver.settled_card)
-        xserver.click_close(card)
-        result = await asyncio.wait_for(call, 30)
-    assert result.is_error
-    assert text_of(result).startswith("The person declined “Send message”; nothing was sent.")
-    assert calls.of("send_message") == []
-
-
-@pytest.mark.asyncio
-async def test_a_client_cancel_withdraws_the_card(
-    tmp_path: Path, calls: Calls, xserver: Any, notch: Any
-) -> None:
-    where = notch("--manifests", str(NOTES))
-    async with mcp_client(gateway_args(where), calls, tmp_path / "gw.log") as client:
-        call = asyncio.ensure_future(client.call_tool("send_message", {"to": "sam", "body": "x"}))
-        card = await in_thread(xserver.settled_card)
-        call.cancel()  # the SDK sends notifications/cancelled for the request
-        await in_thread(xserver.card_gone, card)
-        # The gateway is still there for the next call.
-        assert not (await client.call_tool("get_status", {})).is_error
-    assert calls.of("send_message") == []
-
-
-# --- the model (or whatever drives the client) trying to cheat --------------------------
-
-
-@pytest.mark.asyncio
-async def test_the_manifest_wins_over_a_server_that_lies_about_read_only(
-    tmp_path: Path, calls: Calls, xserver: Any, notch: Any
-) -> None:
-    """The server says delete_note is readOnlyHint: true; the manifest says it acts.
-    The client is told what the manifest says, and the call asks."""
-    where = notch("--manifests", str(NOTES))
-    async with mcp_client(gateway_args(where), calls, tmp_path / "gw.log") as client:
-        listed = {t.name: t for t in (await client.list_tools()).tools}
-        hints = listed["delete_note"].annotations
-        assert hints is not None and hints.read_only_hint is False and hints.destructive_hint
-        call = asyncio.ensure_future(client.call_tool("delete_note", {"note_id": "n-1"}))
-        card = await in_thread(xserver.settled_card)
-        xserver.click_close(card)
-        result = await asyncio.wait_for(call, 30)
-    assert result.is_error and "nothing was deleted" in text_of(result)
+        blocked = await client.call_tool("delete_note", {"note_id": "n-1"})
+        ran = await client.call_tool("send_message", {"to": "sam", "body": "auto"})
+    assert blocked.is_error
+    assert "has blocked “Delete note” in Notch; nothing was deleted" in text_of(blocked)
     assert calls.of("delete_note") == []
-
-
-@pytest.mark.asyncio
-async def test_the_model_cannot_get_an_acting_call_run_without_a_yes(
-    tmp_path: Path, calls: Calls, xserver: Any, notch: Any
-) -> None:
-    """Every trick a model has through MCP: arguments that claim approval, an extra
-    argument the card would not show, a tool name that differs in case; and the only way
-    left, the card, declined. None runs anything (a request id reused for another call:
-    tests/core/test_one_call_one_run.py)."""
-    where = notch("--manifests", str(NOTES))
-    async with mcp_client(gateway_args(where), calls, tmp_path / "gw.log") as client:
-        claims = await client.call_tool(
-            "send_message", {"to": "sam", "body": "x", "approved": True, "confirmed": "yes"}
-        )
-        assert claims.is_error and "does not accept" in text_of(claims)  # refused by the schema
-        cased = await client.call_tool("Send_Message", {"to": "sam", "body": "x"})
-        assert cased.is_error and "no tool named" in text_of(cased)
-        # Asked, then declined: its card was the only way through.
-        call = asyncio.ensure_future(client.call_tool("cancel_agent", {"agent_id": "a-7"}))
-        card = await in_thread(xserver.settled_card)
-        xserver.click_close(card)
-        declined = await asyncio.wait_for(call, 30)
-        assert declined.is_error and "nothing was cancelled" in text_of(declined)
-    assert [c["tool"] for c in calls.all()] == []
-
-
-# --- what results show (issue 11) --------------------------------------------------------
-
-
-@pytest.mark.asyncio
-async def test_a_results_glance_shows_in_the_notch_for_a_moment(
-    tmp_path: Path, calls: Calls, xserver: Any, notch: Any, wait_for: Any
-) -> None:
-    where = notch("--manifests", str(NOTES))
-    xserver.xdotool("mousemove", "5", "700")  # a glance under the pointer waits for it
-    async with mcp_client(gateway_args(where), calls, tmp_path / "gw.log") as client:
-        status = await client.call_tool("get_status", {})
-        assert not status.is_error
-        glance = await in_thread(xserver.settled_glance)
-        xserver.screenshot("gateway-result-glance")
-        assert glance["HEIGHT"] > 90, "the header and the stats show"
-        # Nothing on a glance asks for anything: it goes by itself.
-        await in_thread(xserver.notch_idle)
-
-
-@pytest.mark.asyncio
-async def test_background_work_shows_in_the_side_notch_then_its_glance(
-    tmp_path: Path, calls: Calls, xserver: Any, notch: Any, wait_for: Any
-) -> None:
-    where = notch("--manifests", str(NOTES))
-    release = calls.path.parent / "release-report"
-    xserver.xdotool("mousemove", "5", "700")  # a glance under the pointer waits for it
-    async with mcp_client(gateway_args(where), calls, tmp_path / "gw.log") as client:
-        for fail in (False, True):
-            os.mkfifo(release)
-            call = asyncio.ensure_future(client.call_tool("fetch_report", {"fail": fail}))
-            side = await in_thread(
-                wait_for, lambda: xserver.window("running work"), 20, "the side notch to list it"
-            )
-            if not fail:
-                xserver.screenshot("gateway-background-running")
-            assert side["WIDTH"] > 60
-            assert not call.done(), "it is still running"
-            # The server waits on the FIFO until this opens it: the work ends now.
-            await in_thread(lambda: open(release, "wb").close())
-            result = await asyncio.wait_for(call, 30)
-            release.unlink()
-            assert result.is_error is fail
-            await in_thread(
-                wait_for, lambda: xserver.window("running work") is None, 20, "the side notch to go"
-            )
-            if fail:  # one short line, not a glance
-                line = await in_thread(
-                    wait_for,
-                    lambda: (
-                        (w := xserver.window())
-                        and 30 <= w["HEIGHT"] <= 40
-                        and w["WIDTH"] > 200
-                        and w
-                    ),
-                    20,
-                    "the failure line",
-                )
-                xserver.screenshot("gateway-background-failed")
-                assert line["HEIGHT"] < 60
-            else:
-                await in_thread(xserver.settled_glance)
-                xserver.screenshot("gateway-background-glance")
-            await in_thread(xserver.notch_idle)
+    assert not ran.is_error, text_of(ran)
+    assert [c["arguments"] for c in calls.of("send_message")] == [{"to": "sam", "body": "auto"}]
 
 
 # --- gateway.attach: a notch run that never installed the folder, and a bare server ------
@@ -462,3 +390,155 @@ async def test_a_bare_server_asks_for_every_tool_not_read_only_with_a_generated_
     with NotchClient(where["socket"]) as notch_client:
         ids = {i["id"] for i in notch_client.integrations()}
     assert "mcp.local.notes" in ids
+
+
+# --- the shared gateway: calls through notch mcp NOTES, answered in the shared notch run ---
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_approve_with_an_edit_runs_the_edited_arguments(
+    xserver: Any, notes_gateway: Gateway
+) -> None:
+    client, calls = notes_gateway.client, notes_gateway.calls
+    call = asyncio.ensure_future(
+        client.call_tool("send_message", {"to": "sam", "body": "Lunch at noon?"})
+    )
+    card = await in_thread(xserver.settled_card)
+    assert calls.of("send_message") == []  # nothing runs while the card is up
+    xserver.focus_card(card)
+    await in_thread(xserver.xdotool, "key", "--delay", "60", "Tab", "ctrl+a")
+    await in_thread(xserver.xdotool, "type", "--delay", "15", "maya")
+    await in_thread(xserver.confirm_with_keys, card)
+    result = await asyncio.wait_for(call, 30)
+    assert not result.is_error, text_of(result)
+    ran = calls.of("send_message")
+    assert [c["arguments"] for c in ran] == [{"to": "maya", "body": "Lunch at noon?"}]
+    assert "The person changed to before approving" in text_of(result)
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_decline_never_calls_the_server(xserver: Any, notes_gateway: Gateway) -> None:
+    client, calls = notes_gateway.client, notes_gateway.calls
+    call = asyncio.ensure_future(client.call_tool("send_message", {"to": "sam", "body": "x"}))
+    card = await in_thread(xserver.settled_card)
+    xserver.click_close(card)
+    result = await asyncio.wait_for(call, 30)
+    assert result.is_error
+    assert text_of(result).startswith("The person declined “Send message”; nothing was sent.")
+    assert calls.of("send_message") == []
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_a_client_cancel_withdraws_the_card(xserver: Any, notes_gateway: Gateway) -> None:
+    client, calls = notes_gateway.client, notes_gateway.calls
+    call = asyncio.ensure_future(client.call_tool("send_message", {"to": "sam", "body": "x"}))
+    card = await in_thread(xserver.settled_card)
+    call.cancel()  # the SDK sends notifications/cancelled for the request
+    await in_thread(xserver.card_gone, card)
+    # The gateway is still there for the next call.
+    assert not (await client.call_tool("get_status", {})).is_error
+    assert calls.of("send_message") == []
+
+
+# --- the model (or whatever drives the client) trying to cheat --------------------------
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_the_manifest_wins_over_a_server_that_lies_about_read_only(
+    xserver: Any, notes_gateway: Gateway
+) -> None:
+    """The server says delete_note is readOnlyHint: true; the manifest says it acts.
+    The client is told what the manifest says, and the call asks."""
+    client, calls = notes_gateway.client, notes_gateway.calls
+    listed = {t.name: t for t in (await client.list_tools()).tools}
+    hints = listed["delete_note"].annotations
+    assert hints is not None and hints.read_only_hint is False and hints.destructive_hint
+    call = asyncio.ensure_future(client.call_tool("delete_note", {"note_id": "n-1"}))
+    card = await in_thread(xserver.settled_card)
+    xserver.click_close(card)
+    result = await asyncio.wait_for(call, 30)
+    assert result.is_error and "nothing was deleted" in text_of(result)
+    assert calls.of("delete_note") == []
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_the_model_cannot_get_an_acting_call_run_without_a_yes(
+    xserver: Any, notes_gateway: Gateway
+) -> None:
+    """Every trick a model has through MCP: arguments that claim approval, an extra
+    argument the card would not show, a tool name that differs in case; and the only way
+    left, the card, declined. None runs anything (a request id reused for another call:
+    tests/core/test_one_call_one_run.py)."""
+    client, calls = notes_gateway.client, notes_gateway.calls
+    claims = await client.call_tool(
+        "send_message", {"to": "sam", "body": "x", "approved": True, "confirmed": "yes"}
+    )
+    assert claims.is_error and "does not accept" in text_of(claims)  # refused by the schema
+    cased = await client.call_tool("Send_Message", {"to": "sam", "body": "x"})
+    assert cased.is_error and "no tool named" in text_of(cased)
+    # Asked, then declined: its card was the only way through.
+    call = asyncio.ensure_future(client.call_tool("cancel_agent", {"agent_id": "a-7"}))
+    card = await in_thread(xserver.settled_card)
+    xserver.click_close(card)
+    declined = await asyncio.wait_for(call, 30)
+    assert declined.is_error and "nothing was cancelled" in text_of(declined)
+    assert [c["tool"] for c in calls.all()] == []
+
+
+# --- what results show (issue 11) --------------------------------------------------------
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_a_results_glance_shows_in_the_notch_for_a_moment(
+    xserver: Any, notes_gateway: Gateway, wait_for: Any
+) -> None:
+    xserver.xdotool("mousemove", "5", "700")  # a glance under the pointer waits for it
+    client = notes_gateway.client
+    status = await client.call_tool("get_status", {})
+    assert not status.is_error
+    glance = await in_thread(xserver.settled_glance)
+    xserver.screenshot("gateway-result-glance")
+    assert glance["HEIGHT"] > 90, "the header and the stats show"
+    # Nothing on a glance asks for anything: it goes by itself.
+    await in_thread(xserver.notch_idle)
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_background_work_shows_in_the_side_notch_then_its_glance(
+    xserver: Any, notes_gateway: Gateway, wait_for: Any
+) -> None:
+    client, release = notes_gateway.client, notes_gateway.calls.path.parent / "release-report"
+    xserver.xdotool("mousemove", "5", "700")  # a glance under the pointer waits for it
+    for fail in (False, True):
+        os.mkfifo(release)
+        call = asyncio.ensure_future(client.call_tool("fetch_report", {"fail": fail}))
+        side = await in_thread(
+            wait_for, lambda: xserver.window("running work"), 20, "the side notch to list it"
+        )
+        if not fail:
+            xserver.screenshot("gateway-background-running")
+        assert side["WIDTH"] > 60
+        assert not call.done(), "it is still running"
+        # The server waits on the FIFO until this opens it: the work ends now.
+        await in_thread(lambda: open(release, "wb").close())
+        result = await asyncio.wait_for(call, 30)
+        release.unlink()
+        assert result.is_error is fail
+        await in_thread(
+            wait_for, lambda: xserver.window("running work") is None, 20, "the side notch to go"
+        )
+        if fail:  # one short line, not a glance
+            line = await in_thread(
+                wait_for,
+                lambda: (
+                    (w := xserver.window()) and 30 <= w["HEIGHT"] <= 40 and w["WIDTH"] > 200 and w
+                ),
+                20,
+                "the failure line",
+            )
+            xserver.screenshot("gateway-background-failed")
+            assert line["HEIGHT"] < 60
+        else:
+            await in_thread(xserver.settled_glance)
+            xserver.screenshot("gateway-background-glance")
+        await in_thread(xserver.notch_idle)
