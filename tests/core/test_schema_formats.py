@@ -17,7 +17,13 @@ from jsonschema import Draft202012Validator
 from notch_app.manifest.model import Tool
 from notch_app.manifest.schema.arguments import argument_problems
 from notch_app.manifest.schema.fast_path import FAST_FORMATS, compile_fast_path, surely_valid
-from notch_app.manifest.schema.formats import FAST_CHECKS, is_date, is_date_time
+from notch_app.manifest.schema.formats import (
+    FAST_CHECKS,
+    SPECIAL_USE_DOMAINS,
+    is_date,
+    is_date_time,
+    plain_address,
+)
 from notch_app.manifest.schema.validator import format_conforms
 from notch_app.runtime.catalog import load_integrations
 
@@ -87,3 +93,49 @@ def test_every_bundled_fixture_is_decided_without_jsonschema() -> None:
             if tool is not None and isinstance(args, dict) and not surely_valid(tool, args):
                 undecided.append(f"{integration_id}/{name}")
     assert undecided == []
+
+
+PLAIN = r"\A[A-Za-z0-9_+-]{1,70}(\.[A-Za-z0-9_+-]{1,8}){0,3}@([A-Za-z0-9-]{1,64}\.){0,4}[A-Za-z0-9-]{0,64}\Z"
+"""Texts near the plain form and past its edges: long parts, hyphens at label ends, `--`."""
+ADDRESSES = [
+    "sam@example.com", "Sam.Lee+notch@Mail.Example.COM", "a@b", "a_b-c@x-y.io", "a@b.c1",
+    "a@1.com", "a@b.1", "a@-b.com", "a@b-.com", "a@b..com", ".a@b.com", "a.@b.com", "a..b@c.d",
+    "a@xn--bcher-kva.example", "a@ab--cd.com", "a@mail.test", "a@localhost", "a@x.onion",
+    "a@example.arpa", "a@LOCAL", f"{'a' * 65}@b.com", f"a@{'b' * 64}.com", f"a@{'b' * 63}.com",
+    f"{'a' * 64}@{'b' * 63}.{'c' * 63}.{'d' * 63}.{'e' * 57}", "a@b.com ", "a b@c.com",
+]  # fmt: skip
+
+
+def _email_validator_accepts(text: str, *, international: bool) -> bool:
+    from email_validator import EmailNotValidError, validate_email
+
+    try:
+        validate_email(
+            text, check_deliverability=False, globally_deliverable=False,
+            allow_smtputf8=international, allow_quoted_local=True, allow_domain_literal=True,
+        )  # fmt: skip
+    except EmailNotValidError:
+        return False
+    return True
+
+
+def test_the_plain_address_check_names_every_domain_email_validator_refuses() -> None:
+    import email_validator
+
+    assert set(email_validator.SPECIAL_USE_DOMAIN_NAMES) <= set(SPECIAL_USE_DOMAINS)
+
+
+def test_a_plain_address_is_one_email_validator_accepts_on_a_corpus() -> None:
+    said = {text: plain_address(text) for text in ADDRESSES}
+    assert said["sam@example.com"] and said["Sam.Lee+notch@Mail.Example.COM"]
+    for text, plain in said.items():
+        if plain:
+            for international in (False, True):
+                assert _email_validator_accepts(text, international=international), text
+
+
+@given(st.from_regex(PLAIN) | st.text(max_size=40))
+def test_every_plain_address_is_one_email_validator_accepts(text: str) -> None:
+    if plain_address(text):
+        assert _email_validator_accepts(text, international=False), text
+        assert _email_validator_accepts(text, international=True), text
