@@ -24,7 +24,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -661,7 +661,7 @@ def _shared_notch_for_module(
 
 @pytest.fixture
 def shared_notch(
-    xserver: XServer, _shared_notch_for_module: SharedNotchOnScreen
+    xserver: XServer, _shared_notch_for_module: SharedNotchOnScreen, request: pytest.FixtureRequest
 ) -> Iterator[Callable[..., NotchProcess]]:
     """`shared_notch(*flags)`: `notch run FLAGS` on the X server, shared by the tests of
     this module that ask for the same flags: started by the first, handed idle to the
@@ -676,8 +676,30 @@ def shared_notch(
         return notch
 
     yield get
-    if used:
+    # After the module's last test the notch is stopped with the module: not waited on
+    # to go idle first (a test's last notes can stay up for seconds).
+    if used and _module_goes_on(request.node):
         _shared_notch_for_module.after_test(xserver)
+
+
+_NEXT_TEST = pytest.StashKey["pytest.Item | None"]()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(
+    item: pytest.Item, nextitem: pytest.Item | None
+) -> Generator[None, object, object]:
+    """Keep which test runs after `item`, for `shared_notch`."""
+    item.stash[_NEXT_TEST] = nextitem
+    return (yield)
+
+
+def _module_goes_on(test: pytest.Item) -> bool:
+    """Whether the test run after `test` is of its module (when not known: yes)."""
+    if _NEXT_TEST not in test.stash:
+        return True
+    following = test.stash[_NEXT_TEST]
+    return following is not None and following.path == test.path
 
 
 @dataclass
