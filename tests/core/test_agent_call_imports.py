@@ -93,6 +93,48 @@ async def test_ask_and_log_start_without_the_manifest_model(base: Path) -> None:
     assert not _heavy(modules), f"notch log loaded {_heavy(modules)}"
 
 
+NOT_FOR_A_POLICY = (
+    "asyncio",
+    "keyring",
+    "email_validator",
+    "jsonschema",
+    "notch_app.runtime.presenter",
+)
+"""What `notch policy` has no use for: no socket (asyncio), no secret (keyring), and the
+bundled fixtures' addresses and arguments are decided on the fast path."""
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+
+
+@pytest.mark.asyncio
+@pytest.mark.timeout(120)
+async def test_policy_and_secrets_start_without_what_they_do_not_use(base: Path) -> None:
+    """`notch policy` is run by hand and by the tests ~30 times, `notch secrets` to keep a
+    key: each loads only what its answer needs."""
+    code, out, modules = await _modules_of(["policy", "list"], base)
+    assert code == 0 and "send_email" in out and "notch_app.runtime.catalog" in modules
+    loaded = [m for m in NOT_FOR_A_POLICY if m in modules]
+    assert loaded == [], f"notch policy list loaded {loaded}"
+    no_secret = ["secrets", "list", "dev.notch.agents.claude-code"]
+    code, out, modules = await _modules_of(no_secret, base)
+    assert code == 0 and "has no auth fields" in out
+    assert "keyring" not in modules, "notch secrets list read no secret but loaded keyring"
+
+
+@pytest.mark.asyncio
+@pytest.mark.timeout(120)
+async def test_a_fixture_expecting_a_glance_count_is_checked_without_the_glance_models(
+    base: Path,
+) -> None:
+    """The notes fixture expects glance counts but carries no sample result: checking the
+    count needs a number, not the glance block models (every `notch mcp` of it checks it)."""
+    code, out, modules = await _modules_of(
+        ["validate", str(FIXTURES / "mcp_servers" / "notes")], base
+    )
+    assert code == 0, out
+    assert "notch_app.manifest.fixture_rules" in modules
+    assert "notch_app.manifest.glance" not in modules
+
+
 @pytest.mark.asyncio
 @pytest.mark.timeout(120)
 @pytest.mark.parametrize(
