@@ -73,12 +73,63 @@ def answer_of(process: subprocess.Popen[str]) -> tuple[dict[str, Any], str]:
     return (json.loads(out)["hookSpecificOutput"] if out.strip() else {}), err
 
 
+def test_a_send_to_a_look_alike_domain_opens_with_the_changes_marked(
+    xserver: Any, shared_notch: Any, over_glass: Callable[[str], tuple[int, int, int]]
+) -> None:
+    from notch_app.ipc.blocking import NotchClient
+
+    # The module's one `notch run`, started here: the first send is the first approval
+    # this notch's memory has for the action (no marks), as on a fresh one. The test
+    # below, sharing it, approves no mail.
+    socket = shared_notch("--theme", "dark").socket
+    amber = over_glass("badge_warning")
+    email = {"to": ["sam@example.com"], "subject": "Invoice 118", "body": "Attached, thanks."}
+    events: list[tuple[str, dict[str, Any]]] = []
+
+    def marked(card: dict[str, int]) -> int:
+        area = QRect(card["X"], card["Y"], card["WIDTH"], card["HEIGHT"])
+        return len(spots(xserver.screen(), area, amber, 6))
+
+    with NotchClient(socket, on_event=lambda e: events.append((e.event, e.data))) as client:
+        import threading
+
+        got: list[Any] = []
+        first = threading.Thread(target=lambda: got.append(
+            client.confirm(MAIL, "send_email", email, timeout=60)))  # fmt: skip
+        first.start()
+        card = xserver.settled_card()
+        plain = marked(card)
+        xserver.focus_card(card)
+        xserver.confirm_with_keys(card)
+        first.join(60)
+        assert got and got[0].outcome == "approved"
+
+        second_args = dict(email, to=["sam@exarnple.com"])
+        second = threading.Thread(target=lambda: got.append(
+            client.confirm(MAIL, "send_email", second_args, timeout=60)))  # fmt: skip
+        second.start()
+        card = xserver.settled_card()
+        xserver.screenshot("changes-marked-card")
+        assert plain < 200 <= marked(card), "the amber panel shows on the second card only"
+        xserver.click_close(card)
+        second.join(60)
+        assert len(got) == 2 and got[1].outcome == "declined"
+    changes = [d.get("changes") for e, d in events if e == "confirmationRequired"]
+    assert changes[0] == []
+    marked_changes = changes[1]
+    assert marked_changes is not None
+    texts = " ".join(c["text"] for c in marked_changes)
+    assert "exarnple.com looks like example.com" in texts
+
+
 def test_a_session_scope_clicked_on_the_card_covers_that_session_until_it_ends(
-    xserver: Any, notch_env: dict[str, Path], start_notch: Any, notch_argv: list[str],
-    tmp_path: Path, wait_for: Any, over_glass: Callable[[str], tuple[int, int, int]],
+    xserver: Any, shared_notch: Any, notch_argv: list[str], tmp_path: Path, wait_for: Any,
+    over_glass: Callable[[str], tuple[int, int, int]],
 ) -> None:  # fmt: skip
-    socket = notch_env["socket"]
-    start_notch(xserver.env, socket, notch_env["data_dir"], notch_env["log"], "--theme", "dark")
+    # The module's one `notch run`, after the test above (which allows nothing for a
+    # session). Last: its notes of the calls the allowance let through stay up for seconds
+    # after its last card, and the next test would wait them out or get a fresh notch.
+    socket = shared_notch("--theme", "dark").socket
     run = hook(notch_argv, xserver.env, socket, tmp_path, "first", bash("npm test", "toolu_1"))
     card = xserver.settled_card()
     wait_for(lambda: xserver.confirm_armed(card), 20, "the card's confirm to show armed")
@@ -127,51 +178,3 @@ def test_a_session_scope_clicked_on_the_card_covers_that_session_until_it_ends(
     card = xserver.settled_card()
     xserver.click_close(card)
     assert answer_of(last)[0]["permissionDecision"] == "deny"
-
-
-def test_a_send_to_a_look_alike_domain_opens_with_the_changes_marked(
-    xserver: Any, notch_env: dict[str, Path], start_notch: Any, tmp_path: Path,
-    over_glass: Callable[[str], tuple[int, int, int]],
-) -> None:  # fmt: skip
-    from notch_app.ipc.blocking import NotchClient
-
-    socket = notch_env["socket"]
-    start_notch(xserver.env, socket, notch_env["data_dir"], notch_env["log"], "--theme", "dark")
-    amber = over_glass("badge_warning")
-    email = {"to": ["sam@example.com"], "subject": "Invoice 118", "body": "Attached, thanks."}
-    events: list[tuple[str, dict[str, Any]]] = []
-
-    def marked(card: dict[str, int]) -> int:
-        area = QRect(card["X"], card["Y"], card["WIDTH"], card["HEIGHT"])
-        return len(spots(xserver.screen(), area, amber, 6))
-
-    with NotchClient(socket, on_event=lambda e: events.append((e.event, e.data))) as client:
-        import threading
-
-        got: list[Any] = []
-        first = threading.Thread(target=lambda: got.append(
-            client.confirm(MAIL, "send_email", email, timeout=60)))  # fmt: skip
-        first.start()
-        card = xserver.settled_card()
-        plain = marked(card)
-        xserver.focus_card(card)
-        xserver.confirm_with_keys(card)
-        first.join(60)
-        assert got and got[0].outcome == "approved"
-
-        second_args = dict(email, to=["sam@exarnple.com"])
-        second = threading.Thread(target=lambda: got.append(
-            client.confirm(MAIL, "send_email", second_args, timeout=60)))  # fmt: skip
-        second.start()
-        card = xserver.settled_card()
-        xserver.screenshot("changes-marked-card")
-        assert plain < 200 <= marked(card), "the amber panel shows on the second card only"
-        xserver.click_close(card)
-        second.join(60)
-        assert len(got) == 2 and got[1].outcome == "declined"
-    changes = [d.get("changes") for e, d in events if e == "confirmationRequired"]
-    assert changes[0] == []
-    marked_changes = changes[1]
-    assert marked_changes is not None
-    texts = " ".join(c["text"] for c in marked_changes)
-    assert "exarnple.com looks like example.com" in texts
