@@ -16,11 +16,19 @@ click the X server takes too late to test anything is tried again with a new pai
 The timed clicks go through XTEST from this process on an already open display, so the
 click lands when the test says: starting xdotool takes 100–230 ms on a loaded machine,
 longer than the gaps under test. Pointer moves and the approving click use xdotool.
+
+The four gaps share one `notch run`. Notch remembers what the person approved per action
+and marks a card for a recipient never approved before (issue 20): after one gap's B was
+approved, the next A (to Sam) would grow a marks panel B lacks, and B's Send would no
+longer be where A's was. So each gap asks through a copy of the bundled mail integration
+under an id of its own: an action with no approval yet, A and B alike, as on a fresh notch.
 """
 
 from __future__ import annotations
 
 import ctypes
+import json
+import shutil
 import subprocess
 import time
 from collections.abc import Iterator
@@ -37,6 +45,8 @@ from notch_app.ui.overlay_presenter import ARMING_DELAY_MS
 pytestmark = pytest.mark.e2e
 
 MAIL = "dev.notch.examples.mail"
+MAIL_FOLDER = Path(__file__).resolve().parents[2] / "manifests" / "mail"
+CLICK_AFTER_MS = [50, 150, 300, 550]
 ARGS = {
     "from": "maya@example.com",
     "to": ["sam@example.com"],
@@ -90,6 +100,24 @@ def clicker(xserver: Any) -> Iterator[XTestClicker]:
     x.close()
 
 
+@pytest.fixture(scope="module")
+def mail_copies(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder with the bundled mail integration once per gap, as `mail_for(gap)`."""
+    root = tmp_path_factory.mktemp("swap-mail")
+    manifest = json.loads((MAIL_FOLDER / "manifest.json").read_text(encoding="utf-8"))
+    for gap in CLICK_AFTER_MS:
+        copy = root / f"mail-{gap}"
+        shutil.copytree(MAIL_FOLDER, copy)
+        manifest["id"] = mail_for(gap)
+        (copy / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    return root
+
+
+def mail_for(click_after_ms: int) -> str:
+    """The id of the mail integration's copy that the gap `click_after_ms` asks through."""
+    return f"{MAIL}-{click_after_ms}ms"
+
+
 def screen(xserver: Any) -> QImage:
     """The whole screen now, as a person sees it."""
     png = subprocess.run(
@@ -137,18 +165,18 @@ ATTEMPTS = 3
 (a busy machine) is withdrawn and made again, up to this many times."""
 
 
-@pytest.mark.parametrize("click_after_ms", [50, 150, 300, 550])
+@pytest.mark.parametrize("click_after_ms", CLICK_AFTER_MS)
 def test_a_card_swapped_in_under_the_pointer_takes_no_click_until_armed(
     xserver: Any,
-    notch_env: dict[str, Path],
-    start_notch: Any,
+    shared_notch: Any,
+    mail_copies: Path,
     wait_for: Any,
     clicker: XTestClicker,
     click_after_ms: int,
 ) -> None:
     assert click_after_ms < ARMING_DELAY_MS
-    start_notch(xserver.env, notch_env["socket"], notch_env["data_dir"], notch_env["log"])
-    with NotchClient(notch_env["socket"]) as agent:
+    socket = shared_notch("--manifests", str(mail_copies)).socket
+    with NotchClient(socket) as agent:
         for attempt in range(1, ATTEMPTS + 1):
             tried = _swap_and_click(xserver, wait_for, clicker, agent, click_after_ms, attempt)
             if tried is not None:
@@ -181,8 +209,8 @@ def _swap_and_click(
     `click_after_ms` after the swap was sent. Returns B's callId, the card's geometry and
     Send's centre once B shows its Send armed and undecided; None when the X server took
     the click too late to test anything (B is withdrawn)."""
-    tag = f"{click_after_ms}-{attempt}"
-    a, pending = agent.submit(MAIL, "send_email", ARGS, call_id=f"swap-a-{tag}")
+    tag, mail = f"{click_after_ms}-{attempt}", mail_for(click_after_ms)
+    a, pending = agent.submit(mail, "send_email", ARGS, call_id=f"swap-a-{tag}")
     assert pending is None
     card = xserver.settled_card()
     send_x, send_y = wait_armed_send(xserver, wait_for, card)
@@ -194,7 +222,7 @@ def _swap_and_click(
     # in view that long, however long Notch took to show B or to answer the submit.
     swap_sent = time.monotonic()
     b, pending = agent.submit(
-        MAIL, "send_email", ARGS | {"to": [ATTACKER]}, call_id=f"swap-b-{tag}", supersedes=a,
+        mail, "send_email", ARGS | {"to": [ATTACKER]}, call_id=f"swap-b-{tag}", supersedes=a,
     )  # fmt: skip
     assert pending is None
     # The attack's own timing, not a wait for a state: click this long after the swap.
