@@ -108,7 +108,7 @@ def _person_environment(manifest: Manifest, settings_path: Path | None) -> dict[
 def bare_front(name: str, argv: list[str]) -> Front:
     """A bare MCP server started with `argv`, in the current folder. Raises FrontError
     for an empty command or a name with no letters."""
-    from notch_app.runtime.attached import AttachRefused, bare_integration_id
+    from notch_app.runtime.bare_id import AttachRefused, bare_integration_id
 
     if not argv:
         raise FrontError(

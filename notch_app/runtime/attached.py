@@ -20,7 +20,6 @@ and the card's asker strip names the gateway and its folder or command.
 
 from __future__ import annotations
 
-import re
 import shlex
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
@@ -36,24 +35,12 @@ from notch_app.manifest.model import Manifest
 from notch_app.manifest.reading import discover_integrations
 from notch_app.manifest.schema import pattern_errors, unchecked_reason
 from notch_app.manifest.trust_rules import find_claim
+from notch_app.runtime.bare_id import BARE_PREFIX as BARE_PREFIX  # re-exported
+from notch_app.runtime.bare_id import AttachRefused as AttachRefused  # re-exported
+from notch_app.runtime.bare_id import bare_integration_id as bare_integration_id  # re-exported
 from notch_app.runtime.catalog import Catalog, CatalogEntry
 
-BARE_PREFIX: Final = "mcp.local."
 MAX_BARE_TOOLS: Final = 256
-
-
-class AttachRefused(ValueError):
-    """What a gateway asked to attach cannot be: the message names the place and the fix."""
-
-
-def bare_integration_id(name: str) -> str:
-    """The integration id of a bare server called `name`: `mcp.local.<slug>`."""
-    slug = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")[:60].strip("-")
-    if not slug:
-        raise AttachRefused(
-            f"--name {name!r} has no letters or digits; name the server, e.g. --name files"
-        )
-    return BARE_PREFIX + slug
 
 
 def folder_entry(folder: Path) -> CatalogEntry:

@@ -135,6 +135,54 @@ async def test_a_fixture_expecting_a_glance_count_is_checked_without_the_glance_
     assert "notch_app.manifest.glance" not in modules
 
 
+async def _line(stream: asyncio.StreamReader) -> dict[str, Any]:
+    line = await asyncio.wait_for(stream.readline(), 60)
+    assert line, "notch mcp closed its stdout"
+    message: dict[str, Any] = json.loads(line)
+    return message
+
+
+@pytest.mark.asyncio
+@pytest.mark.timeout(120)
+async def test_a_bare_server_is_fronted_without_the_manifest_model(base: Path) -> None:
+    """`notch mcp --name` starts at every session of an MCP client: its id is a slug of
+    the name and its tools' facts are read from their names and schemas, so the whole
+    session (a call included, refused here with no Notch to ask) loads no manifest model."""
+    server = FIXTURES / "mcp_servers" / "notes" / "server.py"
+    listing = base / "modules.json"
+    argv = ["mcp", "--name", "notes", "--socket", str(base / "none.sock"), "--",
+            sys.executable, str(server)]  # fmt: skip
+    env = {**os.environ, "NOTCH_DATA_DIR": str(base / "data")}
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", _DRIVER, str(listing), *argv,
+        stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.DEVNULL, env=env,
+    )  # fmt: skip
+    assert process.stdin is not None and process.stdout is not None
+    hello = {"protocolVersion": "2025-06-18", "capabilities": {},
+             "clientInfo": {"name": "t", "version": "1"}}  # fmt: skip
+    call = {"name": "send_message", "arguments": {"to": "sam", "body": "hi"}}
+    for message in (
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": hello},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
+        {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": call},
+    ):
+        process.stdin.write(json.dumps(message).encode() + b"\n")
+    await process.stdin.drain()
+    replies: dict[int, dict[str, Any]] = {}
+    while len(replies) < 3:
+        reply = await _line(process.stdout)
+        if "id" in reply:
+            replies[reply["id"]] = reply
+    assert "Notch is not running" in json.dumps(replies[3])
+    process.stdin.close()
+    assert await asyncio.wait_for(process.wait(), 60) == 0
+    modules = set(json.loads(listing.read_text())["modules"])
+    assert "notch_app.gateway.gateway" in modules
+    assert not _heavy(modules), f"notch mcp --name loaded {_heavy(modules)}"
+
+
 @pytest.mark.asyncio
 @pytest.mark.timeout(120)
 @pytest.mark.parametrize(
