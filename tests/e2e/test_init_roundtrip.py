@@ -7,6 +7,10 @@ The MCP client is given the PATH a person's MCP client passes, with a `python` o
 is not the one running Notch (it has no mcp SDK and says so): the folder's server must
 still start, as it does for a `notch` installed by scripts/setup.sh into a venv that
 nobody activates.
+
+One `notch mcp` serves the two MCP tests, as one client would across a person's day:
+first with no `notch run` (reads pass, the acting tool fails closed), then with one
+started on the socket it names (the card, the edit, the approval).
 """
 
 from __future__ import annotations
@@ -16,12 +20,15 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
+import pytest_asyncio
 
 if TYPE_CHECKING:
     import mcp_types as types
@@ -56,15 +63,14 @@ def fresh(tmp_path: Path, made: Path) -> Path:
     return Path(shutil.copytree(made, tmp_path / "team-tasks"))
 
 
-@pytest.fixture
-def client_env(tmp_path: Path, repo: Path) -> dict[str, str]:
+def client_env(where: Path, repo: Path) -> dict[str, str]:
     """What an MCP client gives `notch mcp`: a PATH whose first `python` is not Notch's."""
-    wrong = tmp_path / "other-bin"
+    wrong = where / "other-bin"
     wrong.mkdir()
     python = wrong / "python"
     python.write_text("#!/bin/sh\necho 'a python without the mcp SDK' >&2\nexit 3\n")
     python.chmod(0o755)
-    home = tmp_path / "home"
+    home = where / "home"
     home.mkdir()
     return {
         "PATH": f"{wrong}:/usr/local/bin:/usr/bin:/bin",
@@ -106,6 +112,64 @@ async def in_thread(fn: Callable[..., Any], *args: Any) -> Any:
     return await asyncio.to_thread(fn, *args)
 
 
+@dataclass
+class Gateway:
+    """The module's `notch mcp` on its own copy of the fresh folder, and where it looks
+    for Notch (nothing listens there until a test starts `notch run` on it)."""
+
+    client: ClientSession
+    folder: Path
+    socket: Path
+    data_dir: Path
+    errlog: Path
+
+
+async def _hold_client(
+    argv: tuple[Path, dict[str, Path], dict[str, str], Path],
+    ready: asyncio.Future[ClientSession],
+    stop: asyncio.Event,
+) -> None:
+    """`mcp_client(*argv)`, handed out through `ready` until `stop`: in a task of its own,
+    as the SDK's stdio client must be left by the task that entered it (pytest-asyncio
+    sets a fixture up and tears it down in two tasks)."""
+    try:
+        async with mcp_client(*argv) as client:
+            ready.set_result(client)
+            await stop.wait()
+    except Exception as exc:
+        if not ready.done():
+            ready.set_exception(exc)
+        raise
+    finally:
+        if not ready.done():
+            ready.cancel()
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def gateway(
+    tmp_path_factory: pytest.TempPathFactory, made: Path, repo: Path
+) -> AsyncIterator[Gateway]:
+    """`notch mcp` on a copy of the fresh folder for the module's MCP tests (run on the
+    module's loop), started with no `notch run` on its socket."""
+    root = tmp_path_factory.mktemp("gateway")
+    folder = Path(shutil.copytree(made, root / "team-tasks"))
+    short = Path(tempfile.mkdtemp(prefix="notch-init-"))  # Unix socket paths are short
+    where = {"socket": short / "notch.sock", "data_dir": root / "data"}
+    argv = (folder, where, client_env(root, repo), root / "gw.log")
+    ready: asyncio.Future[ClientSession] = asyncio.get_running_loop().create_future()
+    stop = asyncio.Event()
+    held = asyncio.create_task(_hold_client(argv, ready, stop))
+    try:
+        client = await asyncio.wait_for(asyncio.shield(ready), 60)
+        yield Gateway(client, folder, where["socket"], where["data_dir"], root / "gw.log")
+    finally:
+        stop.set()
+        try:
+            await asyncio.wait_for(held, 30)
+        finally:
+            shutil.rmtree(short, ignore_errors=True)
+
+
 def test_a_fresh_folder_validates_and_its_scenarios_pass(
     fresh: Path, notch_argv: list[str]
 ) -> None:
@@ -123,55 +187,48 @@ def test_a_fresh_folder_validates_and_its_scenarios_pass(
     assert tested.stdout.endswith("2 passed, 0 failed\n")
 
 
-@pytest.mark.asyncio
-async def test_notch_mcp_reads_without_notch_and_refuses_to_act(
-    fresh: Path, tmp_path: Path, client_env: dict[str, str]
-) -> None:
-    nowhere = {"socket": tmp_path / "no-notch.sock", "data_dir": tmp_path / "data"}
-    async with mcp_client(fresh, nowhere, client_env, tmp_path / "gw.log") as client:
-        listed = {t.name: t for t in (await client.list_tools()).tools}
-        assert set(listed) == {"create_item", "list_items"}
-        assert listed["create_item"].title == "Add item"  # the manifest's words
-        items = await client.call_tool("list_items", {"limit": 2})
-        assert not items.is_error, text_of(items) + (tmp_path / "gw.log").read_text()
-        assert items.structured_content is not None
-        blocks = items.structured_content["_voiceos_glance"]["blocks"]
-        assert [b["type"] for b in blocks] == ["header", "list"]  # as preview.json expects
-        added = await client.call_tool("create_item", {"title": "Sneak it in"})
-        assert added.is_error
-        assert "Notch is not running" in text_of(added)
-        after = await client.call_tool("list_items", {"limit": 6})
+@pytest.mark.asyncio(loop_scope="module")
+async def test_notch_mcp_reads_without_notch_and_refuses_to_act(gateway: Gateway) -> None:
+    client = gateway.client
+    listed = {t.name: t for t in (await client.list_tools()).tools}
+    assert set(listed) == {"create_item", "list_items"}
+    assert listed["create_item"].title == "Add item"  # the manifest's words
+    items = await client.call_tool("list_items", {"limit": 2})
+    assert not items.is_error, text_of(items) + gateway.errlog.read_text()
+    assert items.structured_content is not None
+    blocks = items.structured_content["_voiceos_glance"]["blocks"]
+    assert [b["type"] for b in blocks] == ["header", "list"]  # as preview.json expects
+    added = await client.call_tool("create_item", {"title": "Sneak it in"})
+    assert added.is_error
+    assert "Notch is not running" in text_of(added)
+    after = await client.call_tool("list_items", {"limit": 6})
     assert after.structured_content is not None
     assert "Sneak it in" not in str(after.structured_content)  # the acting call never ran
 
 
-@pytest.mark.asyncio
+@pytest.mark.asyncio(loop_scope="module")
 async def test_with_notch_run_the_card_shows_and_approving_runs_the_edit(
-    fresh: Path,
-    tmp_path: Path,
-    client_env: dict[str, str],
-    xserver: Any,
-    notch_env: dict[str, Path],
-    start_notch: Any,
+    gateway: Gateway, tmp_path: Path, xserver: Any, start_notch: Any
 ) -> None:
-    # The folder is neither bundled nor installed: notch mcp attaches it to notch run.
-    start_notch(xserver.env, notch_env["socket"], notch_env["data_dir"], notch_env["log"])
-    async with mcp_client(fresh, notch_env, client_env, tmp_path / "gw.log") as client:
-        call = asyncio.ensure_future(
-            client.call_tool("create_item", {"title": "Book the team lunch", "priority": "high"})
-        )
-        card = await in_thread(xserver.settled_card)
-        xserver.screenshot("init-roundtrip-card")
-        listed = await client.call_tool("list_items", {"limit": 6})
-        assert "Book the team lunch" not in str(listed.structured_content)  # not yet
-        xserver.focus_card(card)
-        await in_thread(xserver.xdotool, "key", "--delay", "60", "Tab", "ctrl+a")
-        await in_thread(xserver.xdotool, "type", "--delay", "15", "Book lunch for eight")
-        await in_thread(xserver.confirm_with_keys, card)
-        result = await asyncio.wait_for(call, 30)
-        assert not result.is_error, text_of(result)
-        assert "The person changed title before approving" in text_of(result)
-        newest = await client.call_tool("list_items", {"limit": 1})
+    # notch run starts on the socket the running `notch mcp` names. The folder is
+    # neither bundled nor installed: notch mcp attaches it to notch run.
+    start_notch(xserver.env, gateway.socket, gateway.data_dir, tmp_path / "notch.log")
+    client = gateway.client
+    call = asyncio.ensure_future(
+        client.call_tool("create_item", {"title": "Book the team lunch", "priority": "high"})
+    )
+    card = await in_thread(xserver.settled_card)
+    xserver.screenshot("init-roundtrip-card")
+    listed = await client.call_tool("list_items", {"limit": 6})
+    assert "Book the team lunch" not in str(listed.structured_content)  # not yet
+    xserver.focus_card(card)
+    await in_thread(xserver.xdotool, "key", "--delay", "60", "Tab", "ctrl+a")
+    await in_thread(xserver.xdotool, "type", "--delay", "15", "Book lunch for eight")
+    await in_thread(xserver.confirm_with_keys, card)
+    result = await asyncio.wait_for(call, 30)
+    assert not result.is_error, text_of(result)
+    assert "The person changed title before approving" in text_of(result)
+    newest = await client.call_tool("list_items", {"limit": 1})
     assert newest.structured_content is not None
     (item,) = newest.structured_content["items"]
     assert (item["title"], item["priority"]) == ("Book lunch for eight", "high")
