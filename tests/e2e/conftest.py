@@ -19,6 +19,7 @@ import select
 import shutil
 import signal
 import socket
+import struct
 import subprocess
 import sys
 import tempfile
@@ -105,11 +106,16 @@ class XServer:
     display: str
     env: dict[str, str]
     compositor: bool
+    framebuffer: Path | None = None
+    """Xvfb's screen as a file (`-fbdir`): what it shows, read without a screenshot tool."""
 
     def screenshot(self, name: str) -> Path:
         """The whole screen as PNG under artifacts/e2e/ (kept as a test artefact)."""
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         out = ARTIFACTS / f"{name}.png"
+        if self.framebuffer is not None:
+            assert self.screen().save(str(out)), f"could not write {out}"  # .png: PNG
+            return out
         subprocess.run(
             ["import", "-window", "root", str(out)], env=self.env, check=True, timeout=20
         )
@@ -198,6 +204,8 @@ class XServer:
 
     def screen(self) -> QImage:
         """The whole screen now, as a person sees it."""
+        if self.framebuffer is not None:
+            return read_framebuffer(self.framebuffer)
         png = subprocess.run(
             ["import", "-window", "root", "png:-"], env=self.env, capture_output=True,
             check=True, timeout=20,
@@ -226,6 +234,23 @@ class XServer:
         wait_for(lambda: self.confirm_armed(card), timeout, "the card's confirm to show armed")
         self.xdotool("key", "ctrl+Return")
         self.card_gone(card, timeout)
+
+
+XWD_HEADER = struct.Struct(">25I")
+
+
+def read_framebuffer(path: Path) -> QImage:
+    """Xvfb's screen file (`-fbdir`, X Window Dump format, kept in step with the screen):
+    a header of 25 big-endian words, the window name, the colour map, then the pixels."""
+    data = path.read_bytes()
+    head = XWD_HEADER.unpack_from(data)
+    header_size, depth, width, height = head[0], head[3], head[4], head[5]
+    bits, line, colours = head[11], head[12], head[19]
+    assert (depth, bits) == (24, 32), f"{path}: a {depth}-bit screen at {bits} bits a pixel"
+    start = header_size + colours * 12
+    pixels = data[start : start + line * height]
+    assert len(pixels) == line * height, f"{path}: the screen file is cut short"
+    return QImage(pixels, width, height, line, QImage.Format.Format_RGB32).copy()
 
 
 def _rect(card: dict[str, int]) -> QRect:
@@ -404,9 +429,12 @@ def xserver() -> Iterator[XServer]:
             if os.environ.get("CI"):
                 pytest.fail(reason)
             pytest.skip(reason)
+    screen_dir = Path(tempfile.mkdtemp(prefix="notch-xvfb-screen-"))
     display, xvfb = start_xvfb(
-        "-screen", "0", "1280x800x24", "-nolisten", "tcp", "+extension", "RANDR"
-    )
+        "-screen", "0", "1280x800x24", "-nolisten", "tcp", "+extension", "RANDR",
+        "-fbdir", str(screen_dir),  # the screen as a file: screen() reads it
+        "-nocursor",  # the file would hold the pointer's sprite too (X's GetImage hides it)
+    )  # fmt: skip
     env = dict(os.environ)
     env.update(
         DISPLAY=display,
@@ -422,11 +450,12 @@ def xserver() -> Iterator[XServer]:
             compositor = subprocess.Popen(
                 ["xcompmgr", "-n"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
             )
-        yield XServer(display, env, compositor is not None)
+        yield XServer(display, env, compositor is not None, screen_dir / "Xvfb_screen0")
         if compositor is not None:
             _stop(compositor)
     finally:
         _stop(xvfb)
+        shutil.rmtree(screen_dir, ignore_errors=True)
 
 
 @dataclass
