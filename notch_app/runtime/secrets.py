@@ -38,12 +38,9 @@ from notch_app.manifest.limits import REVERSE_DNS
 from notch_app.runtime.folders import SETTINGS_FILE_NAME, default_data_dir
 from notch_app.runtime.session_bus import reach_session_bus
 
-if TYPE_CHECKING:
-    from types import ModuleType
-
+if TYPE_CHECKING:  # the settings: read only where there is a file (it loads pydantic)
     import keyring.backend
 
-    # read only where there is a settings file: it loads pydantic
     from notch_app.runtime.settings import IntegrationValues
 
 __all__ = [
@@ -297,21 +294,15 @@ def _check_field(field: str) -> str:
     return field
 
 
-def _keyring_library() -> ModuleType:
-    """The `keyring` library, imported on first use: with its backends (secretstorage,
-    jeepney, cryptography) it is ~70-100 ms of CPU, and most `notch mcp` servers and
-    `notch secrets list` of fields that are not secret read no secret at all."""
+def _keyring_library() -> None:
+    """Import `keyring` on first use: with its backends it is ~70-100 ms of CPU, which a
+    `notch mcp` or `notch secrets` that reads no secret does not pay."""
     if sys.platform.startswith("linux"):
-        # keyring imports every backend it ships to find the usable one, and its macOS one
-        # looks for three frameworks with ctypes' find_library, which on Linux runs ldconfig
-        # and gcc (0.1-0.4 s on every `notch` start that reads a secret). That backend
-        # refuses to run anywhere but macOS before it uses them: it is left unimported.
+        # keyring imports every backend it ships; its macOS one runs ldconfig and gcc
+        # through ctypes' find_library on Linux (0.1-0.4 s a start) and refuses to run
+        # anywhere but macOS before it uses them: it is left unimported.
         sys.modules.setdefault("keyring.backends.macOS.api", None)  # type: ignore[arg-type]
-    import keyring
-    import keyring.backend
-    import keyring.errors
-
-    return keyring
+    import keyring  # noqa: F401  (the import is the point: its backends, after the guard)
 
 
 def _keyring() -> keyring.backend.KeyringBackend:
@@ -319,8 +310,10 @@ def _keyring() -> keyring.backend.KeyringBackend:
     bus when a client started Notch without its address (runtime/session_bus.py): keyring
     chooses once, and the Secret Service is found through that bus or not at all."""
     reach_session_bus()
-    backend: keyring.backend.KeyringBackend = _keyring_library().get_keyring()
-    return backend
+    _keyring_library()
+    import keyring
+
+    return keyring.get_keyring()
 
 
 def _backend_name(backend: object) -> str:
@@ -332,8 +325,7 @@ def _chosen_explicitly() -> bool:
     # The person's own choice through keyring's documented seams (env, keyringrc.cfg).
     if os.environ.get("PYTHON_KEYRING_BACKEND"):
         return True
-    try:
-        _keyring_library()
+    try:  # keyring is imported (keyring_problem)
         from keyring.core import load_config
 
         return load_config() is not None
@@ -456,11 +448,13 @@ class SecretStore:
         service = service_name(integration_id)
         _check_field(field)
         backend = self._usable()
+        from keyring.errors import PasswordDeleteError  # imported by _usable
+
         try:
             if not backend.get_password(service, field):
                 return False
             backend.delete_password(service, field)
-        except _keyring_library().errors.PasswordDeleteError:
+        except PasswordDeleteError:
             return False
         except Exception as exc:  # any backend's error, as in get
             raise NoKeyring(_keyring_refused("remove", exc)) from None
