@@ -15,10 +15,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import pytest_asyncio
 
 from notch_app.ipc.client import AsyncNotchClient
 
-pytestmark = pytest.mark.e2e
+# One event loop for the module: its Firefox outlives a test (see `browsers`).
+pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 
 MAIL = "dev.notch.examples.mail"
 REPO = Path(__file__).resolve().parents[3]
@@ -67,6 +69,38 @@ def held(call_id: str) -> str:
     return f"state.shown.get({json.dumps(call_id)}).card"
 
 
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def browsers(phone_browser: Any) -> AsyncIterator[Callable[[str, str], Any]]:
+    """`async with browsers(name, pin) as tab`: `phone_browser`'s, but one Firefox for the
+    module's tests (its start is ~6 s of CPU; each `tab()` is still a phone of its own, in
+    a user context of its own). Chromium starts per test: it pins the test's certificate."""
+    firefox = contextlib.AsyncExitStack()
+    tabs: list[Any] = []
+
+    @contextlib.asynccontextmanager
+    async def opened(name: str, pin: str) -> AsyncIterator[Any]:
+        if name != "firefox":
+            async with phone_browser(name, pin) as own:
+                yield own
+            return
+        if not tabs:
+            tabs.append(await firefox.enter_async_context(phone_browser(name, pin)))
+        made: list[Any] = []
+
+        async def tab() -> Any:
+            made.append(await tabs[0]())
+            return made[-1]
+
+        try:
+            yield tab
+        finally:
+            for phone in made:  # the next test's phone sees none of this one's pages
+                await phone.close()
+
+    async with firefox:
+        yield opened
+
+
 async def pair(phone: Any, notch: Any, wait_js: Callable[..., Any], name: str) -> None:
     """Open the QR code's URL and pair as a person would: name it, press Pair."""
     await phone.goto(notch.pairing_url())
@@ -77,14 +111,13 @@ async def pair(phone: Any, notch: Any, wait_js: Callable[..., Any], name: str) -
     await wait_js(phone, "document.body.dataset.state === 'cards'")
 
 
-@pytest.mark.asyncio
 @pytest.mark.timeout(120)
 @pytest.mark.parametrize("browser", BROWSERS)
 async def test_pairing_then_a_card_within_a_second_and_every_answer_reaches_the_agent(
-    browser: str, phone_notch: Any, phone_browser: Any, wait_js: Any
+    browser: str, phone_notch: Any, browsers: Any, wait_js: Any
 ) -> None:
     # Chromium trusts exactly the page's certificate (its SPKI pinned, as the QR pins it).
-    async with phone_notch() as notch, phone_browser(browser, notch.pin) as tab:
+    async with phone_notch() as notch, browsers(browser, notch.pin) as tab:
         phone = await tab()
         await pair(phone, notch, wait_js, "Pixel 8")
         (device,) = notch.answers.paired()
@@ -169,13 +202,12 @@ async def other_site(body: str, target: str) -> AsyncIterator[str]:
         await server.wait_closed()
 
 
-@pytest.mark.asyncio
 @pytest.mark.timeout(120)
 @pytest.mark.parametrize("browser", BROWSERS)
 async def test_the_attacks_on_the_phone_page_are_refused(
-    browser: str, phone_notch: Any, phone_browser: Any, wait_js: Any
+    browser: str, phone_notch: Any, browsers: Any, wait_js: Any
 ) -> None:
-    async with phone_notch() as notch, phone_browser(browser, notch.pin) as tab:
+    async with phone_notch() as notch, browsers(browser, notch.pin) as tab:
         phone = await tab()
         await pair(phone, notch, wait_js, "Pixel 8")
         args = MAIL_ARGS
