@@ -90,10 +90,13 @@ def listener() -> Iterator[Listener]:
 class WidgetHost:
     """The widget host process: send commands, wait for what it reports."""
 
-    def __init__(self, proc: subprocess.Popen[str]) -> None:
+    def __init__(self, proc: subprocess.Popen[str], home: Path) -> None:
         self.proc = proc
+        self.home = home
+        """The host's HOME (its download folder under it)."""
         self.events: queue.Queue[dict[str, Any]] = queue.Queue()
         self.seen: list[dict[str, Any]] = []
+        self.shown: list[str] = []
         self._seq = 0
         threading.Thread(target=self._read, daemon=True).start()
         self.wait("started")
@@ -144,6 +147,7 @@ class WidgetHost:
         height: int = 120, accepts_arguments: bool = True, glance: bool = False,
         hidden: bool = False,
     ) -> None:  # fmt: skip
+        self.shown.append(wid)
         self.send(
             "show", id=wid, html=html, data=data or {}, theme=theme, height=height,
             label=f"widget {wid}", accepts_arguments=accepts_arguments, glance=glance,
@@ -172,6 +176,26 @@ class WidgetHost:
     def host(self) -> dict[str, Any]:
         self.send("host")
         return self.wait("host")
+
+    def clear(self) -> None:
+        """Close every widget shown and forget every event: the host as the next test
+        finds a fresh one. Its pages are gone once the host's clock has ticked on (a
+        closed widget is deleted on the loop's next turn: nothing of it is said after)."""
+        for wid in dict.fromkeys(self.shown):
+            self.send("close", id=wid)
+        self.shown.clear()
+        self.send("after_ticks", n=2)
+        self.heard()  # what is on its way, into `seen`
+        self.seen.clear()
+
+    def stop(self) -> None:
+        if self.proc.stdin is not None:
+            self.proc.stdin.close()
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(5)
 
     def rss_kib(self, key: str = "VmRSS") -> int:
         status = Path(f"/proc/{self.proc.pid}/status").read_text()
@@ -216,12 +240,11 @@ def host_prefix() -> list[str]:
     return []
 
 
-@pytest.fixture
-def widget_host(
-    xserver: Any, tmp_path: Path, host_env: dict[str, str], host_prefix: list[str]
-) -> Iterator[WidgetHost]:
-    """A widget host on the test X server; HOME (and so any download folder) is tmp."""
-    home = tmp_path / "home"
+def start_host(
+    xserver: Any, folder: Path, host_env: dict[str, str], host_prefix: list[str]
+) -> WidgetHost:
+    """A widget host on the test X server; HOME (and so any download folder) is `folder`'s."""
+    home = folder / "home"
     (home / "Downloads").mkdir(parents=True)
     env = dict(xserver.env)
     env.update(
@@ -238,18 +261,69 @@ def widget_host(
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         text=True,
-        cwd=tmp_path,
+        cwd=folder,
     )
     try:
-        yield WidgetHost(proc)
+        return WidgetHost(proc, home)
+    except BaseException:
+        proc.kill()
+        proc.wait(5)
+        raise
+
+
+@pytest.fixture
+def own_widget_host(
+    xserver: Any, tmp_path: Path, host_env: dict[str, str], host_prefix: list[str]
+) -> Iterator[WidgetHost]:
+    """A widget host of this test's own: for a test that ends a renderer (a page stopped
+    for spinning) or measures the host's peak memory, or starts it its own way."""
+    host = start_host(xserver, tmp_path, host_env, host_prefix)
+    try:
+        yield host
     finally:
-        if proc.stdin is not None:
-            proc.stdin.close()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(5)
+        host.stop()
+
+
+@dataclass
+class SharedHost:
+    """The module's widget host for the tests that need none of their own; started by
+    the first, replaced if it has exited."""
+
+    running: WidgetHost | None = None
+
+
+@pytest.fixture(scope="module")
+def _shared_host() -> Iterator[SharedHost]:
+    shared = SharedHost()
+    yield shared
+    if shared.running is not None:
+        shared.running.stop()
+
+
+@pytest.fixture
+def widget_host(
+    request: pytest.FixtureRequest, host_env: dict[str, str], host_prefix: list[str]
+) -> Iterator[WidgetHost]:
+    """The module's shared widget host (each host starts Chromium: about a second of CPU),
+    handed to a test with no widget shown and no event pending; a host of the test's own
+    when it changed the environment or command it starts with (`host_env`, `host_prefix`).
+    A test that ends a renderer or measures the host asks for `own_widget_host`."""
+    if host_env or host_prefix:
+        yield request.getfixturevalue("own_widget_host")
+        return
+    shared: SharedHost = request.getfixturevalue("_shared_host")
+    if shared.running is not None and shared.running.proc.poll() is not None:
+        shared.running = None
+    if shared.running is None:
+        folder = request.getfixturevalue("tmp_path_factory").mktemp("widget-host")
+        shared.running = start_host(request.getfixturevalue("xserver"), folder, {}, [])
+    host = shared.running
+    yield host
+    try:
+        host.clear()
+    except (AssertionError, OSError):  # it no longer answers: the next test gets a fresh one
+        host.stop()
+        shared.running = None
 
 
 # ---- the protocol ----------------------------------------------------------------------
@@ -338,8 +412,9 @@ def test_a_page_cannot_navigate_away_or_open_windows(
 
 
 def test_a_page_looping_forever_is_stopped_and_the_ui_keeps_running(
-    widget_host: WidgetHost,
+    own_widget_host: WidgetHost,
 ) -> None:
+    widget_host = own_widget_host  # its spinning renderer is ended
     widget_host.show("w", page("loop.html"), data={"spin": True}, height=90)
     widget_host.wait("heightChanged", "w", where=lambda e: e["height"] == 77)
     spinning_from = time.monotonic()
@@ -361,7 +436,8 @@ def test_a_page_looping_forever_is_stopped_and_the_ui_keeps_running(
         widget_host.send("after_ticks", n=2)  # the host's own clock paces the poll
 
 
-def test_a_hidden_widget_is_not_timed_and_is_once_shown(widget_host: WidgetHost) -> None:
+def test_a_hidden_widget_is_not_timed_and_is_once_shown(own_widget_host: WidgetHost) -> None:
+    widget_host = own_widget_host  # its spinning renderer is ended
     widget_host.show("w", page("loop.html"), data={"spin": False}, height=90)
     widget_host.wait("heightChanged", "w", where=lambda e: e["height"] == 77)
     widget_host.send("hide", id="w")
@@ -426,7 +502,10 @@ def test_a_confirmation_widget_forwards_only_staged_arguments(widget_host: Widge
     }
 
 
-def test_a_50_mb_message_is_dropped_without_reaching_notch(widget_host: WidgetHost) -> None:
+def test_a_50_mb_message_is_dropped_without_reaching_notch(
+    own_widget_host: WidgetHost,
+) -> None:
+    widget_host = own_widget_host  # its peak memory: no earlier page's in it
     widget_host.show("b", page("big_message.html"), height=40)
     widget_host.wait("heightChanged", "b", where=lambda e: e["height"] == 50)
     peak_before = widget_host.rss_kib("VmHWM")
@@ -477,16 +556,14 @@ def test_the_page_sees_no_python_object(widget_host: WidgetHost) -> None:
     }
 
 
-def test_dialogs_never_block_and_downloads_are_refused(
-    widget_host: WidgetHost, tmp_path: Path
-) -> None:
+def test_dialogs_never_block_and_downloads_are_refused(widget_host: WidgetHost) -> None:
     before = widget_host.host()["windows"]
     widget_host.show("d", page("dialogs.html"))
     found = widget_host.report("d")
     assert found["confirm"] == "false" and found["prompt"] == "null"
     assert not found["file_picker"].startswith("ok:")
     assert widget_host.host()["windows"] == before
-    downloaded = [p for p in (tmp_path / "home").rglob("*") if p.is_file()]
+    downloaded = [p for p in widget_host.home.rglob("*") if p.is_file()]
     assert not [p for p in downloaded if p.name.startswith("evil")], downloaded
 
 
