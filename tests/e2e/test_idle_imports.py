@@ -44,6 +44,8 @@ LAZY = (
     "jsonschema",
     "referencing",
     "rpds",
+    # email-validator: the bundled fixtures' addresses are plain, decided without it.
+    "email_validator",
     # Glances, voice, the gateway, the studio and the web engine: never in an idle notch.
     "notch_app.manifest.glance",
     "notch_app.ui.glance",
