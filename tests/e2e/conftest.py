@@ -12,6 +12,7 @@ deadline, and fails naming what it waited for.
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import os
 import re
@@ -26,14 +27,16 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable, Generator, Iterator
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import pytest
 from PySide6.QtCore import QObject, QRect
 from PySide6.QtGui import QImage
 
+T = TypeVar("T")
 REPO = Path(__file__).resolve().parents[2]
 ARTIFACTS = REPO / "artifacts" / "e2e"
 NOTCH = [sys.executable, "-m", "notch_app"]
@@ -568,6 +571,56 @@ def start_notch(
         return _launch(env, socket, data_dir, log, *extra, started=stop_notch)
 
     return start
+
+
+# ---- an async context held across tests ----------------------------------------------
+
+
+class InItsOwnTask(Generic[T]):
+    """What `opened()` (an async context manager) gives, entered and left by a task of its
+    own: the SDK's stdio client must be left by the task that entered it, and a
+    module-scoped pytest-asyncio fixture is set up and torn down in two different tasks
+    (on the module's loop: its tests run with `@pytest.mark.asyncio(loop_scope="module")`).
+    """
+
+    def __init__(self, opened: Callable[[], AbstractAsyncContextManager[T]]) -> None:
+        self._opened = opened
+        self._stop = asyncio.Event()
+        self.task: asyncio.Task[None] | None = None
+
+    async def start(self, timeout: float = 60) -> T:
+        """Enter it; what it gives, once it has (or what kept it from it, raised)."""
+        ready: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        self.task = asyncio.create_task(self._hold(ready))
+        return await asyncio.wait_for(asyncio.shield(ready), timeout)
+
+    async def end(self, timeout: float = 30) -> None:
+        """Leave it; raise what ended it otherwise."""
+        task, self.task = self.task, None
+        if task is not None:
+            self._stop.set()
+            await asyncio.wait_for(task, timeout)
+
+    async def _hold(self, ready: asyncio.Future[T]) -> None:
+        try:
+            async with self._opened() as given:
+                ready.set_result(given)
+                await self._stop.wait()
+        except Exception as exc:
+            if not ready.done():
+                ready.set_exception(exc)
+            raise
+        finally:
+            if not ready.done():
+                ready.cancel()
+
+
+@pytest.fixture(scope="session")
+def in_its_own_task() -> type[InItsOwnTask[Any]]:
+    """`held = in_its_own_task(lambda: some_async_cm())`: `await held.start()` enters it
+    in a task of its own and gives what it gives; `await held.end()` leaves it there (see
+    InItsOwnTask)."""
+    return InItsOwnTask
 
 
 # ---- one `notch run` for the tests of a module -------------------------------------------

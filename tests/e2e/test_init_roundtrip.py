@@ -124,30 +124,9 @@ class Gateway:
     errlog: Path
 
 
-async def _hold_client(
-    argv: tuple[Path, dict[str, Path], dict[str, str], Path],
-    ready: asyncio.Future[ClientSession],
-    stop: asyncio.Event,
-) -> None:
-    """`mcp_client(*argv)`, handed out through `ready` until `stop`: in a task of its own,
-    as the SDK's stdio client must be left by the task that entered it (pytest-asyncio
-    sets a fixture up and tears it down in two tasks)."""
-    try:
-        async with mcp_client(*argv) as client:
-            ready.set_result(client)
-            await stop.wait()
-    except Exception as exc:
-        if not ready.done():
-            ready.set_exception(exc)
-        raise
-    finally:
-        if not ready.done():
-            ready.cancel()
-
-
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def gateway(
-    tmp_path_factory: pytest.TempPathFactory, made: Path, repo: Path
+    tmp_path_factory: pytest.TempPathFactory, made: Path, repo: Path, in_its_own_task: Any
 ) -> AsyncIterator[Gateway]:
     """`notch mcp` on a copy of the fresh folder for the module's MCP tests (run on the
     module's loop), started with no `notch run` on its socket."""
@@ -156,16 +135,13 @@ async def gateway(
     short = Path(tempfile.mkdtemp(prefix="notch-init-"))  # Unix socket paths are short
     where = {"socket": short / "notch.sock", "data_dir": root / "data"}
     argv = (folder, where, client_env(root, repo), root / "gw.log")
-    ready: asyncio.Future[ClientSession] = asyncio.get_running_loop().create_future()
-    stop = asyncio.Event()
-    held = asyncio.create_task(_hold_client(argv, ready, stop))
+    held = in_its_own_task(lambda: mcp_client(*argv))
     try:
-        client = await asyncio.wait_for(asyncio.shield(ready), 60)
+        client = await held.start()
         yield Gateway(client, folder, where["socket"], where["data_dir"], root / "gw.log")
     finally:
-        stop.set()
         try:
-            await asyncio.wait_for(held, 30)
+            await held.end()
         finally:
             shutil.rmtree(short, ignore_errors=True)
 

@@ -171,62 +171,44 @@ class SharedGateway:
     """One `notch mcp NOTES` (and the server it wraps) for the tests of this module that
     only make calls through it: started by the first, handed to the next, and started
     again only when the notch run it talks to is another one (the shared one was replaced
-    after a test left it changed) or it has ended.
+    after a test left it changed) or it has ended. Its client is held in a task of its
+    own (`in_its_own_task`), on the module's event loop."""
 
-    Its client lives in a task of its own: the SDK's stdio client must be left by the
-    task that entered it, and pytest-asyncio sets a fixture up and tears it down in two
-    tasks (on the module's event loop, which the tests using it run on too).
-    """
-
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, in_its_own_task: Any) -> None:
         home = root / "home"
         home.mkdir()
         self.calls = Calls(home / "notes-calls.jsonl")
         self.errlog = root / "gw.log"
+        self._in_its_own_task = in_its_own_task
         self._argv: list[str] = []
         self._client: ClientSession | None = None
-        self._task: asyncio.Task[None] | None = None
-        self._stop = asyncio.Event()
+        self._held: Any = None
 
     async def open(self, argv: list[str]) -> Gateway:
-        if self._task is not None and (self._task.done() or argv != self._argv):
+        held = self._held
+        if held is not None and (held.task is None or held.task.done() or argv != self._argv):
             # What ended the old one failed the test it happened in, not this one.
             with contextlib.suppress(Exception):
                 await self.close()
-        if self._task is None or self._client is None:
-            ready: asyncio.Future[ClientSession] = asyncio.get_running_loop().create_future()
-            self._stop = asyncio.Event()
-            self._task = asyncio.create_task(self._hold(argv, ready, self._stop))
+        if self._held is None or self._client is None:
+            self._held = self._in_its_own_task(lambda: mcp_client(argv, self.calls, self.errlog))
             self._argv = argv
-            self._client = await asyncio.wait_for(asyncio.shield(ready), 60)
+            self._client = await self._held.start()
+        assert self._client is not None
         return Gateway(self._client, self.calls.from_now())
-
-    async def _hold(
-        self, argv: list[str], ready: asyncio.Future[ClientSession], stop: asyncio.Event
-    ) -> None:
-        try:
-            async with mcp_client(argv, self.calls, self.errlog) as client:
-                ready.set_result(client)
-                await stop.wait()
-        except Exception as exc:
-            if not ready.done():
-                ready.set_exception(exc)
-            raise
-        finally:
-            if not ready.done():
-                ready.cancel()
 
     async def close(self) -> None:
         """End the gateway (its server with it); raise what ended it otherwise."""
-        task, self._task, self._client = self._task, None, None
-        if task is not None:
-            self._stop.set()
-            await asyncio.wait_for(task, 30)
+        held, self._held, self._client = self._held, None, None
+        if held is not None:
+            await held.end()
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def _notes_gateways(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[SharedGateway]:
-    shared = SharedGateway(tmp_path_factory.mktemp("notes-gateway"))
+async def _notes_gateways(
+    tmp_path_factory: pytest.TempPathFactory, in_its_own_task: Any
+) -> AsyncIterator[SharedGateway]:
+    shared = SharedGateway(tmp_path_factory.mktemp("notes-gateway"), in_its_own_task)
     yield shared
     await shared.close()
 

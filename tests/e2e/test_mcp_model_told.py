@@ -8,7 +8,7 @@ by the in-process Notch it talks to, whose book holds the rule from the start)."
 
 from __future__ import annotations
 
-import asyncio
+import contextlib
 import os
 import shutil
 import sys
@@ -16,7 +16,7 @@ import tempfile
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 import pytest_asyncio
@@ -42,36 +42,27 @@ class Gateway:
     """The wrapped server's HOME: it logs each call it runs to notes-calls.jsonl there."""
 
 
-async def _hold_client(
-    argv: list[str], env: dict[str, str], errlog: Path,
-    ready: asyncio.Future[ClientSession], stop: asyncio.Event,
-) -> None:  # fmt: skip
-    """The SDK's stdio client on `notch mcp ARGV`, initialized and handed out through
-    `ready` until `stop`: in a task of its own, as the SDK's client must be left by the
-    task that entered it (pytest-asyncio sets a fixture up and tears it down in two)."""
+@contextlib.asynccontextmanager
+async def _client(
+    argv: list[str], env: dict[str, str], errlog: Path
+) -> AsyncIterator[ClientSession]:
+    """The SDK's stdio client on `notch mcp ARGV`, initialized."""
     from mcp.client.session import ClientSession
     from mcp.client.stdio import StdioServerParameters, stdio_client
 
     params = StdioServerParameters(
         command=sys.executable, args=["-m", "notch_app", "mcp", *argv], env=env, cwd=str(REPO)
     )
-    try:
-        with errlog.open("a") as err:
-            async with stdio_client(params, err) as (read, write), ClientSession(read, write) as s:
-                await s.initialize()
-                ready.set_result(s)
-                await stop.wait()
-    except Exception as exc:
-        if not ready.done():
-            ready.set_exception(exc)
-        raise
-    finally:
-        if not ready.done():
-            ready.cancel()
+    with errlog.open("a") as err:
+        async with stdio_client(params, err) as (read, write), ClientSession(read, write) as s:
+            await s.initialize()
+            yield s
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def gateway(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Gateway]:
+async def gateway(
+    tmp_path_factory: pytest.TempPathFactory, in_its_own_task: Any
+) -> AsyncIterator[Gateway]:
     """`notch mcp NOTES` in front of an in-process Notch whose book refuses send_message
     to anyone but sam (set before it starts), for the module's tests."""
     from notch_app.headless import start
@@ -91,15 +82,12 @@ async def gateway(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Gat
     argv = [str(NOTES), "--socket", str(notch.server.path), "--data-dir", str(data)]
     env = {"PATH": f"{Path(sys.executable).parent}:{os.environ.get('PATH', '')}",
            "HOME": str(home), "XDG_CONFIG_HOME": str(root / "config")}  # fmt: skip
-    ready: asyncio.Future[ClientSession] = asyncio.get_running_loop().create_future()
-    stop = asyncio.Event()
-    held = asyncio.create_task(_hold_client(argv, env, root / "gw.log", ready, stop))
+    held = in_its_own_task(lambda: _client(argv, env, root / "gw.log"))
     try:
-        yield Gateway(await asyncio.wait_for(asyncio.shield(ready), 60), home)
+        yield Gateway(await held.start(), home)
     finally:
-        stop.set()
         try:
-            await asyncio.wait_for(held, 30)
+            await held.end()
         finally:
             await notch.close()
             shutil.rmtree(short, ignore_errors=True)
