@@ -21,7 +21,7 @@ import signal
 import subprocess
 import sys
 import tempfile
-from collections.abc import Callable, Generator, Iterator
+from collections.abc import Generator, Iterator
 from pathlib import Path
 from typing import Any, Literal
 
@@ -412,24 +412,40 @@ def _recorded_seconds() -> dict[str, float]:
     return {str(k): float(v) for k, v in seconds.items()} if isinstance(seconds, dict) else {}
 
 
-def _heavy_first(recorded: dict[str, float]) -> Callable[[pytest.Item], tuple[int, float]]:
-    """The order in which workers should draw files (lower first): mypy on a fresh clone
-    (no cache) first, the longest it has to do; then the longest files by their recorded
-    seconds, or for a file not recorded yet by its kind (e2e files wait on windows and
-    processes)."""
+def _waits_mostly(item: pytest.Item) -> bool:
+    """e2e and web-engine files: their seconds are mostly waits on windows and processes."""
+    return "/tests/e2e/" in item.path.as_posix() or bool(item.get_closest_marker("web_engine"))
 
-    def key(item: pytest.Item) -> tuple[int, float]:
-        if item.get_closest_marker("quality"):
-            return (0, 0.0)
-        path = item.path.as_posix()
-        guess = 1.0
-        if "/tests/e2e/" in path or item.get_closest_marker("web_engine"):
-            guess = 10.0
-        elif item.get_closest_marker("packaging"):
+
+def _heavy_first(items: list[pytest.Item], recorded: dict[str, float]) -> list[pytest.Item]:
+    """The order in which workers should draw files: mypy on a fresh clone (no cache)
+    first, the longest it has to do; then the longest files by their recorded seconds (a
+    file not recorded yet by its kind), the files that compute taking turns with the ones
+    that mostly wait (e2e): all workers starting on e2e files at once left the cores a
+    third idle for the run's second half-minute, while the computing files queued."""
+
+    def seconds(item: pytest.Item) -> float:
+        guess = 10.0 if _waits_mostly(item) else 1.0
+        if item.get_closest_marker("packaging"):
             guess = 15.0
-        return (1, -recorded.get(_file_of(item.nodeid), guess))
+        return recorded.get(_file_of(item.nodeid), guess)
 
-    return key
+    first = [i for i in items if i.get_closest_marker("quality")]
+    rest = [i for i in items if not i.get_closest_marker("quality")]
+    lanes: list[list[list[pytest.Item]]] = []
+    for waits in (True, False):
+        files: dict[str, list[pytest.Item]] = {}
+        for item in rest:
+            if _waits_mostly(item) == waits:
+                files.setdefault(_file_of(item.nodeid), []).append(item)
+        lanes.append(sorted(files.values(), key=lambda f: -seconds(f[0])))  # stable
+    ordered = list(first)
+    waiting, computing = lanes
+    for turn in range(max(len(waiting), len(computing))):
+        for lane in (computing, waiting):
+            if turn < len(lane):
+                ordered += lane[turn]
+    return ordered
 
 
 def _file_of(nodeid: str) -> str:
@@ -439,7 +455,7 @@ def _file_of(nodeid: str) -> str:
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     if os.environ.get(OWN_PROCESS):
         return
-    items.sort(key=_heavy_first(_recorded_seconds()))  # stable: a file's tests keep order
+    items[:] = _heavy_first(items, _recorded_seconds())  # a file's tests keep their order
     for item in items:
         if "/tests/e2e/" in item.path.as_posix():
             item.add_marker(pytest.mark.e2e)  # `-m "not e2e"` leaves every one of them out
