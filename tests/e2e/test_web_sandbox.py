@@ -129,7 +129,10 @@ class WidgetHost:
                     f"seen: {self.seen[-8:]}"
                 ) from None
             if got["event"] == "exited":
-                raise AssertionError(f"the widget host exited while waiting for {event}")
+                raise AssertionError(
+                    f"the widget host exited ({self.proc.poll()}) while waiting for {event}; "
+                    f"seen: {self.seen[-8:]}"
+                )
             if got["event"] == event and wid in (None, got.get("id")) and where(got):
                 return got
             self.seen.append(got)
@@ -308,10 +311,16 @@ def widget_host(
     handed to a test with no widget shown and no event pending; a host of the test's own
     when it changed the environment or command it starts with (`host_env`, `host_prefix`).
     A test that ends a renderer or measures the host asks for `own_widget_host`."""
+    shared: SharedHost = request.getfixturevalue("_shared_host")
     if host_env or host_prefix:
+        if host_prefix and shared.running is not None:
+            # A host started in a namespace of its own (Chromium's sandbox on, the network
+            # lab) runs with no other engine beside it: with the shared one left running,
+            # the lab's host now and then exited before it had started.
+            shared.running.stop()
+            shared.running = None
         yield request.getfixturevalue("own_widget_host")
         return
-    shared: SharedHost = request.getfixturevalue("_shared_host")
     if shared.running is not None and shared.running.proc.poll() is not None:
         shared.running = None
     if shared.running is None:
