@@ -29,7 +29,6 @@ from __future__ import annotations
 import ctypes
 import json
 import shutil
-import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -118,17 +117,6 @@ def mail_for(click_after_ms: int) -> str:
     return f"{MAIL}-{click_after_ms}ms"
 
 
-def screen(xserver: Any) -> QImage:
-    """The whole screen now, as a person sees it."""
-    png = subprocess.run(
-        ["import", "-window", "root", "png:-"], env=xserver.env, capture_output=True,
-        check=True, timeout=20,
-    ).stdout  # fmt: skip
-    image = QImage.fromData(png, "PNG")  # type: ignore[arg-type]  # str works; stubs say bytes
-    assert not image.isNull(), "import gave no picture of the screen"
-    return image
-
-
 def _near(value: int) -> bytes:
     """A bytes.translate table: 1 for a channel value within 24 of `value`, else 0."""
     return bytes(int(abs(v - value) <= 24) for v in range(256))
@@ -139,7 +127,7 @@ _SEND_TABLES = tuple(_near(c) for c in SEND_ARMED)
 
 def armed_send(xserver: Any, card: dict[str, int]) -> tuple[int, int] | None:
     """The centre of the card's Send button on screen while it shows armed, else None."""
-    image = screen(xserver)
+    image: QImage = xserver.screen()
     # Send sits in the lower right of the card.
     area = QRect(
         card["X"] + card["WIDTH"] // 2, card["Y"] + card["HEIGHT"] // 2,
