@@ -268,14 +268,17 @@ def pytest_sessionstart(session: pytest.Session) -> None:
             child.wait()
 
 
-PRESTART_AT = 0.97
-"""The share of the workers' tests reported when the timing tests' children start."""
-WAITS_PER_CORE = 2
+PRESTART_AT = 0.8
+"""The share of the workers' tests reported when the timing tests' children start: their
+start-up (a pytest and its workers collecting) then runs beside the workers' last tests,
+which are the short ones (at 0.97, and 0.93, it was still in the tail)."""
+WAITS_PER_CORE = 3
 """The waits lanes. They are the run's tail, after the workers, and all but idle (3 % of
-the two cores in a 15 s sample): two per core halve it. Their only CPU is starting a
-client process (~0.2–0.5 s), which each bound allows a second for (STARTUP_S in
-tests/core/test_waits_bounded.py). Two per core once failed a bound in a dozen runs
-while other work loaded the machine; in the tail there is none."""
+the two cores in a 15 s sample). Their only CPU is starting a client process (~0.2–0.5
+s), which each bound allows a second for (STARTUP_S in tests/core/test_waits_bounded.py).
+Two per core once failed a bound in a dozen runs while other work loaded the machine; in
+the tail there is none. Drawn longest first (their seconds in FILE_SECONDS), three per
+core end with the longest one (10 s), where two per core took ~16 s."""
 
 
 class _TimingAlone:
@@ -329,6 +332,9 @@ class _TimingAlone:
         assert self.session is not None
         lanes = min(WAITS_PER_CORE * _cores(), len(nodeids)) if kind == "waits" else 1
         timeout = 120 + 300 * len(nodeids)
+        if kind == "waits":  # the longest waits first, so the lanes end together
+            recorded = _recorded_seconds()
+            nodeids = sorted(nodeids, key=lambda n: -recorded.get(n, UNRECORDED_WAIT_S))
         return _Child(
             self.session.config, nodeids, "the timing tests' process", timeout, lanes, gated
         )
@@ -367,6 +373,7 @@ class _TimingAlone:
             )
         shutil.rmtree(folder, ignore_errors=True)
         children = self.children or {}
+        _TIMING_TESTS.update((n, k) for k, ids in (kinds or {}).items() for n in ids)
         for kind, nodeids in (kinds or {}).items():
             started = children.pop(kind, None)
             if not nodeids or session.shouldstop:
@@ -402,6 +409,9 @@ NOTCH_TESTS_RECORD_SECONDS=1 (CONTRIBUTING.md); a file it does not name yet is p
 its kind."""
 RECORD_SECONDS = "NOTCH_TESTS_RECORD_SECONDS"
 _SECONDS: dict[str, float] = {}
+_TIMING_TESTS: dict[str, str] = {}
+"""The run's timing tests by kind; FILE_SECONDS keeps each `waits` one's own seconds."""
+UNRECORDED_WAIT_S = 5.0
 
 
 def _recorded_seconds() -> dict[str, float]:
@@ -647,8 +657,11 @@ _BATCHES = pytest.StashKey[dict[Path, _WebEngineBatch]]()
 
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
-    file = _file_of(report.nodeid)
-    _SECONDS[file] = _SECONDS.get(file, 0.0) + report.duration
+    if report.nodeid not in _TIMING_TESTS:  # not a worker's: not its file's seconds
+        file = _file_of(report.nodeid)
+        _SECONDS[file] = _SECONDS.get(file, 0.0) + report.duration
+    elif report.when == "call" and _TIMING_TESTS[report.nodeid] == "waits":
+        _SECONDS[report.nodeid] = report.duration  # its lane's place (_TimingAlone._start)
     target = os.environ.get(OWN_PROCESS)
     config = _CONFIG[0]
     if not target or hasattr(config, "workerinput"):  # a child's workers: its main writes
