@@ -205,6 +205,13 @@ class XServer:
         """Click the card's header: the notch takes keyboard focus (it has a field)."""
         self.xdotool("mousemove", str(card["X"] + 150), str(card["Y"] + 16), "click", "1")
 
+    def retype_first_field(self, card: dict[str, int], text: str) -> None:
+        """As a person edits the card's first field: click the header (focus), Tab to the
+        field, select all, type `text` from the X keyboard."""
+        self.focus_card(card)
+        self.xdotool("key", "--delay", "60", "Tab", "ctrl+a")
+        self.xdotool("type", "--delay", "15", text)
+
     def screen(self) -> QImage:
         """The whole screen now, as a person sees it."""
         if self.framebuffer is not None:

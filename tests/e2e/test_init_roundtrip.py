@@ -197,9 +197,7 @@ async def test_with_notch_run_the_card_shows_and_approving_runs_the_edit(
     xserver.screenshot("init-roundtrip-card")
     listed = await client.call_tool("list_items", {"limit": 6})
     assert "Book the team lunch" not in str(listed.structured_content)  # not yet
-    xserver.focus_card(card)
-    await in_thread(xserver.xdotool, "key", "--delay", "60", "Tab", "ctrl+a")
-    await in_thread(xserver.xdotool, "type", "--delay", "15", "Book lunch for eight")
+    await in_thread(xserver.retype_first_field, card, "Book lunch for eight")
     await in_thread(xserver.confirm_with_keys, card)
     result = await asyncio.wait_for(call, 30)
     assert not result.is_error, text_of(result)

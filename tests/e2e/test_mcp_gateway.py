@@ -390,9 +390,7 @@ async def test_approve_with_an_edit_runs_the_edited_arguments(
     )
     card = await in_thread(xserver.settled_card)
     assert calls.of("send_message") == []  # nothing runs while the card is up
-    xserver.focus_card(card)
-    await in_thread(xserver.xdotool, "key", "--delay", "60", "Tab", "ctrl+a")
-    await in_thread(xserver.xdotool, "type", "--delay", "15", "maya")
+    await in_thread(xserver.retype_first_field, card, "maya")
     await in_thread(xserver.confirm_with_keys, card)
     result = await asyncio.wait_for(call, 30)
     assert not result.is_error, text_of(result)

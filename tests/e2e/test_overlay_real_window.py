@@ -51,9 +51,7 @@ def test_card_appears_on_screen_and_keys_edit_and_approve_it(
 
     # A click on the card's header gives the notch keyboard focus (the card has a field);
     # Tab reaches the text field; the edit and Ctrl+Enter come from the X keyboard.
-    xserver.focus_card(card)
-    xserver.xdotool("key", "--delay", "60", "Tab", "ctrl+a")
-    xserver.xdotool("type", "--delay", "15", "Hello world")
+    xserver.retype_first_field(card, "Hello world")
     xserver.screenshot("card-edited")
     card = xserver.settled_card()  # Tab unfolded the compact card (issue 22): taller now
     xserver.confirm_with_keys(card)
