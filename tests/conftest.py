@@ -12,6 +12,7 @@ the engine without the mark fails, saying so.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import os
@@ -21,7 +22,8 @@ import signal
 import subprocess
 import sys
 import tempfile
-from collections.abc import Generator, Iterator
+import time
+from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
 from typing import Any, Literal
 
@@ -108,6 +110,48 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     if all(name.endswith(".py") for name in named):
         workers = min(workers, len(named))
     return workers if workers > 1 else 0
+
+
+# ---- waiting for a state ------------------------------------------------------------------
+
+POLL_S = 0.02
+"""How often a wait for a state looks again: the one timed wait of the polls below."""
+
+
+def poll_until(condition: Callable[[], Any], what: str, timeout: float = 10.0) -> Any:
+    """`condition()`'s value once it is truthy, looked at every POLL_S; fails after
+    `timeout` naming `what`. For a state with no event to wait on (another process's
+    socket or /proc)."""
+    deadline = time.monotonic() + timeout
+    while not (value := condition()):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout:g} s waiting for {what}")
+        time.sleep(POLL_S)
+    return value
+
+
+async def until(condition: Callable[[], Any], what: str, timeout: float = 10.0) -> Any:
+    """As poll_until, on the running event loop (Qt paints and fires timers meanwhile).
+    Not qtbot.waitUntil: that spins Qt inside the test's task, where qasync cannot step
+    another task (a server accepting a connection)."""
+    deadline = time.monotonic() + timeout
+    while not (value := condition()):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout:g} s waiting for {what}")
+        await asyncio.sleep(POLL_S)
+    return value
+
+
+@pytest.fixture(scope="session", name="poll_until")
+def poll_until_fixture() -> Callable[..., Any]:
+    """`poll_until(condition, what, timeout=10)`: see `poll_until`."""
+    return poll_until
+
+
+@pytest.fixture(scope="session", name="until")
+def until_fixture() -> Callable[..., Any]:
+    """`await until(condition, what, timeout=10)`: see `until`."""
+    return until
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -18,21 +18,15 @@ pytestmark = pytest.mark.quality
 TIMED_WAITS_ALLOWED = {
     ("e2e/conftest.py", "wait_for"): "the poll interval of a wait for a state, with a deadline",
     ("core/conftest.py", "_loop_turns"): "sleep(0): one turn of the loop, no time passes",
-    ("test_warm_sdk.py", "_listening"): "the poll interval of a wait for a socket to be "
-    "bound (nothing to wait on), with a deadline",
-    ("ui/test_settings_window.py", "until"): "the poll interval of a wait for a Qt state",
-    ("ui/test_pause_and_rules.py", "until"): "the poll interval of a wait for a Qt state",
-    ("ui/test_withdrawn_says_why.py", "until"): "the poll interval of a wait for a Qt state "
-    "on the loop, where qtbot.waitUntil would block the server's tasks",
+    ("conftest.py", "poll_until"): "the poll interval of a wait for a state with no event "
+    "to wait on (another process's socket or /proc), with a deadline",
+    ("conftest.py", "until"): "the poll interval of a wait for a Qt state on the running "
+    "loop, where qtbot.waitUntil would block the loop's other tasks, with a deadline",
     ("ui/test_pause_and_rules.py", "test_a_note_held_during_the_hold_shows_after_resume"): "an "
     "observation window: a held note does not show while the loop turns",
     ("core/test_ipc_confirm.py", "test_a_restart_brings_back_undecided_requests_parked_and_"
      "keeps_decided_ones"): "until a request's known deadline has passed (time is the state)",
     ("e2e/test_card_swap_attack.py", "*"): "the attack itself: a click timed after the swap",
-    ("core/test_ipc_connections.py", "notch_process"): "the poll interval of a wait for "
-    "another process's server to answer, with a deadline",
-    ("core/test_ipc_connections.py", "until_rss"): "the poll interval of a wait for another "
-    "process's RSS (/proc has no event), with a deadline",
     ("ui/test_overlay_presenter.py", "test_idle_overlay_runs_no_timers"): "an observation "
     "window: it counts the timer ticks of an idle overlay over 600 ms",
     ("ui/test_overlay_glances.py", "test_hovering_pauses_a_glance_and_leaving_gives_it_time_to_"
@@ -43,9 +37,6 @@ TIMED_WAITS_ALLOWED = {
     "window (time is the state), polled with a deadline",
     ("e2e/phone/conftest.py", "wait_js"): "the poll interval of a wait for a state in a "
     "browser's page (it has no event to await from here), with a deadline",
-    ("ui/test_reply_unclear.py", "test_an_unclear_reply_asks_once_more_then_waits_for_a_"
-     "click"): "the poll interval of a wait for the overlay's armed state on the qasync "
-    "loop, with a deadline",
 }  # fmt: skip
 
 

@@ -7,12 +7,10 @@ from __future__ import annotations
 
 import json
 import os
-import runpy
 import selectors
 import signal
-import socket
 import subprocess
-import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -30,26 +28,22 @@ INIT = {
 LIST = {"jsonrpc": "2.0", "id": 2, "method": "tools/list"}
 
 
-def _listening(path: str, timeout: float = 30) -> None:
-    """Poll until the warm SDK accepts a connection (it starts beside the run)."""
-    end = time.monotonic() + timeout
-    while True:
-        with socket.socket(socket.AF_UNIX) as probe:
-            try:
-                probe.connect(path)
-                return
-            except OSError:
-                if time.monotonic() > end:
-                    raise AssertionError(f"no warm SDK listens on {path}") from None
-        time.sleep(0.05)
-
-
 @pytest.fixture(scope="module")
-def warm() -> str:
-    """The run's warm SDK, up (the suite's conftest starts it at the run's start)."""
-    path: str = runpy.run_path(str(WARM))["socket_path"]()
-    _listening(path)
-    return path
+def warm() -> Iterator[None]:
+    """A warm SDK listening: this module's own, or the run's when it is already up (it says
+    "listening" either way); ends with this worker, once its forks have."""
+    if not PYTHON.exists():
+        pytest.skip("needs the project's .venv")
+    proc = subprocess.Popen(
+        [str(PYTHON), str(WARM), str(os.getpid())],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, start_new_session=True,
+    )  # fmt: skip
+    assert proc.stdout is not None
+    with selectors.DefaultSelector() as sel:  # the line it writes, not a poll
+        sel.register(proc.stdout, selectors.EVENT_READ)
+        assert sel.select(60), "the warm SDK said nothing in 60 s"
+    assert proc.stdout.readline() == b"listening\n"
+    yield
 
 
 def _start(home: Path) -> subprocess.Popen[bytes]:
@@ -78,7 +72,7 @@ def _maps(pid: int) -> str:
 
 
 def test_a_warm_start_answers_as_the_server_and_never_imports_the_sdk(
-    warm: str, tmp_path: Path
+    warm: None, tmp_path: Path
 ) -> None:
     server = _start(tmp_path)
     try:
@@ -106,7 +100,7 @@ def test_a_warm_start_answers_as_the_server_and_never_imports_the_sdk(
     assert server.returncode == 0  # stdin closed: the server ends, and so does its stand-in
 
 
-def test_a_crash_mid_call_is_the_exit_code_its_client_sees(warm: str, tmp_path: Path) -> None:
+def test_a_crash_mid_call_is_the_exit_code_its_client_sees(warm: None, tmp_path: Path) -> None:
     server = _start(tmp_path)
     _ask(server, INIT, {"jsonrpc": "2.0", "method": "notifications/initialized"})
     assert server.stdin is not None
@@ -120,7 +114,7 @@ def test_a_crash_mid_call_is_the_exit_code_its_client_sees(warm: str, tmp_path: 
 
 @pytest.mark.parametrize("sent", [signal.SIGTERM, signal.SIGKILL])
 def test_a_signal_to_the_started_process_ends_the_server(
-    warm: str, tmp_path: Path, sent: signal.Signals
+    warm: None, tmp_path: Path, sent: signal.Signals
 ) -> None:
     server = _start(tmp_path)
     _ask(server, INIT)

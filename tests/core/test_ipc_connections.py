@@ -200,11 +200,11 @@ async def test_at_the_limit_connections_with_open_requests_are_never_closed_for_
             await c.close()
 
 
-def test_a_burst_of_2000_connects_waits_in_the_backlog(base: Path) -> None:
+def test_a_burst_of_2000_connects_waits_in_the_backlog(base: Path, poll_until: Any) -> None:
     """Measured with the real server in its own process, its loop busy elsewhere: every
     non-blocking connect lands in the listen backlog (was 337 of 2,000 with asyncio's
     default backlog of 100)."""
-    with notch_process(base) as (path, _):
+    with notch_process(base, poll_until) as (path, _):
         refused = 0
         sockets = []
         try:
@@ -243,20 +243,21 @@ asyncio.run(main())
 
 
 @contextlib.contextmanager
-def notch_process(base: Path) -> Any:
+def notch_process(base: Path, poll_until: Any) -> Any:
     """A real Notch (no integrations, no presenter) in its own process."""
     path = base / "p" / "notch.sock"
     server = subprocess.Popen([sys.executable, "-c", SERVE, str(path), str(base / "data")])
     try:
-        deadline = time.monotonic() + 30
-        while True:  # until it answers (a state, with a deadline)
+
+        def answers() -> bool:
+            assert server.poll() is None, "Notch ended before it answered"
             with socket.socket(socket.AF_UNIX) as probe, contextlib.suppress(OSError):
                 probe.connect(str(path))
                 probe.sendall(INFO)
-                if b'"notch"' in probe.recv(4096):
-                    break
-            assert server.poll() is None and time.monotonic() < deadline, "Notch did not start"
-            time.sleep(0.05)
+                return b'"notch"' in probe.recv(4096)
+            return False
+
+        poll_until(answers, "Notch to answer on its socket", 30)
         yield path, server.pid
     finally:
         server.terminate()
@@ -270,19 +271,27 @@ def rss_mib(pid: int) -> float:
     raise AssertionError("no VmRSS")
 
 
-def until_rss(pid: int, done: Any, within: float = 20) -> float:
-    """Poll the server's RSS until `done(rss)` (a state, with a deadline)."""
-    deadline = time.monotonic() + within
-    while not done(rss := rss_mib(pid)):
-        assert time.monotonic() < deadline, f"RSS stayed at {rss:.1f} MiB"
-        time.sleep(0.05)
-    return rss
+def until_rss(pid: int, done: Any, poll_until: Any, within: float = 20) -> float:
+    """The server's RSS once `done(rss)` (/proc has no event: polled, with a deadline)."""
+    seen: list[float] = []
+
+    def reached() -> bool:
+        seen.append(rss_mib(pid))
+        return bool(done(seen[-1]))
+
+    try:
+        poll_until(reached, "the server's RSS", within)
+    except AssertionError:
+        raise AssertionError(f"RSS stayed at {seen[-1]:.1f} MiB") from None
+    return seen[-1]
 
 
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc/PID/status")
 @pytest.mark.timeout(120)
-def test_memory_held_by_200_unfinished_megabyte_lines_is_given_back(base: Path) -> None:
-    with notch_process(base) as (path, pid):
+def test_memory_held_by_200_unfinished_megabyte_lines_is_given_back(
+    base: Path, poll_until: Any
+) -> None:
+    with notch_process(base, poll_until) as (path, pid):
         baseline = rss_mib(pid)
         attackers = []
         try:
@@ -291,11 +300,11 @@ def test_memory_held_by_200_unfinished_megabyte_lines_is_given_back(base: Path) 
                 sock.connect(str(path))
                 sock.sendall(b'{"x": "' + b"a" * (1_000_000 - 7))  # 1 MB, no newline
                 attackers.append(sock)
-            peak = until_rss(pid, lambda rss: rss > baseline + 150)
+            peak = until_rss(pid, lambda rss: rss > baseline + 150, poll_until)
         finally:
             for sock in attackers:
                 sock.close()
-        after = until_rss(pid, lambda rss: rss <= baseline + 10)
+        after = until_rss(pid, lambda rss: rss <= baseline + 10, poll_until)
     print(f"RSS: baseline {baseline:.1f} MiB, peak {peak:.1f}, after close {after:.1f}")
     assert after <= baseline + 10
 

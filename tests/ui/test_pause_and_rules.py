@@ -10,13 +10,11 @@ socket, overlay, the tray's menu as `notch run` builds it) and a real socket age
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import io
 import json
 import tempfile
-import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any, Literal
 
@@ -59,15 +57,6 @@ async def notch_in_process(tmp_path: Path) -> AsyncIterator[NotchApp]:
         await notch.stop()
 
 
-async def until(condition: Callable[[], bool], what: str, timeout: float = 10.0) -> None:
-    """Poll `condition` while the loop runs (Qt paints and fires timers meanwhile)."""
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.01)
-
-
 def preview(folder: str, tool: str) -> dict[str, Any]:
     fixture = json.loads((bundled_manifests_dir() / folder / "preview.json").read_text())
     args: dict[str, Any] = fixture["tools"][tool]["args"]
@@ -81,7 +70,10 @@ def parts(notch: NotchApp) -> tuple[OverlayPresenter, NotchTray]:
 
 
 async def approve_on_card(
-    presenter: OverlayPresenter, qtbot: QtBot, scope: Literal["session", "always"]
+    presenter: OverlayPresenter,
+    qtbot: QtBot,
+    scope: Literal["session", "always"],
+    until: Any,
 ) -> None:
     """The person approves the card on screen with one of its scope buttons."""
     await until(lambda: presenter.armed, "the card to arm")
@@ -100,7 +92,7 @@ def _pill_dot(presenter: OverlayPresenter) -> str:
     return str(image.pixelColor(int(x * ratio), int(y * ratio)).name())
 
 
-async def idle(presenter: OverlayPresenter) -> None:
+async def idle(presenter: OverlayPresenter, until: Any) -> None:
     window = presenter.window
     await until(lambda: window.look == "idle" and not window.is_animating(), "the resting pill")
 
@@ -112,7 +104,7 @@ LIFTING_CONTEXT = {"pause": "resume", "resume": True, "askForEverything": False}
 
 @pytest.mark.asyncio
 async def test_ask_for_everything_suspends_always_allow_until_the_person_resumes(
-    tmp_path: Path, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch, until: Any
 ) -> None:
     monkeypatch.setattr(overlay_presenter, "UNDO_NOTE_MS", 1000)  # the notes need no reading
     async with notch_in_process(tmp_path) as notch:
@@ -122,7 +114,7 @@ async def test_ask_for_everything_suspends_always_allow_until_the_person_resumes
         async with AsyncNotchClient(notch.server.path) as agent:
             # The person says "Always allow" on the first card.
             first, _ = await agent.submit(MUSIC, "publish_playlist", args)
-            await approve_on_card(presenter, qtbot, "always")
+            await approve_on_card(presenter, qtbot, "always", until)
             assert (await agent.await_decision(first, timeout=10)).outcome == "approved"
             ran = await agent.confirm(MUSIC, "publish_playlist", args, timeout=10)
             assert ran.outcome == "autoApproved"
@@ -132,7 +124,7 @@ async def test_ask_for_everything_suspends_always_allow_until_the_person_resumes
             tray.pause_menu.ask_action.trigger()
             assert tray.tooltip == "Notch — Paused: every action asks; your allow rules wait."
             assert tray.pause_menu.ask_action.isChecked()
-            await idle(presenter)
+            await idle(presenter, until)
             assert presenter.window.toolTip().startswith("Paused: every action asks")
             assert _pill_dot(presenter) == "#f5a524"  # amber, as the tray's dot
             asked, decided = await agent.submit(MUSIC, "publish_playlist", args)
@@ -153,7 +145,7 @@ async def test_ask_for_everything_suspends_always_allow_until_the_person_resumes
             assert await agent.status(again) == "pending"
             await agent.withdraw(again)
             await agent.withdraw(asked)
-            await idle(presenter)
+            await idle(presenter, until)
 
             # Resume (tray): the rule applies again.
             assert tray.pause_menu.resume_action.isVisible()
@@ -168,7 +160,7 @@ async def test_ask_for_everything_suspends_always_allow_until_the_person_resumes
 
 @pytest.mark.asyncio
 async def test_hold_all_cards_keeps_every_card_parked_until_resume(
-    tmp_path: Path, qtbot: QtBot
+    tmp_path: Path, qtbot: QtBot, until: Any
 ) -> None:
     async with notch_in_process(tmp_path) as notch:
         presenter, tray = parts(notch)
@@ -180,7 +172,7 @@ async def test_hold_all_cards_keeps_every_card_parked_until_resume(
 
             # Hold: the card on screen steps aside; later cards never drop.
             tray.pause_menu.hold_action.trigger()
-            await idle(presenter)
+            await idle(presenter, until)
             assert [r.call_id for r in presenter.parked_requests] == [first]
             second, _ = await agent.submit(MAIL, "send_email", {**mail, "subject": "Second"})
             await until(lambda: len(presenter.parked_requests) == 2, "the second card, parked")
@@ -209,14 +201,16 @@ async def test_hold_all_cards_keeps_every_card_parked_until_resume(
 
 
 @pytest.mark.asyncio
-async def test_a_note_held_during_the_hold_shows_after_resume(tmp_path: Path, qtbot: QtBot) -> None:
+async def test_a_note_held_during_the_hold_shows_after_resume(
+    tmp_path: Path, qtbot: QtBot, until: Any
+) -> None:
     async with notch_in_process(tmp_path) as notch:
         presenter, tray = parts(notch)
         assert notch.server is not None and tray.pause_menu is not None
         args = preview("music", "publish_playlist")
         async with AsyncNotchClient(notch.server.path) as agent:
             first, _ = await agent.submit(MUSIC, "publish_playlist", args)
-            await approve_on_card(presenter, qtbot, "always")
+            await approve_on_card(presenter, qtbot, "always", until)
             await agent.await_decision(first, timeout=10)
             await until(lambda: presenter.window.look == "idle", "the note to end", 15)
             tray.pause_menu.hold_action.trigger()
@@ -225,7 +219,7 @@ async def test_a_note_held_during_the_hold_shows_after_resume(tmp_path: Path, qt
             said = len(presenter.recent)
             # The note reached the notch, which keeps it for the resume instead of showing it.
             await until(lambda: len(presenter._glances) == 1, "the auto-run's note, held")
-            assert presenter.window.look == "idle" and len(presenter.recent) == said
+            assert (presenter.window.look, len(presenter.recent)) == ("idle", said)
             tray.pause_menu.resume_action.trigger()
             await until(lambda: presenter.window.look == "done", "the held note")
             assert presenter.recent[-1][1].startswith("Ran without asking: your 'Always allow'")
@@ -233,7 +227,7 @@ async def test_a_note_held_during_the_hold_shows_after_resume(tmp_path: Path, qt
 
 @pytest.mark.asyncio
 async def test_a_call_run_under_a_session_rule_says_so_and_undo_removes_the_rule(
-    tmp_path: Path, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch, until: Any
 ) -> None:
     # The approval's own "click to undo" note ends sooner than its 6 s: the test need
     # not wait it out (the auto-run's note below is clicked as soon as it shows).
@@ -244,7 +238,7 @@ async def test_a_call_run_under_a_session_rule_says_so_and_undo_removes_the_rule
         args = preview("music", "publish_playlist")
         async with AsyncNotchClient(notch.server.path) as agent:
             first, _ = await agent.submit(MUSIC, "publish_playlist", args)
-            await approve_on_card(presenter, qtbot, "session")
+            await approve_on_card(presenter, qtbot, "session", until)
             decided = await agent.await_decision(first, timeout=10)
             assert decided.outcome == "approved"
             await until(lambda: presenter.window.look == "idle", "the approval's note to end")
@@ -274,7 +268,7 @@ async def test_a_call_run_under_a_session_rule_says_so_and_undo_removes_the_rule
 
 @pytest.mark.asyncio
 async def test_an_always_allow_run_says_so_and_undo_turns_asks_first_back_on(
-    tmp_path: Path, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch, until: Any
 ) -> None:
     monkeypatch.setattr(overlay_presenter, "UNDO_NOTE_MS", 2500)
     async with notch_in_process(tmp_path) as notch:
@@ -283,7 +277,7 @@ async def test_an_always_allow_run_says_so_and_undo_turns_asks_first_back_on(
         args = preview("music", "publish_playlist")
         async with AsyncNotchClient(notch.server.path) as agent:
             first, _ = await agent.submit(MUSIC, "publish_playlist", args)
-            await approve_on_card(presenter, qtbot, "always")
+            await approve_on_card(presenter, qtbot, "always", until)
             await agent.await_decision(first, timeout=10)
             await until(lambda: presenter.window.look == "idle", "the approval's note to end")
             ran = await agent.confirm(MUSIC, "publish_playlist", args, timeout=10)
@@ -305,7 +299,7 @@ async def test_an_always_allow_run_says_so_and_undo_turns_asks_first_back_on(
 
 @pytest.mark.asyncio
 async def test_the_look_chosen_in_settings_applies_to_the_next_card_without_a_restart(
-    tmp_path: Path, qtbot: QtBot
+    tmp_path: Path, qtbot: QtBot, until: Any
 ) -> None:
     from notch_app.runtime.policy_book import PolicyBook
     from notch_app.ui.settings import SettingsWindow
@@ -335,7 +329,7 @@ async def test_the_look_chosen_in_settings_applies_to_the_next_card_without_a_re
                 view = presenter.window.card
                 assert isinstance(view, CardView) and view.look.name == look
                 await agent.withdraw(asked)
-                await idle(presenter)
+                await idle(presenter, until)
         # Kept: the next start reads it from the file.
         assert PolicyBook.in_data_dir(tmp_path / "data").overlay.theme == "light"
 

@@ -45,7 +45,7 @@ def _type(qtbot: Any, card: CardView, text: str) -> None:
 @pytest.mark.asyncio
 @pytest.mark.timeout(60)
 async def test_an_unclear_reply_asks_once_more_then_waits_for_a_click(
-    qtbot: Any, base: Path, preview_args: Any
+    qtbot: Any, base: Path, preview_args: Any, until: Any
 ) -> None:
     catalog, problems = Catalog.load([BUNDLED_MANIFESTS])
     assert not problems, problems
@@ -66,9 +66,7 @@ async def test_an_unclear_reply_asks_once_more_then_waits_for_a_click(
             asked = asyncio.ensure_future(
                 agent.confirm(MAIL, "send_email", preview_args("mail", "send_email"), call_id="m1")
             )
-            async with asyncio.timeout(20):
-                while not presenter.armed:  # the card is up, in view and armed
-                    await asyncio.sleep(0.02)
+            await until(lambda: presenter.armed, "the card up, in view and armed", 20)
             card = presenter.window.card
             assert isinstance(card, CardView)
 

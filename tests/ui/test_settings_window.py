@@ -8,8 +8,7 @@ import io
 import json
 import shutil
 import tempfile
-import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -444,15 +443,6 @@ async def notch_in_process(config: NotchConfig, err: io.StringIO) -> AsyncIterat
         await notch.stop()
 
 
-async def until(condition: Callable[[], bool], what: str, timeout: float = 5.0) -> None:
-    """Poll `condition` (a Qt state) every 10 ms while the loop runs; fail after `timeout`."""
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.01)  # the poll interval: Qt paints and fires timers meanwhile
-
-
 def notch_config(tmp_path: Path, **overrides: Any) -> NotchConfig:
     # A short socket path: Unix sockets allow about 100 bytes.
     socket_dir = Path(tempfile.mkdtemp(prefix="notch-l-", dir="/tmp"))
@@ -473,13 +463,13 @@ def send_email_args() -> dict[str, Any]:
 
 @pytest.mark.asyncio
 async def test_a_running_notch_follows_the_settings_window_at_once(
-    tmp_path: Path, qtbot: QtBot
+    tmp_path: Path, qtbot: QtBot, until: Any
 ) -> None:
     async with notch_in_process(notch_config(tmp_path), io.StringIO()) as notch:
         presenter = notch.presenter
         assert isinstance(presenter, OverlayPresenter) and notch.service is not None
         notch_window = presenter.window
-        assert notch_window.isVisible() and notch_window.look == "idle"  # the default pill
+        assert (notch_window.isVisible(), notch_window.look) == (True, "idle")  # the pill
 
         notch.open_settings()
         settings = notch.settings_window
@@ -488,7 +478,7 @@ async def test_a_running_notch_follows_the_settings_window_at_once(
         assert not notch_window.isVisible()  # hidden now, not after the next card
         await until(lambda: settings.idle_buttons["hidden"].isChecked(), "the page redraw")
         qtbot.mouseClick(settings.idle_buttons["pill"], Qt.MouseButton.LeftButton)
-        assert notch_window.isVisible() and notch_window.look == "idle"
+        assert (notch_window.isVisible(), notch_window.look) == (True, "idle")
 
         # A card on screen: its park timer follows the new time at once.
         pending = notch.service.submit(ToolCall("c1", MAIL, "send_email", send_email_args()))

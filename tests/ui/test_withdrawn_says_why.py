@@ -16,7 +16,7 @@ import re
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -45,20 +45,10 @@ def _line(message: dict[str, Any]) -> bytes:
     return json.dumps(message).encode() + b"\n"
 
 
-async def until(condition: Callable[[], bool], timeout: float) -> None:
-    """Poll `condition` on the running loop. Not qtbot.waitUntil: that spins Qt inside
-    this test's task, and qasync cannot step another task there (the server accepting
-    the gateway's connection), which failed this test under load."""
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, f"timed out after {timeout:.0f} s"
-        await asyncio.sleep(0.02)
-
-
 @pytest.mark.asyncio
 @pytest.mark.timeout(120)
 async def test_a_client_that_timed_out_takes_its_card_away_and_the_notch_says_why(
-    qtbot: Any, base: Path
+    qtbot: Any, base: Path, until: Any
 ) -> None:
     def overlay(sink: DecisionSink) -> OverlayPresenter:
         presenter = OverlayPresenter(sink, ManifestCardFactory(catalog), SETTINGS)
@@ -109,15 +99,15 @@ async def test_a_client_that_timed_out_takes_its_card_away_and_the_notch_says_wh
         )
         await asyncio.wait_for(gateway.stdout.readline(), 30)  # initialize answered
         await notch.service.drain()
-        await until(lambda: presenter.on_screen is not None, 30)
+        await until(lambda: presenter.on_screen is not None, "the card", 30)
         gateway.stdin.write(
             _line({"jsonrpc": "2.0", "method": "notifications/cancelled",
                    "params": {"requestId": 2, "reason": "timed out after 60.0s"}})
         )  # fmt: skip
-        await until(lambda: presenter.window.look == "done", 30)
+        await until(lambda: presenter.window.look == "done", "the note", 30)
         said = presenter.window._note.toolTip()
         shown = presenter.window._note.text()
-        await until(lambda: presenter.window.look == "idle", 10)
+        await until(lambda: presenter.window.look == "idle", "the idle pill", 10)
     finally:
         gateway.stdin.close()
         await asyncio.wait_for(gateway.wait(), 30)
