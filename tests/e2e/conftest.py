@@ -109,19 +109,14 @@ class XServer:
     display: str
     env: dict[str, str]
     compositor: bool
-    framebuffer: Path | None = None
+    framebuffer: Path
     """Xvfb's screen as a file (`-fbdir`): what it shows, read without a screenshot tool."""
 
     def screenshot(self, name: str) -> Path:
         """The whole screen as PNG under artifacts/e2e/ (kept as a test artefact)."""
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         out = ARTIFACTS / f"{name}.png"
-        if self.framebuffer is not None:
-            assert self.screen().save(str(out)), f"could not write {out}"  # .png: PNG
-            return out
-        subprocess.run(
-            ["import", "-window", "root", str(out)], env=self.env, check=True, timeout=20
-        )
+        assert self.screen().save(str(out)), f"could not write {out}"  # .png: PNG
         return out
 
     def xdotool(self, *args: str) -> str:
@@ -214,15 +209,7 @@ class XServer:
 
     def screen(self) -> QImage:
         """The whole screen now, as a person sees it."""
-        if self.framebuffer is not None:
-            return read_framebuffer(self.framebuffer)
-        png = subprocess.run(
-            ["import", "-window", "root", "png:-"], env=self.env, capture_output=True,
-            check=True, timeout=20,
-        ).stdout  # fmt: skip
-        image = QImage.fromData(png, "PNG")  # type: ignore[arg-type]  # str works; stubs say bytes
-        assert not image.isNull(), "import gave no picture of the screen"
-        return image
+        return read_framebuffer(self.framebuffer)
 
     def confirm_armed(self, card: dict[str, int]) -> bool:
         """True while `card`'s confirm button is drawn armed: a pill of a confirm colour at
@@ -429,7 +416,7 @@ def start_xvfb_fixture() -> Callable[..., tuple[str, subprocess.Popen[bytes]]]:
 @pytest.fixture(scope="session")
 def xserver() -> Iterator[XServer]:
     """A private Xvfb (1280×800) with a compositor when xcompmgr is installed."""
-    for tool in ("Xvfb", "xdotool", "xwininfo", "import"):
+    for tool in ("Xvfb", "xdotool", "xwininfo"):
         if shutil.which(tool) is None:
             reason = (
                 f"{tool} is not installed: scripts/setup.sh installs it "
