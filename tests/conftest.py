@@ -278,11 +278,11 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     nothing is cached at all where PYTHONDONTWRITEBYTECODE is set. Best effort: a module
     left out is rewritten by the worker, as before."""
     config = session.config
+    distributing = config.getoption("dist", "no") != "no" and config.getoption("tx", None)
     if not hasattr(config, "workerinput") and not os.environ.get(OWN_PROCESS):
         _compile_the_package(config.rootpath / "notch_app")
-        if not os.environ.get(COLD_SDK):
+        if distributing and not os.environ.get(COLD_SDK):  # a run of many files: it pays
             _start_the_warm_sdk(config.rootpath / "tests" / "fixtures" / "warm_sdk.py")
-    distributing = config.getoption("dist", "no") != "no" and config.getoption("tx", None)
     if not distributing or hasattr(config, "workerinput") or os.environ.get(OWN_PROCESS):
         return
     tests = config.rootpath / "tests"
