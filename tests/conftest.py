@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import inspect
 import json
 import os
 import select
@@ -131,15 +132,20 @@ def poll_until(condition: Callable[[], Any], what: str, timeout: float = 10.0) -
 
 
 async def until(condition: Callable[[], Any], what: str, timeout: float = 10.0) -> Any:
-    """As poll_until, on the running event loop (Qt paints and fires timers meanwhile).
-    Not qtbot.waitUntil: that spins Qt inside the test's task, where qasync cannot step
+    """As poll_until, on the running event loop (Qt paints and fires timers meanwhile);
+    `condition` may return an awaitable (a page's script run in a browser). Not
+    qtbot.waitUntil: that spins Qt inside the test's task, where qasync cannot step
     another task (a server accepting a connection)."""
     deadline = time.monotonic() + timeout
-    while not (value := condition()):
+    while not (value := await _value_of(condition())):
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out after {timeout:g} s waiting for {what}")
         await asyncio.sleep(POLL_S)
     return value
+
+
+async def _value_of(result: Any) -> Any:
+    return await result if inspect.isawaitable(result) else result
 
 
 @pytest.fixture(scope="session", name="poll_until")

@@ -35,8 +35,6 @@ TIMED_WAITS_ALLOWED = {
     "observation window: a pinned glance outlasts its own time",
     ("core/test_repeat_replaces.py", "_open_for"): "until a card's age passes the same-turn "
     "window (time is the state), polled with a deadline",
-    ("e2e/phone/conftest.py", "wait_js"): "the poll interval of a wait for a state in a "
-    "browser's page (it has no event to await from here), with a deadline",
 }  # fmt: skip
 
 

@@ -20,7 +20,6 @@ import re
 import shutil
 import subprocess
 import tempfile
-import time
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -95,18 +94,6 @@ def available(name: str) -> str | None:
     if not Path(FIREFOX).exists():
         return f"{FIREFOX} is missing (Debian package firefox-esr)"
     return None
-
-
-async def wait_js(browser: PhoneBrowser, condition: str, timeout: float = 10.0) -> Any:
-    """Poll `condition` in the page until it is truthy; its value. Raises TimeoutError."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = await browser.js(condition)
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise TimeoutError(f"{browser.name}: {condition}")
-        await asyncio.sleep(0.02)
 
 
 # --- Chromium, through Playwright ------------------------------------------------------
@@ -368,8 +355,13 @@ def phone_browser_fixture() -> Callable[[str, str], Any]:
 
 
 @pytest.fixture(scope="session", name="wait_js")
-def wait_js_fixture() -> Callable[..., Any]:
-    """`await wait_js(browser, condition, timeout=10)`: `condition`'s value once truthy."""
+def wait_js_fixture(until: Callable[..., Any]) -> Callable[..., Any]:
+    """`await wait_js(browser, condition, timeout=10)`: the value of `condition` (a script
+    run in the page) once it is truthy, looked at again and again (`until`)."""
+
+    async def wait_js(browser: PhoneBrowser, condition: str, timeout: float = 10.0) -> Any:
+        return await until(lambda: browser.js(condition), f"{browser.name}: {condition}", timeout)
+
     return wait_js
 
 
