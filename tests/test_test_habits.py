@@ -33,8 +33,6 @@ TIMED_WAITS_ALLOWED = {
      "finish"): "an observation window: a paused glance outlasts its own time",
     ("ui/test_overlay_glances.py", "test_a_pinned_glance_stays_until_dismissed"): "an "
     "observation window: a pinned glance outlasts its own time",
-    ("core/test_repeat_replaces.py", "_open_for"): "until a card's age passes the same-turn "
-    "window (time is the state), polled with a deadline",
 }  # fmt: skip
 
 

@@ -18,28 +18,28 @@ from notch_app.runtime.service import SAME_TURN_S
 MAIL = "com.example.mail"
 
 
-async def _open_for(notch: Any, call_id: str, seconds: float) -> None:
-    """Wait until `call_id`'s card has been open `seconds` (the turn it came in is over)."""
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline:
+async def _open_for(notch: Any, call_id: str, seconds: float, until: Any) -> None:
+    """Wait until `call_id`'s card has been open `seconds` (the turn it came in is over:
+    time is the state)."""
+
+    def aged() -> bool:
         found = [r for r in notch.service.open_requests if r.call_id == call_id]
-        if found and time.time() - found[0].created_at >= seconds:
-            return
-        await asyncio.sleep(0.02)
-    raise TimeoutError(call_id)
+        return bool(found) and time.time() - found[0].created_at >= seconds
+
+    await until(aged, f"{call_id}'s card to be open {seconds} s")
 
 
 @pytest.mark.asyncio
 @pytest.mark.timeout(60)
 async def test_a_later_call_of_the_same_tool_replaces_the_open_card(
-    base: Path, notch_and_client: Callable[..., Any]
+    base: Path, notch_and_client: Callable[..., Any], until: Any
 ) -> None:
     async with notch_and_client(base) as (notch, cards, client):
         first = asyncio.ensure_future(
             client.confirm(MAIL, "send_email", {"to": "sam", "subject": "Hi"}, call_id="one")
         )
         await cards.wait_for_cards(1)
-        await _open_for(notch, "one", SAME_TURN_S)
+        await _open_for(notch, "one", SAME_TURN_S, until)
         second = asyncio.ensure_future(
             client.confirm(MAIL, "send_email", {"to": "kim", "subject": "Hi"}, call_id="two")
         )
@@ -59,7 +59,7 @@ async def test_a_later_call_of_the_same_tool_replaces_the_open_card(
 @pytest.mark.asyncio
 @pytest.mark.timeout(60)
 async def test_parallel_calls_a_batch_and_another_asker_each_keep_their_card(
-    base: Path, notch_and_client: Callable[..., Any]
+    base: Path, notch_and_client: Callable[..., Any], until: Any
 ) -> None:
     async with notch_and_client(base) as (notch, cards, client):
         # One turn's parallel calls arrive together: each gets its own card.
@@ -72,7 +72,7 @@ async def test_parallel_calls_a_batch_and_another_asker_each_keep_their_card(
 
         # Another agent calling the same tool never replaces this agent's card.
         async with AsyncNotchClient(notch.server.path) as other:
-            await _open_for(notch, "bob", SAME_TURN_S)
+            await _open_for(notch, "bob", SAME_TURN_S, until)
             theirs = asyncio.ensure_future(
                 other.confirm(MAIL, "send_email", {"to": "eve"}, call_id="eve")
             )
@@ -97,7 +97,7 @@ async def test_parallel_calls_a_batch_and_another_asker_each_keep_their_card(
             )
         )  # fmt: skip
         await cards.wait_for(lambda: {"x", "y"} <= set(cards.cards))
-        await _open_for(notch, "y", SAME_TURN_S)
+        await _open_for(notch, "y", SAME_TURN_S, until)
         single = asyncio.ensure_future(client.confirm(MAIL, "send_email", {"to": "z"}, call_id="z"))
         await cards.wait_for(lambda: "z" in cards.cards)
         assert {"x", "y", "z"} <= set(cards.cards) and cards.replaced == []
@@ -111,13 +111,13 @@ async def test_parallel_calls_a_batch_and_another_asker_each_keep_their_card(
 @pytest.mark.asyncio
 @pytest.mark.timeout(60)
 async def test_a_replacing_card_never_shows_a_secret_value(
-    base: Path, notch_and_client: Callable[..., Any]
+    base: Path, notch_and_client: Callable[..., Any], until: Any
 ) -> None:
     async with notch_and_client(base) as (notch, cards, client):
         args = {"user": {"name": "kim", "password": "hunter2"}}
         first = asyncio.ensure_future(client.confirm(MAIL, "connect_account", args, call_id="c1"))
         await cards.wait_for_cards(1)
-        await _open_for(notch, "c1", SAME_TURN_S)
+        await _open_for(notch, "c1", SAME_TURN_S, until)
         changed = {"user": {"name": "kim", "password": "letmein"}}
         second = asyncio.ensure_future(
             client.confirm(MAIL, "connect_account", changed, call_id="c2")
