@@ -6,6 +6,14 @@ a write queued after another is committed with it or after it, never before (the
 service relies on this: a decision queued behind its request's row). Each write's
 `written` callback runs back in the loop once its batch is committed (or failed), a
 slice at a time for a big batch, so announcing a flood never stalls the loop either.
+
+A write may be held (`write(..., hold_s=...)`): it is not a reason to commit by itself,
+and waits for `commit_held()`, for any write that is not held, for `drain`/`close`, or
+at most `hold_s` seconds. Held writes at the head of the queue are committed in a batch
+of their own, before what came after them: a later write's failure (a decision on a full
+disk) cannot undo them, as when they were committed at once. The service holds a card's
+request row until the card's first frame is painted, so the commit's Python does not
+compete with that paint for the GIL (benchmarks/README-overlay.md, session 6, helper W).
 """
 
 from __future__ import annotations
@@ -96,25 +104,48 @@ class WriteBehind:
         file damaged (it will not heal: the service stops taking requests)."""
         self.store = store
         self._damaged = damaged
-        self._queued: list[tuple[WriteOp, Written]] = []
+        self._queued: list[tuple[WriteOp, Written, bool]] = []
+        """(op, its callback, held) in the order written."""
         self._flushing = False
+        """A batch is scheduled or being committed (its end looks at what queued since)."""
+        self._urgent = False
+        """Something queued must be committed as soon as the writer is free."""
+        self._held_until: float | None = None
+        """The loop time by which the held writes still queued must be committed."""
+        self._hold_timer: asyncio.TimerHandle | None = None
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="notch-store")
         self._closed = False
         self._drained: list[asyncio.Future[None]] = []
         self._loop: asyncio.AbstractEventLoop | None = None
 
-    def write(self, op: WriteOp, written: Written) -> None:
+    def write(self, op: WriteOp, written: Written, *, hold_s: float | None = None) -> None:
         """Queue `op`; `written` runs in the loop once its batch is committed or failed.
-        Must be called with the loop running."""
-        self._queued.append((op, written))
+        With `hold_s`, `op` may wait that many seconds at most for `commit_held()` (or
+        for a write that is not held) before its commit starts. Must be called with the
+        loop running."""
+        if self._loop is None:
+            self._loop = asyncio.get_running_loop()
+        self._queued.append((op, written, hold_s is not None))
+        if hold_s is None:
+            self._urgent = True
+        else:
+            due = self._loop.time() + max(0.0, hold_s)
+            self._held_until = due if self._held_until is None else min(self._held_until, due)
         if not self._flushing:
-            self._flushing = True
-            if self._loop is None:
-                self._loop = asyncio.get_running_loop()
-            self._loop.call_soon(self._flush)
+            self._schedule()
+
+    def commit_held(self) -> None:
+        """Commit the held writes now (with whatever else is queued), or as soon as the
+        batch being committed is done."""
+        if self._queued and not self._closed:
+            self._urgent = True
+            if not self._flushing:
+                self._schedule()
 
     async def drain(self) -> None:
-        """Wait until every write queued so far is on disk (and its callback has run)."""
+        """Wait until every write queued so far is on disk (and its callback has run),
+        held ones included."""
+        self.commit_held()
         if self._flushing:
             waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
             self._drained.append(waiter)
@@ -124,15 +155,42 @@ class WriteBehind:
         """Wait for the batch being committed, then commit what is still queued here, on
         this thread. Callbacks no longer run: whoever closes is going away."""
         self._closed = True
+        if self._hold_timer is not None:
+            self._hold_timer.cancel()
+            self._hold_timer = None
         self._writer.shutdown(wait=True)
         if self._queued:
-            self.store.write([op for op, _ in self._queued])
+            self.store.write([op for op, _, _ in self._queued])
             self._queued.clear()
+
+    def _schedule(self) -> None:
+        """Nothing is being committed and something is queued: commit it on the next loop
+        turn if any of it is urgent, else when the earliest held write is due."""
+        loop = self._loop or asyncio.get_running_loop()
+        if self._urgent:
+            if self._hold_timer is not None:
+                self._hold_timer.cancel()
+                self._hold_timer = None
+            self._flushing = True
+            loop.call_soon(self._flush)
+        elif self._hold_timer is None and self._held_until is not None:
+            self._hold_timer = loop.call_at(self._held_until, self._hold_ended)
+
+    def _hold_ended(self) -> None:
+        self._hold_timer = None
+        self.commit_held()
 
     def _flush(self) -> None:
         if self._closed:
             return
-        batch, self._queued = self._queued, []
+        queued = self._queued
+        cut = len(queued)
+        if queued and queued[0][2]:
+            # Held writes first, alone: the batch behind them may fail without them.
+            cut = next((i for i, (_, _, held) in enumerate(queued) if not held), cut)
+        batch, self._queued = [(op, w) for op, w, _ in queued[:cut]], queued[cut:]
+        self._urgent = bool(self._queued)  # what is left starts with a write not held
+        self._held_until = None
         loop = self._loop or asyncio.get_running_loop()
         job = loop.run_in_executor(self._writer, self.store.write, [op for op, _ in batch])
         job.add_done_callback(lambda done: self._flushed(batch, done))
@@ -172,11 +230,13 @@ class WriteBehind:
                 return
         if self._closed:
             return
-        if self._queued:
+        if self._queued and self._urgent:
             self._flush()
-        else:
-            self._flushing = False
-            for waiter in self._drained:
-                if not waiter.done():
-                    waiter.set_result(None)
-            self._drained.clear()
+            return
+        self._flushing = False
+        if self._queued:  # only held writes came meanwhile (after any drain): they wait
+            self._schedule()
+        for waiter in self._drained:
+            if not waiter.done():
+                waiter.set_result(None)
+        self._drained.clear()

@@ -158,7 +158,13 @@ class Asking(RequestEndings):
         # acknowledged yet (no decision was sent; confirmationRequired, the durable "Notch
         # has it" event, is only sent after the commit; a `wait: false` caller's "pending"
         # reply only ever meant queued).
-        self._writes.write(NewRequest(request, superseded, item.owner), written)
+        # The row alone (no superseded decision with it) is held until the card's first
+        # frame is painted (`shown`), at most `row_hold_s`: its commit's Python would
+        # otherwise run on the writer thread during that paint and compete for the GIL.
+        # Nothing is lost by it: a decision or any other write commits it first, in the
+        # same batch; without a presenter nothing will report `shown`, so it is not held.
+        hold = None if superseded is not None or self._cards.shown is None else self.row_hold_s
+        self._writes.write(NewRequest(request, superseded, item.owner), written, hold_s=hold)
         self._arm_timer(item)
         if old is not None:
             self._cards.replace(old.request.call_id, request)

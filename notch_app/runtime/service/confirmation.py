@@ -316,6 +316,11 @@ class ConfirmationService(Planning, Asking, PersonDecisions):
             self._emit(item, "restored", {})
 
     def shown(self, call_id: str) -> None:
+        """The card's first frame is painted: its request row, held until now, is
+        committed (see `Asking._ask`), and its client hears "shown" after
+        confirmationRequired."""
         item = self._open.get(call_id)
         if item is not None:
+            if not item.stored:
+                self._writes.commit_held()
             self._emit(item, "shown", {})

@@ -46,6 +46,7 @@ from notch_app.runtime.service.limits import (
     ASKER_GONE,
     MAX_PENDING,
     RETRY_EXPIRY_AFTER_S,
+    ROW_HOLD_S,
     SAME_TURN_S,
     STORE_STOPPED,
 )
@@ -117,6 +118,9 @@ class RequestEndings:
         self._ran_by_rule: OrderedDict[str, str | None] = OrderedDict()
         """Recent calls that ran unasked under the person's rule: callId → the session
         allowance's id (None: "Always allow"), for the Undo on their note."""
+        self.row_hold_s = ROW_HOLD_S
+        """A shown card's request row waits at most this long for the card's first frame
+        (`shown`) before it is committed (see `Asking._ask`)."""
         self.same_turn_s = SAME_TURN_S
         """Calls of one tool by one asker this close together are one turn's parallel
         calls (each its own card); a later one replaces the open card (`_repeat_of`)."""

@@ -27,3 +27,8 @@ tool by the same asker replaces its open card only once that card is this old.""
 RETRY_EXPIRY_AFTER_S: Final = 5.0
 """An expiry whose write failed (a full disk) is tried again this long after, not at once:
 a due expiry re-armed with no delay would retry the failing write every loop turn."""
+ROW_HOLD_S: Final = 0.1
+"""How long a shown card's request row may wait for the card's first painted frame
+(`shown`) before its commit starts anyway: a card behind another one, parked, or whose
+overlay never reports it. Above the first frame's p99 on a calm machine (~30 ms), short
+enough that its `confirmationRequired` is not noticeably late."""
