@@ -12,9 +12,10 @@ Writes are batched (`write(ops)`: one transaction, `synchronous=FULL`, one fsync
 batch) on a writer thread, in the order they were queued. Each op runs in its own
 savepoint: whatever one op raises rolls back that op alone, and any error ends the
 transaction, so a bad request can never leave it open for the next writer. A decision is on disk before it
-is sent. A request's card is shown while its row is being written; a decision for it is
-stored only together with or after that row (the decision op refuses a callId without an
-undecided stored request), so a request whose write failed can never be decided.
+is sent. A request's card is shown before its row is written (the row waits for the
+card's first frame: write_behind.py); a decision for it is stored only together with or
+after that row (the decision op refuses a callId without an undecided stored request),
+so a request whose write failed can never be decided.
 
 Secret values (passwordField, `format: password`, `writeOnly`) never reach the file: both
 tables hold `REDACTED` in their place; the paths withheld are kept, so a decision read
