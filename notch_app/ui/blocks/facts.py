@@ -77,8 +77,8 @@ _ALL = 10**9
 class _ShowMore(QPushButton):
     """The "Show 3 more" control under a folded list; once pressed, the list stays whole."""
 
-    def __init__(self, look: Look) -> None:
-        super().__init__()
+    def __init__(self, look: Look, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
         self.expanded = False
         self.setObjectName("ListMore")
         self.setFlat(True)
@@ -98,8 +98,8 @@ class _ShowMore(QPushButton):
         self.setVisible(hidden > 0)
 
 
-def _small_label(text: str, role: str, look: Look) -> QLabel:
-    label = QLabel(text)
+def _small_label(text: str, role: str, look: Look, parent: QWidget | None = None) -> QLabel:
+    label = QLabel(text, parent)
     label.setObjectName(role)
     label.setTextFormat(Qt.TextFormat.PlainText)
     style_text(label, role, look)
@@ -107,29 +107,37 @@ def _small_label(text: str, role: str, look: Look) -> QLabel:
 
 
 def _row(
-    title: str, subtitle: str | None, trailing: str | None, index: int | None, look: Look
+    title: str,
+    subtitle: str | None,
+    trailing: str | None,
+    index: int | None,
+    look: Look,
+    parent: QWidget | None = None,
 ) -> tuple[QFrame, QLabel, QLabel | None, QLabel | None]:
-    frame = QFrame()
+    # Each widget made inside the one it goes into: one built parentless and moved in by
+    # a layout costs more (a reparent, the palette and font propagated again).
+    frame = QFrame(parent)
     frame.setObjectName("ListItem")
     outer = QHBoxLayout(frame)
     outer.setContentsMargins(0, 5, 0, 6)
     outer.setSpacing(10)
     if index is not None:
-        outer.addWidget(_small_label(f"{index}.", "ListIndex", look), 0, Qt.AlignmentFlag.AlignTop)
+        index_label = _small_label(f"{index}.", "ListIndex", look, frame)
+        outer.addWidget(index_label, 0, Qt.AlignmentFlag.AlignTop)
     texts = QVBoxLayout()
     texts.setSpacing(1)
-    title_label = wrapped_label("ListTitle", look)
+    title_label = wrapped_label("ListTitle", look, parent=frame)
     title_label.setText(shown(title, 1000))
     texts.addWidget(title_label)
     sub_label = None
     if subtitle is not None:
-        sub_label = wrapped_label("ListSubtitle", look)
+        sub_label = wrapped_label("ListSubtitle", look, parent=frame)
         sub_label.setText(shown(subtitle, 1000))
         texts.addWidget(sub_label)
     outer.addLayout(texts, 1)
     trail_label = None
     if trailing is not None:
-        trail_label = _small_label(shown(trailing, 100), "ListTrailing", look)
+        trail_label = _small_label(shown(trailing, 100), "ListTrailing", look, frame)
         outer.addWidget(trail_label, 0, Qt.AlignmentFlag.AlignTop)
     return frame, title_label, sub_label, trail_label
 
@@ -154,7 +162,9 @@ def _element_subtitle(element: Any) -> str | None:
 
 class ListItemBuilder:
     def build(self, block: ListItemBlock, ctx: CardContext) -> QWidget:
-        frame, title, sub, trail = _row(block.title, block.subtitle, block.trailing, None, ctx.look)
+        frame, title, sub, trail = _row(
+            block.title, block.subtitle, block.trailing, None, ctx.look, ctx.parent
+        )
         ctx.bind_text(block.title, lambda t: title.setText(shown(t, 1000)))
         if sub is not None and block.subtitle is not None:
             ctx.bind_text(block.subtitle, lambda t: sub.setText(shown(t, 1000)))
@@ -174,18 +184,19 @@ class ListBuilder:
         layout = QVBoxLayout(box)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
-        more = _ShowMore(ctx.look)
         fixed = list(block.items)
-        fixed_box = QWidget()
+        # Made inside `box` in the order they stand (one moved in by a layout costs more).
+        fixed_box = QWidget(box)
         fixed_layout = QVBoxLayout(fixed_box)
         fixed_layout.setContentsMargins(0, 0, 0, 0)
         fixed_layout.setSpacing(0)
         layout.addWidget(fixed_box)
-        dynamic = QWidget()
+        dynamic = QWidget(box)
         dyn_layout = QVBoxLayout(dynamic)
         dyn_layout.setContentsMargins(0, 0, 0, 0)
         dyn_layout.setSpacing(0)
         layout.addWidget(dynamic)
+        more = _ShowMore(ctx.look, box)
         layout.addWidget(more, 0, Qt.AlignmentFlag.AlignLeft)
         built_fixed = 0
         last: list[Any] = [MISSING]
@@ -197,7 +208,7 @@ class ListBuilder:
                 if block.ordered:
                     row_layout = row.layout()
                     if isinstance(row_layout, QBoxLayout):
-                        index = _small_label(f"{i + 1}.", "ListIndex", ctx.look)
+                        index = _small_label(f"{i + 1}.", "ListIndex", ctx.look, row)
                         row_layout.insertWidget(0, index, 0, Qt.AlignmentFlag.AlignTop)
                 fixed_layout.addWidget(row)
                 if box.isVisible():
@@ -223,7 +234,7 @@ class ListBuilder:
                 # wrapping between folders, never inside a name.
                 folder, names = folder_and_names(titles)
                 if folder:
-                    where = wrapped_label("ListSubtitle", ctx.look)
+                    where = wrapped_label("ListSubtitle", ctx.look, parent=dynamic)
                     where.setObjectName("ListFolder")
                     where.setText(break_points(shown(f"In {folder}", 1000)))
                     dyn_layout.addWidget(where)
@@ -233,7 +244,7 @@ class ListBuilder:
                 title = titles[i]
                 if looks_like_path(element):
                     title = break_points(title)
-                frame, *_ = _row(title, _element_subtitle(element), None, index, ctx.look)
+                frame, *_ = _row(title, _element_subtitle(element), None, index, ctx.look, dynamic)
                 dyn_layout.addWidget(frame)
                 if box.isVisible():
                     frame.show()
