@@ -342,13 +342,8 @@ class NotchApp:
         if self.service is not None:
             self.service.close()
             self.service = None
-        presenter = self.presenter
-        if presenter is not None:
-            window = getattr(presenter, "window", None)
-            side = getattr(presenter, "side_notch", None)
-            for w in (window, side):
-                if w is not None:
-                    w.close()
+        if self.presenter is not None:
+            self.presenter.close()
         if self.tray is not None:
             self.tray.hide()  # type: ignore[attr-defined]
         if self.settings_window is not None:

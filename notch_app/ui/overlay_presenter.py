@@ -498,6 +498,13 @@ class OverlayPresenter(
         for timer in self.findChildren(QTimer):
             timer.stop()
 
+    def close(self) -> None:
+        """Notch is stopping: stop every timer first (a note's end would show the idle
+        pill again after the window closed), then close the notch and the side notch."""
+        self._stop_timers()
+        self.window.close()
+        self.side_notch.close()
+
     def _update_counter(self) -> None:
         if self.window.look == "card":
             self.window.set_counter(

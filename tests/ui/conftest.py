@@ -8,6 +8,7 @@ focus, animation), not about what a card shows; tests of real cards use CardView
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import json
 import shutil
@@ -104,6 +105,45 @@ def pytest_asyncio_loop_factories(
     """Async widget tests run on qasync's loop, as `notch run` does: Qt's own event loop,
     so widgets paint and Qt timers fire while a test awaits."""
     return {"qasync": functools.partial(_qt_event_loop, _limit_s(item))}
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _no_window_outlives_its_module(qapp: QApplication) -> Iterator[None]:
+    """Hide the top-level windows a module's own fixtures left on screen, once its last
+    test has run (the next module on this worker starts with none of them)."""
+    before = set(QApplication.topLevelWidgets())
+    yield
+    for window in QApplication.topLevelWidgets():
+        if window not in before and window.isVisible():
+            window.hide()
+
+
+@pytest.fixture(autouse=True)
+def _no_window_outlives_its_test(
+    qapp: QApplication, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[None]:
+    """Stop every notch a test made, as `notch run` stops its own, and hide any other
+    top-level window it left on screen. Many tests build an OverlayPresenter and only
+    close its window (or not): its note and park timers then showed the notch again
+    later, and those windows took the next tests' pointer Enter and focus on the same
+    worker (a card's text selection test failed once so). Windows that existed before
+    the test (a module's fixtures) are left alone."""
+    made: list[OverlayPresenter] = []
+    build = OverlayPresenter.__init__
+
+    def recorded(presenter: OverlayPresenter, *args: Any, **kwargs: Any) -> None:
+        build(presenter, *args, **kwargs)
+        made.append(presenter)
+
+    monkeypatch.setattr(OverlayPresenter, "__init__", recorded)
+    before = set(QApplication.topLevelWidgets())
+    yield
+    for presenter in made:
+        with contextlib.suppress(RuntimeError):  # its window already deleted by the test
+            presenter.close()
+    for window in QApplication.topLevelWidgets():
+        if window not in before and window.isVisible():
+            window.hide()
 
 
 # ---- cards from a confirmation view ---------------------------------------------------
