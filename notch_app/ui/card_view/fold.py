@@ -286,9 +286,12 @@ class CardFold:
 
     def _make_facts(self) -> FoldedFacts:
         frame = self._frame
-        facts = FoldedFacts(self._ctx.look, self._ctx.state, self._inputs, frame.width - 40)
         content = frame.content
         assert content is not None
+        # Made inside the body's column, where it goes (not moved in by the layout).
+        facts = FoldedFacts(
+            self._ctx.look, self._ctx.state, self._inputs, frame.width - 40, content.parentWidget()
+        )
         # Where the first folded block stands (its holder, or the anchor of a run not
         # built yet): the facts keep the form's reading order.
         places = [content.indexOf(h) for h in (*self.holders, *(h for _b, h in frame.folded))]

@@ -125,7 +125,8 @@ class ScopeChoices(QWidget):
         row.setContentsMargins(0, 0, 0, 0)
         row.setSpacing(2)
         row.addStretch(1)
-        lead = QLabel("or")
+        # Each part made inside the line (one moved in by the layout costs a reparent).
+        lead = QLabel("or", self)
         style_text(lead, "ListMore", look)
         row.addWidget(lead)
         self.buttons: dict[Literal["session", "always"], ScopeButton] = {}
@@ -136,7 +137,7 @@ class ScopeChoices(QWidget):
         )
         for i, (scope, text, why) in enumerate(CHOICES):
             if i:
-                dot = QLabel("·")
+                dot = QLabel("·", self)
                 style_text(dot, "ListMore", look)
                 row.addWidget(dot)
             button = ScopeButton(text, self)
