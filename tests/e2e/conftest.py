@@ -26,7 +26,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Generator, Iterator
+from collections.abc import Callable, Generator, Iterator, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -102,6 +102,231 @@ def wait_for(check: Callable[[], Any], timeout: float, what: str) -> Any:
         time.sleep(POLL_S)
 
 
+class XWindows:
+    """The X server's windows as tools like xdotool and xwininfo see them, read over one
+    connection of this test process's own (libxcb through xcffib): a poll asks the server
+    directly instead of starting three processes (`xdotool search`, `xdotool
+    getwindowgeometry`, `xwininfo -shape`), ~10 ms of CPU each poll on a loaded machine.
+
+    The connection is opened on the first look (xcffib is imported then, not when pytest
+    collects), shared by the threads that look (a lock: `asyncio.to_thread` waits), opened
+    again when the server has dropped it, and closed with the X server's fixture.
+    """
+
+    def __init__(self, display: str) -> None:
+        self.display = display
+        self._lock = threading.Lock()
+        self._conn: Any = None
+        self._root = 0
+        self._atoms: dict[str, int] = {}
+
+    def close(self) -> None:
+        with self._lock:
+            self._drop()
+
+    def _drop(self) -> None:
+        if self._conn is not None:
+            self._conn.disconnect()
+            self._conn = None
+
+    def _ask(self, question: Callable[[Any], T]) -> T:
+        """`question(connection)`'s answer; once more on a new connection when the old
+        one is broken (the server restarted, or dropped this client)."""
+        import xcffib
+
+        with self._lock:
+            try:
+                return question(self._connection())
+            except xcffib.ConnectionException:
+                self._drop()
+            return question(self._connection())
+
+    def _connection(self) -> Any:
+        import xcffib
+        import xcffib.shape  # registered before connecting: the connection sets it up
+        import xcffib.xproto
+
+        if self._conn is None:
+            self._conn = xcffib.connect(display=self.display)
+            self._root = int(self._conn.get_setup().roots[0].root)
+            self._atoms = {}  # a restarted server has atoms of its own
+        return self._conn
+
+    def search(self, pattern: str, *, classname: bool = False) -> list[int]:
+        """The viewable windows whose name (WM_NAME) matches `pattern` — or, with
+        `classname`, their WM_CLASS instance name — as `xdotool search --onlyvisible
+        --name` (`--classname`) lists them (see `_found`)."""
+        return self._ask(lambda conn: [w for w, _ in self._found(conn, pattern, classname)])
+
+    def look(self, pattern: str) -> dict[str, int] | None:
+        """XServer.window's answer: the last window `search(pattern)` lists that is
+        wider than 1 px, with its geometry as `xdotool getwindowgeometry --shell` gives it
+        (X, Y, WIDTH, HEIGHT, WINDOW) and SHAPED, 1 when it has a bounding shape (what
+        `xwininfo -shape` reports as anything but "No window shape defined")."""
+        return self._ask(lambda conn: self._look(conn, pattern))
+
+    def _look(self, conn: Any, pattern: str) -> dict[str, int] | None:
+        import xcffib
+        import xcffib.shape
+
+        core, shape = conn.core, conn(xcffib.shape.key)
+        for wid, parent in reversed(self._found(conn, pattern, classname=False)):
+            asked = (
+                core.GetGeometry(wid),
+                core.TranslateCoordinates(wid, self._root, 0, 0),
+                shape.QueryExtents(wid),
+            )  # one round trip for the three
+            geometry, inside, extents = _replies(asked)
+            if geometry is None or inside is None or extents is None:
+                continue  # destroyed between the search and the look
+            if geometry.width <= 1:
+                continue
+            # As xdotool: a child of the root is where its border's outer corner is in
+            # the root; any other window, where its inside starts, in root coordinates.
+            # (Debian's xdotool 3.20160805 adds the window's place in its parent a
+            # second time there; fixed upstream in 3.20210804.)
+            x, y = (
+                (geometry.x, geometry.y) if parent == self._root else (inside.dst_x, inside.dst_y)
+            )
+            return {
+                "X": int(x),
+                "Y": int(y),
+                "WIDTH": int(geometry.width),
+                "HEIGHT": int(geometry.height),
+                "WINDOW": wid,
+                "SHAPED": int(bool(extents.bounding_shaped)),
+            }
+        return None
+
+    def _found(self, conn: Any, pattern: str, classname: bool) -> list[tuple[int, int]]:
+        """(window, parent) for each viewable window whose name matches `pattern`, in
+        xdotool search's order: the root first, then, from the root down, each window's
+        matching children (bottom of the stack first) before its children's own matches.
+        As xdotool: the pattern is searched anywhere in the text, ignoring case; a window
+        without the property is matched as "" (POSIX ERE there, Python's re here: the
+        same for the plain patterns these tests use)."""
+        import xcffib.xproto
+
+        core = conn.core
+        children = self._viewable_tree(conn)
+        windows = list(children)  # the root and every viewable window under it
+        prop = xcffib.xproto.Atom.WM_CLASS if classname else xcffib.xproto.Atom.WM_NAME
+        asked = [
+            core.GetProperty(False, w, prop, xcffib.xproto.GetPropertyType.Any, 0, 16384)
+            for w in windows
+        ]  # one round trip for all of them
+        regex = re.compile(pattern, re.IGNORECASE)
+        matching: set[int] = set()
+        for window, value in zip(windows, _replies(asked), strict=True):
+            if value is None:
+                continue  # destroyed since it was listed
+            texts = self._class_name(value) if classname else self._text(conn, value)
+            if any(regex.search(text) for text in texts):
+                matching.add(window)
+
+        parents = {c: p for p, kids in children.items() for c in kids}
+
+        def in_order(window: int) -> list[int]:
+            found = [c for c in children[window] if c in matching]
+            for child in children[window]:
+                found += in_order(child)
+            return found
+
+        ordered = ([self._root] if self._root in matching else []) + in_order(self._root)
+        return [(w, parents.get(w, 0)) for w in ordered]
+
+    def _viewable_tree(self, conn: Any) -> dict[int, list[int]]:
+        """Each viewable window's viewable children, bottom of the stack first, from the
+        root down, two round trips a level. A window that is not viewable has no viewable
+        window under it (viewable: mapped, and every ancestor too), so its subtree,
+        which xdotool walks, cannot add a match and is not read."""
+        import xcffib
+        import xcffib.xproto
+
+        core = conn.core
+        children: dict[int, list[int]] = {}
+        level = [self._root]
+        while level:
+            trees = [core.QueryTree(w) for w in level]
+            listed: list[tuple[int, int]] = []
+            for window, tree in zip(level, _replies(trees), strict=True):
+                children[window] = []
+                if tree is not None:  # None: destroyed since its parent listed it
+                    listed += [(window, int(c)) for c in tree.children]
+            looks = [core.GetWindowAttributes(c) for _, c in listed]
+            level = []
+            for (parent, child), look in zip(listed, _replies(looks), strict=True):
+                if look is not None and look.map_state == xcffib.xproto.MapState.Viewable:
+                    children[parent].append(child)
+                    level.append(child)
+        return children
+
+    def _text(self, conn: Any, value: Any) -> list[str]:
+        """A text property as Xlib's Xutf8TextPropertyToTextList reads it for xdotool:
+        its strings (NUL-separated), "" when it is missing or empty, none in an
+        encoding Xlib cannot convert."""
+        raw = bytes(value.value.buf())
+        if not raw:
+            return [""]
+        kind = int(value.type)
+        if kind == self._atom(conn, "STRING"):
+            text = raw.decode("latin-1")
+        elif kind == self._atom(conn, "UTF8_STRING"):
+            text = raw.decode("utf-8", errors="replace")
+        elif kind == self._atom(conn, "COMPOUND_TEXT"):
+            text = _compound_text(raw)
+        else:
+            return []
+        return text.split("\0")
+
+    @staticmethod
+    def _class_name(value: Any) -> list[str]:
+        """WM_CLASS's instance name (its first string) as XGetClassHint reads it: only
+        from a STRING of 8-bit items; "" for a window without one."""
+        import xcffib.xproto
+
+        if int(value.type) != xcffib.xproto.Atom.STRING or int(value.format) != 8:
+            return [""]
+        return [bytes(value.value.buf()).split(b"\0", 1)[0].decode("latin-1")]
+
+    def _atom(self, conn: Any, name: str) -> int:
+        if name not in self._atoms:
+            reply = conn.core.InternAtom(False, len(name), name).reply()
+            self._atoms[name] = int(reply.atom)
+        return self._atoms[name]
+
+
+def _replies(cookies: Sequence[Any]) -> list[Any]:
+    """Each request's reply, None where the server answered with an error (the window was
+    destroyed meanwhile). Every reply is read, so none stays queued in libxcb."""
+    import xcffib
+
+    answers: list[Any] = []
+    for cookie in cookies:
+        try:
+            answers.append(cookie.reply())
+        except xcffib.Error:
+            answers.append(None)
+    return answers
+
+
+_COMPOUND_SWITCH = re.compile(rb"(\x1b%G|\x1b%@|\x1b[()*+\-./$][\x20-\x2f]*[\x30-\x7e])")
+
+
+def _compound_text(raw: bytes) -> str:
+    """COMPOUND_TEXT as Xlib converts it for the titles toolkits write: Latin-1, with
+    UTF-8 between ESC % G and ESC % @ (Qt's title "Notch – parked cards…" is written so);
+    the escapes that designate ASCII and Latin-1 carry no text."""
+    parts: list[str] = []
+    utf8 = False
+    for part in _COMPOUND_SWITCH.split(raw):
+        if part in (b"\x1b%G", b"\x1b%@"):
+            utf8 = part == b"\x1b%G"
+        elif not part.startswith(b"\x1b"):
+            parts.append(part.decode("utf-8" if utf8 else "latin-1", errors="replace"))
+    return "".join(parts)
+
+
 @dataclass
 class XServer:
     """The X server the tests run on, and what a person sees on it (windows, pixels)."""
@@ -111,6 +336,11 @@ class XServer:
     compositor: bool
     framebuffer: Path
     """Xvfb's screen as a file (`-fbdir`): what it shows, read without a screenshot tool."""
+    seen: XWindows = field(init=False, repr=False, compare=False)
+    """Its windows, read over this process's own connection (see XWindows)."""
+
+    def __post_init__(self) -> None:
+        self.seen = XWindows(self.display)
 
     def screenshot(self, name: str) -> Path:
         """The whole screen as PNG under artifacts/e2e/ (kept as a test artefact)."""
@@ -127,23 +357,17 @@ class XServer:
 
     def window(self, name: str = "^Notch$") -> dict[str, int] | None:
         """Geometry of the visible window called `name` (X, Y, WIDTH, HEIGHT, WINDOW), or
-        None. SHAPED is 1 while the window has an X shape: the notch masks itself to the
-        revealed part while it grows or shrinks, and clears the mask once it has settled."""
-        for wid in reversed(self.xdotool("search", "--onlyvisible", "--name", name).split()):
-            shell = self.xdotool("getwindowgeometry", "--shell", wid)
-            geo = dict(line.split("=", 1) for line in shell.splitlines() if "=" in line)
-            if not all(k in geo for k in ("X", "Y", "WIDTH", "HEIGHT")):
-                continue  # unmapped between the search and the look
-            box = {k: int(geo[k]) for k in ("X", "Y", "WIDTH", "HEIGHT")}
-            box["WINDOW"] = int(wid)
-            if box["WIDTH"] > 1:
-                shape = subprocess.run(
-                    ["xwininfo", "-shape", "-id", wid],
-                    env=self.env, capture_output=True, text=True, timeout=10,
-                ).stdout  # fmt: skip
-                box["SHAPED"] = int("No window shape defined" not in shape)
-                return box
-        return None
+        None: the last one `xdotool search --onlyvisible --name NAME` lists that is wider
+        than 1 px, placed as `xdotool getwindowgeometry` says. SHAPED is 1 while the window
+        has an X shape: the notch masks itself to the revealed part while it grows or
+        shrinks, and clears the mask once it has settled. Read in-process (XWindows): the
+        same answers as those tools (tests/e2e/test_x_windows_read_in_process.py)."""
+        return self.seen.look(name)
+
+    def windows(self, name: str, *, classname: bool = False) -> list[int]:
+        """The visible windows whose name (with `classname`, WM_CLASS instance name)
+        matches `name`, as `xdotool search --onlyvisible --name` (`--classname`) lists them."""
+        return self.seen.search(name, classname=classname)
 
     def settled_card(self, timeout: float = 20) -> dict[str, int]:
         """The notch's geometry once it shows a card that is fully revealed (no X shape:
@@ -416,7 +640,7 @@ def start_xvfb_fixture() -> Callable[..., tuple[str, subprocess.Popen[bytes]]]:
 @pytest.fixture(scope="session")
 def xserver() -> Iterator[XServer]:
     """A private Xvfb (1280×800) with a compositor when xcompmgr is installed."""
-    for tool in ("Xvfb", "xdotool", "xwininfo"):
+    for tool in ("Xvfb", "xdotool"):
         if shutil.which(tool) is None:
             reason = (
                 f"{tool} is not installed: scripts/setup.sh installs it "
@@ -447,7 +671,9 @@ def xserver() -> Iterator[XServer]:
             compositor = subprocess.Popen(
                 ["xcompmgr", "-n"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
             )
-        yield XServer(display, env, compositor is not None, screen_dir / "Xvfb_screen0")
+        server = XServer(display, env, compositor is not None, screen_dir / "Xvfb_screen0")
+        yield server
+        server.seen.close()
         if compositor is not None:
             _stop(compositor)
     finally:

@@ -105,8 +105,8 @@ def test_sigkill_loses_nothing_and_decides_nothing_twice(
     waiting = ask(socket, "a2")
 
     # Two parked: clicking the side notch opens a menu; the first entry is a2.
-    def windows() -> set[str]:
-        return set(xserver.xdotool("search", "--onlyvisible", "--classname", ".").split())
+    def windows() -> set[int]:
+        return set(xserver.windows(".", classname=True))
 
     before = windows()
     xserver.xdotool(

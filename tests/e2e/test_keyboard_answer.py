@@ -161,11 +161,9 @@ def pad(xserver: Any, tmp_path: Path, wait_for: Any) -> Iterator[TypingPad]:
     )  # fmt: skip
     typing_pad = TypingPad(xserver, log, proc)
     try:
-        typing_pad.window = wait_for(
-            lambda: xserver.xdotool("search", "--onlyvisible", "--name", "^Typing pad$"),
-            30,
-            "the typing pad's window",
-        ).split()[-1]
+        typing_pad.window = str(
+            wait_for(lambda: xserver.windows("^Typing pad$"), 30, "the typing pad's window")[-1]
+        )
         xserver.xdotool("windowfocus", "--sync", typing_pad.window)
         wait_for(lambda: "focus in" in typing_pad.received(), 20, "the typing pad to take focus")
         assert typing_pad.has_focus()

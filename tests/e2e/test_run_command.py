@@ -63,7 +63,7 @@ def test_a_second_notch_on_the_same_socket_says_where_the_first_runs_and_exits_0
     assert len(said) == 1, said
     assert str(notch_env["socket"]) in said[0] and f"process {first.proc.pid}" in said[0]
     assert "not starting a second one" in said[0]
-    windows = xserver.xdotool("search", "--onlyvisible", "--name", "^Notch$").split()
+    windows = xserver.windows("^Notch$")
     assert len(windows) == 1, "one overlay on screen"
     assert first.proc.poll() is None, "the first keeps running"
     with NotchClient(notch_env["socket"]) as client:
