@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QLabel
 from pytestqt.qtbot import QtBot
 
@@ -38,7 +38,7 @@ MAIL = "dev.notch.examples.mail"
 
 
 @contextlib.asynccontextmanager
-async def notch_in_process(tmp_path: Path) -> AsyncIterator[NotchApp]:
+async def notch_in_process(tmp_path: Path, done_ms: int = 200) -> AsyncIterator[NotchApp]:
     """A real NotchApp (service, socket, overlay) on the test's qasync loop; the tray is
     built as `notch run` builds it but not shown (no system tray offscreen)."""
     socket_dir = Path(tempfile.mkdtemp(prefix="notch-p-", dir="/tmp"))  # sockets: ~100 bytes
@@ -46,7 +46,7 @@ async def notch_in_process(tmp_path: Path) -> AsyncIterator[NotchApp]:
         socket_dir / "s.sock",
         tmp_path / "data",
         # Animated, as in use: the hover line follows the notch's settled look.
-        settings=OverlaySettings(expand_ms=30, done_ms=200, park_after_s=0),
+        settings=OverlaySettings(expand_ms=30, done_ms=done_ms, park_after_s=0),
         tray=False,
     )
     notch = NotchApp(config, err=io.StringIO())
@@ -375,3 +375,25 @@ def test_a_card_waiting_behind_a_note_is_held_too(
     control.resume()
     qtbot.waitUntil(lambda: presenter.on_screen is not None, timeout=3000)
     assert presenter.on_screen is not None and presenter.on_screen.call_id == "w"
+
+
+@pytest.mark.asyncio
+async def test_a_note_on_screen_when_notch_stops_never_brings_the_notch_back(
+    tmp_path: Path, qtbot: QtBot, until: Any
+) -> None:
+    """`NotchApp.stop` closed the notch while a note's timer still ran; the note's end
+    then showed the idle pill again (in the widget tests, stopped notches came back and
+    took later tests' pointer and focus)."""
+    async with notch_in_process(tmp_path, done_ms=60_000) as notch:
+        presenter, _tray = parts(notch)
+        assert notch.server is not None
+        args = preview("music", "publish_playlist")
+        async with AsyncNotchClient(notch.server.path) as agent:
+            call_id, _ = await agent.submit(MUSIC, "publish_playlist", args)
+            await approve_on_card(presenter, qtbot, "session", until)
+            await agent.await_decision(call_id, timeout=10)
+            await until(lambda: presenter.window.look == "done", "the approval's note")
+            assert any(t.isActive() for t in presenter.findChildren(QTimer)), "the note's timer"
+    assert not presenter.window.isVisible() and not presenter.side_notch.isVisible()
+    still = [repr(t) for t in presenter.findChildren(QTimer) if t.isActive()]
+    assert still == [], f"timers left running after stop, each would reopen the notch: {still}"
