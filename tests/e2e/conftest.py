@@ -2,8 +2,9 @@
 
 Every test here drives the installed `notch` command over its real socket and, for the
 window tests, the real notch window with xdotool (XTEST key presses and clicks, the same
-input path a person's keyboard takes). Skipped, with the reason, when Xvfb is missing —
-except under CI (CI=true), where that fails.
+input path a person's keyboard takes), looking its windows up over an X connection of the
+test process's own (XWindows) and reading its pixels from Xvfb's screen file. Skipped,
+with the reason, when Xvfb is missing — except under CI (CI=true), where that fails.
 
 Nothing here sleeps for a fixed time: every wait polls a state the program shows from
 outside (its socket, its window's geometry and X shape, a process's exit) until a
