@@ -3,7 +3,8 @@
 
 The headline becomes selectable when the pointer first comes over it, as the card's other
 labels do (a selectable label makes a text document up front, ~0.3 ms of every card):
-the mouse still selects its words, and Tab still never stops on it.
+the mouse still selects its words, and Tab still never stops on it. The scope choices and
+Details keep their measurements per font and words: a change of either is measured anew.
 """
 
 from __future__ import annotations
@@ -11,8 +12,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QPoint, QPointF, Qt
-from PySide6.QtGui import QEnterEvent
+from PySide6.QtCore import QPoint, QPointF, QSize, Qt
+from PySide6.QtGui import QEnterEvent, QFont
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QWidget
 
@@ -73,3 +74,68 @@ def test_the_headline_is_selected_with_the_mouse_once_pointed_at(qtbot: Any) -> 
     assert selected and selected in headline.text()
     # Selectable by the mouse only: Tab stops where it stopped before the pointer came.
     assert _tab_stops(view) == stops
+
+
+def _doubled(font: QFont) -> QFont:
+    """`font` at twice its size (in points or pixels, as it is sized)."""
+    bigger = QFont(font)
+    if font.pointSizeF() > 0:
+        bigger.setPointSizeF(font.pointSizeF() * 2)
+    else:
+        bigger.setPixelSize(font.pixelSize() * 2)
+    return bigger
+
+
+def test_a_scope_choice_is_measured_again_when_its_words_or_font_change(qtbot: Any) -> None:
+    """Its sizes are kept per font and words (a layout pass asks many times): a new
+    scope's words, or a new font, are measured, never answered from the old ones."""
+    from notch_app.ui.widgets.scope_choices import ScopeButton
+
+    def fresh(text: str, font: QFont) -> tuple[QSize, QSize, int]:
+        button = ScopeButton(text)
+        qtbot.addWidget(button)
+        button.setFont(font)
+        return button.sizeHint(), button.minimumSizeHint(), button.heightForWidth(120)
+
+    button = ScopeButton("Allow for this session")
+    qtbot.addWidget(button)
+    font = QFont(button.font())
+    short = button.sizeHint()
+    assert (short, button.minimumSizeHint(), button.heightForWidth(120)) == fresh(
+        "Allow for this session", font
+    )
+    longer = "Allow `npm test` in ~/code/app for this session"
+    button.setText(longer)
+    assert button.sizeHint().width() > short.width()
+    assert (button.sizeHint(), button.minimumSizeHint(), button.heightForWidth(120)) == fresh(
+        longer, font
+    )
+    # Narrower than its words: they wrap onto more lines, never cut.
+    assert button.heightForWidth(120) > button.sizeHint().height()
+    bigger = _doubled(font)
+    button.setFont(bigger)
+    assert button.sizeHint().height() > short.height()
+    assert (button.sizeHint(), button.minimumSizeHint(), button.heightForWidth(120)) == fresh(
+        longer, bigger
+    )
+
+
+def test_details_is_measured_again_when_its_words_or_font_change(qtbot: Any) -> None:
+    from PySide6.QtGui import QFontMetrics
+
+    from notch_app.ui.theme import look
+    from notch_app.ui.widgets.details_fold import DetailsToggle
+
+    toggle = DetailsToggle(look("dark"))
+    qtbot.addWidget(toggle)
+
+    def measured() -> QSize:
+        flags = Qt.TextFlag.TextShowMnemonic
+        return QFontMetrics(toggle.font()).size(flags, toggle.text()) + QSize(0, 4)
+
+    closed = toggle.sizeHint()
+    assert closed == measured()
+    toggle.set_open(True)  # "Hide details ▴"
+    assert toggle.sizeHint() == measured() and toggle.sizeHint().width() > closed.width()
+    toggle.setFont(_doubled(toggle.font()))
+    assert toggle.sizeHint() == measured() and toggle.sizeHint().height() > closed.height()

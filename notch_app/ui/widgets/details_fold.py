@@ -452,6 +452,10 @@ def _kept(fact: _Fact) -> bool:
     return fact.shown is not None and fact.shown[2]
 
 
+_TOGGLE_SIZES: dict[tuple[str, str], QSize] = {}
+"""(a font's key, the toggle's words) → its size hint, measured once per font."""
+
+
 class DetailsToggle(QPushButton):
     """ "Details ▾" under the compact view; "Hide details ▴" once open."""
 
@@ -469,6 +473,7 @@ class DetailsToggle(QPushButton):
         self.ever_opened = False
         """Opened at least once: every folded value has been on the card whole."""
         self._count = 0
+        self._measured: tuple[str, QSize] | None = None
         # Drawn by itself, not by a style sheet of its own: that cost ~0.2 ms per card
         # (a style object made and the sheet parsed each time). The look is the sheet's:
         # link-coloured words, left-aligned, 2 px above and below, no frame or fill.
@@ -481,10 +486,27 @@ class DetailsToggle(QPushButton):
     )
 
     def sizeHint(self) -> QSize:
-        return self.fontMetrics().size(Qt.TextFlag.TextShowMnemonic, self.text()) + QSize(0, 4)
+        # Asked ~7 times a card: measured again only when the words or the font change.
+        text = self.text()
+        measured = self._measured
+        if measured is None or measured[0] != text:
+            key = (self.font().key(), text)
+            size = _TOGGLE_SIZES.get(key)
+            if size is None:  # the same two words in the same font on every card
+                size = self.fontMetrics().size(Qt.TextFlag.TextShowMnemonic, text) + QSize(0, 4)
+                if len(_TOGGLE_SIZES) >= 64:
+                    _TOGGLE_SIZES.pop(next(iter(_TOGGLE_SIZES)))
+                _TOGGLE_SIZES[key] = size
+            measured = self._measured = (text, size)
+        return QSize(measured[1])
 
     def minimumSizeHint(self) -> QSize:
         return self.sizeHint()
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
+            self._measured = None
+        super().changeEvent(event)
 
     def paintEvent(self, event: QPaintEvent) -> None:
         painter = QPainter(self)

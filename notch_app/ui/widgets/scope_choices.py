@@ -43,6 +43,12 @@ CHOICES: Final[tuple[tuple[Literal["session", "always"], str, str], ...]] = (
 )
 
 
+_MEASURED: dict[tuple[str, str], tuple[QSize, QSize, dict[int, int]]] = {}
+"""(a font's key, the words) → a ScopeButton's size hint, minimum size hint and height
+per width: the same words in the same font on every card, measured once."""
+_MAX_MEASURED: Final = 256
+
+
 class ScopeButton(QPushButton):
     """A flat link-coloured choice whose words wrap onto more lines where the card is too
     narrow for them, right-aligned: what a scope covers ("Allow `npm test` in ~/shop for
@@ -54,38 +60,64 @@ class ScopeButton(QPushButton):
 
     def __init__(self, text: str, parent: QWidget | None = None) -> None:
         super().__init__(text, parent)
+        # Its height for a width is the size policy's to say (QWidget's own answer with
+        # no layout), so no Python override is asked it some 25 times a card.
         policy = QSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
         policy.setHeightForWidth(True)
         self.setSizePolicy(policy)
+        self._measured: tuple[str, QSize, QSize, dict[int, int]] | None = None
+        """(the words measured, size hint, minimum size hint, height per width): a layout
+        pass asks each many times for the same words (~20 text measurements a card);
+        looked up again when the words or the font change (`_MEASURED`)."""
 
     def _flags(self) -> int:
         return int(
             Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter | Qt.TextFlag.TextWordWrap
         )
 
+    def _sizes(self) -> tuple[str, QSize, QSize, dict[int, int]]:
+        self.ensurePolished()  # the card's font, not the default one, is measured
+        text = self.text()
+        measured = self._measured
+        if measured is not None and measured[0] == text:
+            return measured
+        key = (self.font().key(), text)
+        kept = _MEASURED.get(key)
+        if kept is None:
+            metrics = self.fontMetrics()
+            # Measured as heightForWidth measures (the wrapped layout's own width, not the
+            # rounded advance), so at its hinted width the words stay on one line.
+            one_line = metrics.boundingRect(QRect(0, 0, 100_000, 1_000), self._flags(), text)
+            hint = QSize(one_line.width() + 2 * self._PAD + 2, metrics.height() + self._TALL)
+            widest = max((metrics.horizontalAdvance(w) for w in text.split()), default=0)
+            least = QSize(widest + 2 * self._PAD, metrics.height() + self._TALL)
+            kept = (hint, least, {})
+            if len(_MEASURED) >= _MAX_MEASURED:
+                _MEASURED.pop(next(iter(_MEASURED)))
+            _MEASURED[key] = kept
+        measured = self._measured = (text, *kept)
+        return measured
+
     def sizeHint(self) -> QSize:
-        self.ensurePolished()  # the style sheet's font, not the default one, is measured
-        metrics = self.fontMetrics()
-        # Measured as heightForWidth measures (the wrapped layout's own width, not the
-        # rounded advance), so at its hinted width the words stay on one line.
-        one_line = metrics.boundingRect(QRect(0, 0, 100_000, 1_000), self._flags(), self.text())
-        return QSize(one_line.width() + 2 * self._PAD + 2, metrics.height() + self._TALL)
+        return QSize(self._sizes()[1])
 
     def minimumSizeHint(self) -> QSize:
-        self.ensurePolished()
-        metrics = self.fontMetrics()
-        widest = max((metrics.horizontalAdvance(w) for w in self.text().split()), default=0)
-        return QSize(widest + 2 * self._PAD, metrics.height() + self._TALL)
-
-    def hasHeightForWidth(self) -> bool:
-        return True
+        return QSize(self._sizes()[2])
 
     def heightForWidth(self, width: int) -> int:
-        self.ensurePolished()
-        room = QRect(0, 0, max(1, width - 2 * self._PAD), 10_000)
-        return self.fontMetrics().boundingRect(room, self._flags(), self.text()).height() + (
-            self._TALL
-        )
+        text, _hint, _least, heights = self._sizes()
+        height = heights.get(width)
+        if height is None:
+            room = QRect(0, 0, max(1, width - 2 * self._PAD), 10_000)
+            height = heights[width] = (
+                self.fontMetrics().boundingRect(room, self._flags(), text).height() + self._TALL
+            )
+        return height
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
+            self._measured = None
+        super().changeEvent(event)
 
     def paintEvent(self, event: QPaintEvent) -> None:
         painter = QPainter(self)
