@@ -139,3 +139,31 @@ def test_details_is_measured_again_when_its_words_or_font_change(qtbot: Any) -> 
     assert toggle.sizeHint() == measured() and toggle.sizeHint().width() > closed.width()
     toggle.setFont(_doubled(toggle.font()))
     assert toggle.sizeHint() == measured() and toggle.sizeHint().height() > closed.height()
+
+
+def test_the_footer_row_follows_a_label_that_grows(qtbot: Any) -> None:
+    """The footer's flow keeps its minimum size between layout changes: a confirm whose
+    words grow (an edit) is measured anew, never answered from the old words."""
+    from notch_app.ui.theme import look
+    from notch_app.ui.widgets.buttons import PillButton
+    from notch_app.ui.widgets.flow_layout import FlowLayout
+
+    box = QWidget()
+    qtbot.addWidget(box)
+    row = FlowLayout(box, spacing=8, align_right=True)
+    row.setContentsMargins(0, 0, 0, 0)  # as the card's actions row is
+    cancel = PillButton(look("dark"), text="No", parent=box)
+    confirm = PillButton(look("dark"), "primary", text="OK", parent=box)
+    row.addWidget(cancel)
+    row.addWidget(confirm)
+    box.show()
+    qtbot.waitExposed(box)
+
+    def fresh() -> QSize:
+        return cancel.minimumSizeHint().expandedTo(confirm.minimumSizeHint())
+
+    before = row.minimumSize()
+    assert before == fresh()
+    confirm.setText("Delete all 300 files")
+    confirm.updateGeometry()  # as a label that follows the values does
+    assert row.minimumSize() == fresh() and row.minimumSize().width() > before.width()

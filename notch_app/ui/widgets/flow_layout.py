@@ -26,15 +26,19 @@ class FlowLayout(QLayout):
         self._align_right = align_right
         self._heights: dict[int, int] = {}
         self._placed: QRect | None = None  # the rect the items were last placed in
+        self._least: QSize | None = None
+        """`minimumSize`, kept as the heights are (asked ~6 times a card's layout)."""
 
     def invalidate(self) -> None:
         self._heights.clear()
         self._placed = None
+        self._least = None
         super().invalidate()
 
     def addItem(self, item: QLayoutItem) -> None:
         self._heights.clear()
         self._placed = None
+        self._least = None
         self._items.append(item)
 
     def set_leading(self, widgets: Sequence[QWidget]) -> None:
@@ -45,8 +49,6 @@ class FlowLayout(QLayout):
         for w in widgets:
             self.addChildWidget(w)  # shown with the box, as addWidget would
         self._items = [QWidgetItem(w) for w in widgets] + last
-        self._heights.clear()
-        self._placed = None
         self.invalidate()
 
     def count(self) -> int:
@@ -58,6 +60,7 @@ class FlowLayout(QLayout):
     def takeAt(self, index: int) -> QLayoutItem | None:
         self._heights.clear()
         self._placed = None
+        self._least = None
         return self._items.pop(index) if 0 <= index < len(self._items) else None
 
     def expandingDirections(self) -> Qt.Orientation:
@@ -83,11 +86,14 @@ class FlowLayout(QLayout):
         return self.minimumSize()
 
     def minimumSize(self) -> QSize:
-        size = QSize()
-        for item in self._items:
-            size = size.expandedTo(item.minimumSize())
-        m = self.contentsMargins()
-        return size + QSize(m.left() + m.right(), m.top() + m.bottom())
+        least = self._least
+        if least is None:
+            size = QSize()
+            for item in self._items:
+                size = size.expandedTo(item.minimumSize())
+            m = self.contentsMargins()
+            least = self._least = size + QSize(m.left() + m.right(), m.top() + m.bottom())
+        return QSize(least)
 
     def _arrange(self, rect: QRect, apply: bool) -> int:
         m = self.contentsMargins()
