@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QPoint, QPointF, QSize, Qt
+from PySide6.QtCore import QEvent, QObject, QPoint, QPointF, QSize, Qt
 from PySide6.QtGui import QEnterEvent, QFont
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QWidget
@@ -167,3 +167,42 @@ def test_the_footer_row_follows_a_label_that_grows(qtbot: Any) -> None:
     confirm.setText("Delete all 300 files")
     confirm.updateGeometry()  # as a label that follows the values does
     assert row.minimumSize() == fresh() and row.minimumSize().width() > before.width()
+
+
+class _WindowsShown(QObject):
+    """Notes every window (a widget without a parent) shown while it watches."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.shown: list[str] = []
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Show and isinstance(watched, QWidget) and watched.isWindow():
+            self.shown.append(type(watched).__name__ + ":" + watched.objectName())
+        return False
+
+
+def test_shown_display_blocks_open_no_window_while_the_card_is_built(qtbot: Any, card: Any) -> None:
+    """A divider, a progress line and a badge with a visibleIf are made inside the card:
+    one made parentless and shown by its visibleIf opened as a window of its own until a
+    layout took it in (a flash on screen while the notch is up)."""
+    windows = _WindowsShown()
+    app = QApplication.instance()
+    assert app is not None
+    app.installEventFilter(windows)
+    try:
+        view = card(
+            [
+                {"type": "divider", "visibleIf": "{{on}}"},
+                {"type": "progress", "label": "Done", "value": 3, "max": 4, "visibleIf": "{{on}}"},
+                {"type": "badge", "text": "Heads up", "tone": "warning", "visibleIf": "{{on}}"},
+            ],
+            {"on": {"type": "boolean"}},
+            {"on": True},
+        )
+        qtbot.addWidget(view)
+    finally:
+        app.removeEventFilter(windows)
+    assert windows.shown == []
+    assert view.findChild(QWidget, "Divider") is not None
+    assert view.findChild(QWidget, "Badge") is not None

@@ -39,7 +39,7 @@ class BadgeBuilder:
         box = QWidget(ctx.parent)
         row = QHBoxLayout(box)
         row.setContentsMargins(0, 0, 0, 0)
-        badge = Badge(ctx.look, block.tone)
+        badge = Badge(ctx.look, block.tone, box)  # made in place: no reparent
         badge.setObjectName("Badge")
         badge.setTextFormat(Qt.TextFormat.PlainText)
         badge.setProperty("tone", block.tone)
@@ -69,13 +69,13 @@ class ProgressBuilder:
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(4)
         if block.label:
-            label = QLabel()
+            label = QLabel(box)
             label.setObjectName("ProgressLabel")
             label.setTextFormat(Qt.TextFormat.PlainText)
             style_text(label, "ProgressLabel", ctx.look)
             ctx.bind_text(block.label, lambda t: label.setText(shown(t, 200)))
             layout.addWidget(label)
-        bar = ProgressLine(ctx.look)
+        bar = ProgressLine(ctx.look, box)
         bar.setRange(0, _STEPS)
         layout.addWidget(bar)
 
@@ -97,6 +97,7 @@ class ProgressBuilder:
 
 class DividerBuilder:
     def build(self, block: DividerBlock, ctx: CardContext) -> QWidget:
-        line = Rule(ctx.look)
+        # Made inside the card: a parentless widget a visibleIf shows opens as a window.
+        line = Rule(ctx.look, ctx.parent)
         line.setObjectName("Divider")
         return line
