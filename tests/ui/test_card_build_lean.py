@@ -206,3 +206,61 @@ def test_shown_display_blocks_open_no_window_while_the_card_is_built(qtbot: Any,
     assert windows.shown == []
     assert view.findChild(QWidget, "Divider") is not None
     assert view.findChild(QWidget, "Badge") is not None
+
+
+def _facts_made(view: CardView) -> list[Any]:
+    from notch_app.ui.widgets.details_fold import FoldedFacts
+
+    return view.findChildren(FoldedFacts)
+
+
+def test_folded_facts_are_made_only_once_one_would_show(qtbot: Any) -> None:
+    """The delete card's one folded input is a switch that is off: no row would show, so
+    no facts are made, laid out and hidden; the card gates and reads as before. Turned
+    on, with Details closed again, the row shows where the facts stand on any card."""
+    view = _view("files", "delete_files")
+    qtbot.addWidget(view)
+    view.show()
+    qtbot.waitExposed(view)
+    assert not view.details_open and _facts_made(view) == []
+    state = view.state()
+    assert state.confirm_enabled  # nothing folded holds it: no row was cut
+    details = view.details
+    assert details is not None
+    details.set_open(True)
+    state.set("remove_empty_folders", True)
+    view.setFocus()  # not in the switch about to fold (Qt would move focus on, unfolding)
+    details.set_open(False)
+    QApplication.processEvents()
+    made = _facts_made(view)
+    assert len(made) == 1 and made[0].isVisible()
+    label = "Also remove folders left empty"
+    assert made[0].facts() == {label: f"\u2713 {label}"}
+    assert view.folded_facts is made[0]  # made once
+
+
+def test_folded_facts_follow_a_value_changed_while_details_is_closed(qtbot: Any) -> None:
+    """A value changed with Details closed (a widget page's staged edit, a spoken one)
+    makes the facts at once when a row would show: nothing that runs is out of view."""
+    view = _view("files", "delete_files")
+    qtbot.addWidget(view)
+    view.show()
+    qtbot.waitExposed(view)
+    assert _facts_made(view) == []
+    view.state().set("remove_empty_folders", True)
+    QApplication.processEvents()
+    made = _facts_made(view)
+    assert len(made) == 1 and made[0].isVisible()
+    assert list(made[0].facts()) == ["Also remove folders left empty"]
+
+
+def test_asked_for_facts_of_a_card_with_none_to_show_are_said_and_hidden(
+    qtbot: Any,
+) -> None:
+    view = _view("elevenlabs", "generate_speech")
+    qtbot.addWidget(view)
+    view.show()
+    qtbot.waitExposed(view)
+    assert not view.details_open and _facts_made(view) == []
+    facts = view.folded_facts  # asked for (tests, a review): made and said, hidden
+    assert facts is not None and facts.isHidden() and facts.facts() == {}

@@ -16,6 +16,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QHBoxLayout, QVBoxLayout, QWidget
 
 from notch_app.card.coerce import is_blank
+from notch_app.card.headline import Headline
 from notch_app.card.interpolate import display_value, template_paths
 from notch_app.card.paths import MISSING
 from notch_app.card.state import CardState
@@ -279,9 +280,11 @@ class CardFold:
     @property
     def facts(self) -> FoldedFacts | None:
         """The one-line facts of the folded inputs (None while nothing is folded); made
-        when first shown or asked for."""
+        when one would show or when asked for."""
         if self._facts is None and self.details is not None:
             self._make_facts()
+            if not self.details.opened:
+                self._refresh()  # said as the card would have said them
         return self._facts
 
     def _make_facts(self) -> FoldedFacts:
@@ -316,8 +319,7 @@ class CardFold:
                 editor.folded = not opened  # type: ignore[attr-defined]
                 seen.say_again()
         if self.details is not None:
-            if not opened and self._facts is None:
-                self._make_facts()  # first closed: the facts are what shows now
+            # First closed: the facts are made there if one of them would show.
             self._refresh()
             if opened and self._facts is not None:
                 self._facts.hide()
@@ -330,9 +332,16 @@ class CardFold:
         """The folded facts follow the values; confirm waits on Details while one of them
         is cut short and Details was never opened."""
         facts = self._facts
-        if facts is None or self.details is None:
-            return  # nothing folded, or open since it was built: nothing shows them
+        if self.details is None:
+            return  # nothing folded
         state = self._ctx.state
+        if facts is None:
+            if self.details.opened:
+                return  # open since it was built: nothing shows them
+            if not self._may_say(headline_line.current):
+                state.seen(DETAILS_KEY)  # as the facts, made and all hidden, would say
+                return
+            facts = self._make_facts()
         if self.details.opened:
             facts.hide()
             return
@@ -341,6 +350,22 @@ class CardFold:
             state.hold_until_seen(DETAILS_KEY, DETAILS_REASON.format(label=cut[0]))
         else:
             state.seen(DETAILS_KEY)
+
+    def _may_say(self, headline: Headline) -> bool:
+        """Whether a row of the folded facts could show now. No row shows for an input
+        the headline states, one its visibleIf hides, or a switch that is off (the rows
+        `FoldedFacts` keeps): on the speech and delete cards none does, and the facts,
+        made, laid out and hidden, were a tenth of their build."""
+        state = self._ctx.state
+        stated = headline.said
+        for binding in self._inputs:
+            if binding.path in stated or not state.is_visible(binding.block):
+                continue
+            off = binding.kind == "toggle" and state.value(binding.path) is not True
+            if off and not binding.secret:
+                continue
+            return True
+        return False
 
     def input_shown(self, container: QWidget, card: QWidget) -> bool:
         """Whether the input in `container` is on `card`: folded under Details is not
