@@ -57,6 +57,7 @@ from notch_app.ui.card_widget import checked_card
 from notch_app.ui.notch_window import DoneTone, NotchWindow
 from notch_app.ui.overlay.arming import ARMING_DELAY_MS, PERSON_EDIT_GRACE_MS, OverlayArming
 from notch_app.ui.overlay.batches import OverlayBatches
+from notch_app.ui.overlay.collector import CollectorHeld
 from notch_app.ui.overlay.decisions import DISMISS_NOTES, UNDO_NOTE_MS, OverlayDecisions
 from notch_app.ui.overlay.glances import OverlayGlances
 from notch_app.ui.overlay.parking import OverlayParking
@@ -143,6 +144,7 @@ class OverlayPresenter(
         self._done_timer.setSingleShot(True)
         self._done_timer.timeout.connect(self._after_done)
         self._init_arming()
+        self._collector = CollectorHeld(self)
 
         # The window gone (a display lost, a test's teardown), a note's or a card's timer
         # would still fire into it: stop them all with it.
@@ -327,6 +329,7 @@ class OverlayPresenter(
             self._step_glance_aside()
         while self._queue:
             entry = self._queue[0]
+            self._collector.hold()  # until the card's first frame (eventFilter)
             try:
                 self._ensure_card(entry)
             except Exception as exc:  # a broken card must not take the overlay down
@@ -355,6 +358,7 @@ class OverlayPresenter(
             self._follow_notch()
             self._start_arming()  # when the notch did not move (a same-size swap)
             return
+        self._collector.release()  # no card to paint
         self._hold()
         self._decided_in_run = 0
         if self.stopped is not None:
@@ -494,7 +498,12 @@ class OverlayPresenter(
             self.window.show_idle()
             self._follow_notch()
 
+    def _after_first_frame(self, call_id: str) -> None:
+        self._sink.shown(call_id)
+        self._collector.release()
+
     def _stop_timers(self) -> None:
+        self._collector.release()  # its bound is one of the timers stopped
         for timer in self.findChildren(QTimer):
             timer.stop()
 
@@ -546,5 +555,5 @@ class OverlayPresenter(
                     return False
                 entry.shown_told = True
                 call_id = entry.call_id
-                QTimer.singleShot(0, lambda: self._sink.shown(call_id))
+                QTimer.singleShot(0, lambda: self._after_first_frame(call_id))
         return False
