@@ -25,18 +25,20 @@ def _collector_on_after() -> Iterator[None]:
     gc.enable()  # whatever a failed test left, the next test has its collector
 
 
-def _mail(call_id: str, preview_args: Any) -> ConfirmationRequest:
+@pytest.fixture
+def presenting(qtbot: Any, sink: Any, bundled_factory: Any, preview_args: Any) -> OverlayPresenter:
+    """A notch that has just been handed the mail card: built, not yet painted."""
+    presenter = OverlayPresenter(sink, bundled_factory(), SETTINGS)
+    qtbot.addWidget(presenter.window)
     args = preview_args("mail", "send_email")
-    return ConfirmationRequest(call_id, "dev.notch.examples.mail", "send_email", args)
+    presenter.present(ConfirmationRequest("c1", "dev.notch.examples.mail", "send_email", args))
+    assert not gc.isenabled()
+    return presenter
 
 
 def test_the_collector_waits_for_the_cards_first_frame_then_runs_again(
-    qtbot: Any, sink: Any, bundled_factory: Any, preview_args: Any
+    qtbot: Any, sink: Any, presenting: OverlayPresenter
 ) -> None:
-    presenter = OverlayPresenter(sink, bundled_factory(), SETTINGS)
-    qtbot.addWidget(presenter.window)
-    presenter.present(_mail("c1", preview_args))
-    assert not gc.isenabled()  # built, not yet painted
     seen: list[bool] = []
     told = sink.shown
 
@@ -74,11 +76,7 @@ def test_a_collector_someone_else_turned_off_is_left_to_them() -> None:
 
 
 def test_a_notch_closed_while_a_card_is_built_leaves_the_collector_on(
-    qtbot: Any, sink: Any, bundled_factory: Any, preview_args: Any
+    presenting: OverlayPresenter,
 ) -> None:
-    presenter = OverlayPresenter(sink, bundled_factory(), SETTINGS)
-    qtbot.addWidget(presenter.window)
-    presenter.present(_mail("c1", preview_args))
-    assert not gc.isenabled()
-    presenter.close()
+    presenting.close()
     assert gc.isenabled()
