@@ -52,7 +52,7 @@ def also_sends(state: CardState) -> list[AlsoSent]:
     shows only part of an object or list (`{{user.name}}`), the other parts are listed one
     by one. Recompute after each change (subscribe to the state). Never raises."""
     shown = state.shown_now()
-    final = state.final_arguments()
+    final = state.arguments()  # read, not executed: no copy
     out: list[AlsoSent] = []
     for path in _unshown(final, "", shown, frozenset(shown)):
         if len(out) == MAX_ENTRIES:

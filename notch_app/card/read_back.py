@@ -99,7 +99,7 @@ def read_back(tool: Tool, final_arguments: Mapping[str, Any]) -> str:
 
 def card_read_back(state: CardState) -> str:
     """`read_back` of the card's tool with its current final arguments."""
-    return read_back(state.tool, state.final_arguments())
+    return read_back(state.tool, state.arguments())  # read, not executed: no copy
 
 
 # --- from the manifest's template ----------------------------------------------------

@@ -143,7 +143,7 @@ class CardContext:
             return kept[1]
         said: list[str] = []
         at = 0
-        arguments = state.final_arguments()
+        arguments = state.arguments()  # read, not executed: no copy
         for start, end, amount in pairs:
             said.append(state.text(template[at:start]) if start > at else "")
             pair = state.text(template[start:end])

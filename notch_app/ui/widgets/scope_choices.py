@@ -200,7 +200,7 @@ class ScopeChoices(QWidget):
 
     def refresh(self) -> None:
         state = self._state
-        final = state.final_arguments()
+        final = state.arguments()  # read, not executed: no copy
         reach = session_reach(state.tool, final)
         session = self.buttons["session"]
         # The action is the card's own: its name is in the tooltip. A command's prefix
