@@ -161,8 +161,9 @@ class Asking(RequestEndings):
         # The row alone (no superseded decision with it) is held until the card's first
         # frame is painted (`shown`), at most `row_hold_s`: its commit's Python would
         # otherwise run on the writer thread during that paint and compete for the GIL.
-        # Nothing is lost by it: a decision or any other write commits it first, in the
-        # same batch; without a presenter nothing will report `shown`, so it is not held.
+        # Nothing is lost by it: a decision or any other write commits it first, in a
+        # batch of its own (write_behind.py); without a presenter nothing will report
+        # `shown`, so it is not held.
         hold = None if superseded is not None or self._cards.shown is None else self.row_hold_s
         self._writes.write(NewRequest(request, superseded, item.owner), written, hold_s=hold)
         self._arm_timer(item)

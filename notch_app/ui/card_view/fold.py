@@ -16,7 +16,6 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QHBoxLayout, QVBoxLayout, QWidget
 
 from notch_app.card.coerce import is_blank
-from notch_app.card.headline import Headline
 from notch_app.card.interpolate import display_value, template_paths
 from notch_app.card.paths import MISSING
 from notch_app.card.state import CardState
@@ -39,6 +38,7 @@ from notch_app.ui.widgets.details_fold import (
     DetailsToggle,
     FoldedFacts,
     HeadlineLine,
+    a_row_may_show,
 )
 from notch_app.ui.widgets.label_text import shown
 from notch_app.ui.widgets.scope_choices import ScopeChoices
@@ -335,37 +335,27 @@ class CardFold:
         if self.details is None:
             return  # nothing folded
         state = self._ctx.state
+
+        def visible(binding: InputBinding) -> bool:
+            return state.is_visible(binding.block)
+
         if facts is None:
             if self.details.opened:
                 return  # open since it was built: nothing shows them
-            if not self._may_say(headline_line.current):
+            # On the speech and delete cards no row ever shows, and the facts, made, laid
+            # out and hidden, were a tenth of the build: made only once one may show.
+            if not a_row_may_show(self._inputs, state, visible, headline_line.current):
                 state.seen(DETAILS_KEY)  # as the facts, made and all hidden, would say
                 return
             facts = self._make_facts()
         if self.details.opened:
             facts.hide()
             return
-        cut = facts.refresh(lambda b: state.is_visible(b.block), headline_line.current)
+        cut = facts.refresh(visible, headline_line.current)
         if cut and not self.details.ever_opened:
             state.hold_until_seen(DETAILS_KEY, DETAILS_REASON.format(label=cut[0]))
         else:
             state.seen(DETAILS_KEY)
-
-    def _may_say(self, headline: Headline) -> bool:
-        """Whether a row of the folded facts could show now. No row shows for an input
-        the headline states, one its visibleIf hides, or a switch that is off (the rows
-        `FoldedFacts` keeps): on the speech and delete cards none does, and the facts,
-        made, laid out and hidden, were a tenth of their build."""
-        state = self._ctx.state
-        stated = headline.said
-        for binding in self._inputs:
-            if binding.path in stated or not state.is_visible(binding.block):
-                continue
-            off = binding.kind == "toggle" and state.value(binding.path) is not True
-            if off and not binding.secret:
-                continue
-            return True
-        return False
 
     def input_shown(self, container: QWidget, card: QWidget) -> bool:
         """Whether the input in `container` is on `card`: folded under Details is not

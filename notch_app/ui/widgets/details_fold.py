@@ -448,6 +448,28 @@ def _ascii_advances(metrics: QFontMetrics, key: str) -> dict[str, int]:
     return table
 
 
+def a_row_may_show(
+    inputs: list[InputBinding],
+    state: CardState,
+    visible: Callable[[InputBinding], bool],
+    said: Headline,
+) -> bool:
+    """Whether `FoldedFacts` over `inputs` could keep a row now, without making it: False
+    only when none can (`FoldedFacts._say_row` keeps none for an input the headline
+    states, one `visible` hides, or a switch that is off, which `_text` says as ""), so a
+    fold may skip making facts that would all be hidden. Kept beside `_text`: a row it
+    starts to keep must be allowed here too."""
+    stated = said.said
+    for binding in inputs:
+        if binding.path in stated or not visible(binding):
+            continue
+        off = binding.kind == "toggle" and state.value(binding.path) is not True
+        if off and not binding.secret:  # a secret switch says its mask, on or off
+            continue
+        return True
+    return False
+
+
 def _kept(fact: _Fact) -> bool:
     return fact.shown is not None and fact.shown[2]
 
