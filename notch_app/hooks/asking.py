@@ -115,10 +115,8 @@ def _hook_key(folder: Path) -> bytes | None:
         return None
     path = folder / KEY_FILE
     nofollow = getattr(os, "O_NOFOLLOW", 0)
-    with contextlib.suppress(FileExistsError):
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | nofollow, 0o600)
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(secrets.token_bytes(32))
+    if not path.exists():
+        _put_key(path)
     try:
         fd = os.open(path, os.O_RDONLY | nofollow)
     except OSError:
@@ -132,6 +130,37 @@ def _hook_key(folder: Path) -> bytes | None:
             return None
         key = handle.read(64)
     return key if len(key) == 32 else None
+
+
+def _put_key(path: Path) -> None:
+    """Make the key at `path` whole or not at all: written in full under a name of its own,
+    then linked into place. An agent runs its hooks side by side (parallel tool calls),
+    so on a first use two hooks make the key at once; a key file created empty and
+    written after let the second read it empty, ask with a token of its own, and be
+    refused its own card (`notYours`). The first link wins; the other reads its key."""
+    spare = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}")
+    try:
+        _write_new(spare, secrets.token_bytes(32))
+        try:
+            os.link(spare, path)
+        except FileExistsError:
+            pass
+        except OSError:  # a file system without hard links: made in place, as before
+            with contextlib.suppress(FileExistsError):
+                _write_new(path, spare.read_bytes())
+    except OSError as exc:
+        log.info("no hook key made: %s", exc)
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(spare)
+
+
+def _write_new(path: Path, data: bytes) -> None:
+    """Write `data` to a new file at `path`, this user's alone (FileExistsError if any)."""
+    nofollow = getattr(os, "O_NOFOLLOW", 0)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | nofollow, 0o600)
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(data)
 
 
 def verdict_for(agent: Agent, call: calls.NotchCall, payload: HookPayload, d: Decision) -> Verdict:

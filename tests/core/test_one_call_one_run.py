@@ -192,7 +192,7 @@ async def test_one_tool_use_id_is_one_card_and_another_input_under_it_is_refused
         later = await _hook("claude-code", call, sock, data)  # the agent retries the hook
         other = await _hook("claude-code", _mail_call(to="eve@example.com"), sock, data)
         assert len(cards.presented) == 1
-    assert [a["permissionDecision"] for a in answers] == ["allow", "allow"]
+    assert [a["permissionDecision"] for a in answers] == ["allow", "allow"], answers
     assert later["permissionDecision"] == "allow"  # the stored decision, not a new card
     assert other["permissionDecision"] == "ask"
     assert "already used for a different call" in other["permissionDecisionReason"]
