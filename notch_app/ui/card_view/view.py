@@ -161,9 +161,8 @@ class CardView(QWidget):
         self.scope_choices: ScopeChoices | None = None
         if scopes and ctx.confirm_buttons:
             # Under confirm, never in its place; gated and held with it.
-            choices = ScopeChoices(ctx.look, self._allow_from_choices, glass)
+            choices = ScopeChoices(ctx.look, self._allow_from_choices, glass, self._scope_made)
             parts.footer.addWidget(choices)
-            ctx.confirm_buttons.extend(choices.buttons.values())
             self.scope_choices = choices
             choices.follow(self._state)  # what each choice covers, for the card's values
         # Notch's risk lines above the body (issue 20): what the call does that a person
@@ -182,6 +181,20 @@ class CardView(QWidget):
         self.reply_field.closed.connect(lambda: self.setFocus(Qt.FocusReason.OtherFocusReason))
         parts.column.addWidget(self.reply_field)
         ctx.focus_chain.append(self.reply_field.invitation)
+
+    def _scope_made(self, button: QAbstractButton) -> None:
+        """A scope choice joins the card's confirm buttons as it is made. "Always allow"
+        made once the card is built (an edit first offers it) takes what the others
+        have: the gate's state, the hold, and its place after its neighbour in Tab order."""
+        buttons = self._ctx.confirm_buttons
+        if hasattr(self, "_gate") and buttons:
+            first = buttons[0]  # the gate gives every confirm button the same state
+            button.setEnabled(first.isEnabled())
+            button.setToolTip(first.toolTip())
+            button.setAccessibleDescription(first.accessibleDescription())
+            self._hold.set_armed(self._hold.armed, [button])
+            QWidget.setTabOrder(buttons[-1], button)
+        buttons.append(button)
 
     def _settle(self) -> None:
         """The card is built: its sizes final, what is below the fold held, its tab

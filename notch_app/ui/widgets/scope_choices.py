@@ -48,6 +48,15 @@ _MEASURED: dict[tuple[str, str], tuple[QSize, QSize, dict[int, int]]] = {}
 per width: the same words in the same font on every card, measured once."""
 _MAX_MEASURED: Final = 256
 
+_FLAGS: Final = int(
+    Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter | Qt.TextFlag.TextWordWrap
+)
+"""How a ScopeButton's words are measured and drawn: worked out once, not on each of the
+~25 size questions and the paint of every card (Qt flag arithmetic costs microseconds)."""
+
+_PALETTES: dict[int, tuple[Look, QPalette]] = {}
+"""id(a look) → (the look, the choices' palette): the same two colours on every card."""
+
 
 class ScopeButton(QPushButton):
     """A flat link-coloured choice whose words wrap onto more lines where the card is too
@@ -70,11 +79,6 @@ class ScopeButton(QPushButton):
         pass asks each many times for the same words (~20 text measurements a card);
         looked up again when the words or the font change (`_MEASURED`)."""
 
-    def _flags(self) -> int:
-        return int(
-            Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter | Qt.TextFlag.TextWordWrap
-        )
-
     def _sizes(self) -> tuple[str, QSize, QSize, dict[int, int]]:
         self.ensurePolished()  # the card's font, not the default one, is measured
         text = self.text()
@@ -87,7 +91,7 @@ class ScopeButton(QPushButton):
             metrics = self.fontMetrics()
             # Measured as heightForWidth measures (the wrapped layout's own width, not the
             # rounded advance), so at its hinted width the words stay on one line.
-            one_line = metrics.boundingRect(QRect(0, 0, 100_000, 1_000), self._flags(), text)
+            one_line = metrics.boundingRect(QRect(0, 0, 100_000, 1_000), _FLAGS, text)
             hint = QSize(one_line.width() + 2 * self._PAD + 2, metrics.height() + self._TALL)
             widest = max((metrics.horizontalAdvance(w) for w in text.split()), default=0)
             least = QSize(widest + 2 * self._PAD, metrics.height() + self._TALL)
@@ -110,7 +114,7 @@ class ScopeButton(QPushButton):
         if height is None:
             room = QRect(0, 0, max(1, width - 2 * self._PAD), 10_000)
             height = heights[width] = (
-                self.fontMetrics().boundingRect(room, self._flags(), text).height() + self._TALL
+                self.fontMetrics().boundingRect(room, _FLAGS, text).height() + self._TALL
             )
         return height
 
@@ -127,7 +131,7 @@ class ScopeButton(QPushButton):
         font.setUnderline(self.underMouse() and self.isEnabled())
         painter.setFont(font)
         inner = self.rect().adjusted(self._PAD, 0, -self._PAD, 0)  # words centred, as a button's
-        painter.drawText(inner, self._flags(), self.text())
+        painter.drawText(inner, _FLAGS, self.text())
         if self.hasFocus():
             pen = QPen(self.palette().color(group, QPalette.ColorRole.ButtonText))
             pen.setStyle(Qt.PenStyle.DotLine)
@@ -143,17 +147,50 @@ class ScopeButton(QPushButton):
         super().leaveEvent(event)
 
 
+def _link_palette(look: Look) -> QPalette:
+    """The link colour while confirm is open; faint, like the held confirm, while not."""
+    kept = _PALETTES.get(id(look))
+    if kept is not None and kept[0] is look:
+        return kept[1]
+    palette = QPalette(look.tinted_palette("ShowMore", QPalette.ColorRole.ButtonText, "link"))
+    palette.setColor(
+        QPalette.ColorGroup.Disabled, QPalette.ColorRole.ButtonText, look.color("text_faint")
+    )
+    _PALETTES[id(look)] = (look, palette)
+    return palette
+
+
+class _Buttons(dict[Literal["session", "always"], "ScopeButton"]):
+    """The choices' buttons by scope; one not made yet is made when first asked for."""
+
+    def __init__(self, make: Callable[[Literal["session", "always"]], ScopeButton]) -> None:
+        super().__init__()
+        self._make = make
+
+    def __missing__(self, scope: Literal["session", "always"]) -> ScopeButton:
+        return self._make(scope)
+
+
 class ScopeChoices(QWidget):
     """A quiet right-aligned line: "or  Allow for this session · Always allow".
     `choose(scope)` is called with the scope of a click; the buttons are the card's
     confirm buttons too (gated and held with it)."""
 
     def __init__(
-        self, look: Look, choose: Callable[[Scope], None], parent: QWidget | None = None
+        self,
+        look: Look,
+        choose: Callable[[Scope], None],
+        parent: QWidget | None = None,
+        made: Callable[[ScopeButton], None] | None = None,
     ) -> None:
+        """`made(button)`: told of each button as it is made ("Always allow" is made only
+        when the card's values first offer it, or when asked for: `buttons`)."""
         super().__init__(parent)
         self.setObjectName("ScopeChoices")
-        row = QHBoxLayout(self)
+        self._look = look
+        self._choose = choose
+        self._made = made
+        row = self._row = QHBoxLayout(self)
         row.setContentsMargins(0, 0, 0, 0)
         row.setSpacing(2)
         row.addStretch(1)
@@ -161,36 +198,53 @@ class ScopeChoices(QWidget):
         lead = QLabel("or", self)
         style_text(lead, "ListMore", look)
         row.addWidget(lead)
-        self.buttons: dict[Literal["session", "always"], ScopeButton] = {}
-        # The link colour while confirm is open; faint, like the held confirm, while not.
-        palette = QPalette(look.tinted_palette("ShowMore", QPalette.ColorRole.ButtonText, "link"))
-        palette.setColor(
-            QPalette.ColorGroup.Disabled, QPalette.ColorRole.ButtonText, look.color("text_faint")
-        )
-        for i, (scope, text, why) in enumerate(CHOICES):
-            if i:
-                dot = QLabel("·", self)
-                style_text(dot, "ListMore", look)
-                row.addWidget(dot)
-            button = ScopeButton(text, self)
-            button.setObjectName(f"Scope-{scope}")
-            button.setFlat(True)
-            button.setAutoDefault(False)
-            button.setCursor(Qt.CursorShape.PointingHandCursor)
-            button.setFont(look.font("ListMore"))
-            button.setPalette(palette)
-            button.setAccessibleName(text)
-            button.setAccessibleDescription(why)
-            button.setStatusTip(why)
-            button.clicked.connect(lambda _c=False, s=scope: choose(s))
-            row.addWidget(button)
-            self.buttons[scope] = button
-            if i:
-                self._always_dot = dot
+        self.buttons: dict[Literal["session", "always"], ScopeButton] = _Buttons(self._make)
+        """The choices' buttons; "always" with its "·" is made when first offered (a
+        destructive or shell card never offers it) or first asked for here."""
+        self._always_dot: QLabel | None = None
+        self._make("session")
         self.offers_always = True
         """Whether "Always allow" is offered for the card's values now."""
         self.session_label = ""
         """What "Allow for this session" covers now ("`npm test` in ~/code/app")."""
+
+    def _make(self, scope: Literal["session", "always"], words: str | None = None) -> ScopeButton:
+        """The button of `scope` (with `words`, else its plain ones), at the end of the
+        line: "always" after its "·", hidden until `refresh` offers it."""
+        look = self._look
+        text, why = next((t, w) for s, t, w in CHOICES if s == scope)
+        if scope == "always":
+            dot = self._always_dot = QLabel("·", self)
+            style_text(dot, "ListMore", look)
+            self._row.addWidget(dot)
+            text = words or text
+        button = ScopeButton(text, self)
+        button.setObjectName(f"Scope-{scope}")
+        button.setFlat(True)
+        button.setAutoDefault(False)
+        button.setCursor(Qt.CursorShape.PointingHandCursor)
+        button.setFont(look.font("ListMore"))
+        button.setPalette(_link_palette(look))
+        button.setAccessibleName(text)
+        button.setAccessibleDescription(why)
+        button.setStatusTip(why if words is None else self._always_why())
+        button.clicked.connect(lambda _c=False, s=scope: self._choose(s))
+        self._row.addWidget(button)
+        dict.__setitem__(self.buttons, scope, button)
+        if scope == "always":
+            # Made after the card is on screen (an edit offers it), or on a card that
+            # offers it not: shown only while offered, as it was when made with the line.
+            offered = self.offers_always if words is None else True
+            button.setVisible(offered)
+            if self._always_dot is not None:
+                self._always_dot.setVisible(offered)
+        if self._made is not None:
+            self._made(button)
+        return button
+
+    def _always_why(self) -> str:
+        title = self._state.tool.display_title
+        return f"Approve this, and turn Asks first off for {title} (undo in Settings or from the notch)"
 
     def follow(self, state: CardState) -> None:
         """Say what each choice covers for `state`'s values, now and after each change."""
@@ -224,11 +278,15 @@ class ScopeChoices(QWidget):
             session.setStatusTip(why)  # the tooltip is the card gate's (why it is closed)
         always = always_label(state.tool, final)
         self.offers_always = always is not None
-        button = self.buttons["always"]
+        button = self.buttons.get("always")
+        if button is None:
+            if always is not None:
+                self._make("always", always)
+            return
         button.setVisible(always is not None)
-        self._always_dot.setVisible(always is not None)
+        if self._always_dot is not None:
+            self._always_dot.setVisible(always is not None)
         if always is not None and always != button.text():
             button.setText(always)
             button.setAccessibleName(always)
-            why = f"Approve this, and turn Asks first off for {state.tool.display_title} (undo in Settings or from the notch)"
-            button.setStatusTip(why)
+            button.setStatusTip(self._always_why())

@@ -1,0 +1,117 @@
+"""Notch's own lines a card does not show are made when they first have something to say.
+
+"Always allow" and its "·" on a card that does not offer it (a destructive action, a
+shell command) are made when an edit first offers it; the card then shows, names, gates,
+holds and orders it for Tab exactly as a card that offered it from the start does
+(issue 19 item 1: every acting card's build).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QWidget
+
+from notch_app.ui.card_view import CardView
+from notch_app.ui.widgets.scope_choices import ScopeButton
+
+ROOT = {
+    "type": "card",
+    "title": "Send message",
+    "children": [{"type": "textField", "bind": "{{to}}", "label": "To", "required": True}],
+    "footer": [
+        {
+            "type": "actions",
+            "items": [
+                {"label": "Cancel", "role": "cancel"},
+                {"label": "Send", "role": "confirm"},
+            ],
+        }
+    ],
+}
+PROPERTIES = {"to": {"type": "string"}}
+
+
+def _shown(qtbot: Any, view: CardView) -> CardView:
+    qtbot.addWidget(view)
+    view.show()
+    qtbot.waitExposed(view)
+    return view
+
+
+def tab_stops(view: CardView) -> list[str]:
+    """The card's Tab order, in order: each stop's accessible name (a stop its gate
+    closes for now included, in its place)."""
+    stops: list[str] = []
+    widget: QWidget | None = view.nextInFocusChain()
+    while widget is not None and widget is not view:
+        takes_tab = widget.focusPolicy() & Qt.FocusPolicy.TabFocus
+        if takes_tab and widget.isVisibleTo(view):
+            stops.append(widget.accessibleName() or widget.objectName())
+        widget = widget.nextInFocusChain()
+    return stops
+
+
+def test_a_card_that_does_not_offer_always_builds_no_always_button(
+    qtbot: Any, make_tool: Any
+) -> None:
+    tool = make_tool(ROOT, PROPERTIES, ["to"])
+    view = _shown(qtbot, CardView(tool, {"to": "sam", "command": "rm -rf /"}, scopes=True))
+    choices = view.scope_choices
+    assert choices is not None and not choices.offers_always
+    assert [b.objectName() for b in view.findChildren(ScopeButton)] == ["Scope-session"]
+    # Asked for, it is there all the same: hidden, not offered, gated with confirm.
+    always = choices.buttons["always"]
+    assert not always.isVisibleTo(view) and always.text() == "Always allow"
+    view.set_armed(True)
+    assert not view.allow("always") and view.decision is None
+
+
+def test_always_allow_offered_after_an_edit_is_shown_named_gated_held_and_tabbed_in_place(
+    qtbot: Any, make_tool: Any
+) -> None:
+    tool = make_tool(ROOT, PROPERTIES, ["to"])
+    # From the start: what a card offering "Always allow" looks like to a person.
+    offered = _shown(qtbot, CardView(tool, {"to": ""}, scopes=True))
+    # Not offered at first: the arguments carry a command (never "Always allow").
+    later = _shown(qtbot, CardView(tool, {"to": "", "command": "rm -rf /"}, scopes=True))
+    later.set_armed(False)  # the overlay holds confirm on a card that just appeared
+    choices = later.scope_choices
+    assert choices is not None and not choices.offers_always
+    assert "Always allow do_thing" not in tab_stops(later)
+
+    later.state().set("command", "")  # the edit that offers it
+    always = choices.buttons["always"]
+    qtbot.waitUntil(lambda: always.isVisible())
+    assert choices.offers_always
+    assert (always.text(), always.accessibleName()) == ("Always allow do_thing",) * 2
+    assert "Asks first off for do_thing" in always.statusTip()
+    dots = [w for w in choices.children() if getattr(w, "text", lambda: "")() == "·"]
+    assert len(dots) == 1 and dots[0].isVisible()
+    # Gated as confirm is: To is required and empty.
+    assert not always.isEnabled()
+    confirm = later.confirm_button()
+    assert confirm is not None and always.accessibleDescription() == confirm.accessibleDescription()
+    assert always.toolTip() and always.toolTip() == confirm.toolTip()
+    # Held as confirm is: a click does nothing until the overlay arms the card.
+    assert always.testAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
+    # Tab walks the card as it walks the card that offered it from the start.
+    assert tab_stops(later) == tab_stops(offered)
+    assert "Always allow do_thing" in tab_stops(later)
+
+    decided: list[bool] = []
+    later.decided.connect(lambda a, f, e: decided.append(a))
+    qtbot.keyClicks(later.input_widget("to"), "kim")
+    assert always.isEnabled() and always.toolTip() == ""
+    later.set_armed(True)
+    assert not always.testAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
+    qtbot.mouseClick(always, Qt.MouseButton.LeftButton)
+    assert decided == [True] and later.approval_scope == "always"
+
+    # Taken back by the next edit, as on a card that offered it from the start.
+    hidden = _shown(qtbot, CardView(tool, {"to": "sam"}, scopes=True))
+    assert hidden.scope_choices is not None
+    hidden.state().set("command", "make")
+    assert not hidden.scope_choices.buttons["always"].isVisibleTo(hidden)
+    assert not hidden.scope_choices.offers_always
