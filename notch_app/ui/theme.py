@@ -167,6 +167,10 @@ class Look:
                 )
         self._fonts: dict[str, QFont] = {}
         self._palettes: dict[str, QPalette] = {}
+        # Apart from the text roles' palettes: a tint keyed "ListMore" (the list's "Show
+        # N more") and the text role "ListMore" (the scope line's "or") are not the same
+        # palette, and one cache gave whichever a card asked for first to both.
+        self._tints: dict[str, QPalette] = {}
         self._metrics: dict[str, QFontMetrics] = {}
         self.base_palette = self._make_base_palette()
 
@@ -228,11 +232,11 @@ class Look:
 
     def tinted_palette(self, key: str, role: QPalette.ColorRole, token: str) -> QPalette:
         """The card's palette with one colour role replaced by a token's colour (cached)."""
-        pal = self._palettes.get(key)
+        pal = self._tints.get(key)
         if pal is None:
             pal = QPalette(self.base_palette)
             pal.setColor(role, self.colors[token])
-            self._palettes[key] = pal
+            self._tints[key] = pal
         return pal
 
     def _make_base_palette(self) -> QPalette:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, Final
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QPalette
@@ -29,6 +29,13 @@ from notch_app.ui.blocks.text import wrapped_label
 from notch_app.ui.theme import Look, style_text
 from notch_app.ui.widgets.label_text import MAX_SHOWN_CHARS, shown
 
+_TOP: Final = Qt.AlignmentFlag.AlignTop
+_LEFT: Final = Qt.AlignmentFlag.AlignLeft
+_LEFT_TOP: Final = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop
+"""Alignments made once: a flag combined per call builds new enum objects each time."""
+_ROW_MARGINS: Final = (0, 5, 0, 6)
+"""Above and below a row's title (left, top, right, bottom)."""
+
 
 class KeyValueBuilder:
     def build(self, block: KeyValueBlock, ctx: CardContext) -> QWidget:
@@ -42,11 +49,11 @@ class KeyValueBuilder:
         for row, item in enumerate(block.items):
             key = wrapped_label("KeyLabel", look)
             key.setText(shown(item.label, 200))
-            key.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+            key.setAlignment(_LEFT_TOP)
             key.setMaximumWidth(150)
             value = wrapped_label("KeyValue", look)
             ctx.bind_text(item.value, _setter(value))
-            grid.addWidget(key, row, 0, Qt.AlignmentFlag.AlignTop)
+            grid.addWidget(key, row, 0, _TOP)
             grid.addWidget(value, row, 1)
         return box
 
@@ -119,11 +126,11 @@ def _row(
     frame = QFrame(parent)
     frame.setObjectName("ListItem")
     outer = QHBoxLayout(frame)
-    outer.setContentsMargins(0, 5, 0, 6)
+    outer.setContentsMargins(*_ROW_MARGINS)
     outer.setSpacing(10)
     if index is not None:
         index_label = _small_label(f"{index}.", "ListIndex", look, frame)
-        outer.addWidget(index_label, 0, Qt.AlignmentFlag.AlignTop)
+        outer.addWidget(index_label, 0, _TOP)
     texts = QVBoxLayout()
     texts.setSpacing(1)
     title_label = wrapped_label("ListTitle", look, parent=frame)
@@ -138,7 +145,7 @@ def _row(
     trail_label = None
     if trailing is not None:
         trail_label = _small_label(shown(trailing, 100), "ListTrailing", look, frame)
-        outer.addWidget(trail_label, 0, Qt.AlignmentFlag.AlignTop)
+        outer.addWidget(trail_label, 0, _TOP)
     return frame, title_label, sub_label, trail_label
 
 
@@ -185,75 +192,134 @@ class ListBuilder:
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
         fixed = list(block.items)
-        # Made inside `box` in the order they stand (one moved in by a layout costs more).
-        fixed_box = QWidget(box)
-        fixed_layout = QVBoxLayout(fixed_box)
-        fixed_layout.setContentsMargins(0, 0, 0, 0)
-        fixed_layout.setSpacing(0)
-        layout.addWidget(fixed_box)
-        dynamic = QWidget(box)
-        dyn_layout = QVBoxLayout(dynamic)
-        dyn_layout.setContentsMargins(0, 0, 0, 0)
-        dyn_layout.setSpacing(0)
-        layout.addWidget(dynamic)
-        more = _ShowMore(ctx.look, box)
-        layout.addWidget(more, 0, Qt.AlignmentFlag.AlignLeft)
+        # Made inside `box` in the order they stand (one moved in by a layout costs more),
+        # and only those the list has: the fixed rows' column when it has fixed rows, the
+        # array's when it is bound to one, "Show N more" when a row is first folded away.
+        fixed_column = _column(box, layout) if fixed else None
+        rows_column = _column(box, layout) if block.items_from else None
+        more: _ShowMore | None = None
         built_fixed = 0
         last: list[Any] = [MISSING]
 
         def add_fixed(upto: int) -> None:
             nonlocal built_fixed
+            if fixed_column is None:
+                return
+            holder, fixed_layout = fixed_column
             for i in range(built_fixed, min(upto, len(fixed))):
-                row = ctx.build(fixed[i], fixed_box)
+                row = ctx.build(fixed[i], holder)
                 if block.ordered:
                     row_layout = row.layout()
                     if isinstance(row_layout, QBoxLayout):
                         index = _small_label(f"{i + 1}.", "ListIndex", ctx.look, row)
-                        row_layout.insertWidget(0, index, 0, Qt.AlignmentFlag.AlignTop)
+                        row_layout.insertWidget(0, index, 0, _TOP)
                 fixed_layout.addWidget(row)
                 if box.isVisible():
                     row.show()  # at once, not at the next event loop turn
             built_fixed = max(built_fixed, min(upto, len(fixed)))
 
-        def show_elements(value: Any) -> None:
-            last[0] = value
-            limit = len(fixed) + _ALL if more.expanded else block.max_visible
-            add_fixed(limit)
-            while dyn_layout.count():
-                taken = dyn_layout.takeAt(0)
-                w = taken.widget() if taken is not None else None
-                if w is not None:
-                    w.hide()
-                    w.setParent(None)  # gone now, not at the next event loop turn
-                    w.deleteLater()
-            elements = list(value) if isinstance(value, list | tuple) else []
-            room = max(0, limit - len(fixed))
-            titles = [element_title(e) for e in elements]
-            if len(elements) > 1 and all(looks_like_path(e) for e in elements):
-                # Fifty paths say their shared folder once, then each name below it,
-                # wrapping between folders, never inside a name.
-                folder, names = folder_and_names(titles)
-                if folder:
-                    where = wrapped_label("ListSubtitle", ctx.look, parent=dynamic)
-                    where.setObjectName("ListFolder")
-                    where.setText(break_points(shown(f"In {folder}", 1000)))
-                    dyn_layout.addWidget(where)
-                    titles = names
-            for i, element in enumerate(elements[:room]):
-                index = len(fixed) + i + 1 if block.ordered else None
-                title = titles[i]
-                if looks_like_path(element):
-                    title = break_points(title)
-                frame, *_ = _row(title, _element_subtitle(element), None, index, ctx.look, dynamic)
-                dyn_layout.addWidget(frame)
-                if box.isVisible():
-                    frame.show()
-            hidden = max(0, len(fixed) - limit) + max(0, len(elements) - room)
+        def show_more(hidden: int) -> None:
+            nonlocal more
+            if more is None:
+                if not hidden:
+                    return
+                more = _ShowMore(ctx.look, box)
+                layout.addWidget(more, 0, _LEFT)
+                more.clicked.connect(lambda: show_elements(last[0]))
+                _after_in_tab_order(box, more)
             more.set_hidden_count(hidden)
 
-        more.clicked.connect(lambda: show_elements(last[0]))
+        def show_elements(value: Any) -> None:
+            last[0] = value
+            expanded = more is not None and more.expanded
+            limit = len(fixed) + _ALL if expanded else block.max_visible
+            add_fixed(limit)
+            elements = list(value) if isinstance(value, list | tuple) else []
+            room = max(0, limit - len(fixed))
+            if rows_column is not None:
+                _show_rows(*rows_column, elements, room, len(fixed), block.ordered, ctx.look)
+            hidden = max(0, len(fixed) - limit) + max(0, len(elements) - room)
+            show_more(hidden)
+
         if block.items_from:
             ctx.watch(parse_single_binding(block.items_from), show_elements)
         else:
             show_elements(MISSING)
         return box
+
+
+def _column(box: QWidget, layout: QVBoxLayout) -> tuple[QWidget, QVBoxLayout]:
+    """A column of rows inside `box`, added to its layout."""
+    column_box = QWidget(box)
+    column = QVBoxLayout(column_box)
+    column.setContentsMargins(0, 0, 0, 0)
+    column.setSpacing(0)
+    layout.addWidget(column_box)
+    return column_box, column
+
+
+def _show_rows(
+    dynamic: QWidget,
+    column: QVBoxLayout,
+    elements: list[Any],
+    room: int,
+    first: int,
+    ordered: bool,
+    look: Look,
+) -> None:
+    """One row per element of a bound array, the first `room` of them, in `column` (the
+    rows shown before are taken out)."""
+    while column.count():
+        taken = column.takeAt(0)
+        w = taken.widget() if taken is not None else None
+        if w is not None:
+            w.hide()
+            w.setParent(None)  # gone now, not at the next event loop turn
+            w.deleteLater()
+    titles = [element_title(e) for e in elements]
+    if len(elements) > 1 and all(looks_like_path(e) for e in elements):
+        # Fifty paths say their shared folder once, then each name below it,
+        # wrapping between folders, never inside a name.
+        folder, names = folder_and_names(titles)
+        if folder:
+            where = wrapped_label("ListSubtitle", look, parent=dynamic)
+            where.setObjectName("ListFolder")
+            where.setText(break_points(shown(f"In {folder}", 1000)))
+            column.addWidget(where)
+            titles = names
+    shows = dynamic.isVisible()
+    for i, element in enumerate(elements[:room]):
+        index = first + i + 1 if ordered else None
+        title = titles[i]
+        if looks_like_path(element):
+            title = break_points(title)
+        subtitle = _element_subtitle(element)
+        if subtitle is None and index is None:
+            row: QWidget = _title_row(title, look, dynamic)
+        else:
+            row, *_ = _row(title, subtitle, None, index, look, dynamic)
+        column.addWidget(row)
+        if shows:
+            row.show()
+
+
+def _title_row(title: str, look: Look, parent: QWidget) -> QLabel:
+    """A row that is only its title (a path, a name): the title label itself, with the
+    margins a `ListItem` frame's layout gives its title (the same pixels, without a frame
+    and two layouts per row to make and to measure)."""
+    label = wrapped_label("ListTitle", look, parent=parent)
+    label.setContentsMargins(*_ROW_MARGINS)
+    label.setText(shown(title, 1000))
+    return label
+
+
+def _after_in_tab_order(place: QWidget, widget: QWidget) -> None:
+    """Put `widget`, made after the card was built, where Tab reaches it had it been made
+    with `place` (right after what `place` holds): a widget made late joins the window's
+    focus chain at its end, after the card's buttons."""
+    # Tab order is only set between widgets that take focus: `place` takes it for this
+    # one call.
+    policy = place.focusPolicy()
+    place.setFocusPolicy(Qt.FocusPolicy.TabFocus)
+    QWidget.setTabOrder(place, widget)
+    place.setFocusPolicy(policy)
