@@ -57,6 +57,8 @@ def folder_and_names(paths: Sequence[str], home: str | None = None) -> tuple[str
     A path equal to that folder reads as its own name. With no shared folder (different
     roots, or relative names) the folder is "" and the paths come back home-shortened.
     """
+    if home is None:
+        home = os.path.expanduser("~")  # once, not once per path
     short = [home_short(p, home) for p in paths]
     if not short:
         return "", []
