@@ -2,7 +2,9 @@
 
 "Always allow" and its "·" on a card that does not offer it (a destructive action, a
 shell command) are made when an edit first offers it; the card then shows, names, gates,
-holds and orders it for Tab exactly as a card that offered it from the start does
+holds and orders it for Tab exactly as a card that offered it from the start does. The
+risk panel of a call with no risk is made with its first risk line, in its place between
+the check notes and the change marks; a card with no changes makes no marks panel
 (issue 19 item 1: every acting card's build).
 """
 
@@ -13,7 +15,9 @@ from typing import Any
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QWidget
 
+from notch_app.runtime.approval_memory import Change
 from notch_app.ui.card_view import CardView
+from notch_app.ui.widgets.change_marks import TITLE
 from notch_app.ui.widgets.scope_choices import ScopeButton
 
 ROOT = {
@@ -115,3 +119,70 @@ def test_always_allow_offered_after_an_edit_is_shown_named_gated_held_and_tabbed
     hidden.state().set("command", "make")
     assert not hidden.scope_choices.buttons["always"].isVisibleTo(hidden)
     assert not hidden.scope_choices.offers_always
+
+
+COMMAND_CARD = {
+    "type": "card",
+    "title": "Run a command",
+    "children": [
+        {"type": "textField", "bind": "{{command}}", "label": "Command"},
+        {"type": "textField", "bind": "{{note}}", "label": "Note"},
+    ],
+    "footer": ROOT["footer"],
+}
+COMMAND_PROPERTIES = {"command": {"type": "string"}, "note": {"type": "string"}}
+# A look-alike letter (Cyrillic а) in a shown field: the card's check notes say so.
+LOOKALIKE = "p\u0430ypal"
+MARKS = (Change("note", "The note is new since you last approved this", "new-party"),)
+
+
+def column_order(view: CardView) -> list[str]:
+    """Notch's lines under the headline as they stand in the card's column, shown or not."""
+    names = ("CheckNotes", "RiskNotes", "ChangeMarks")
+    found = [w for w in view.findChildren(QWidget) if w.objectName() in names]
+    glass = found[0].parentWidget() if found else None
+    layout = glass.layout() if glass is not None else None
+    assert layout is not None
+    return [w.objectName() for w in sorted(found, key=layout.indexOf)]
+
+
+def test_a_call_with_no_risk_makes_its_risk_panel_with_the_first_risk_in_its_place(
+    qtbot: Any, make_tool: Any
+) -> None:
+    tool = make_tool(COMMAND_CARD, COMMAND_PROPERTIES)
+    args = {"command": "ls", "note": LOOKALIKE}
+    view = _shown(qtbot, CardView(tool, args, changes=MARKS))
+    assert view.findChild(QWidget, "RiskNotes") is None
+    assert column_order(view) == ["CheckNotes", "ChangeMarks"]
+    confirm = view.confirm_button()
+    assert confirm is not None and getattr(confirm, "tone", "") != "danger"
+
+    view.state().set("command", "rm -rf build")  # the edit that makes the call risky
+    notes = view.risk.notes
+    qtbot.waitUntil(lambda: notes.isVisibleTo(view))
+    assert notes.accessibleName() == "Risks of this call"
+    assert notes.lines == ("Deletes build recursively, without asking (rm)",)
+    assert getattr(confirm, "tone", "") == "danger"
+    # Where a card risky from the start has it: under the check notes, above the marks.
+    risky = _shown(qtbot, CardView(tool, {**args, "command": "rm -rf build"}, changes=MARKS))
+    assert column_order(view) == column_order(risky) == ["CheckNotes", "RiskNotes", "ChangeMarks"]
+    y = notes.mapTo(view, notes.rect().topLeft()).y()
+    risky_notes = risky.risk.notes
+    assert y == risky_notes.mapTo(risky, risky_notes.rect().topLeft()).y()
+    assert notes.size() == risky_notes.size()
+
+    view.state().set("command", "ls")  # and gone with its risk
+    qtbot.waitUntil(lambda: not notes.isVisibleTo(view))
+    assert getattr(confirm, "tone", "") != "danger"
+
+
+def test_a_card_with_no_changes_makes_no_marks_panel(qtbot: Any, make_tool: Any) -> None:
+    tool = make_tool(COMMAND_CARD, COMMAND_PROPERTIES)
+    view = _shown(qtbot, CardView(tool, {"command": "ls", "note": "hi"}))
+    assert view.findChild(QWidget, "ChangeMarks") is None
+    # Asked for, the panel is there all the same: empty, hidden, named.
+    marks = view.changes
+    assert marks.lines == () and not marks.isVisibleTo(view)
+    assert marks.accessibleName() == TITLE
+    marked = _shown(qtbot, CardView(tool, {"command": "ls", "note": "hi"}, changes=MARKS))
+    assert marked.changes.isVisibleTo(marked) and marked.changes.lines == (MARKS[0].text,)

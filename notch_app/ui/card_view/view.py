@@ -167,13 +167,16 @@ class CardView(QWidget):
             choices.follow(self._state)  # what each choice covers, for the card's values
         # Notch's risk lines above the body (issue 20): what the call does that a person
         # should see first; a risky call's confirm takes the destructive style.
-        self.risk = RiskSection(ctx.look, self._state, ctx.confirm_buttons, glass)
-        parts.column.insertWidget(parts.notes_at, self.risk.notes)
+        # Its panel is made with the call's first risk (most calls have none).
+        self.risk = RiskSection(
+            ctx.look, self._state, ctx.confirm_buttons, glass, self._place_under_checks
+        )
         # What differs from the person's last approvals of this action (issue 20): under
         # the risk lines; a card with marks opens expanded at the first marked field.
-        self.changes = ChangeMarks(ctx.look, changes, glass)
-        parts.column.insertWidget(parts.notes_at + 1, self.changes)
-        if self.changes.changes:
+        # They are fixed for the card's life: a card with none makes no panel.
+        self._changes: ChangeMarks | None = None
+        if changes:
+            self._place_under_checks(self._changes_made(changes))
             QTimer.singleShot(0, self.show_first_change)
         # Decline with words: a quiet line under the footer, opened only when clicked.
         self.reply_field = ReplyField(ctx.look, glass)
@@ -181,6 +184,31 @@ class CardView(QWidget):
         self.reply_field.closed.connect(lambda: self.setFocus(Qt.FocusReason.OtherFocusReason))
         parts.column.addWidget(self.reply_field)
         ctx.focus_chain.append(self.reply_field.invitation)
+
+    def _changes_made(self, changes: Sequence[Change]) -> ChangeMarks:
+        """The card's "changed since" panel, made once (see `changes`)."""
+        self._changes = ChangeMarks(self._ctx.look, changes, self._parts.glass)
+        return self._changes
+
+    @property
+    def changes(self) -> ChangeMarks:
+        """The "changed since you last approved this" marks; on a card with none, an
+        empty hidden panel in their place (made when asked for)."""
+        if self._changes is None:
+            self._place_under_checks(self._changes_made(()))
+        assert self._changes is not None
+        return self._changes
+
+    def _place_under_checks(self, line: QWidget) -> None:
+        """Put Notch's risk panel or change marks in the column under the headline, as
+        they stood when made with the card: the check notes, the risk lines, the marks."""
+        column, at = self._parts.column, self._parts.notes_at
+        for name in ("CheckNotes", "RiskNotes"):
+            item = column.itemAt(at)
+            held = item.widget() if item is not None else None
+            if line.objectName() != name and held is not None and held.objectName() == name:
+                at += 1
+        column.insertWidget(at, line)
 
     def _scope_made(self, button: QAbstractButton) -> None:
         """A scope choice joins the card's confirm buttons as it is made. "Always allow"
@@ -296,7 +324,7 @@ class CardView(QWidget):
         """Scroll the body to the field of the first "changed since" mark, if one shows it."""
         if self._body is None:
             return
-        for change in self.changes.changes:
+        for change in self._changes.changes if self._changes is not None else ():
             parts = change.path.split(".")
             for end in range(len(parts), 0, -1):
                 editor = self._ctx.editors.get(".".join(parts[:end]))

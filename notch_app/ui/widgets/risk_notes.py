@@ -10,7 +10,7 @@ restyle or reorder it. It follows the card's values, so an edited command is rea
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from PySide6.QtCore import QRectF, Qt
@@ -93,7 +93,9 @@ class RiskSection:
     """Keeps a card's risk panel and its confirm buttons' style in step with its values.
 
     `refresh()` reads the call again (only when an argument it looks at changed) and
-    returns True when the panel changed, so the card lays itself out again."""
+    returns True when the panel changed, so the card lays itself out again. The panel is
+    made with the call's first risk (most calls have none), and put in its place by
+    `place(notes)`."""
 
     def __init__(
         self,
@@ -101,8 +103,12 @@ class RiskSection:
         state: CardState,
         confirms: Sequence[QAbstractButton],
         parent: QWidget | None = None,
+        place: Callable[[RiskNotes], None] | None = None,
     ) -> None:
-        self.notes = RiskNotes(look, parent)
+        self._look = look
+        self._parent = parent
+        self._place = place
+        self._notes: RiskNotes | None = None
         self._state = state
         self._confirms = list(confirms)
         self._tones = {id(b): getattr(b, "tone", "") for b in self._confirms}
@@ -112,8 +118,17 @@ class RiskSection:
         self.refresh()
 
     @property
+    def notes(self) -> RiskNotes:
+        """The risk panel: made with the first risk, or hidden and empty when asked for."""
+        if self._notes is None:
+            notes = self._notes = RiskNotes(self._look, self._parent)
+            if self._place is not None:
+                self._place(notes)
+        return self._notes
+
+    @property
     def risk(self) -> CardRisk:
-        return self.notes.risk
+        return self._notes.risk if self._notes is not None else NO_RISK
 
     def refresh(self, changes: Changes | None = None) -> bool:
         """`changes`: from the arguments of the last refresh, when the caller has them;
@@ -134,9 +149,12 @@ class RiskSection:
             return False
         self._read = values
         given = {k: v for k, v in zip(_READ_KEYS, values, strict=True) if v is not MISSING}
-        changed = self.notes.show_risk(card_risk(state.tool, given))
+        risk = card_risk(state.tool, given)
+        if self._notes is None and risk == NO_RISK:
+            return False  # nothing to say, as before: no panel to make
+        changed = self.notes.show_risk(risk)
         if changed:
-            self._style_confirms(self.notes.risk.risky)
+            self._style_confirms(risk.risky)
         return changed
 
     def _style_confirms(self, risky: bool) -> None:
