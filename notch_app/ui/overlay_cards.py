@@ -19,7 +19,7 @@ from notch_app.runtime.presenter import ConfirmationRequest, ResultGlance
 from notch_app.ui.notch_window import ICON_SIZE
 from notch_app.ui.overlay_presenter import BuiltCard
 from notch_app.ui.theme import resolved_theme
-from notch_app.ui.widgets.integration_icon import InstalledIcon
+from notch_app.ui.widgets.integration_icon import installed_icon
 
 if TYPE_CHECKING:
     from notch_app.manifest.glance import GlanceBlock, WidgetBlock
@@ -121,7 +121,7 @@ class ManifestCardFactory:
             action=_one_line(tool.display_title, 40),
             # From the catalog's entry for the integration, as installed: nothing in the
             # request (arguments, context, its words) can choose the icon the notch shows.
-            icon=InstalledIcon.of(entry.manifest, entry.folder),
+            icon=installed_icon(entry),
         )
 
     def glance(self, result: ResultGlance, parent: QWidget | None = None) -> BuiltCard:
@@ -137,7 +137,7 @@ class ManifestCardFactory:
             result.blocks,
             theme=resolved_theme(self._theme),  # "system": the desktop as it is now
             width=self._width,
-            app_icon=InstalledIcon.of(entry.manifest, entry.folder),
+            app_icon=installed_icon(entry),
             widget_factory=_web_widgets(),
             parent=parent,
         )
@@ -146,7 +146,7 @@ class ManifestCardFactory:
             view,
             title=title,
             action=_one_line(result.title, 40),
-            icon=InstalledIcon.of(entry.manifest, entry.folder),
+            icon=installed_icon(entry),
         )
 
     def warm_up(self, parent: QWidget, budget_s: float = 0.5) -> int:

@@ -36,10 +36,14 @@ class ConfirmHold(QObject):
             self._armed_since = time.monotonic()
         self.armed = armed
         for button in buttons:
-            # A press made before arming but handled after it (a busy machine) is
-            # dropped by eventFilter: what the person pressed on was not this card armed.
-            button.installEventFilter(self)
-            if not armed:
+            if armed:
+                # A press made before arming but handled after it (a busy machine) is
+                # dropped by eventFilter: what the person pressed on was not this card
+                # armed. Watched from the arming on: while held the button takes no
+                # mouse event at all, and a filter from its birth would call Python for
+                # each of its show, move, resize and paint events (~0.07 ms a card's show).
+                button.installEventFilter(self)
+            else:
                 button.setDown(False)
             button.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents, not armed)
             dimming = button.graphicsEffect()
@@ -59,7 +63,7 @@ class ConfirmHold(QObject):
         return made is not None and made < self._armed_since
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        # Only the confirm buttons are watched (set_armed).
+        # Only the confirm buttons are watched, from their first arming on (set_armed).
         if (
             event.type() in (QEvent.Type.MouseButtonPress, QEvent.Type.MouseButtonDblClick)
             and isinstance(event, QInputEvent)

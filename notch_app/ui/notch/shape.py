@@ -46,6 +46,8 @@ class NotchShape(QWidget):
         self._places_itself = places_itself()
         self._reveal = QRect(QPoint(0, 0), PILL_SIZE)
         self._target = QRect()
+        self._masked: QRect | None = None
+        """The reveal the window was last masked to and drawn for (None: unmasked)."""
         self._refit_after_animation = False
         self._animation = QVariantAnimation(self)
         self._animation.setEasingCurve(QEasingCurve.Type.OutCubic)
@@ -129,21 +131,29 @@ class NotchShape(QWidget):
             start = self._target_rect(QSize(start.width(), HEADER_HEIGHT + 16))
         box = start.united(target)
         self.setGeometry(box)
+        # Quiet while its values are set: a finished animation says its new end value at
+        # once (the whole target laid out and masked for nothing), and start() says the
+        # start again after _set_reveal below has shown it.
+        self._animation.blockSignals(True)
         self._animation.setDuration(self._settings.expand_ms)
         self._animation.setStartValue(start.translated(-box.topLeft()))
         self._animation.setEndValue(target.translated(-box.topLeft()))
+        self._animation.blockSignals(False)
         self._set_reveal(start.translated(-box.topLeft()))
         self._animation.start()
 
     def _set_reveal(self, reveal: object) -> None:
         if not isinstance(reveal, QRect):
             return
+        if reveal == self._masked and reveal == self._reveal:
+            return  # already this shape, laid out, masked and drawn (start() says it again)
         dirty = self._reveal.united(reveal)
         self._reveal = QRect(reveal)
         self._layout_children()
         # The mask keeps clicks and pixels outside the shape off the screen, with or
         # without a compositor.
         self.setMask(QRegion(self._reveal))
+        self._masked = QRect(reveal)
         self.update(dirty)  # the old and the new shape; the rest stays transparent
 
     def _settle(self, rect: QRect) -> None:
@@ -158,6 +168,7 @@ class NotchShape(QWidget):
         self.setGeometry(rect)
         self._reveal = QRect(QPoint(0, 0), rect.size())
         self.clearMask()
+        self._masked = None
         self._layout_children()
         if remap:
             self.show()

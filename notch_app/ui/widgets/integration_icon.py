@@ -14,11 +14,15 @@ import contextlib
 import hashlib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Final
 
 from PySide6.QtCore import QByteArray, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QIcon, QPainter, QPainterPath, QPixmap
 
 from notch_app.manifest.model import Manifest
+
+if TYPE_CHECKING:
+    from notch_app.runtime.catalog import CatalogEntry
 
 _MAX_ICON_BYTES = 512 * 1024
 _MONOGRAM_COLOURS = ("#4c8dff", "#30a46c", "#e5484d", "#f5a524", "#8e4ec6", "#12a594", "#d6409f")
@@ -90,6 +94,27 @@ class InstalledIcon:
 
 
 _DRAWN: dict[tuple[InstalledIcon, int, float], QPixmap] = {}
+
+_OF_ENTRIES: dict[int, tuple[CatalogEntry, InstalledIcon]] = {}
+"""id(a loaded catalog entry) → (the entry, its icon): each entry holds its own, so an
+id is never reused while it is kept. A catalog reload makes new entries."""
+_MAX_ENTRIES: Final = 256
+
+
+def installed_icon(entry: CatalogEntry) -> InstalledIcon:
+    """The icon of a loaded catalog entry as installed (`InstalledIcon.of` its manifest
+    and folder), worked out once per entry, as `asker_strip.source_of` is: `of` looks at
+    the icon file (its stamp) on every card. Reloading or reinstalling makes new
+    entries, looked at again: an icon replaced in the folder shows from the next
+    reload, and a reinstall into the same folder is drawn anew. Never raises."""
+    kept = _OF_ENTRIES.get(id(entry))
+    if kept is not None and kept[0] is entry:
+        return kept[1]
+    icon = InstalledIcon.of(entry.manifest, entry.folder)
+    if len(_OF_ENTRIES) >= _MAX_ENTRIES:
+        _OF_ENTRIES.pop(next(iter(_OF_ENTRIES)))
+    _OF_ENTRIES[id(entry)] = (entry, icon)
+    return icon
 
 
 def _draw(
