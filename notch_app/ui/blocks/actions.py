@@ -14,6 +14,8 @@ from notch_app.ui.widgets.buttons import PillButton
 from notch_app.ui.widgets.flow_layout import FlowLayout
 from notch_app.ui.widgets.label_text import shown
 
+_HAND = Qt.CursorShape.PointingHandCursor  # read once: each `Qt.…` lookup is a Python call
+
 
 def action_button(item: Any, ctx: CardContext) -> PillButton:
     """One button for an action item or a button block, wired to `ctx.press`."""
@@ -23,7 +25,7 @@ def action_button(item: Any, ctx: CardContext) -> PillButton:
     button = PillButton(
         ctx.look, "primary" if primary else "ghost", item.color or "", parent=ctx.parent
     )
-    button.setCursor(Qt.CursorShape.PointingHandCursor)
+    button.setCursor(_HAND)
     button.setProperty("role", item.role)
     button.setAutoDefault(False)
 

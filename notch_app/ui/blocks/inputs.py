@@ -68,6 +68,9 @@ _AREA_MIN, _AREA_MAX = 64, 168
 _AREA_ROWS = 8
 """Lines a text area surely shows before it scrolls (at its tallest, in any theme): a
 longer value holds confirm from the start, before the card is laid out."""
+# Qt flags read once: `A | B` on Qt's enums makes Python enum objects on every call.
+_WORD_WRAP = int(Qt.TextFlag.TextWordWrap)
+_BLANKS_SHOWN = QTextOption.Flag.ShowTabsAndSpaces | QTextOption.Flag.ShowLineAndParagraphSeparators
 
 
 def may_scroll(text: str) -> bool:
@@ -239,9 +242,7 @@ class TextArea(QPlainTextEdit):
         margin = int(self.document().documentMargin())
         width = max(self.viewport().width() - 2 * margin, 40)
         fm = self.fontMetrics()
-        rect = fm.boundingRect(
-            QRect(0, 0, width, 10**6), int(Qt.TextFlag.TextWordWrap), text or " "
-        )
+        rect = fm.boundingRect(QRect(0, 0, width, 10**6), _WORD_WRAP, text or " ")
         lines = max(1, text.count("\n") + 1)
         h = max(rect.height(), lines * fm.lineSpacing()) + 2 * margin + 12
         return min(max(h, _AREA_MIN), _AREA_MAX)
@@ -400,7 +401,7 @@ class TextEditor(InputEditor):
     def _set_area(self, text: str) -> None:
         """Show `text` in the area as the agent's value (not the person's typing): blanks
         drawn as marks when it holds some, and counted again from the first line."""
-        flags = QTextOption.Flag.ShowTabsAndSpaces | QTextOption.Flag.ShowLineAndParagraphSeparators
+        flags = _BLANKS_SHOWN
         option = self.area.document().defaultTextOption()
         wanted = option.flags() | flags if has_hidden_blanks(text) else option.flags() & ~flags
         if option.flags() != wanted:

@@ -22,6 +22,12 @@ from notch_app.ui.theme import Look
 from notch_app.ui.widgets.shapes import paint_round
 
 _WRAP = int(Qt.TextFlag.TextWordWrap)  # long unbroken runs carry break hints (`shown`)
+_CENTRED = int(Qt.AlignmentFlag.AlignCenter)
+_HOVER = Qt.WidgetAttribute.WA_Hover
+# May get narrower than its label (then it wraps and grows taller), never cut. One policy
+# for every button (setSizePolicy copies it): made and set per button it was ~7 µs each.
+_POLICY = QSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
+_POLICY.setHeightForWidth(True)
 
 
 class PillButton(QPushButton):
@@ -52,13 +58,9 @@ class PillButton(QPushButton):
         self.kind = kind
         self.tone = tone if tone in self._PRIMARY else ""
         self.small = small
-        self.setProperty("kind", kind)
-        self.setProperty("tone", tone)
-        self.setAttribute(Qt.WidgetAttribute.WA_Hover, True)
-        # May get narrower than its label (then it wraps and grows taller), never cut.
-        policy = QSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
-        policy.setHeightForWidth(True)
-        self.setSizePolicy(policy)
+        # `kind` and `tone` are plain attributes: no style sheet reads them as properties.
+        self.setAttribute(_HOVER, True)
+        self.setSizePolicy(_POLICY)
         role = "SmallButton" if small else ("PrimaryButton" if kind == "primary" else "Button")
         self._role = role
         if not look.same_font_as_base(role):
@@ -141,6 +143,6 @@ class PillButton(QPushButton):
         fits = self.width() >= self.sizeHint().width()
         p.drawText(
             self.rect().adjusted(px, 0, -px, 0),
-            int(Qt.AlignmentFlag.AlignCenter) | (0 if fits else _WRAP),
+            _CENTRED | (0 if fits else _WRAP),
             self.text(),
         )

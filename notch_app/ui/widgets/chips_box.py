@@ -15,6 +15,8 @@ from notch_app.ui.widgets.flow_layout import FlowLayout
 from notch_app.ui.widgets.shapes import RoundedPanel, paint_round
 
 _CHIP_TEXT_CHARS = 60
+_MIDDLE_LEFT = int(Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft)
+"""Read once: `A | B` on Qt's enums makes Python enum objects on every chip's paint."""
 
 
 class Chip(RoundedPanel):
@@ -130,11 +132,7 @@ class Chip(RoundedPanel):
         p.setFont(look.font("ChipText"))
         p.setPen(look.text_color("ChipText"))
         room = self.width() - left - self._GAP - self._X - right
-        p.drawText(
-            QRect(left, 0, max(room, 0), self.height()),
-            int(Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft),
-            self.text,
-        )
+        p.drawText(QRect(left, 0, max(room, 0), self.height()), _MIDDLE_LEFT, self.text)
 
 
 class _Entry(QLineEdit):

@@ -35,6 +35,9 @@ from notch_app.ui.theme import Look
 from notch_app.ui.widgets.shapes import paint_round
 
 _AA = QPainter.RenderHint.Antialiasing
+# Flags read once: `A | B` on Qt's enums makes Python enum objects on every paint.
+_MIDDLE_LEFT = int(Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft)
+_ELIDE = Qt.TextElideMode.ElideRight
 _CHOICE_CHARS = 12
 
 
@@ -163,9 +166,7 @@ class FieldFrame(QWidget):
 
     def _shown_label(self) -> str:
         fm = self._look.font_metrics("FieldLabel")
-        return fm.elidedText(
-            self.label or "", Qt.TextElideMode.ElideRight, max(self.width() - 16, 40)
-        )
+        return fm.elidedText(self.label or "", _ELIDE, max(self.width() - 16, 40))
 
     def mouseMoveEvent(self, event: QMouseEvent) -> None:
         # The `*` explains itself when hovered. Mouse tracking, not an event() override:
@@ -269,7 +270,7 @@ class LabeledLine(QLineEdit):
             fm = look.font_metrics("FieldError")
             p.setFont(look.font("FieldError"))
             p.setPen(look.text_color("FieldError"))
-            text = fm.elidedText(self.error_text, Qt.TextElideMode.ElideRight, self.width())
+            text = fm.elidedText(self.error_text, _ELIDE, self.width())
             y = box.bottom() + 1 + look.metrics["field"]["label_gap"] + fm.ascent()
             p.drawText(QPoint(0, y), text)
         p.end()
@@ -281,7 +282,7 @@ def _paint_label(p: QPainter, look: Look, label: str, required: bool, width: int
     fm = look.font_metrics("FieldLabel")
     p.setFont(look.font("FieldLabel"))
     p.setPen(look.text_color("FieldLabel"))
-    text = fm.elidedText(label, Qt.TextElideMode.ElideRight, max(width - 16, 40))
+    text = fm.elidedText(label, _ELIDE, max(width - 16, 40))
     p.drawText(QPoint(0, fm.ascent()), text)
     if required:
         p.setFont(look.font("RequiredMark"))
@@ -364,13 +365,12 @@ class Switch(QCheckBox):
         p.setPen(self.palette().color(self.foregroundRole()))
         x = s["width"] + s["spacing"]
         text_rect = QRect(x, 0, self.width() - x, row)
-        p.drawText(text_rect, int(Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft),
-                   self.text())  # fmt: skip
+        p.drawText(text_rect, _MIDDLE_LEFT, self.text())
         if self.error_text:
             fm = self._look.font_metrics("FieldError")
             p.setFont(self._look.font("FieldError"))
             p.setPen(self._look.text_color("FieldError"))
-            text = fm.elidedText(self.error_text, Qt.TextElideMode.ElideRight, self.width())
+            text = fm.elidedText(self.error_text, _ELIDE, self.width())
             p.drawText(QPoint(0, row + self._look.metrics["field"]["label_gap"] + fm.ascent()),
                        text)  # fmt: skip
 
@@ -503,6 +503,5 @@ class ChoiceBox(QComboBox):
         icon.paint(p, QRect(self.width() - arrow + 6, (self.height() - 12) // 2, 12, 12))
         p.setPen(self.palette().color(self.foregroundRole()))
         room = max(self.width() - pad - arrow, 10)
-        text = self.fontMetrics().elidedText(self.currentText(), Qt.TextElideMode.ElideRight, room)
-        p.drawText(QRect(pad, 0, room, self.height()),
-                   int(Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft), text)  # fmt: skip
+        text = self.fontMetrics().elidedText(self.currentText(), _ELIDE, room)
+        p.drawText(QRect(pad, 0, room, self.height()), _MIDDLE_LEFT, text)
