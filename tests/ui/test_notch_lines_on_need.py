@@ -4,8 +4,9 @@
 shell command) are made when an edit first offers it; the card then shows, names, gates,
 holds and orders it for Tab exactly as a card that offered it from the start does. The
 risk panel of a call with no risk is made with its first risk line, in its place between
-the check notes and the change marks; a card with no changes makes no marks panel
-(issue 19 item 1: every acting card's build).
+the check notes and the change marks; a card with no changes makes no marks panel. The
+author's subtitle is made when the headline first stops saying it ("in ~/Downloads"
+under "Delete 3 files in ~/Downloads") (issue 19 item 1: every acting card's build).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QLabel, QWidget
 
 from notch_app.runtime.approval_memory import Change
 from notch_app.ui.card_view import CardView
@@ -186,3 +187,39 @@ def test_a_card_with_no_changes_makes_no_marks_panel(qtbot: Any, make_tool: Any)
     assert marks.accessibleName() == TITLE
     marked = _shown(qtbot, CardView(tool, {"command": "ls", "note": "hi"}, changes=MARKS))
     assert marked.changes.isVisibleTo(marked) and marked.changes.lines == (MARKS[0].text,)
+
+
+SUBTITLED = {**ROOT, "subtitle": "to {{to}}"}
+LONG_TO = "sam, kim and the whole team at the office downstairs"
+
+
+def _subtitle(view: CardView) -> QLabel | None:
+    return view.findChild(QLabel, "CardSubtitle")
+
+
+def test_the_subtitle_is_made_when_the_headline_first_stops_saying_it(
+    qtbot: Any, make_tool: Any
+) -> None:
+    tool = make_tool(SUBTITLED, PROPERTIES)
+    view = _shown(qtbot, CardView(tool, {"to": "sam"}, scopes=True))
+    assert view.headline_line.text() == "Send thing to sam"  # says "to sam" already
+    assert _subtitle(view) is None
+
+    view.state().set("to", LONG_TO)  # the headline is cut: it no longer says it
+    qtbot.waitUntil(lambda: (s := _subtitle(view)) is not None and s.isVisible())
+    subtitle = _subtitle(view)
+    assert subtitle is not None and subtitle.text() == f"to {LONG_TO}"
+    # As a card showing it from the start has it: under the headline, the same look.
+    shown = _shown(qtbot, CardView(tool, {"to": LONG_TO}, scopes=True))
+    first = _subtitle(shown)
+    assert first is not None and first.isVisible() and first.text() == subtitle.text()
+    at = first.mapTo(shown, first.rect().topLeft()).y()
+    qtbot.waitUntil(lambda: subtitle.mapTo(view, subtitle.rect().topLeft()).y() == at)
+    headline = view.headline_line
+    assert at > headline.mapTo(view, headline.rect().bottomLeft()).y()
+    assert subtitle.size() == first.size() and subtitle.font() == first.font()
+    assert subtitle.palette().windowText().color() == first.palette().windowText().color()
+
+    view.state().set("to", "sam")  # said again by the headline: hidden again
+    qtbot.waitUntil(lambda: not subtitle.isVisible())
+    assert subtitle.text() == "to sam"

@@ -29,7 +29,7 @@ from notch_app.manifest.model import (
 )
 from notch_app.ui.blocks import CardContext, build_block
 from notch_app.ui.blocks.inputs import LARGE_VALUE_CHARS, LONG_VALUE_CHARS
-from notch_app.ui.blocks.layout import add_card_header
+from notch_app.ui.blocks.text import wrapped_label
 from notch_app.ui.blocks.widget import notch_footer
 from notch_app.ui.card_view.body import CardBody
 from notch_app.ui.widgets.asker_strip import Asker, AskerStrip
@@ -360,10 +360,16 @@ def _glass(
     header.addWidget(headline_line)
     root = ctx.state.view.root
     if isinstance(root, CardBlock) and root.subtitle:
-        add_card_header(root.model_copy(update={"title": None}), header, ctx)
-        subtitle = header.itemAt(header.count() - 1)
-        line = subtitle.widget() if subtitle is not None else None
-        headline_line.subtitle = line if isinstance(line, QLabel) else None
+        # The author's subtitle, under the headline: made when the headline's first
+        # refresh shows it (most headlines say it already: "in ~/Downloads").
+        def make_subtitle(text: str) -> QLabel:
+            label = wrapped_label("CardSubtitle", ctx.look, parent=glass)
+            label.setText(text)
+            header.addWidget(label)
+            return label
+
+        headline_line.make_subtitle = make_subtitle
+        ctx.bind_text(root.subtitle, headline_line.say_subtitle)
     # Notch's own lines under the title go here: hidden characters and look-alike
     # letters, risk lines, changes (made now or when first needed).
     return CardFrame(

@@ -71,7 +71,18 @@ class HeadlineLine(QLabel):
         self.setAccessibleName(self.current.text)
 
         self.subtitle: QLabel | None = None
-        """The author's subtitle under the headline: hidden while the headline says it."""
+        """The author's subtitle under the headline: made when first shown, hidden while
+        the headline says it ("in ~/Downloads" under "Delete 3 files in ~/Downloads")."""
+        self.make_subtitle: Callable[[str], QLabel] | None = None
+        """Makes the subtitle's label with its words, in its place (the card's frame sets
+        it for a card whose view has a subtitle)."""
+
+    def say_subtitle(self, text: str) -> None:
+        """The author's subtitle as filled from the arguments now; `refresh` shows it
+        where the headline does not say it."""
+        self._follow.subtitle_text = text
+        if self.subtitle is not None:
+            self.subtitle.setText(text)
 
     def enterEvent(self, event: QEnterEvent) -> None:
         if not self.textInteractionFlags() & Qt.TextInteractionFlag.TextSelectableByMouse:
@@ -91,17 +102,21 @@ class HeadlineLine(QLabel):
                 self.setText(said.text)
                 self.setAccessibleName(said.text)
             follow.current = self.current = said
-        subtitle = self.subtitle
-        if subtitle is not None:
+        text = follow.subtitle_text
+        if text is not None:
             # "in /home/maya/Downloads" under "Delete 3 files in ~/Downloads": said twice.
-            raw = subtitle.text().strip()
+            raw = text.strip()
             if follow.subtitle_said != (raw, said.text):
                 follow.subtitle_said = (raw, said.text)
                 home = follow.home
                 forms = {raw, raw.replace(home + "/", "~/")} if home else {raw}
                 shows = bool(raw) and not any(f in said.text for f in forms)
                 if shows != follow.subtitle_shows:  # a Qt call only when it changes
-                    subtitle.setVisible(shows)
+                    subtitle = self.subtitle
+                    if subtitle is None and shows and self.make_subtitle is not None:
+                        subtitle = self.subtitle = self.make_subtitle(text)
+                    if subtitle is not None:
+                        subtitle.setVisible(shows)
                     follow.subtitle_shows = shows
         return said
 
@@ -117,6 +132,8 @@ class _HeadlineFollow:
         self.read_from = state.arguments()
         self.current: Headline = self.live.said(self.read_from)
         self.home = os.path.expanduser("~").rstrip("/")
+        self.subtitle_text: str | None = None
+        """The author's subtitle as filled now (None: the card has none)."""
         self.subtitle_said: tuple[str, str] | None = None
         self.subtitle_shows: bool | None = None
 
