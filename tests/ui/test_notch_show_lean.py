@@ -1,6 +1,9 @@
 """The notch's way from a request to its card's first frame does each thing once, and
 what it stopped repeating still holds:
 
+- a card's footer is laid out once, before its first frame (a push button's polish
+  request, posted at its birth, laid it out again in that frame), and a button polished
+  only as the card is shown is still laid out at its polished size;
 - the window is masked once per shape as it opens (it was masked to the whole card
   before the opening started, then to the first shape twice);
 - the card check asks the protocol's own questions, member by member, of every card,
@@ -17,9 +20,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QRect, Signal
+from PySide6.QtCore import QEvent, QObject, QRect, Qt, Signal
 from PySide6.QtGui import QImage, QRegion
-from PySide6.QtWidgets import QLabel, QWidget
+from PySide6.QtWidgets import QApplication, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from notch_app.runtime.catalog import Catalog, bundled_manifests_dir
 from notch_app.runtime.presenter import ConfirmationRequest, ResultGlance
@@ -33,6 +36,7 @@ from notch_app.ui.widgets.integration_icon import InstalledIcon
 SETTLED = OverlaySettings(expand_ms=0, done_ms=30, park_after_s=0)
 OPENING = OverlaySettings(expand_ms=120, done_ms=30, park_after_s=0)
 MAIL = "dev.notch.examples.mail"
+FILES = "dev.notch.examples.files"
 
 
 def _presenter(qtbot: Any, sink: Any, factory: Any, settings: OverlaySettings) -> Any:
@@ -40,6 +44,97 @@ def _presenter(qtbot: Any, sink: Any, factory: Any, settings: OverlaySettings) -
     qtbot.addWidget(presenter.window)
     qtbot.addWidget(presenter.side_notch)
     return presenter
+
+
+class _FirstFrame(QObject):
+    """What reaches the card's widgets after `show_card`, until the card is painted."""
+
+    def __init__(self, card: QWidget) -> None:
+        super().__init__()
+        self.card = card
+        self.painted = False
+        self.polish_asked: list[QWidget] = []
+        self.laid_out: list[QWidget] = []
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if self.painted or not isinstance(watched, QWidget):
+            return False
+        if watched is not self.card and not self.card.isAncestorOf(watched):
+            return False
+        kind = event.type()
+        if kind == QEvent.Type.Paint and watched is self.card:
+            self.painted = True
+        elif kind == QEvent.Type.PolishRequest:
+            self.polish_asked.append(watched)
+        elif kind == QEvent.Type.LayoutRequest:
+            self.laid_out.append(watched)
+        return False
+
+
+def _until_first_frame(qtbot: Any, card: QWidget) -> _FirstFrame:
+    frame = _FirstFrame(card)
+    app = QApplication.instance()
+    assert app is not None
+    app.installEventFilter(frame)
+    try:
+        qtbot.waitUntil(lambda: frame.painted)
+    finally:
+        app.removeEventFilter(frame)
+    return frame
+
+
+@pytest.mark.parametrize(
+    ("integration", "folder", "tool"),
+    [(MAIL, "mail", "send_email"), (FILES, "files", "delete_files")],
+)
+def test_a_cards_footer_is_laid_out_once_before_its_first_frame(
+    qtbot: Any,
+    sink: Any,
+    bundled_factory: Any,
+    preview_args: Any,
+    integration: str,
+    folder: str,
+    tool: str,
+) -> None:
+    presenter = _presenter(qtbot, sink, bundled_factory(), OPENING)
+    window = presenter.window
+    presenter.present(ConfirmationRequest("c1", integration, tool, preview_args(folder, tool)))
+    card = window.card
+    assert card is not None
+    size = card.size()
+    confirm = card.confirm_button()  # type: ignore[attr-defined]
+    choices = card.scope_choices  # type: ignore[attr-defined]
+    assert confirm is not None and confirm.isVisible() and choices is not None
+    footer = {confirm.parentWidget(), choices, *choices.findChildren(QWidget)}
+    frame = _until_first_frame(qtbot, card)
+    # The buttons' polish requests (each would lay its row out again) were dropped: they
+    # had been polished as the card was built and shown.
+    assert [w for w in frame.polish_asked if isinstance(w, QPushButton)] == []
+    assert [type(w).__name__ for w in frame.laid_out if w in footer] == []
+    assert card.size() == size
+    assert confirm.mapTo(card, confirm.rect().bottomRight()).y() < card.height()
+    assert confirm.width() >= confirm.sizeHint().width()
+
+
+def test_a_button_polished_as_its_card_is_shown_is_laid_out_at_its_polished_size(
+    qtbot: Any,
+) -> None:
+    window = NotchWindow(SETTLED)
+    qtbot.addWidget(window)
+    card = QWidget(window.card_parent)
+    column = QVBoxLayout(card)
+    column.addWidget(QLabel("Send the report"))
+    button = QPushButton("Send")
+    # Its style sheet makes it much taller once polished; it is not polished before the
+    # notch shows the card (no size was asked of it).
+    button.setStyleSheet("QPushButton { padding: 30px 40px; font-size: 30px; }")
+    column.addWidget(button)
+    assert not button.testAttribute(Qt.WidgetAttribute.WA_WState_Polished)
+    window.show_card(card, title="Test", position=1, total=1)
+    _until_first_frame(qtbot, card)
+    assert button.height() >= button.sizeHint().height() >= 80
+    assert button.mapTo(card, button.rect().bottomLeft()).y() < card.height()
+    assert window.height() >= card.height()
 
 
 class _MaskedNotch(NotchWindow):

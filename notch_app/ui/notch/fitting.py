@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import Protocol, runtime_checkable
 
-from PySide6.QtCore import QCoreApplication, QEvent
+from PySide6.QtCore import QCoreApplication, QEvent, Qt
 from PySide6.QtWidgets import (
     QAbstractSpinBox,
     QComboBox,
     QLineEdit,
     QPlainTextEdit,
+    QPushButton,
     QTextEdit,
     QWidget,
 )
@@ -44,7 +45,17 @@ def settle_layout(widget: QWidget) -> None:
     to its text); they ask again with a posted LayoutRequest. Answering those here
     means the notch is sized once and the first frame paints the card at its final
     size, instead of painting it, growing it and painting it again.
+
+    A push button answers the polish request posted at its birth by telling its layout
+    that its size may have changed (QPushButton::event), even when it was polished long
+    before: the card's footer was laid out again in its first frame (0.2–0.4 ms of it).
+    A button already polished said so when it was (a font or style that changes its
+    size tells its layout itself), so its request is dropped; one not yet polished
+    keeps it.
     """
+    for button in widget.findChildren(QPushButton):
+        if button.testAttribute(Qt.WidgetAttribute.WA_WState_Polished):
+            QCoreApplication.removePostedEvents(button, QEvent.Type.PolishRequest)
     widget.adjustSize()
     unchanged = 0
     for _ in range(6):
