@@ -26,6 +26,7 @@ from PySide6.QtWidgets import QApplication, QLabel, QPushButton, QVBoxLayout, QW
 
 from notch_app.runtime.catalog import Catalog, bundled_manifests_dir
 from notch_app.runtime.presenter import ConfirmationRequest, ResultGlance
+from notch_app.ui.card_view import CardView
 from notch_app.ui.card_widget import CARD_MEMBERS, CardWidget, checked_card
 from notch_app.ui.notch_window import HEADER_HEIGHT, ICON_SIZE, NotchWindow
 from notch_app.ui.overlay_cards import ManifestCardFactory
@@ -100,10 +101,10 @@ def test_a_cards_footer_is_laid_out_once_before_its_first_frame(
     window = presenter.window
     presenter.present(ConfirmationRequest("c1", integration, tool, preview_args(folder, tool)))
     card = window.card
-    assert card is not None
+    assert isinstance(card, CardView)
     size = card.size()
-    confirm = card.confirm_button()  # type: ignore[attr-defined]
-    choices = card.scope_choices  # type: ignore[attr-defined]
+    confirm = card.confirm_button()
+    choices = card.scope_choices
     assert confirm is not None and confirm.isVisible() and choices is not None
     footer = {confirm.parentWidget(), choices, *choices.findChildren(QWidget)}
     frame = _until_first_frame(qtbot, card)
