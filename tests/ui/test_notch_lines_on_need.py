@@ -6,14 +6,16 @@ holds and orders it for Tab exactly as a card that offered it from the start doe
 risk panel of a call with no risk is made with its first risk line, in its place between
 the check notes and the change marks; a card with no changes makes no marks panel. The
 author's subtitle is made when the headline first stops saying it ("in ~/Downloads"
-under "Delete 3 files in ~/Downloads") (issue 19 item 1: every acting card's build).
+under "Delete 3 files in ~/Downloads"). The collapsed reply line is its invitation alone,
+placed where its column placed it; the column is made with the field (issue 19 item 1:
+every acting card's build).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QRect, Qt
 from PySide6.QtWidgets import QLabel, QWidget
 
 from notch_app.runtime.approval_memory import Change
@@ -223,3 +225,25 @@ def test_the_subtitle_is_made_when_the_headline_first_stops_saying_it(
     view.state().set("to", "sam")  # said again by the headline: hidden again
     qtbot.waitUntil(lambda: not subtitle.isVisible())
     assert subtitle.text() == "to sam"
+
+
+def test_the_collapsed_reply_line_is_its_invitation_placed_as_its_column_placed_it(
+    qtbot: Any, make_tool: Any
+) -> None:
+    view = _shown(qtbot, CardView(make_tool(ROOT, PROPERTIES), {"to": "sam"}, scopes=True))
+    field = view.reply_field
+    invitation = field.invitation
+    assert field.layout() is None  # no column until a part under or above it is made
+    hint = invitation.sizeHint()
+    assert invitation.geometry() == QRect(0, 0, hint.width(), hint.height())
+    assert field.height() == hint.height() and field.sizeHint() == hint
+    assert invitation.isVisibleTo(view) and invitation.accessibleName() == invitation.text()
+    closed = field.geometry()
+    # "Heard:" above it makes the column; the invitation stays where a column puts it.
+    field.show_heard("yes, send it")
+    qtbot.waitUntil(lambda: invitation.y() > 0)
+    assert field.layout() is not None and invitation.size() == hint
+    field.show_heard(None)
+    qtbot.waitUntil(lambda: field.height() == closed.height() and invitation.y() == 0)
+    assert invitation.geometry() == QRect(0, 0, hint.width(), hint.height())
+    assert "Tell it what to change…" in tab_stops(view)

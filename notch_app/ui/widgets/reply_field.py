@@ -15,7 +15,7 @@ from __future__ import annotations
 import unicodedata
 
 from PySide6.QtCore import QPoint, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QFocusEvent, QKeyEvent, QPainter, QPaintEvent
+from PySide6.QtGui import QFocusEvent, QKeyEvent, QPainter, QPaintEvent, QResizeEvent
 from PySide6.QtWidgets import QAbstractButton, QLabel, QLineEdit, QVBoxLayout, QWidget
 
 from notch_app.ui.theme import Look, style_text
@@ -46,6 +46,21 @@ def refusal(text: str) -> str | None:
     return None
 
 
+_SIZES: dict[int, tuple[Look, QSize]] = {}
+"""id(a look) → (the look, the invitation's size): the same words in the same font on
+every card, measured once (a card's layout passes ask for it several times)."""
+
+
+def _invitation_size(look: Look) -> QSize:
+    kept = _SIZES.get(id(look))
+    if kept is not None and kept[0] is look:
+        return kept[1]
+    fm = look.font_metrics("caption")
+    size = QSize(fm.horizontalAdvance(INVITATION) + 4, fm.height() + 2)
+    _SIZES[id(look)] = (look, size)
+    return size
+
+
 class _Invitation(QAbstractButton):
     """The collapsed line: quiet text that reads as a link, underlined on hover or focus."""
 
@@ -61,8 +76,7 @@ class _Invitation(QAbstractButton):
         self.setFont(look.font("caption"))
 
     def sizeHint(self) -> QSize:
-        fm = self._look.font_metrics("caption")
-        return QSize(fm.horizontalAdvance(INVITATION) + 4, fm.height() + 2)
+        return QSize(_invitation_size(self._look))
 
     def minimumSizeHint(self) -> QSize:
         return self.sizeHint()
@@ -141,18 +155,46 @@ class ReplyField(QWidget):
         super().__init__(parent)
         self.setObjectName("ReplyField")
         self._look = look
-        column = self._column = QVBoxLayout(self)
-        column.setContentsMargins(0, 0, 0, 0)
-        column.setSpacing(4)
         self.invitation = _Invitation(look, self)
         self.invitation.clicked.connect(self.open)
-        column.addWidget(self.invitation, 0, Qt.AlignmentFlag.AlignLeft)
         # The field, the note under it and the "Heard:" line are hidden on a new card and
         # most cards are decided without them: each is made when first needed, not built
-        # and polished with every card (a hidden widget takes no room in the column).
+        # and polished with every card (a hidden widget takes no room in the column), and
+        # so is the column that holds them: until then the line is the invitation alone,
+        # placed as the column places it (`resizeEvent`).
+        self._column_made: QVBoxLayout | None = None
         self._line: _ReplyLine | None = None
         self._note: QLabel | None = None
         self._heard: QLabel | None = None
+
+    @property
+    def _column(self) -> QVBoxLayout:
+        """The column of the invitation and the parts made later (made with the first)."""
+        if self._column_made is None:
+            column = self._column_made = QVBoxLayout(self)
+            column.setContentsMargins(0, 0, 0, 0)
+            column.setSpacing(4)
+            column.addWidget(self.invitation, 0, Qt.AlignmentFlag.AlignLeft)
+        return self._column_made
+
+    def sizeHint(self) -> QSize:
+        if self._column_made is None:
+            return self.invitation.sizeHint()
+        return super().sizeHint()
+
+    def minimumSizeHint(self) -> QSize:
+        if self._column_made is None:
+            return self.invitation.minimumSizeHint()
+        return super().minimumSizeHint()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        if self._column_made is None:
+            # As the column lays it out: on the left at its own width, centred in the
+            # height (its height is fixed: a button's).
+            hint = self.invitation.sizeHint()
+            width, height = min(self.width(), hint.width()), min(self.height(), hint.height())
+            self.invitation.setGeometry(0, (self.height() - height) // 2, width, height)
+        super().resizeEvent(event)
 
     @property
     def line(self) -> QLineEdit:
