@@ -12,6 +12,7 @@ from __future__ import annotations
 import itertools
 import json
 from collections.abc import Mapping, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +36,7 @@ from notch_app.ui.card_view.fold import CardFold, fold_plan
 from notch_app.ui.card_view.frame import lay_out_card
 from notch_app.ui.card_view.gate import ConfirmGate
 from notch_app.ui.card_view.keys import ENTER_HINT, AnswerKeys
+from notch_app.ui.card_view.notch_lines import join_confirms, place_under_checks
 from notch_app.ui.card_view.reply import answer_in_words
 from notch_app.ui.card_view.voice import VoiceWordsPlace
 from notch_app.ui.theme import Look
@@ -169,14 +171,15 @@ class CardView(QWidget):
         # should see first; a risky call's confirm takes the destructive style.
         # Its panel is made with the call's first risk (most calls have none).
         self.risk = RiskSection(
-            ctx.look, self._state, ctx.confirm_buttons, glass, self._place_under_checks
+            ctx.look, self._state, ctx.confirm_buttons, glass, partial(place_under_checks, parts)
         )
         # What differs from the person's last approvals of this action (issue 20): under
         # the risk lines; a card with marks opens expanded at the first marked field.
         # They are fixed for the card's life: a card with none makes no panel.
         self._changes: ChangeMarks | None = None
         if changes:
-            self._place_under_checks(self._changes_made(changes))
+            self._changes = ChangeMarks(ctx.look, changes, glass)
+            place_under_checks(parts, self._changes)
             QTimer.singleShot(0, self.show_first_change)
         # Decline with words: a quiet line under the footer, opened only when clicked.
         self.reply_field = ReplyField(ctx.look, glass)
@@ -185,44 +188,17 @@ class CardView(QWidget):
         parts.column.addWidget(self.reply_field)
         ctx.focus_chain.append(self.reply_field.invitation)
 
-    def _changes_made(self, changes: Sequence[Change]) -> ChangeMarks:
-        """The card's "changed since" panel, made once (see `changes`)."""
-        self._changes = ChangeMarks(self._ctx.look, changes, self._parts.glass)
-        return self._changes
-
     @property
     def changes(self) -> ChangeMarks:
         """The "changed since you last approved this" marks; on a card with none, an
         empty hidden panel in their place (made when asked for)."""
         if self._changes is None:
-            self._place_under_checks(self._changes_made(()))
-        assert self._changes is not None
+            self._changes = ChangeMarks(self._ctx.look, (), self._parts.glass)
+            place_under_checks(self._parts, self._changes)
         return self._changes
 
-    def _place_under_checks(self, line: QWidget) -> None:
-        """Put Notch's risk panel or change marks in the column under the headline, as
-        they stood when made with the card: the check notes, the risk lines, the marks."""
-        column, at = self._parts.column, self._parts.notes_at
-        for name in ("CheckNotes", "RiskNotes"):
-            item = column.itemAt(at)
-            held = item.widget() if item is not None else None
-            if line.objectName() != name and held is not None and held.objectName() == name:
-                at += 1
-        column.insertWidget(at, line)
-
     def _scope_made(self, button: QAbstractButton) -> None:
-        """A scope choice joins the card's confirm buttons as it is made. "Always allow"
-        made once the card is built (an edit first offers it) takes what the others
-        have: the gate's state, the hold, and its place after its neighbour in Tab order."""
-        buttons = self._ctx.confirm_buttons
-        if hasattr(self, "_gate") and buttons:
-            first = buttons[0]  # the gate gives every confirm button the same state
-            button.setEnabled(first.isEnabled())
-            button.setToolTip(first.toolTip())
-            button.setAccessibleDescription(first.accessibleDescription())
-            self._hold.set_armed(self._hold.armed, [button])
-            QWidget.setTabOrder(buttons[-1], button)
-        buttons.append(button)
+        join_confirms(self._ctx, self._hold, button, built=hasattr(self, "_gate"))
 
     def _settle(self) -> None:
         """The card is built: its sizes final, what is below the fold held, its tab
