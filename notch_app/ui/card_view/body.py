@@ -22,7 +22,9 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QAbstractScrollArea, QFrame, QScrollArea, QWidget
 
+from notch_app.card.state import CardState
 from notch_app.ui.theme import Look
+from notch_app.ui.widgets.code_view import SeenScroll
 from notch_app.ui.widgets.shapes import ThinScrollBar
 
 BODY_SCROLL_REASON = "Scroll the card to see all of it first"
@@ -193,13 +195,21 @@ class CardBody(QScrollArea):
         if self._more_below is not None:
             self._more_below.follow()
 
-    def follow_content(self) -> None:
+    def follow_content(self, state: CardState) -> SeenScroll:
         """From now on, pass the content's layout changes on to the card: a scroll area
         hides them, and the card must grow (up to `max_body_height`) when a field grows or
         a block appears. Called once the blocks are built: while they are added, the
-        filter would be a Python call for every event."""
+        filter would be a Python call for every event. What the card holds below its fold
+        must have been on screen before confirm opens, as for a scrolling code panel
+        (nothing approved unseen): the returned hold follows it."""
         self._content.installEventFilter(self)
         self.refresh()
+        seen = SeenScroll(
+            self, state, "card:body", lambda: BODY_SCROLL_REASON, overflows=self.overflows
+        )
+        if self.folded():  # closed from the start, shown or not (Approve all)
+            seen.hold()
+        return seen
 
     def unfold(self) -> None:
         """Grow to the content's whole height from now on: no fold, no "More below"."""

@@ -263,8 +263,9 @@ class CardFold:
             # (a long scope, "Allow `npm test` for this session", keeps its line whole).
             choices.insertWidget(0, toggle)
         else:
-            assert frame.body is not None  # a fold needs a body to fold
-            frame.column.insertWidget(frame.column.indexOf(frame.body) + 1, toggle)
+            at = frame.body_index()
+            assert at is not None  # a fold needs a body to fold
+            frame.column.insertWidget(at + 1, toggle)
         self.details = toggle
         self._ctx.focus_chain.append(toggle)
         toggle.toggled_open.connect(self.show)

@@ -8,6 +8,7 @@ risk lines under the headline, its blockers and hints under the footer).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -32,6 +33,7 @@ from notch_app.ui.blocks.inputs import LARGE_VALUE_CHARS, LONG_VALUE_CHARS
 from notch_app.ui.blocks.text import wrapped_label
 from notch_app.ui.blocks.widget import notch_footer
 from notch_app.ui.card_view.body import CardBody
+from notch_app.ui.theme import Look
 from notch_app.ui.widgets.asker_strip import Asker, AskerStrip
 from notch_app.ui.widgets.details_fold import HeadlineLine
 from notch_app.ui.widgets.guard_notice import GuardNotice
@@ -210,13 +212,54 @@ class CardFrame:
     asker_strip: AskerStrip | None = None
     notice: GuardNotice | None = None
     body: CardBody | None = None
-    content: QVBoxLayout | None = None
-    """The body's column of blocks (None for a card without a body)."""
+    """The scrolling body, made when it first has something to show (`content`)."""
+    blocks: QWidget | None = None
+    """The body's content (None for a card without a body): in the body, or standing in
+    the column in the body's place while nothing in it shows (the speech card's text and
+    voice wait for Details: its scroll area, bars and viewport were a tenth of its build)."""
+    blocks_column: QVBoxLayout | None = None
+    """The layout of `blocks`, read without making the body (an anchor, an index)."""
+    screen_height: int | None = None
+    look: Look | None = None
+    body_made: Callable[[CardBody], None] | None = None
+    """Called with the body when it is made after the card was built (its hold)."""
+    unfolded: bool = False
+    """The body grows whole (`CardBody.unfold`), made now or later."""
     folded: list[tuple[Any, QWidget]] = field(default_factory=list)
     """The blocks folded under Details, each with the holder that shows or hides it (or,
     while it is not built, the anchor its holder will stand at)."""
     unbuilt: list[Unbuilt] = field(default_factory=list)
     """Folded blocks not built yet, in reading order (`CardFold.build` makes them)."""
+
+    @property
+    def content(self) -> QVBoxLayout | None:
+        """The body's column of blocks (None for a card without a body), for adding what
+        shows in it: the body is made first if it was not yet."""
+        if self.blocks is not None and self.body is None:
+            self._make_body(self.blocks)
+        return self.blocks_column
+
+    def _make_body(self, blocks: QWidget) -> CardBody:
+        """The scrolling body around `blocks`, in their place in the column. On a card on
+        screen the column shows it on its next pass, laid out (shown now, at a size of
+        its own, it would scroll for a moment and keep a "More below" band)."""
+        at = self.column.indexOf(blocks)
+        assert self.look is not None  # set with `blocks` (`_add_body`)
+        body = CardBody(blocks, self.width - 40, self.look, self.glass)
+        body.screen_height = self.screen_height
+        body.chrome = self.chrome_height
+        if self.unfolded:
+            body.unfold()
+        self.body = body
+        self.column.insertWidget(at, body)
+        if self.body_made is not None:
+            self.body_made(body)
+        return body
+
+    def body_index(self) -> int | None:
+        """Where the body stands in the column (made or not); None without one."""
+        place = self.body if self.body is not None else self.blocks
+        return self.column.indexOf(place) if place is not None else None
 
     def under_footer(self) -> int:
         """The column's index right under the footer."""
@@ -244,7 +287,7 @@ class CardFrame:
             if item is None:
                 continue
             widget = item.widget()
-            if widget is self.body:
+            if widget is self.body or widget is self.blocks:
                 parts += 1
                 continue
             if widget is not None and widget.isHidden():
@@ -293,20 +336,22 @@ def lay_out_card(
     later = compact and later
     bindings = bindings_by_block(ctx.state) if later else {}
     for child, shown in zip(children, shows, strict=True):
-        assert content is not None and frame.content is not None
+        assert content is not None and frame.blocks_column is not None
         folds = compact and not shown
         if folds and later and builds_later(child, ctx.state, bindings):
             # Built when Details first opens or one of its fields is asked for.
             if anchor is None:
                 anchor = QWidget(content)
                 anchor.setVisible(False)  # for good: only the holders made later show
-                frame.content.addWidget(anchor)
+                frame.blocks_column.addWidget(anchor)
             frame.folded.append((child, anchor))
             frame.unbuilt.append(
                 Unbuilt(child, anchor, len(ctx.focus_chain), len(ctx.editors), len(ctx.live_texts))
             )
             continue
         anchor = None
+        column = frame.content  # the body is made before its first block is built
+        assert column is not None
         built = build_block(child, ctx, content)
         if folds:
             # Folded under Details: a holder of its own, so the fold and the block's
@@ -317,7 +362,7 @@ def lay_out_card(
             held.addWidget(built)
             frame.folded.append((child, holder))
             built = holder
-        frame.content.addWidget(built)
+        column.addWidget(built)
     for block in footer_blocks:
         frame.footer.addWidget(build_block(block, ctx, frame.glass))
     return frame
@@ -378,18 +423,20 @@ def _glass(
 
 
 def _add_body(frame: CardFrame, ctx: CardContext, screen_height: int | None) -> QWidget:
-    """The scrolling body, joined to the card before its blocks are built: each block
+    """The body's content, joined to the card before its blocks are built: each block
     takes the card's palette and font once, as it is added, instead of the whole body
-    being re-themed when it joins at the end. Returns the body's content widget."""
-    content = QWidget()
+    being re-themed when it joins at the end. It stands in the column in the body's
+    place, and the scrolling body is made around it when it first has something to show
+    (`CardFrame.content`): an empty content is as tall as an empty body (nothing), and
+    its place in the column is the body's. Returns the body's content widget."""
+    content = QWidget(frame.glass)
     content.setObjectName("CardBodyContent")
     column = QVBoxLayout(content)
     column.setContentsMargins(0, 0, 4, 0)
     column.setSpacing(12)
-    body = CardBody(content, frame.width - 40, ctx.look, frame.glass)
-    body.screen_height = screen_height
-    body.chrome = frame.chrome_height
-    frame.body = body
-    frame.content = column
-    frame.column.addWidget(body)
+    frame.screen_height = screen_height
+    frame.look = ctx.look
+    frame.blocks = content
+    frame.blocks_column = column
+    frame.column.addWidget(content)
     return content

@@ -30,7 +30,7 @@ from notch_app.ui.blocks import CardContext, build_block
 from notch_app.ui.blocks._context import Editor
 from notch_app.ui.blocks.inputs import InputEditor
 from notch_app.ui.card_view.arming import ConfirmHold
-from notch_app.ui.card_view.body import BODY_SCROLL_REASON
+from notch_app.ui.card_view.body import CardBody
 from notch_app.ui.card_view.checks import CardChecks
 from notch_app.ui.card_view.fold import CardFold, fold_plan
 from notch_app.ui.card_view.frame import lay_out_card
@@ -42,7 +42,6 @@ from notch_app.ui.card_view.voice import VoiceWordsPlace
 from notch_app.ui.theme import Look
 from notch_app.ui.widgets.asker_strip import Asker
 from notch_app.ui.widgets.change_marks import ChangeMarks
-from notch_app.ui.widgets.code_view import SeenScroll
 from notch_app.ui.widgets.details_fold import DetailsToggle, FoldedFacts
 from notch_app.ui.widgets.link_prompt import LinkPrompt
 from notch_app.ui.widgets.markdown_view import link_allowed
@@ -149,7 +148,7 @@ class CardView(QWidget):
         self._checks = CardChecks(self._ctx, parts, self._input_shown)
         self._checks.show_also_sends(also)
         self._checks.show_notes()
-        if parts.folded and parts.content is not None:
+        if parts.folded and parts.blocks is not None:
             self._fold.make(self.scope_choices, opens, folded)
         else:
             self._refresh_fold()
@@ -207,16 +206,9 @@ class CardView(QWidget):
         # body's height for its width changes with polish, and a card sized before it
         # would be laid out and painted too short, then grow a frame later.
         self.ensurePolished()
-        body = self._body
-        if body is not None:
-            body.follow_content()
-            # What the card holds below its fold must have been on screen before confirm
-            # opens, as for a scrolling code panel (nothing approved unseen).
-            self._body_seen = SeenScroll(
-                body, self._state, "card:body", lambda: BODY_SCROLL_REASON, overflows=body.overflows
-            )
-            if body.folded():  # closed from the start, shown or not (Approve all)
-                self._body_seen.hold()
+        if self._parts.body is not None:  # made with the card (its facts may make it)
+            self._follow_body(self._parts.body)
+        self._parts.body_made = self._follow_body  # a body made when it first shows a block
         self._save_failure: SaveFailureNotice | None = None  # see show_save_failure
         # Enter and Esc are not filtered on every widget (an event filter on each costs
         # a Python call per event while the card builds); the fields ignore them, so
@@ -238,6 +230,10 @@ class CardView(QWidget):
         # values that pass has just applied.
         self._unsubscribe_fold = self._state.subscribe(self._refresh_fold)
         self.destroyed.connect(lambda *_: None)
+
+    def _follow_body(self, body: CardBody) -> None:
+        self._body = body
+        self._body_seen = body.follow_content(self._state)
 
     # --- the compact first view (issue 22) ---------------------------------------------
 
@@ -414,6 +410,7 @@ class CardView(QWidget):
     def unfold(self) -> None:
         """Let the body grow to the card's whole height (no fold, no "More below"): for a
         picture of the whole card (`notch render`). A card on screen keeps its fold."""
+        self._parts.unfolded = True  # a body made later grows whole too
         if self._body is not None:
             self._body.unfold()
             self._body_seen.check()  # nothing below a fold any more

@@ -52,8 +52,8 @@ class VoiceWordsPlace:
             line = VoiceWords(self._look, words, self._parent)
             frame = self._frame
             column = frame.column
-            at = column.indexOf(frame.body) if frame.body is not None else frame.footer_at()
-            column.insertWidget(at, line)
+            at = frame.body_index()
+            column.insertWidget(frame.footer_at() if at is None else at, line)
             self.line = line
         else:
             line.set_words(words)
