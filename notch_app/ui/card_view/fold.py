@@ -122,7 +122,8 @@ class CardFold:
         self._unbuilt = list(frame.unbuilt)
         anchors = {id(u.anchor) for u in self._unbuilt}
         self.holders: list[QWidget] = [h for _block, h in frame.folded if id(h) not in anchors]
-        """The holders of the folded blocks built (a block built later adds its own)."""
+        """What the fold shows and hides of the folded blocks built: their holders, or a
+        block's own widget when it has no visibleIf (a block built later adds its own)."""
         self.details: DetailsToggle | None = None
         self._facts: FoldedFacts | None = None
         self._inputs: list[InputBinding] = []
@@ -314,7 +315,8 @@ class CardFold:
             holder.setVisible(opened)
         for editor in self._ctx.editors.values():
             seen = getattr(editor, "seen", None)
-            if seen is not None and any(h.isAncestorOf(editor.field) for h in self.holders):
+            field = editor.field
+            if seen is not None and any(h is field or h.isAncestorOf(field) for h in self.holders):
                 # A folded text area still to be read is reached through Details: its
                 # reason says so ("Open Details to see all of Message"), not "Scroll".
                 editor.folded = not opened  # type: ignore[attr-defined]
@@ -363,6 +365,8 @@ class CardFold:
         hidden (its value is on the card as a fact, and one click shows the field); only
         a false visibleIf hides an input."""
         for holder in self.holders:
+            if holder is container:
+                return True  # a block without visibleIf, folded or not
             if holder.isAncestorOf(container):
                 return container.isVisibleTo(holder)
         return container.isVisibleTo(card)
