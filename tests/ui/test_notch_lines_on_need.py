@@ -247,3 +247,27 @@ def test_the_collapsed_reply_line_is_its_invitation_placed_as_its_column_placed_
     qtbot.waitUntil(lambda: field.height() == closed.height() and invitation.y() == 0)
     assert invitation.geometry() == QRect(0, 0, hint.width(), hint.height())
     assert "Tell it what to change…" in tab_stops(view)
+
+
+def test_the_scope_line_s_parts_take_its_font_and_colours(qtbot: Any, make_tool: Any) -> None:
+    """Its words in the quiet text colour, its choices in the link colour, faint while
+    confirm is closed, all in the line's font."""
+    from PySide6.QtGui import QPalette
+
+    view = _shown(qtbot, CardView(make_tool(ROOT, PROPERTIES, ["to"]), {"to": ""}, scopes=True))
+    choices = view.scope_choices
+    assert choices is not None
+    look = view.look
+    words = [w for w in choices.findChildren(QLabel) if w.text() in ("or", "·")]
+    buttons = list(choices.findChildren(ScopeButton))
+    assert len(words) == 2 and len(buttons) == 2
+    font = look.font("ListMore")
+    role, group = QPalette.ColorRole, QPalette.ColorGroup
+    for w in words:
+        assert w.font().pixelSize() == font.pixelSize() and w.font().family() == font.family()
+        assert w.palette().color(group.Active, role.WindowText) == look.text_color("ListMore")
+    for b in buttons:
+        assert b.font().pixelSize() == font.pixelSize() and b.font().family() == font.family()
+        assert b.palette().color(group.Active, role.ButtonText) == look.color("link")
+        assert b.palette().color(group.Disabled, role.ButtonText) == look.color("text_faint")
+        assert not b.isEnabled()  # To is required and empty: drawn faint
