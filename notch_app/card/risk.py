@@ -87,19 +87,9 @@ def _file_risk(path: str, arguments: Mapping[str, Any], home: str) -> CardRisk:
 
 def _says_so(tool: Tool) -> bool:
     """The card itself shows a danger badge on every call (none behind a `visibleIf`)."""
-    from notch_app.manifest.model import BadgeBlock, walk_blocks
+    from notch_app.manifest.facts import tool_facts
 
-    view = tool.confirmation
-    if view is None:
-        return False
-    hidden: set[int] = set()
-    for visit in walk_blocks(view.root, pruned=hidden):
-        block = visit.block
-        if getattr(block, "visible_if", None):
-            hidden.add(id(block))
-        elif isinstance(block, BadgeBlock) and block.tone == "danger":
-            return True
-    return False
+    return tool_facts(tool).danger_badge
 
 
 def _destructive(tool: Tool) -> bool:

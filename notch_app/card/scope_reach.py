@@ -25,7 +25,8 @@ from typing import Any, Final, Literal
 
 from notch_app.card.risk import COMMAND_KEYS, FOLDER_KEYS, card_risk
 from notch_app.card.shell import places, read_command, read_script
-from notch_app.manifest.model import ActionItem, ButtonBlock, Tool, walk_blocks
+from notch_app.manifest.facts import tool_facts
+from notch_app.manifest.model import Tool
 
 SUBCOMMANDS: Final = frozenset(
     {"npm", "pnpm", "yarn", "bun", "git", "cargo", "go", "docker", "podman", "kubectl",
@@ -98,22 +99,10 @@ def always_label(tool: Tool, arguments: Mapping[str, Any]) -> str | None:
     annotations = tool.annotations
     if annotations is not None and annotations.destructive_hint:
         return None
-    if _danger_confirm(tool) or card_risk(tool, arguments).risky:
+    if tool_facts(tool).danger_confirm or card_risk(tool, arguments).risky:
         return None
     title = tool.display_title
     return f"Always allow {title if len(title) <= 24 else title[:23] + '…'}"
-
-
-def _danger_confirm(tool: Tool) -> bool:
-    view = tool.confirmation
-    if view is None:
-        return False
-    for visit in walk_blocks(view.root, action_items=True):
-        item = visit.block
-        confirm = isinstance(item, ActionItem | ButtonBlock) and item.role == "confirm"
-        if confirm and item.color == "danger":
-            return True
-    return False
 
 
 def _short_folder(folder: str, home: str) -> str:

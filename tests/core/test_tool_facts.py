@@ -187,3 +187,58 @@ def test_a_tool_seen_only_in_tools_list_has_facts_too() -> None:
     facts = listed_tool_facts(listed, bare_server=True)
     assert facts.secrets == {"code"} and facts.acting.asks
     assert listed_tool_facts({"name": "phone_status"}).acting.kind == "unknown"
+
+
+def _destructive_tool(badge: dict[str, Any] | None, confirm_color: str | None) -> Tool:
+    children: list[dict[str, Any]] = [] if badge is None else [badge]
+    confirm: dict[str, Any] = {"label": "Delete", "role": "confirm"}
+    if confirm_color:
+        confirm["color"] = confirm_color
+    children.append({"type": "actions", "items": [{"label": "Keep", "role": "cancel"}, confirm]})
+    return Tool.model_validate({
+        "name": "delete_it",
+        "annotations": {"destructiveHint": True},
+        "inputSchema": {"type": "object", "properties": {"x": {"type": "string"},
+                                                        "now": {"type": "boolean"}}},
+        "confirmation": {"schemaVersion": 1,
+                         "root": {"type": "card", "title": "Delete", "children": children}},
+    })  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("badge", "color", "facts", "risk_line", "always"),
+    [
+        (None, None, (False, False), True, False),
+        ({"type": "badge", "text": "Cannot be undone", "tone": "danger"}, None,
+         (False, True), False, False),
+        # Behind a visibleIf the badge is not on every call: the risk line says it.
+        ({"type": "badge", "text": "Gone", "tone": "danger", "visibleIf": "{{now}}"}, "danger",
+         (True, False), True, False),
+        ({"type": "badge", "text": "Big", "tone": "neutral"}, "danger", (True, False), True, False),
+    ],
+)  # fmt: skip
+def test_the_cards_danger_is_read_once_and_the_risk_and_scope_lines_follow_it(
+    badge: dict[str, Any] | None,
+    color: str | None,
+    facts: tuple[bool, bool],
+    risk_line: bool,
+    always: bool,
+) -> None:
+    from notch_app.card.risk import DESTRUCTIVE_LINE, card_risk
+    from notch_app.card.scope_reach import always_label
+
+    tool = _destructive_tool(badge, color)
+    made = tool_facts(tool)
+    assert (made.danger_confirm, made.danger_badge) == facts
+    assert (DESTRUCTIVE_LINE in card_risk(tool, {"x": "a"}).lines) is risk_line
+    assert (always_label(tool, {"x": "a"}) is not None) is always
+
+
+def test_a_danger_confirm_alone_takes_always_allow_away_from_a_harmless_tool() -> None:
+    from notch_app.card.scope_reach import always_label
+
+    harmless = _destructive_tool(None, "danger").model_copy(update={"annotations": None})
+    assert tool_facts(harmless).danger_confirm
+    assert always_label(harmless, {"x": "a"}) is None
+    plain = _destructive_tool(None, None).model_copy(update={"annotations": None})
+    assert always_label(plain, {"x": "a"}) == "Always allow delete_it"

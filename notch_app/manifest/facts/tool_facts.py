@@ -32,7 +32,7 @@ import itertools
 import math
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Final, Literal
 
 from notch_app.manifest.acting import ActingVerdict, acting_verdict
@@ -231,6 +231,11 @@ class ToolFacts:
     fingerprint: str
     """`sha256:<hex>` of the RFC 8785 JSON of the card and the inputSchema: what a person
     agreed to when they turned Asks first off."""
+    danger_confirm: bool = False
+    """The card's confirm is drawn as dangerous (`color: danger`): never "Always allow"."""
+    danger_badge: bool = False
+    """The card shows a danger badge on every call (none behind a `visibleIf`): its
+    destructive hint is said there, not in a risk line too."""
     _declared: frozenset[str] = field(default=frozenset(), repr=False)
     _relations: dict[str, Relation | None] = field(default_factory=dict, repr=False)
 
@@ -395,7 +400,7 @@ def _made(tool: Tool) -> ToolFacts:
         # Defaults left out, so a new optional field in the view model does not by itself
         # reset everybody's choices.
         view = tool.confirmation.model_dump(mode="json", by_alias=True, exclude_defaults=True)
-    return _facts(
+    facts = _facts(
         tool.name,
         tool.input_schema,
         frozenset(bound),
@@ -403,6 +408,34 @@ def _made(tool: Tool) -> ToolFacts:
         acting_verdict(tool, has_card=False),
         _fingerprint(view, tool.input_schema),
     )
+    if tool.confirmation is None:
+        return facts
+    # Read from the card once per tool, not on every card and keystroke (the risk lines
+    # and the scope choices follow every edit).
+    danger = _card_danger(tool.confirmation.root)
+    return replace(facts, danger_confirm=danger[0], danger_badge=danger[1])
+
+
+def _card_danger(root: Any) -> tuple[bool, bool]:
+    """(a confirm drawn as dangerous, a danger badge shown on every call) in a card."""
+    from notch_app.manifest.model import ActionItem, BadgeBlock, ButtonBlock, walk_blocks
+
+    confirm = any(
+        isinstance(v.block, ActionItem | ButtonBlock)
+        and v.block.role == "confirm"
+        and v.block.color == "danger"
+        for v in walk_blocks(root, action_items=True)
+    )
+    hidden: set[int] = set()
+    badge = False
+    for visit in walk_blocks(root, pruned=hidden):
+        block = visit.block
+        if getattr(block, "visible_if", None):
+            hidden.add(id(block))
+        elif isinstance(block, BadgeBlock) and block.tone == "danger":
+            badge = True
+            break
+    return confirm, badge
 
 
 def _facts(
