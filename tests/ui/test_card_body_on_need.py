@@ -86,10 +86,13 @@ def _speech(
 ) -> CardView:
     """The bundled speech card as the overlay makes it (the asker's strip, the scopes)."""
     integration, _ = load_integration(MANIFESTS / "elevenlabs")
+    assert integration is not None
+    tool = integration.manifest.tool("generate_speech")
+    assert tool is not None
     if not later:
         monkeypatch.setattr(frame, "builds_later", lambda *_: False)
     view = CardView(
-        integration.manifest.tool("generate_speech"),
+        tool,
         {"text": text, "voice": "rachel"},
         base_dir=integration.folder,
         asker=asker_for(integration.manifest, integration.folder),
