@@ -251,3 +251,30 @@ def test_the_voice_words_stand_above_a_body_made_later(
     assert column.indexOf(words) == column.indexOf(body) - 1  # where the body always stood
     text = view.input_widget("text")
     assert text.isVisibleTo(view) and body.isAncestorOf(text)
+
+
+def test_tab_into_the_folded_speech_card_reaches_its_text_not_cancel(
+    qtbot: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Tab into a compact card with no field in view unfolds it and lands on its first
+    field. With the body made by that Tab and shown only by its column's next pass, the
+    Tab skipped the still-hidden fields and landed on Cancel: on the real notch a person
+    who then typed "Hello world" pressed Cancel with the space and declined the card
+    (tests/e2e/test_overlay_real_window.py caught it)."""
+    view = _speech(qtbot, monkeypatch, "Hello wrld", later=True, height=1080)
+    window = QWidget()
+    qtbot.addWidget(window)
+    view.setParent(window)
+    window.resize(480, 700)
+    window.show()
+    qtbot.waitExposed(window)
+    view.setFocus(Qt.FocusReason.MouseFocusReason)
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is view)
+    assert not _bodies(view)  # folded: no body yet
+    assert view.focusNextPrevChild(True)
+    first = view.editor("text").field
+    assert QApplication.focusWidget() is first
+    assert view.details is not None and view.details.opened
+    # And on from there as on a card whose body was made with it.
+    assert view.focusNextPrevChild(True)
+    assert QApplication.focusWidget() is view.editor("voice").field

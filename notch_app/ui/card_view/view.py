@@ -16,7 +16,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication, QInputEvent, QKeyEvent
 from PySide6.QtWidgets import QAbstractButton, QWidget
 
@@ -266,7 +266,15 @@ class CardView(QWidget):
         if self.details is not None and not self.details.opened:
             fields = [e.field for e in self._ctx.editors.values()]
             if not any(f.isVisibleTo(self) and f.isEnabled() for f in fields):
+                made_now = self._parts.body is None
                 self.details.set_open(True)
+                body = self._parts.body
+                if made_now and body is not None:
+                    # A body made by this Tab is shown by its column's next pass (a posted
+                    # call): shown and laid out now, so this Tab reaches its first field,
+                    # not the footer's Cancel past the fields still hidden.
+                    QCoreApplication.sendPostedEvents(body, QEvent.Type.MetaCall.value)
+                    self._parts.column.activate()
         return super().focusNextPrevChild(next)
 
     @property
