@@ -296,3 +296,12 @@ def test_a_typed_yes_needs_no_words_and_the_typed_words_are_a_yes_too(
         assert view.reply(typed)
         assert decisions and decisions[0][0] is True
         assert view.reply_words == typed
+
+
+def test_a_pair_the_recognizer_mishears_is_never_drawn_and_every_other_pair_is() -> None:
+    from notch_app.ui.voice.approval_words import MISHEARD_PAIRS, WordPicker
+
+    drawn = {tuple(WordPicker(seed).pick().split()) for seed in range(6000)}
+    assert not drawn & MISHEARD_PAIRS
+    every = {(a, b) for a in WORDS for b in WORDS if a != b}
+    assert drawn == every - MISHEARD_PAIRS  # no other pair was lost with it

@@ -34,7 +34,7 @@ MAX_ASKS = 2
 MAX_WRONG_WORDS = 3
 """Spoken yeses with other words than the card's, since the person last decided a card by
 hand or said the right words: at this many, a spoken yes approves nothing until they
-decide one by hand. A guess is right once in 272 pairs; this bounds how many are tried."""
+decide one by hand. A guess is right once in 271 pairs; this bounds how many are tried."""
 
 SAY_THE_WORDS = "Say yes and the words on the card."
 WRONG_WORDS = "Those are not the words on this card. " + SAY_THE_WORDS
