@@ -19,9 +19,10 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import (
@@ -36,6 +37,8 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QWidget
 
 from notch_app.bundled import bundled_folder
+
+_T = TypeVar("_T")
 
 ThemeName = Literal["dark", "light"]
 THEMES: tuple[ThemeName, ...] = ("dark", "light")
@@ -172,7 +175,16 @@ class Look:
         # palette, and one cache gave whichever a card asked for first to both.
         self._tints: dict[str, QPalette] = {}
         self._metrics: dict[str, QFontMetrics] = {}
+        self._kept: dict[str, Any] = {}
         self.base_palette = self._make_base_palette()
+
+    def kept(self, name: str, make: Callable[[], _T]) -> _T:
+        """`make()`, made once per look and kept under `name`: what a widget derives from
+        the theme alone (a palette, a measured size) is the same on every card."""
+        if name not in self._kept:
+            self._kept[name] = make()
+        value: _T = self._kept[name]
+        return value
 
     def color(self, token: str) -> QColor:
         """The colour of a palette token. KeyError for a token the theme lacks."""

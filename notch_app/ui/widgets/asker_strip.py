@@ -17,7 +17,6 @@ import contextlib
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Final
 
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QPainter, QPainterPath, QPaintEvent, QPixmap, QResizeEvent
@@ -29,7 +28,7 @@ from notch_app.runtime.askers import AskingProcess
 from notch_app.runtime.catalog import CatalogEntry
 from notch_app.ui.theme import Look
 from notch_app.ui.widgets.buttons import PillButton
-from notch_app.ui.widgets.integration_icon import integration_icon
+from notch_app.ui.widgets.integration_icon import integration_icon, kept_for_entry
 
 ICON_SIZE = 16
 _NAME_CHARS = 60
@@ -96,24 +95,15 @@ class Asker:
 _ICONS: dict[tuple[str, str, str | None], QPixmap] = {}
 
 
-_SOURCES: dict[int, tuple[CatalogEntry, str]] = {}
-"""id(a loaded entry) → (the entry, `source_of` it): each entry holds its own, so an id
-is never reused. A catalog reload makes new entries, which are looked at again."""
-_MAX_SOURCES: Final = 256
-
-
 def source_of(entry: CatalogEntry) -> str:
     """Where a loaded integration came from: THROUGH_GATEWAY for one a `notch mcp`
     gateway brought (folder or not), else `installed_from` its folder. Worked out once
     per loaded entry (resolving its folder is file system calls on every card)."""
-    kept = _SOURCES.get(id(entry))
-    if kept is not None and kept[0] is entry:
-        return kept[1]
-    source = THROUGH_GATEWAY if entry.through_gateway else installed_from(entry.folder)
-    if len(_SOURCES) >= _MAX_SOURCES:
-        _SOURCES.pop(next(iter(_SOURCES)))
-    _SOURCES[id(entry)] = (entry, source)
-    return source
+    return kept_for_entry(
+        entry,
+        "source",
+        lambda: THROUGH_GATEWAY if entry.through_gateway else installed_from(entry.folder),
+    )
 
 
 def asker_for(

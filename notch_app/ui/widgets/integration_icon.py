@@ -12,9 +12,10 @@ import base64
 import binascii
 import contextlib
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 from PySide6.QtCore import QByteArray, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QIcon, QPainter, QPainterPath, QPixmap
@@ -24,6 +25,7 @@ from notch_app.manifest.model import Manifest
 if TYPE_CHECKING:
     from notch_app.runtime.catalog import CatalogEntry
 
+_T = TypeVar("_T")
 _MAX_ICON_BYTES = 512 * 1024
 _MONOGRAM_COLOURS = ("#4c8dff", "#30a46c", "#e5484d", "#f5a524", "#8e4ec6", "#12a594", "#d6409f")
 
@@ -95,26 +97,35 @@ class InstalledIcon:
 
 _DRAWN: dict[tuple[InstalledIcon, int, float], QPixmap] = {}
 
-_OF_ENTRIES: dict[int, tuple[CatalogEntry, InstalledIcon]] = {}
-"""id(a loaded catalog entry) → (the entry, its icon): each entry holds its own, so an
-id is never reused while it is kept. A catalog reload makes new entries."""
+_ENTRIES: dict[int, tuple[CatalogEntry, dict[str, Any]]] = {}
+"""id(a loaded catalog entry) → (the entry, what was worked out of it by name): each entry
+holds its own, so an id is never reused while it is kept. A catalog reload or a
+reinstall makes new entries, which are looked at again."""
 _MAX_ENTRIES: Final = 256
+
+
+def kept_for_entry(entry: CatalogEntry, name: str, make: Callable[[], _T]) -> _T:
+    """`make()`, worked out once per loaded catalog entry and kept under `name`: what the
+    card shows of where an integration came from and its icon is read from its folder,
+    file system calls that would otherwise run on every card."""
+    kept = _ENTRIES.get(id(entry))
+    if kept is None or kept[0] is not entry:
+        if len(_ENTRIES) >= _MAX_ENTRIES:
+            _ENTRIES.pop(next(iter(_ENTRIES)))
+        kept = _ENTRIES[id(entry)] = (entry, {})
+    values = kept[1]
+    if name not in values:
+        values[name] = make()
+    value: _T = values[name]
+    return value
 
 
 def installed_icon(entry: CatalogEntry) -> InstalledIcon:
     """The icon of a loaded catalog entry as installed (`InstalledIcon.of` its manifest
-    and folder), worked out once per entry, as `asker_strip.source_of` is: `of` looks at
-    the icon file (its stamp) on every card. Reloading or reinstalling makes new
-    entries, looked at again: an icon replaced in the folder shows from the next
-    reload, and a reinstall into the same folder is drawn anew. Never raises."""
-    kept = _OF_ENTRIES.get(id(entry))
-    if kept is not None and kept[0] is entry:
-        return kept[1]
-    icon = InstalledIcon.of(entry.manifest, entry.folder)
-    if len(_OF_ENTRIES) >= _MAX_ENTRIES:
-        _OF_ENTRIES.pop(next(iter(_OF_ENTRIES)))
-    _OF_ENTRIES[id(entry)] = (entry, icon)
-    return icon
+    and folder), worked out once per entry: `of` looks at the icon file (its stamp) on
+    every card. An icon replaced in the folder shows from the next reload, and a
+    reinstall into the same folder is drawn anew. Never raises."""
+    return kept_for_entry(entry, "icon", lambda: InstalledIcon.of(entry.manifest, entry.folder))
 
 
 def _draw(

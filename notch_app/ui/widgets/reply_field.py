@@ -46,19 +46,15 @@ def refusal(text: str) -> str | None:
     return None
 
 
-_SIZES: dict[int, tuple[Look, QSize]] = {}
-"""id(a look) → (the look, the invitation's size): the same words in the same font on
-every card, measured once (a card's layout passes ask for it several times)."""
-
-
 def _invitation_size(look: Look) -> QSize:
-    kept = _SIZES.get(id(look))
-    if kept is not None and kept[0] is look:
-        return kept[1]
-    fm = look.font_metrics("caption")
-    size = QSize(fm.horizontalAdvance(INVITATION) + 4, fm.height() + 2)
-    _SIZES[id(look)] = (look, size)
-    return size
+    """The invitation's size: the same words in the same font on every card, measured
+    once per look (a card's layout passes ask for it several times)."""
+
+    def measure() -> QSize:
+        fm = look.font_metrics("caption")
+        return QSize(fm.horizontalAdvance(INVITATION) + 4, fm.height() + 2)
+
+    return look.kept("reply:invitation", measure)
 
 
 class _Invitation(QAbstractButton):

@@ -54,9 +54,6 @@ _FLAGS: Final = int(
 """How a ScopeButton's words are measured and drawn: worked out once, not on each of the
 ~25 size questions and the paint of every card (Qt flag arithmetic costs microseconds)."""
 
-_PALETTES: dict[int, tuple[Look, QPalette]] = {}
-"""id(a look) → (the look, the choices' palette): the same two colours on every card."""
-
 
 class ScopeButton(QPushButton):
     """A flat link-coloured choice whose words wrap onto more lines where the card is too
@@ -148,16 +145,17 @@ class ScopeButton(QPushButton):
 
 
 def _link_palette(look: Look) -> QPalette:
-    """The link colour while confirm is open; faint, like the held confirm, while not."""
-    kept = _PALETTES.get(id(look))
-    if kept is not None and kept[0] is look:
-        return kept[1]
-    palette = QPalette(look.tinted_palette("ShowMore", QPalette.ColorRole.ButtonText, "link"))
-    palette.setColor(
-        QPalette.ColorGroup.Disabled, QPalette.ColorRole.ButtonText, look.color("text_faint")
-    )
-    _PALETTES[id(look)] = (look, palette)
-    return palette
+    """The link colour while confirm is open; faint, like the held confirm, while not:
+    the same two colours on every card of a look."""
+
+    def make() -> QPalette:
+        palette = QPalette(look.tinted_palette("ShowMore", QPalette.ColorRole.ButtonText, "link"))
+        palette.setColor(
+            QPalette.ColorGroup.Disabled, QPalette.ColorRole.ButtonText, look.color("text_faint")
+        )
+        return palette
+
+    return look.kept("scope-choices:link", make)
 
 
 class _Buttons(dict[Literal["session", "always"], "ScopeButton"]):
