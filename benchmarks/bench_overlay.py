@@ -271,6 +271,7 @@ def figures(samples: list[tuple[str, float, tuple[float, ...]]]) -> dict[str, An
         "p99_ms": round(percentile(all_ms, 99), 2),
         "max_ms": round(max(all_ms), 2),
         "per_tool_p50_ms": {k: round(statistics.median(v), 2) for k, v in by_tool.items()},
+        "per_tool_p90_ms": {k: round(percentile(v, 90), 2) for k, v in by_tool.items()},
         "stages_p50_ms": {
             name: round(statistics.median(s[i] for _, _, s in samples), 2)
             for i, name in enumerate(STAGES)
@@ -328,7 +329,8 @@ def side_by_side(opts: argparse.Namespace) -> int:
         print(f"  p50 {stage:<18}{b:>16.2f}{n:>12.2f}")
     for tool in base["per_tool_p50_ms"]:
         b, n = base["per_tool_p50_ms"][tool], now["per_tool_p50_ms"][tool]
-        print(f"  p50 {tool:<18}{b:>16.2f}{n:>12.2f}")
+        b90, n90 = base["per_tool_p90_ms"][tool], now["per_tool_p90_ms"][tool]
+        print(f"  p50 {tool:<18}{b:>16.2f}{n:>12.2f}    p90 {b90:.2f} → {n90:.2f}")
     for label in ("base", "now"):
         i = idle[label]["idle"]
         print(
