@@ -21,7 +21,6 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QPlainTextEdit,
     QScrollArea,
-    QTextBrowser,
     QWidget,
 )
 
@@ -35,6 +34,7 @@ from notch_app.ui.widgets.chips_box import Chip
 from notch_app.ui.widgets.details_fold import FoldedFacts
 from notch_app.ui.widgets.fields import FieldFrame, LabeledLine, Switch
 from notch_app.ui.widgets.label_text import unshown
+from notch_app.ui.widgets.markdown_view import MarkdownView
 
 TYPED_CHARS = 256
 """Values up to this long are typed key by key; longer ones are pasted (as a person
@@ -211,7 +211,7 @@ class CardDriver:
                 text = "\n".join(f"{k}: {v}" for k, v in w.drawn().items())
             elif isinstance(w, QLabel | QAbstractButton):
                 text = w.text()
-            elif isinstance(w, QTextBrowser):
+            elif isinstance(w, MarkdownView):  # drawn, or under its text browser
                 text = w.toPlainText()
             elif isinstance(w, QComboBox):
                 text = w.currentText()

@@ -6,23 +6,35 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QSize, Qt, QUrl, Signal
+from PySide6.QtCore import QEvent, QPointF, QSize, Qt, QUrl, Signal
 from PySide6.QtGui import (
+    QAbstractTextDocumentLayout,
     QColor,
+    QEnterEvent,
     QImage,
+    QMouseEvent,
     QPainter,
+    QPaintEvent,
     QPalette,
+    QResizeEvent,
     QTextCharFormat,
     QTextCursor,
     QTextDocument,
+    QTextOption,
 )
-from PySide6.QtWidgets import QFrame, QSizePolicy, QTextBrowser, QWidget
+from PySide6.QtWidgets import QFrame, QSizePolicy, QStyle, QTextBrowser, QWidget
 
 ALLOWED_LINK_SCHEMES = frozenset({"https", "http", "mailto"})
 _FEATURES = QTextDocument.MarkdownFeature(
     QTextDocument.MarkdownFeature.MarkdownDialectGitHub.value
     | QTextDocument.MarkdownFeature.MarkdownNoHTML.value
 )
+
+_UNLAID_WIDTH = 640 - 2
+"""The width the text is fitted to before the view is first laid out: a parentless
+widget is 640 px wide, and the text browser the view used to be measured its viewport,
+still inside its default 1 px frame until its first resize. Kept so that cards lay out
+exactly as they did."""
 
 
 def link_allowed(url: str) -> bool:
@@ -64,29 +76,92 @@ class SafeDocument(QTextDocument):
         return None
 
 
-class MarkdownView(QTextBrowser):
-    """Read-only markdown, sized to its content up to `max_height` (then it scrolls)."""
+def _tint_links(doc: QTextDocument, color: QColor) -> None:
+    """Recolour the links of `doc` with `color`: the markdown importer colours them from
+    the application palette; the card's theme keeps them readable on the glass."""
+    block = doc.begin()
+    while block.isValid():
+        it = block.begin()
+        while not it.atEnd():
+            fragment = it.fragment()
+            if fragment.isValid() and fragment.charFormat().isAnchor():
+                cursor = QTextCursor(doc)
+                cursor.setPosition(fragment.position())
+                cursor.setPosition(
+                    fragment.position() + fragment.length(), QTextCursor.MoveMode.KeepAnchor
+                )
+                fmt = QTextCharFormat()
+                fmt.setForeground(color)
+                cursor.mergeCharFormat(fmt)
+            it += 1
+        block = block.next()
+
+
+class _Browser(QTextBrowser):
+    """The text browser a MarkdownView puts over itself when its text scrolls or the
+    pointer comes over it: the same document, drawn the same way, with what a text
+    browser adds (selection, Copy, the link under the pointer, a scroll bar)."""
+
+    def __init__(self, view: MarkdownView) -> None:
+        super().__init__(view)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.setOpenLinks(False)
+        self.setOpenExternalLinks(False)
+        self.setGeometry(view.rect())
+        self.setDocument(view.document())
+
+    def loadResource(self, type: int, name: QUrl | str) -> Any:
+        return self.document().loadResource(type, name)
+
+
+class MarkdownView(QWidget):
+    """Read-only markdown, sized to its content up to `max_height` (then it scrolls).
+
+    While its text fits and no pointer has come over it, the view draws its document
+    itself (as a text browser would: same font, palette, wrapping and width), which
+    costs a card a fraction of a text browser's scroll area, viewport and scroll bars.
+    A text browser over the same document takes over for good when the text has to
+    scroll or the pointer first comes over it, to select, copy or hover a link. Links
+    are reported either way through `anchorClicked`, then `linkRequested` if allowed.
+    """
 
     linkRequested = Signal(str)
+    anchorClicked = Signal(QUrl)
 
     def __init__(self, max_height: int = 260, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("Markdown")
         self._doc = SafeDocument(self)
-        self.setDocument(self._doc)
         self._doc.setDocumentMargin(0)
-        self.setOpenLinks(False)
-        self.setOpenExternalLinks(False)
-        self.setFrameShape(QFrame.Shape.NoFrame)
-        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        option = self._doc.defaultTextOption()  # a text browser's wrapping
+        option.setWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
+        self._doc.setDefaultTextOption(option)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self._max_height = max_height
+        self._width = _UNLAID_WIDTH
+        self._browser: _Browser | None = None
+        self._link_color: QColor | None = None
+        self._pressed = ""
         self.anchorClicked.connect(self._on_anchor)
 
     @property
     def refused_resources(self) -> list[str]:
         return list(self._doc.refused)
+
+    @property
+    def browser(self) -> QTextBrowser | None:
+        """The text browser over the view, once the text scrolls or a pointer came."""
+        return self._browser
+
+    def document(self) -> QTextDocument:
+        return self._doc
+
+    def toPlainText(self) -> str:
+        return self._doc.toPlainText()
 
     def set_link_color(self, color: str) -> None:
         """Links take the theme's link colour (Qt reads it from the palette, not QSS)."""
@@ -97,31 +172,10 @@ class MarkdownView(QTextBrowser):
 
     def set_markdown(self, text: str) -> None:
         self._doc.setMarkdown(text, _FEATURES)
-        self._tint_links()
+        if self._link_color is not None:
+            _tint_links(self._doc, self._link_color)
+        self.setAccessibleName(self._doc.toPlainText())
         self._fit()
-
-    def _tint_links(self) -> None:
-        # The markdown importer colours links from the application palette; recolour them
-        # with the card's theme so they stay readable on the glass.
-        color = getattr(self, "_link_color", None)
-        if color is None:
-            return
-        block = self._doc.begin()
-        while block.isValid():
-            it = block.begin()
-            while not it.atEnd():
-                fragment = it.fragment()
-                if fragment.isValid() and fragment.charFormat().isAnchor():
-                    cursor = QTextCursor(self._doc)
-                    cursor.setPosition(fragment.position())
-                    cursor.setPosition(
-                        fragment.position() + fragment.length(), QTextCursor.MoveMode.KeepAnchor
-                    )
-                    fmt = QTextCharFormat()
-                    fmt.setForeground(color)
-                    cursor.mergeCharFormat(fmt)
-                it += 1
-            block = block.next()
 
     def loadResource(self, type: int, name: QUrl | str) -> Any:
         return self._doc.loadResource(type, name)
@@ -133,19 +187,83 @@ class MarkdownView(QTextBrowser):
             self.linkRequested.emit(text)
 
     def _fit(self) -> None:
-        width = max(self.viewport().width(), 50)
+        browser = self._browser
+        width = max(browser.viewport().width() if browser is not None else self._width, 50)
         self._doc.setTextWidth(width)
         h = int(self._doc.size().height()) + 2
         self.setFixedHeight(min(h, self._max_height))
-        self.setVerticalScrollBarPolicy(
-            Qt.ScrollBarPolicy.ScrollBarAsNeeded
-            if h > self._max_height
-            else Qt.ScrollBarPolicy.ScrollBarAlwaysOff
-        )
+        if h > self._max_height and browser is None:
+            browser = self._take_over()
+        if browser is not None:
+            browser.setVerticalScrollBarPolicy(
+                Qt.ScrollBarPolicy.ScrollBarAsNeeded
+                if h > self._max_height
+                else Qt.ScrollBarPolicy.ScrollBarAlwaysOff
+            )
 
-    def resizeEvent(self, event: Any) -> None:
+    def _take_over(self) -> _Browser:
+        """Put the text browser over the view (once): it draws and scrolls from now on."""
+        browser = _Browser(self)
+        browser.anchorClicked.connect(self.anchorClicked)
+        self._browser = browser
+        browser.show()
+        self.update()
+        return browser
+
+    # ---- events ------------------------------------------------------------------------
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() in (QEvent.Type.FontChange, QEvent.Type.ApplicationFontChange):
+            self._doc.setDefaultFont(self.font())  # as a text browser does
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
+        if self._browser is not None:
+            self._browser.setGeometry(self.rect())
+        self._width = self.width()
         self._fit()
+
+    def enterEvent(self, event: QEnterEvent) -> None:
+        if self._browser is None:
+            self._take_over()
+        super().enterEvent(event)
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        if self._browser is not None:
+            return
+        painter = QPainter(self)
+        context = QAbstractTextDocumentLayout.PaintContext()
+        context.palette = self.palette()
+        context.clip = event.rect().toRectF()
+        painter.setClipRect(event.rect(), Qt.ClipOperation.IntersectClip)
+        self._doc.documentLayout().draw(painter, context)
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        # Without a pointer over it first (a synthesized click): links still work.
+        left = event.button() == Qt.MouseButton.LeftButton
+        self._pressed = self._anchor_at(event.position()) if left else ""
+        super().mousePressEvent(event)
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
+        pressed, self._pressed = self._pressed, ""
+        left = event.button() == Qt.MouseButton.LeftButton
+        if left and pressed and self._anchor_at(event.position()) == pressed:
+            self.anchorClicked.emit(QUrl(pressed))
+        super().mouseReleaseEvent(event)
+
+    def _anchor_at(self, pos: QPointF) -> str:
+        return str(self._doc.documentLayout().anchorAt(pos))
+
+    # ---- size --------------------------------------------------------------------------
 
     def sizeHint(self) -> QSize:
         return QSize(200, self.height())
+
+    def minimumSizeHint(self) -> QSize:
+        # A scroll area's: room for both scroll bars, as the text browser had.
+        style = self.style()
+        extent = style.pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent, None, self)
+        least = style.pixelMetric(QStyle.PixelMetric.PM_ScrollBarSliderMin, None, self)
+        side = 3 * extent + least
+        return QSize(side, side)
