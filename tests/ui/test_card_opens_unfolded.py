@@ -116,3 +116,34 @@ def test_a_noticed_card_asked_for_its_facts_while_open_keeps_them_hidden(qtbot: 
     details.set_open(False)
     QApplication.processEvents()
     assert facts.isVisible() and facts.facts()
+
+
+def test_a_card_opening_unfolded_is_made_open_without_a_fold_pass(
+    qtbot: Any, monkeypatch: Any
+) -> None:
+    """Never folded, it is not unfolded: no `show` pass (each holder shown again), the
+    toggle made open with its words said once, and it says all a card opened says."""
+    from notch_app.ui.card_view.fold import CardFold
+    from notch_app.ui.widgets.details_fold import DetailsToggle
+
+    shows: list[bool] = []
+    real_show = CardFold.show
+    monkeypatch.setattr(CardFold, "show", lambda fold, o: (shows.append(o), real_show(fold, o)))
+    said: list[bool] = []
+    real_say = DetailsToggle._say
+    monkeypatch.setattr(DetailsToggle, "_say", lambda t: (said.append(t.opened), real_say(t)))
+    view = _card(qtbot, "")
+    assert shows == [] and said == [True]
+    details = view.details
+    assert details is not None and details.opened and details.ever_opened
+    assert details.text() == "Hide details \u25b4"
+    assert details.toolTip() == "Back to the short card"
+    assert details.accessibleName() == "Hide details"
+    assert view.input_widget("subject").isVisible()
+    assert "Open Details" not in " ".join(view.state().unseen())
+    view.state().set("subject", "Lunch")
+    view.setFocus()
+    details.set_open(False)  # folded as a card opened by Details folds
+    QApplication.processEvents()
+    assert shows == [False] and not view.input_widget("subject").isVisible()
+    assert details.toolTip() == "Show and edit all 2 fields"

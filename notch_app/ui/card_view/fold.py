@@ -255,8 +255,13 @@ class CardFold:
         frame = self._frame
         width = frame.width - 40
         self._inputs = inputs
-        toggle = DetailsToggle(self._ctx.look, frame.column.parentWidget())
-        toggle.set_count(len(inputs))
+        # A card that opens unfolded was never folded (`fold_plan`): its blocks are all
+        # built and on show, so it is made open, not opened (a full `show` pass, each
+        # holder shown again, was half of the fold's work on the invoice card).
+        made_open = opens and not self._unbuilt
+        toggle = DetailsToggle(
+            self._ctx.look, frame.column.parentWidget(), count=len(inputs), opened=made_open
+        )
         choices = scope_choices.layout() if scope_choices is not None else None
         room = width - toggle.sizeHint().width() - 12
         if isinstance(choices, QHBoxLayout) and choices.sizeHint().width() <= room:
@@ -270,14 +275,27 @@ class CardFold:
         self.details = toggle
         self._ctx.focus_chain.append(toggle)
         toggle.toggled_open.connect(self.show)
-        # Both ways below end in `show`, which refreshes the headline, the confirm words
-        # and the facts once (a refresh here as well was a fourth of the fold's work).
-        # A risky call is not unfolded for its risk: its risk lines stand above the body
-        # and what runs as written (the command, the diff) is always in the first view.
-        if opens:
-            toggle.set_open(True)
+        # Each way below refreshes the headline, the confirm words and the facts once (a
+        # refresh here as well was a fourth of the fold's work). A risky call is not
+        # unfolded for its risk: its risk lines stand above the body and what runs as
+        # written (the command, the diff) is always in the first view.
+        if made_open:
+            self._opened_at_start()
+        elif opens:
+            toggle.set_open(True)  # builds what waited (`show`)
         else:
             self.show(False)
+
+    def _opened_at_start(self) -> None:
+        """What `show(True)` leaves on a card that opens unfolded, without its work: no
+        block to build, no holder hidden, no folded field's reason to say again."""
+        for holder in self.holders:
+            if holder.isHidden():  # none is: only a fold hides one
+                holder.setVisible(True)
+        self._refresh()
+        self._ctx.state.seen(DETAILS_KEY)  # every folded value is on the card
+        if self._frame.body is not None:
+            self._frame.body.refresh()
 
     @property
     def facts(self) -> FoldedFacts | None:

@@ -500,7 +500,11 @@ class DetailsToggle(QPushButton):
 
     toggled_open = Signal(bool)
 
-    def __init__(self, look: Look, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, look: Look, parent: QWidget | None = None, *, count: int = 0, opened: bool = False
+    ) -> None:
+        """`count`: the folded fields its tooltip names; `opened`: made open, on a card
+        that opens unfolded (its words and tooltip said once, `toggled_open` not sent)."""
         super().__init__(parent)
         self.setObjectName("DetailsToggle")
         self.setCursor(Qt.CursorShape.PointingHandCursor)
@@ -508,10 +512,10 @@ class DetailsToggle(QPushButton):
         self.setFocusPolicy(Qt.FocusPolicy.TabFocus)
         style_text(self, "DetailsToggle", look)
         self._look = look
-        self.opened = False
-        self.ever_opened = False
+        self.opened = opened
+        self.ever_opened = opened
         """Opened at least once: every folded value has been on the card whole."""
-        self._count = 0
+        self._count = count
         self._measured: tuple[str, QSize] | None = None
         # Drawn by itself, not by a style sheet of its own: that cost ~0.2 ms per card
         # (a style object made and the sheet parsed each time). The look is the sheet's:
