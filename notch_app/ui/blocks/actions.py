@@ -3,9 +3,11 @@ pill; every other button is a quiet ghost. Only confirm is gated (by CardView)."
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QCursor
 from PySide6.QtWidgets import QHBoxLayout, QWidget
 
 from notch_app.manifest.model import ActionsBlock, ButtonBlock
@@ -14,7 +16,12 @@ from notch_app.ui.widgets.buttons import PillButton
 from notch_app.ui.widgets.flow_layout import FlowLayout
 from notch_app.ui.widgets.label_text import shown
 
-_HAND = Qt.CursorShape.PointingHandCursor  # read once: each `Qt.…` lookup is a Python call
+
+@cache
+def _hand() -> QCursor:
+    """The pointing hand, made once (needs the application): a button given the shape
+    makes a new QCursor from it each time."""
+    return QCursor(Qt.CursorShape.PointingHandCursor)
 
 
 def action_button(item: Any, ctx: CardContext) -> PillButton:
@@ -25,13 +32,14 @@ def action_button(item: Any, ctx: CardContext) -> PillButton:
     button = PillButton(
         ctx.look, "primary" if primary else "ghost", item.color or "", parent=ctx.parent
     )
-    button.setCursor(_HAND)
+    button.setCursor(_hand())
     button.setProperty("role", item.role)
     button.setAutoDefault(False)
 
     def show_label(text: str) -> None:
-        button.setText(shown(text))  # whole: the label says what the press does
-        button.setAccessibleName(shown(text))
+        label = shown(text)  # whole: the label says what the press does
+        button.setText(label)
+        button.setAccessibleName(label)
         button.updateGeometry()
 
     ctx.bind_text(item.label, show_label)

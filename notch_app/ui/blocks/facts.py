@@ -25,8 +25,8 @@ from notch_app.card.paths import MISSING
 from notch_app.manifest.model import KeyValueBlock, ListBlock, ListItemBlock, MetadataBlock
 from notch_app.manifest.paths import parse_single_binding
 from notch_app.ui.blocks._context import CardContext
-from notch_app.ui.blocks.text import wrapped_label
-from notch_app.ui.theme import Look, style_text
+from notch_app.ui.blocks.text import give_text_style, wrapped_label
+from notch_app.ui.theme import Look
 from notch_app.ui.widgets.label_text import MAX_SHOWN_CHARS, shown
 
 _TOP: Final = Qt.AlignmentFlag.AlignTop
@@ -46,12 +46,14 @@ class KeyValueBuilder:
         grid.setHorizontalSpacing(14)
         grid.setVerticalSpacing(6)
         grid.setColumnStretch(1, 1)
+        # Each label made inside the box (one made parentless and moved in by the grid
+        # costs a reparent, its font and palette resolved again).
         for row, item in enumerate(block.items):
-            key = wrapped_label("KeyLabel", look)
+            key = wrapped_label("KeyLabel", look, parent=box)
             key.setText(shown(item.label, 200))
             key.setAlignment(_LEFT_TOP)
             key.setMaximumWidth(150)
-            value = wrapped_label("KeyValue", look)
+            value = wrapped_label("KeyValue", look, parent=box)
             ctx.bind_text(item.value, _setter(value))
             grid.addWidget(key, row, 0, _TOP)
             grid.addWidget(value, row, 1)
@@ -109,7 +111,7 @@ def _small_label(text: str, role: str, look: Look, parent: QWidget | None = None
     label = QLabel(text, parent)
     label.setObjectName(role)
     label.setTextFormat(Qt.TextFormat.PlainText)
-    style_text(label, role, look)
+    give_text_style(label, role, look)
     return label
 
 

@@ -8,8 +8,7 @@ from PySide6.QtWidgets import QBoxLayout, QHBoxLayout, QVBoxLayout, QWidget
 
 from notch_app.manifest.model import CardBlock, StackBlock
 from notch_app.ui.blocks._context import CardContext
-from notch_app.ui.blocks.text import wrapped_label
-from notch_app.ui.theme import style_text
+from notch_app.ui.blocks.text import give_text_style, wrapped_label
 from notch_app.ui.widgets.shapes import GlassFrame
 
 
@@ -20,7 +19,7 @@ def add_card_header(
     (a section) has a smaller title."""
     if block.title:
         title = wrapped_label("CardTitle", parent=ctx.parent)
-        style_text(title, "SectionTitle" if nested else "CardTitle", ctx.look)
+        give_text_style(title, "SectionTitle" if nested else "CardTitle", ctx.look)
         ctx.bind_text(block.title, title.setText)
         layout.addWidget(title)
     if block.subtitle:
@@ -59,11 +58,13 @@ class StackBuilder:
         # their natural size. Everything hangs from the top edge.
         flowing = [c.type in _FLOWING for c in block.children]
         for child, flows in zip(block.children, flowing, strict=True):
-            layout.addWidget(ctx.build(child, box), 1 if flows else 0, Qt.AlignmentFlag.AlignTop)
+            layout.addWidget(ctx.build(child, box), 1 if flows else 0, _TOP)
         if not any(flowing):
             layout.addStretch(1)
         return box
 
+
+_TOP = Qt.AlignmentFlag.AlignTop  # read once: each `Qt.…` lookup is a Python call
 
 _FLOWING = frozenset(
     {

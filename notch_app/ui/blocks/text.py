@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QEnterEvent
+from PySide6.QtGui import QEnterEvent, QFont, QPalette
 from PySide6.QtWidgets import QLabel, QWidget
 
 from notch_app.manifest.facts import name_words
 from notch_app.manifest.model import MarkdownBlock, TextBlock
 from notch_app.manifest.paths import MalformedBinding, find_bindings
 from notch_app.ui.blocks._context import CardContext
-from notch_app.ui.theme import Look, style_text
+from notch_app.ui.theme import Look
 from notch_app.ui.widgets.code_view import CodeView
 from notch_app.ui.widgets.label_text import shown
 from notch_app.ui.widgets.markdown_view import MarkdownView
@@ -30,6 +30,9 @@ class SelectableLabel(QLabel):
         super().enterEvent(event)
 
 
+_PLAIN = Qt.TextFormat.PlainText  # read once: each `Qt.…` lookup is a Python call
+
+
 def wrapped_label(
     object_name: str | None = None,
     look: Look | None = None,
@@ -41,13 +44,33 @@ def wrapped_label(
     unless told otherwise. With `look`, it takes the font and colour of the text role
     named `object_name` in `resources/theme/card.json`."""
     label = SelectableLabel(parent) if selectable else QLabel(parent)
-    label.setTextFormat(Qt.TextFormat.PlainText)
+    label.setTextFormat(_PLAIN)
     label.setWordWrap(True)
     if object_name:
         label.setObjectName(object_name)
         if look is not None:
-            style_text(label, object_name, look)
+            give_text_style(label, object_name, look)
     return label
+
+
+def give_text_style(widget: QWidget, role: str, look: Look) -> None:
+    """`style_text`, with what the role sets (a font, a palette, or neither) decided
+    once per look and role: a card styles a dozen labels, each asking the same."""
+    font, palette = look.kept(f"text-style:{role}", lambda: _text_style(role, look))
+    if font is not None:
+        widget.setFont(font)
+    if palette is not None:
+        widget.setPalette(palette)
+
+
+def _text_style(role: str, look: Look) -> tuple[QFont | None, QPalette | None]:
+    """What `style_text` sets for `role`: the font unless it is the base font, the
+    palette unless the colour is the base colour (nothing for the base role)."""
+    if role == "base":
+        return None, None
+    font = None if look.same_font_as_base(role) else look.font(role)
+    same_colour = look.text_color(role) == look.text_color("base")
+    return font, None if same_colour else look.text_palette(role)
 
 
 class TextBuilder:
@@ -62,11 +85,9 @@ class TextBuilder:
             ctx.focusable(view.panel)
             ctx.bind_text(block.text, view.set_text)
             return view
+        # Plain text, word-wrapped (`wrapped_label`), in the variant's font and colour.
         label = wrapped_label(parent=ctx.parent)
-        label.setTextFormat(Qt.TextFormat.PlainText)
-        label.setWordWrap(True)
-        label.setProperty("variant", block.variant)
-        style_text(label, block.variant, ctx.look)
+        give_text_style(label, block.variant, ctx.look)
         ctx.bind_text(block.text, lambda t: label.setText(shown(t)))
         return label
 
@@ -87,7 +108,13 @@ def _bounded(text: str) -> str:
     return text if len(text) <= _MAX_MARKDOWN_CHARS else text[:_MAX_MARKDOWN_CHARS] + "…"
 
 
-__all__ = ["MarkdownBuilder", "SelectableLabel", "TextBuilder", "wrapped_label"]
+__all__ = [
+    "MarkdownBuilder",
+    "SelectableLabel",
+    "TextBuilder",
+    "give_text_style",
+    "wrapped_label",
+]
 
 
 def _bound_words(template: str) -> set[str]:
