@@ -105,6 +105,9 @@ class CardContext:
     _money: dict[str, tuple[tuple[Any, ...], str]] = field(default_factory=dict)
     """Per template with an amount and its currency: the values it was said from, and
     what it said (a keystroke elsewhere costs a few lookups, not a new sentence)."""
+    _amounts: dict[str, tuple[Any, str]] = field(default_factory=dict)
+    """Per amount's path: the arguments it was said from and its words ("€1,250.00").
+    A title and a confirm that both say "{{amount}} {{currency}}" say it once."""
 
     def __post_init__(self) -> None:
         self.look = look(self.theme)
@@ -147,7 +150,7 @@ class CardContext:
         for start, end, amount in pairs:
             said.append(state.text(template[at:start]) if start > at else "")
             pair = state.text(template[start:end])
-            money = fact_words(state.tool, arguments, amount)
+            money = self._amount_words(amount, arguments)
             plain = state.text("{{" + amount + "}}")
             said.append(mark_invisible(money) if money and money != plain else pair)
             at = end
@@ -155,6 +158,16 @@ class CardContext:
         text = "".join(said)
         self._money[template] = (values, text)
         return text
+
+    def _amount_words(self, amount: str, arguments: Any) -> str:
+        """`fact_words` for the amount at `amount`, said again only when the arguments
+        changed (each change makes a new arguments mapping: `CardState.arguments`)."""
+        kept = self._amounts.get(amount)
+        if kept is not None and kept[0] is arguments:
+            return kept[1]
+        words = fact_words(self.state.tool, arguments, amount)
+        self._amounts[amount] = (arguments, words)
+        return words
 
     def bind_text(self, template: str, apply: Callable[[str], None]) -> None:
         """Show `template` through `apply` now, and again whenever its bindings change."""

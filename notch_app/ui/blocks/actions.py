@@ -33,7 +33,7 @@ def action_button(item: Any, ctx: CardContext) -> PillButton:
         ctx.look, "primary" if primary else "ghost", item.color or "", parent=ctx.parent
     )
     button.setCursor(_hand())
-    button.setProperty("role", item.role)
+    button.role = item.role  # the Qt property "role"
     button.setAutoDefault(False)
 
     def show_label(text: str) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from typing import Any
 
 from PySide6.QtCore import Qt
@@ -18,6 +19,10 @@ from notch_app.ui.widgets.shapes import Badge, ProgressLine, Rule
 
 _IMAGE_MAX_WIDTH = 400
 _STEPS = 1000  # QProgressBar is integer-valued: fractions become thousandths
+_PLAIN = Qt.TextFormat.PlainText  # read once: each `Qt.…` lookup is a Python call
+# One policy for every badge (setSizePolicy copies it).
+_BADGE_POLICY = QSizePolicy(QSizePolicy.Policy.Maximum, QSizePolicy.Policy.Fixed)
+_bindings = lru_cache(maxsize=256)(find_bindings)  # one parse per progress value (read only)
 
 
 class ImageBuilder:
@@ -42,9 +47,9 @@ class BadgeBuilder:
         # a third of its build, and each was one more widget to lay out and paint).
         badge = Badge(ctx.look, block.tone, ctx.parent)
         badge.setObjectName("Badge")
-        badge.setTextFormat(Qt.TextFormat.PlainText)
+        badge.setTextFormat(_PLAIN)
         badge.setProperty("tone", block.tone)
-        badge.setSizePolicy(QSizePolicy.Policy.Maximum, QSizePolicy.Policy.Fixed)
+        badge.setSizePolicy(_BADGE_POLICY)
         ctx.bind_text(block.text, lambda t: badge.setText(shown(t, 80)))
         return badge
 
@@ -70,7 +75,7 @@ class ProgressBuilder:
         if block.label:
             label = QLabel(box)
             label.setObjectName("ProgressLabel")
-            label.setTextFormat(Qt.TextFormat.PlainText)
+            label.setTextFormat(_PLAIN)
             give_text_style(label, "ProgressLabel", ctx.look)
             ctx.bind_text(block.label, lambda t: label.setText(shown(t, 200)))
             layout.addWidget(label)
@@ -84,7 +89,7 @@ class ProgressBuilder:
             bar.setAccessibleName(f"{round(fraction * 100)}%")
 
         if isinstance(block.value, str):
-            found = find_bindings(block.value)
+            found = _bindings(block.value)
             if found:
                 ctx.watch(found[0].path, show)
             else:

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from PySide6.QtCore import QRect, QRectF, QSize, Qt
+from PySide6.QtCore import Property, QRect, QRectF, QSize, Qt
 from PySide6.QtGui import (
     QColor,
+    QFont,
     QPainter,
     QPaintEvent,
 )
@@ -63,8 +64,21 @@ class PillButton(QPushButton):
         self.setSizePolicy(_POLICY)
         role = "SmallButton" if small else ("PrimaryButton" if kind == "primary" else "Button")
         self._role = role
-        if not look.same_font_as_base(role):
-            self.setFont(look.font(role))
+        font = look.kept(f"button-font:{role}", lambda: _own_font(look, role))
+        if font is not None:
+            self.setFont(font)
+
+    def _action_role(self) -> str:
+        return self._action
+
+    def _set_action_role(self, role: str) -> None:
+        self._action = role
+
+    _action = ""
+    role = Property(str, _action_role, _set_action_role)
+    """What a press does ("confirm", "cancel", "copy"…), read as the Qt property "role":
+    a declared property is a plain attribute to set, where a dynamic one (setProperty)
+    costs an event per button."""
 
     def _padding(self) -> tuple[int, int]:
         b = self._look.metrics["button"]
@@ -146,3 +160,8 @@ class PillButton(QPushButton):
             _CENTRED | (0 if fits else _WRAP),
             self.text(),
         )
+
+
+def _own_font(look: Look, role: str) -> QFont | None:
+    """The font a button of text role `role` sets (None: the card's, inherited)."""
+    return None if look.same_font_as_base(role) else look.font(role)
