@@ -8,12 +8,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QTimer, QUrl
+from PySide6.QtCore import QPoint, QPointF, QTimer, QUrl
 from PySide6.QtGui import QTextDocument
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QLabel, QPlainTextEdit
 
-from notch_app.ui.card_driver import CardDriver
+from notch_app.ui.card_driver import CardDriver, click
 from notch_app.ui.widgets.code_view import MAX_CODE_CHARS
 from notch_app.ui.widgets.image_view import ImageView
 from notch_app.ui.widgets.label_text import MAX_SHOWN_CHARS
@@ -24,6 +24,19 @@ HOSTILE_MD = (
     "[run me](javascript:alert(1)) [file](file:///etc/passwd) [ok](https://example.com/x)\n\n"
     "![x](/etc/passwd)"
 )
+
+
+LINK = "https://example.com/x"
+
+
+def _link_at(md: MarkdownView, href: str) -> QPoint:
+    """A point of the markdown on its link to `href`."""
+    layout = md.document().documentLayout()
+    for y in range(0, md.height(), 2):
+        for x in range(0, md.width(), 2):
+            if layout.anchorAt(QPointF(x, y)) == href:
+                return QPoint(x, y)
+    raise AssertionError(f"no link to {href} is drawn")
 
 
 def _markdown_card(qtbot: Any, card: Any) -> tuple[Any, MarkdownView]:
@@ -43,7 +56,10 @@ def test_raw_html_shows_as_literal_text(qtbot: Any, card: Any) -> None:
 
 
 def test_local_images_are_never_read(qtbot: Any, card: Any) -> None:
-    _view, md = _markdown_card(qtbot, card)
+    view, md = _markdown_card(qtbot, card)
+    view.show()
+    qtbot.waitExposed(view)
+    md.grab()  # drawn
     # Qt asked for the image and got a placeholder: nothing came from disk.
     assert any("/etc/passwd" in r for r in md.refused_resources)
     cached = md.document().resource(
@@ -58,15 +74,25 @@ def test_only_web_and_mail_links_open_and_only_after_a_second_click(
     qtbot: Any,
     card: Any,
 ) -> None:
-    view, md = _markdown_card(qtbot, card)
+    bad = ("javascript:alert(1)", "file:///etc/passwd", "data:text/html,x", "/etc/passwd")
+    links = " ".join(f"[link {i}]({href})" for i, href in enumerate((*bad, LINK)))
+    view = card([{"type": "markdown", "text": links}], {}, {})
+    qtbot.addWidget(view)
+    view.show()
+    qtbot.waitExposed(view)
+    md = view.findChild(MarkdownView)
+    assert md is not None
     opened: list[str] = []
     view.link_prompt.opener = opened.append
-    for bad in ("javascript:alert(1)", "file:///etc/passwd", "data:text/html,x", "/etc/passwd"):
-        assert not link_allowed(bad)
-        md.anchorClicked.emit(QUrl(bad))
+    clicked: list[str] = []
+    md.anchorClicked.connect(lambda url: clicked.append(url.toString()))
+    for href in bad:
+        assert not link_allowed(href)
+        click(md, _link_at(md, href))
         assert view.link_prompt.pending is None
+    assert clicked == list(bad)  # each was clicked, and none went further
     assert link_allowed("mailto:sam@example.com")
-    md.anchorClicked.emit(QUrl("https://example.com/x"))
+    click(md, _link_at(md, LINK))
     assert opened == []  # shown first
     assert view.link_prompt.pending == "https://example.com/x"
     assert "https://example.com/x" in CardDriver(view).visible_text()

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QEvent, QPointF, QSize, Qt, QUrl, Signal
+from PySide6.QtCore import QPointF, QSize, Qt, QUrl, Signal
 from PySide6.QtGui import (
     QAbstractTextDocumentLayout,
     QColor,
     QEnterEvent,
+    QGuiApplication,
     QImage,
     QMouseEvent,
     QPainter,
@@ -35,6 +36,12 @@ _UNLAID_WIDTH = 640 - 2
 widget is 640 px wide, and the text browser the view used to be measured its viewport,
 still inside its default 1 px frame until its first resize. Kept so that cards lay out
 exactly as they did."""
+
+_HEIGHTS: dict[tuple[str, str, float, int], int] = {}
+"""The height of a text in a font at a width (text, font key, screen dpi, width): a
+tool's markdown is the same on each of its cards, and fitted at the same widths."""
+_HEIGHTS_KEPT = 256
+_HEIGHT_TEXT_CHARS = 4000  # longer texts are not kept (they scroll: their browser lays out)
 
 
 def link_allowed(url: str) -> bool:
@@ -124,8 +131,8 @@ class MarkdownView(QWidget):
     itself (as a text browser would: same font, palette, wrapping and width), which
     costs a card a fraction of a text browser's scroll area, viewport and scroll bars.
     A text browser over the same document takes over for good when the text has to
-    scroll or the pointer first comes over it, to select, copy or hover a link. Links
-    are reported either way through `anchorClicked`, then `linkRequested` if allowed.
+    scroll or the pointer first comes over it, to select, copy or hover a link. A click
+    on a link is said by `anchorClicked`, then by `linkRequested` if its scheme is allowed.
     """
 
     linkRequested = Signal(str)
@@ -143,10 +150,10 @@ class MarkdownView(QWidget):
         self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self._max_height = max_height
         self._width = _UNLAID_WIDTH
+        self._text = ""
         self._browser: _Browser | None = None
         self._link_color: QColor | None = None
         self._pressed = ""
-        self.anchorClicked.connect(self._on_anchor)
 
     @property
     def refused_resources(self) -> list[str]:
@@ -165,13 +172,13 @@ class MarkdownView(QWidget):
 
     def set_link_color(self, color: str) -> None:
         """Links take the theme's link colour (Qt reads it from the palette, not QSS)."""
-        pal = self.palette()
-        pal.setColor(QPalette.ColorRole.Link, QColor(color))
-        self.setPalette(pal)
         self._link_color = QColor(color)
+        if self._browser is not None:
+            self._browser.setPalette(self._link_palette())
 
     def set_markdown(self, text: str) -> None:
         self._doc.setMarkdown(text, _FEATURES)
+        self._text = text
         if self._link_color is not None:
             _tint_links(self._doc, self._link_color)
         self.setAccessibleName(self._doc.toPlainText())
@@ -180,17 +187,31 @@ class MarkdownView(QWidget):
     def loadResource(self, type: int, name: QUrl | str) -> Any:
         return self._doc.loadResource(type, name)
 
-    def _on_anchor(self, url: QUrl) -> None:
+    def _clicked(self, url: QUrl) -> None:
         # Inert unless the scheme is allowed; the card shows the target before opening.
+        self.anchorClicked.emit(url)
         text = url.toString()
         if link_allowed(text):
             self.linkRequested.emit(text)
 
+    def _link_palette(self) -> QPalette:
+        palette = self.palette()
+        if self._link_color is not None:
+            palette.setColor(QPalette.ColorRole.Link, self._link_color)
+        return palette
+
+    def _sync_font(self) -> None:
+        # The document takes the view's font, as a text browser's does on a FontChange.
+        font = self.font()
+        if self._doc.defaultFont() != font:
+            self._doc.setDefaultFont(font)
+
     def _fit(self) -> None:
+        self._sync_font()
         browser = self._browser
         width = max(browser.viewport().width() if browser is not None else self._width, 50)
         self._doc.setTextWidth(width)
-        h = int(self._doc.size().height()) + 2
+        h = self._height_at(width) if browser is None else int(self._doc.size().height()) + 2
         self.setFixedHeight(min(h, self._max_height))
         if h > self._max_height and browser is None:
             browser = self._take_over()
@@ -201,21 +222,33 @@ class MarkdownView(QWidget):
                 else Qt.ScrollBarPolicy.ScrollBarAlwaysOff
             )
 
+    def _height_at(self, width: int) -> int:
+        """The document's height at `width` (+2, as the text browser's fit had), kept per
+        text, font and width: the document itself is laid out when it is drawn."""
+        text = self._text
+        if len(text) > _HEIGHT_TEXT_CHARS:
+            return int(self._doc.size().height()) + 2
+        screen = QGuiApplication.primaryScreen()
+        dpi = screen.logicalDotsPerInchY() if screen is not None else 0.0
+        key = (text, self._doc.defaultFont().key(), dpi, width)
+        h = _HEIGHTS.get(key)
+        if h is None:
+            if len(_HEIGHTS) >= _HEIGHTS_KEPT:
+                _HEIGHTS.clear()
+            h = _HEIGHTS[key] = int(self._doc.size().height()) + 2
+        return h
+
     def _take_over(self) -> _Browser:
         """Put the text browser over the view (once): it draws and scrolls from now on."""
         browser = _Browser(self)
-        browser.anchorClicked.connect(self.anchorClicked)
+        browser.setPalette(self._link_palette())
+        browser.anchorClicked.connect(self._clicked)
         self._browser = browser
         browser.show()
         self.update()
         return browser
 
     # ---- events ------------------------------------------------------------------------
-
-    def changeEvent(self, event: QEvent) -> None:
-        super().changeEvent(event)
-        if event.type() in (QEvent.Type.FontChange, QEvent.Type.ApplicationFontChange):
-            self._doc.setDefaultFont(self.font())  # as a text browser does
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
@@ -232,9 +265,10 @@ class MarkdownView(QWidget):
     def paintEvent(self, event: QPaintEvent) -> None:
         if self._browser is not None:
             return
+        self._sync_font()
         painter = QPainter(self)
         context = QAbstractTextDocumentLayout.PaintContext()
-        context.palette = self.palette()
+        context.palette = self._link_palette()
         context.clip = event.rect().toRectF()
         painter.setClipRect(event.rect(), Qt.ClipOperation.IntersectClip)
         self._doc.documentLayout().draw(painter, context)
@@ -249,7 +283,7 @@ class MarkdownView(QWidget):
         pressed, self._pressed = self._pressed, ""
         left = event.button() == Qt.MouseButton.LeftButton
         if left and pressed and self._anchor_at(event.position()) == pressed:
-            self.anchorClicked.emit(QUrl(pressed))
+            self._clicked(QUrl(pressed))
         super().mouseReleaseEvent(event)
 
     def _anchor_at(self, pos: QPointF) -> str:
