@@ -285,3 +285,31 @@ def test_the_reply_lines_underline_stays_on_the_reply_line(qtbot: Any) -> None:
     field.invitation.grab()  # painted, underlined
     assert not shared.font("caption").underline()
     assert not look("dark").font("caption").underline()
+
+
+def test_the_cards_reply_handlers_are_connected_when_the_field_is_first_made(
+    qtbot: Any, make_tool: Any, watch: Any
+) -> None:
+    """Most cards never open the field: its `submitted` and `closed` reach the card
+    through connections made with the field, not with every card; once made, Esc
+    gives the card the keyboard back and words reach it as a revision."""
+    from PySide6.QtCore import QMetaMethod
+
+    view = _shown(qtbot, CardView(make_tool(ROOT, PROPERTIES), ARGS))
+    field = view.reply_field
+
+    def connected(signal: Any) -> bool:
+        return field.isSignalConnected(QMetaMethod.fromSignal(signal))
+
+    assert not connected(field.submitted) and not connected(field.closed)
+    decided = watch(view)
+    revised: list[str] = []
+    view.revised.connect(revised.append)
+    qtbot.mouseClick(field.invitation, Qt.MouseButton.LeftButton)
+    assert connected(field.submitted) and connected(field.closed)
+    focused: list[Any] = []
+    view.setFocus = lambda *reason: focused.append(reason)  # type: ignore[method-assign,assignment]
+    field.closed.emit()  # as Esc in the focused field sends it
+    assert focused == [(Qt.FocusReason.OtherFocusReason,)]
+    _type_reply(qtbot, view, "make it shorter")
+    assert decided == [] and revised == ["make it shorter"] and view.decision is False

@@ -181,9 +181,10 @@ class CardView(QWidget):
             place_under_checks(parts, self._changes)
             QTimer.singleShot(0, self.show_first_change)
         # Decline with words: a quiet line under the footer, opened only when clicked.
-        self.reply_field = ReplyField(ctx.look, glass)
-        self.reply_field.submitted.connect(self.reply)
-        self.reply_field.closed.connect(lambda: self.setFocus(Qt.FocusReason.OtherFocusReason))
+        self.reply_field = ReplyField(  # its signals connected when it is first opened
+            ctx.look, glass, on_submit=self.reply,
+            on_close=lambda: self.setFocus(Qt.FocusReason.OtherFocusReason),
+        )  # fmt: skip
         parts.column.addWidget(self.reply_field)
         ctx.focus_chain.append(self.reply_field.invitation)
 

@@ -13,6 +13,7 @@ control and direction-changing characters refused with a note.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Callable
 
 from PySide6.QtCore import QPoint, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QFocusEvent, QKeyEvent, QPainter, QPaintEvent, QResizeEvent
@@ -147,10 +148,22 @@ class ReplyField(QWidget):
     closed = Signal()
     """The open field was closed while it had the keyboard (Esc)."""
 
-    def __init__(self, look: Look, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        look: Look,
+        parent: QWidget | None = None,
+        *,
+        on_submit: Callable[[str], object] | None = None,
+        on_close: Callable[[], object] | None = None,
+    ) -> None:
+        """`on_submit` and `on_close` are connected to `submitted` and `closed` when the
+        field is first made (neither is sent before: most cards never open it, and each
+        connection made with the card cost as much as a widget's property)."""
         super().__init__(parent)
         self.setObjectName("ReplyField")
         self._look = look
+        self._on_submit = on_submit
+        self._on_close = on_close
         self.invitation = _Invitation(look, self)
         self.invitation.clicked.connect(self.open)
         # The field, the note under it and the "Heard:" line are hidden on a new card and
@@ -199,6 +212,10 @@ class ReplyField(QWidget):
             line = self._line = _ReplyLine(self._look, self)
             line.submitted.connect(self._submit)
             line.closed.connect(self.collapse)
+            if self._on_submit is not None:
+                self.submitted.connect(self._on_submit)
+            if self._on_close is not None:
+                self.closed.connect(self._on_close)
             line.textEdited.connect(lambda _t: self.show_note(None))
             line.hide()
             line.setEnabled(False)  # a closed field is not an input (focus rules)
