@@ -114,3 +114,28 @@ def test_the_overlay_tells_the_service_the_scope(qtbot: Any, sink: Any, make_too
     qtbot.mouseClick(card.scope_choices.buttons["session"], Qt.MouseButton.LeftButton)
     assert ("scope", "m1", "session") in sink.calls
     assert [c[:3] for c in sink.of("decide")] == [("decide", "m1", True)]
+
+
+def test_the_scopes_read_the_values_again_only_when_they_changed(
+    qtbot: Any, make_tool: Any, monkeypatch: Any
+) -> None:
+    """What each choice covers is read from the values: a hold or a gate that changes
+    the card's state and not them leaves the labels as they were, unread."""
+    from notch_app.ui.widgets import scope_choices
+
+    reads: list[Any] = []
+    real = scope_choices.session_reach
+    monkeypatch.setattr(
+        scope_choices, "session_reach", lambda tool, args: (reads.append(args), real(tool, args))[1]
+    )
+    view = _card(make_tool, {"to": "sam"})
+    qtbot.addWidget(view)
+    assert len(reads) == 1
+    view.state().hold_until_seen("test:hold", "Read it first")
+    view.state().seen("test:hold")
+    assert len(reads) == 1
+    view.state().set("to", "lee")
+    assert len(reads) == 2 and reads[-1]["to"] == "lee"
+    choices = view.scope_choices
+    assert choices is not None
+    assert choices.buttons["always"].text() == "Always allow do_thing"

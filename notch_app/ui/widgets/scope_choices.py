@@ -247,12 +247,16 @@ class ScopeChoices(QWidget):
     def follow(self, state: CardState) -> None:
         """Say what each choice covers for `state`'s values, now and after each change."""
         self._state = state
+        self._read_from: object = None
         self.refresh()
         state.subscribe(self.refresh)
 
     def refresh(self) -> None:
         state = self._state
         final = state.arguments()  # read, not executed: no copy
+        if final is self._read_from:
+            return  # the same arguments (copy-on-write): a hold or a gate changed, not them
+        self._read_from = final
         reach = session_reach(state.tool, final)
         session = self.buttons["session"]
         # The action is the card's own: its name is in the tooltip. A command's prefix
