@@ -55,15 +55,22 @@ class PillButton(QPushButton):
     ) -> None:
         super().__init__(text, parent)
         self._look = look
-        self._hint: tuple[str, QSize] | None = None
+        self._hint: tuple[str, int, int] | None = None
+        """(label, width, height) of the last size measured: asked many times per
+        layout pass, measured again only when the label changes."""
         self.kind = kind
         self.tone = tone if tone in self._PRIMARY else ""
         self.small = small
         # `kind` and `tone` are plain attributes: no style sheet reads them as properties.
         self.setAttribute(_HOVER, True)
+        # Its height follows its width (`heightForWidth`): the policy says so, which is
+        # what QWidget.hasHeightForWidth reads (no Python call per layout question).
         self.setSizePolicy(_POLICY)
         role = "SmallButton" if small else ("PrimaryButton" if kind == "primary" else "Button")
         self._role = role
+        self._pad, self._narrow, self._text_h = look.kept(
+            f"button-sizes:{role}", lambda: _sizes(look, role, small)
+        )
         font = look.kept(f"button-font:{role}", lambda: _own_font(look, role))
         if font is not None:
             self.setFont(font)
@@ -81,43 +88,38 @@ class PillButton(QPushButton):
     costs an event per button."""
 
     def _padding(self) -> tuple[int, int]:
-        b = self._look.metrics["button"]
-        if self.small:
-            return b["small_padding_x"], b["small_padding_y"]
-        return b["padding_x"], b["padding_y"]
+        return self._pad
+
+    def _size(self) -> tuple[int, int]:
+        """The (width, height) the label asks for, kept until the label changes."""
+        text = self.text()
+        hint = self._hint
+        if hint is not None and hint[0] == text:
+            return hint[1], hint[2]
+        px, py = self._pad
+        width = self._look.font_metrics(self._role).horizontalAdvance(text) + 2 * px + 2
+        height = self._text_h + 2 * py + 2
+        self._hint = (text, width, height)
+        return width, height
 
     def sizeHint(self) -> QSize:
-        # Asked many times per layout pass; measured again only when the label changes.
-        text = self.text()
-        if self._hint is not None and self._hint[0] == text:
-            return QSize(self._hint[1])
-        fm = self._look.font_metrics(self._role)
-        px, py = self._padding()
-        text_h = max(fm.height(), self._look.metrics["button"]["min_text_height"])
-        hint = QSize(fm.horizontalAdvance(text) + 2 * px + 2, text_h + 2 * py + 2)
-        self._hint = (text, hint)
-        return QSize(hint)
+        return QSize(*self._size())
 
     def minimumSizeHint(self) -> QSize:
         # Narrower than its label only when the card is: then the label wraps.
-        hint = self.sizeHint()
-        px, _ = self._padding()
-        narrow = self._look.font_metrics(self._role).horizontalAdvance("M" * 8) + 2 * px + 2
-        return QSize(min(hint.width(), narrow), hint.height())
-
-    def hasHeightForWidth(self) -> bool:
-        return True
+        width, height = self._size()
+        return QSize(min(width, self._narrow), height)
 
     def heightForWidth(self, width: int) -> int:
         """Taller than one line when `width` is narrower than the label: an action's
         label wraps, it is never cut (the person must read what they approve)."""
-        hint = self.sizeHint()
-        if width >= hint.width():
-            return hint.height()
-        px, py = self._padding()
+        wide, high = self._size()
+        if width >= wide:
+            return high
+        px, py = self._pad
         fm = self._look.font_metrics(self._role)
         text = fm.boundingRect(QRect(0, 0, max(width - 2 * px - 2, 10), 10**6), _WRAP, self.text())
-        return max(hint.height(), text.height() + 2 * py + 2)
+        return max(high, text.height() + 2 * py + 2)
 
     def colors(self) -> tuple[QColor | None, QColor, QColor]:
         """(fill, border, text) for the button's current state."""
@@ -154,7 +156,7 @@ class PillButton(QPushButton):
         px, _ = self._padding()
         # Never elided: a label too long for one line wraps (heightForWidth made room).
         # One line is drawn without the wrap flag, which lays the text out as a paragraph.
-        fits = self.width() >= self.sizeHint().width()
+        fits = self.width() >= self._size()[0]
         p.drawText(
             self.rect().adjusted(px, 0, -px, 0),
             _CENTRED | (0 if fits else _WRAP),
@@ -165,3 +167,16 @@ class PillButton(QPushButton):
 def _own_font(look: Look, role: str) -> QFont | None:
     """The font a button of text role `role` sets (None: the card's, inherited)."""
     return None if look.same_font_as_base(role) else look.font(role)
+
+
+def _sizes(look: Look, role: str, small: bool) -> tuple[tuple[int, int], int, int]:
+    """A button's padding (across, down), its narrowest width (eight Ms: narrower only
+    when the card is, then the label wraps) and its text line's height, per look and
+    role."""
+    b = look.metrics["button"]
+    pad = (
+        (b["small_padding_x"], b["small_padding_y"]) if small else (b["padding_x"], b["padding_y"])
+    )
+    fm = look.font_metrics(role)
+    narrow = fm.horizontalAdvance("M" * 8) + 2 * pad[0] + 2
+    return pad, narrow, max(fm.height(), b["min_text_height"])
