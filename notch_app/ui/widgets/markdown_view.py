@@ -4,6 +4,7 @@ links are only reported (the card shows the target and opens it after a second c
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QPointF, QSize, Qt, QUrl, Signal
@@ -11,6 +12,7 @@ from PySide6.QtGui import (
     QAbstractTextDocumentLayout,
     QColor,
     QEnterEvent,
+    QFont,
     QGuiApplication,
     QImage,
     QMouseEvent,
@@ -18,6 +20,7 @@ from PySide6.QtGui import (
     QPaintEvent,
     QPalette,
     QResizeEvent,
+    QScreen,
     QTextCharFormat,
     QTextCursor,
     QTextDocument,
@@ -37,11 +40,14 @@ widget is 640 px wide, and the text browser the view used to be measured its vie
 still inside its default 1 px frame until its first resize. Kept so that cards lay out
 exactly as they did."""
 
-_HEIGHTS: dict[tuple[str, str, float, int], int] = {}
-"""The height of a text in a font at a width (text, font key, screen dpi, width): a
-tool's markdown is the same on each of its cards, and fitted at the same widths."""
-_HEIGHTS_KEPT = 256
-_HEIGHT_TEXT_CHARS = 4000  # longer texts are not kept (they scroll: their browser lays out)
+_KEPT = 256
+"""Texts whose links and heights are kept: a tool's markdown is the same on each of its
+cards, fitted at the same few widths (kept per text, font and width, for the screen's
+dpi; forgotten when that changes)."""
+_KEPT_CHARS = 4000  # longer texts are not kept: they scroll, their browser lays them out
+_HEIGHTS: dict[tuple[str, str, int], int] = {}
+_LINKS: dict[str, tuple[tuple[int, int], ...]] = {}
+_watching_screens = False
 
 
 def link_allowed(url: str) -> bool:
@@ -83,25 +89,64 @@ class SafeDocument(QTextDocument):
         return None
 
 
-def _tint_links(doc: QTextDocument, color: QColor) -> None:
-    """Recolour the links of `doc` with `color`: the markdown importer colours them from
-    the application palette; the card's theme keeps them readable on the glass."""
+def _links_of(doc: QTextDocument) -> tuple[tuple[int, int], ...]:
+    """The (start, end) of each link of `doc`."""
+    links: list[tuple[int, int]] = []
     block = doc.begin()
     while block.isValid():
         it = block.begin()
         while not it.atEnd():
             fragment = it.fragment()
             if fragment.isValid() and fragment.charFormat().isAnchor():
-                cursor = QTextCursor(doc)
-                cursor.setPosition(fragment.position())
-                cursor.setPosition(
-                    fragment.position() + fragment.length(), QTextCursor.MoveMode.KeepAnchor
-                )
-                fmt = QTextCharFormat()
-                fmt.setForeground(color)
-                cursor.mergeCharFormat(fmt)
+                start = fragment.position()
+                links.append((start, start + fragment.length()))
             it += 1
         block = block.next()
+    return tuple(links)
+
+
+def _tint_links(doc: QTextDocument, text: str, color: QColor) -> None:
+    """Recolour the links of `doc` (made from `text`) with `color`: the markdown importer
+    colours them from the application palette; the card's theme keeps them readable on
+    the glass."""
+    links = _LINKS.get(text)
+    if links is None:
+        links = _links_of(doc)
+        if len(text) <= _KEPT_CHARS:
+            if len(_LINKS) >= _KEPT:
+                _LINKS.clear()
+            _LINKS[text] = links
+    if not links:
+        return
+    fmt = QTextCharFormat()
+    fmt.setForeground(color)
+    cursor = QTextCursor(doc)
+    for start, end in links:
+        cursor.setPosition(start)
+        cursor.setPosition(end, QTextCursor.MoveMode.KeepAnchor)
+        cursor.mergeCharFormat(fmt)
+
+
+def _forget_heights(*_: object) -> None:
+    _HEIGHTS.clear()
+
+
+def _watch_screens() -> None:
+    """Heights are kept for the primary screen's dpi (the one a document without a paint
+    device lays out in): forget them when it changes, or the primary screen does."""
+    global _watching_screens
+    app = QGuiApplication.instance()
+    if _watching_screens or not isinstance(app, QGuiApplication):
+        return
+    _watching_screens = True
+
+    def watch(screen: QScreen | None) -> None:
+        _forget_heights()
+        if screen is not None:
+            screen.logicalDotsPerInchChanged.connect(_forget_heights)
+
+    app.primaryScreenChanged.connect(watch)
+    watch(app.primaryScreen())
 
 
 class _Browser(QTextBrowser):
@@ -138,7 +183,14 @@ class MarkdownView(QWidget):
     linkRequested = Signal(str)
     anchorClicked = Signal(QUrl)
 
-    def __init__(self, max_height: int = 260, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        max_height: int = 260,
+        parent: QWidget | None = None,
+        *,
+        open_link: Callable[[str], None] | None = None,
+    ) -> None:
+        """`open_link` is called with each allowed link clicked (as `linkRequested`)."""
         super().__init__(parent)
         self.setObjectName("Markdown")
         self._doc = SafeDocument(self)
@@ -151,6 +203,9 @@ class MarkdownView(QWidget):
         self._max_height = max_height
         self._width = _UNLAID_WIDTH
         self._text = ""
+        self._font: QFont | None = None
+        self._font_key = ""
+        self._open_link = open_link
         self._browser: _Browser | None = None
         self._link_color: QColor | None = None
         self._pressed = ""
@@ -180,7 +235,7 @@ class MarkdownView(QWidget):
         self._doc.setMarkdown(text, _FEATURES)
         self._text = text
         if self._link_color is not None:
-            _tint_links(self._doc, self._link_color)
+            _tint_links(self._doc, text, self._link_color)
         self.setAccessibleName(self._doc.toPlainText())
         self._fit()
 
@@ -193,6 +248,8 @@ class MarkdownView(QWidget):
         text = url.toString()
         if link_allowed(text):
             self.linkRequested.emit(text)
+            if self._open_link is not None:
+                self._open_link(text)
 
     def _link_palette(self) -> QPalette:
         palette = self.palette()
@@ -203,8 +260,10 @@ class MarkdownView(QWidget):
     def _sync_font(self) -> None:
         # The document takes the view's font, as a text browser's does on a FontChange.
         font = self.font()
-        if self._doc.defaultFont() != font:
+        if self._font is None or font != self._font:
             self._doc.setDefaultFont(font)
+            self._font = font
+            self._font_key = font.key()
 
     def _fit(self) -> None:
         self._sync_font()
@@ -226,14 +285,14 @@ class MarkdownView(QWidget):
         """The document's height at `width` (+2, as the text browser's fit had), kept per
         text, font and width: the document itself is laid out when it is drawn."""
         text = self._text
-        if len(text) > _HEIGHT_TEXT_CHARS:
+        if len(text) > _KEPT_CHARS:
             return int(self._doc.size().height()) + 2
-        screen = QGuiApplication.primaryScreen()
-        dpi = screen.logicalDotsPerInchY() if screen is not None else 0.0
-        key = (text, self._doc.defaultFont().key(), dpi, width)
+        if not _watching_screens:
+            _watch_screens()
+        key = (text, self._font_key, width)
         h = _HEIGHTS.get(key)
         if h is None:
-            if len(_HEIGHTS) >= _HEIGHTS_KEPT:
+            if len(_HEIGHTS) >= _KEPT:
                 _HEIGHTS.clear()
             h = _HEIGHTS[key] = int(self._doc.size().height()) + 2
         return h
@@ -251,7 +310,6 @@ class MarkdownView(QWidget):
     # ---- events ------------------------------------------------------------------------
 
     def resizeEvent(self, event: QResizeEvent) -> None:
-        super().resizeEvent(event)
         if self._browser is not None:
             self._browser.setGeometry(self.rect())
         self._width = self.width()
