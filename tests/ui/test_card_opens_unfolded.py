@@ -147,3 +147,25 @@ def test_a_card_opening_unfolded_is_made_open_without_a_fold_pass(
     QApplication.processEvents()
     assert shows == [False] and not view.input_widget("subject").isVisible()
     assert details.toolTip() == "Show and edit all 2 fields"
+
+
+def test_the_folded_inputs_are_worked_out_once_per_tool(qtbot: Any, monkeypatch: Any) -> None:
+    """What the fold says depends on the tool's view alone: its second card reads it
+    from the first (a walk over every folded block, on every card, before)."""
+    from notch_app.ui.card_view import fold
+
+    walks: list[int] = []
+    real = fold.folded_inputs
+    monkeypatch.setattr(fold, "folded_inputs", lambda s, f: (walks.append(1), real(s, f))[1])
+    tool = _tool()
+    args = {"to": "sam@example.com", "subject": "Lunch", "urgent": True}
+    cards = [CardView(tool, args, live_pages=False, screen_height=1080) for _ in range(2)]
+    for card in cards:
+        qtbot.addWidget(card)
+    assert len(walks) == 1
+    facts = [card.folded_facts for card in cards]
+    assert facts[0] is not None and facts[1] is not None
+    assert facts[0].facts() == facts[1].facts() == {"Subject": "Lunch", "Urgent": "✓ Urgent"}
+    other = CardView(_tool(), args, live_pages=False, screen_height=1080)  # another tool
+    qtbot.addWidget(other)
+    assert len(walks) == 2

@@ -78,12 +78,35 @@ def shown_whole(root: Any) -> frozenset[str]:
     return frozenset(shown)
 
 
+_FOLDED_INPUTS: dict[int, tuple[Any, tuple[InputBinding, ...], list[InputBinding]]] = {}
+"""id(a view's root) → (the root, the card's inputs, `folded_inputs` of its folded
+children): the same for every card of a loaded tool (its inputs are its shape's)."""
+
+
 def folded_inputs(state: CardState, folded: list[Any]) -> list[InputBinding]:
     """The inputs under the `folded` blocks that the folded facts say: all but those a
     block of the compact view already shows whole."""
     under = {id(v.block) for block in folded for v in walk_blocks(block)}
     shown = shown_whole(state.view.root)
     return [b for b in state.inputs if id(b.block) in under and b.path not in shown]
+
+
+def _folded_inputs_of(state: CardState) -> list[InputBinding]:
+    """`folded_inputs` of the view's folded children, worked out once per loaded tool."""
+    root, inputs = state.view.root, state.inputs
+    kept = _FOLDED_INPUTS.get(id(root))
+    if (
+        kept is not None
+        and kept[0] is root
+        and len(kept[1]) == len(inputs)
+        and all(a is b for a, b in zip(kept[1], inputs, strict=True))
+    ):
+        return list(kept[2])
+    made = folded_inputs(state, folded_children(root))
+    if len(_FOLDED_INPUTS) >= _MAX_VIEWS:
+        _FOLDED_INPUTS.pop(next(iter(_FOLDED_INPUTS)))
+    _FOLDED_INPUTS[id(root)] = (root, tuple(inputs), made)
+    return list(made)
 
 
 def must_act(state: CardState, inputs: list[InputBinding]) -> bool:
@@ -104,7 +127,7 @@ def fold_plan(
     act on (`must_act`). A risky call is not unfolded for its risk (its lines stand
     above the body). The pause's notice ("you paused your rules") names no field: the
     card the person knows opens as usual, compact."""
-    inputs = folded_inputs(state, folded_children(state.view.root))
+    inputs = _folded_inputs_of(state)
     noticed = bool(notice and notice.strip()) and notice != PAUSED_REASON
     return changed or noticed or must_act(state, inputs), inputs
 
