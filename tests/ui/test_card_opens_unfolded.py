@@ -127,11 +127,19 @@ def test_a_card_opening_unfolded_is_made_open_without_a_fold_pass(
     from notch_app.ui.widgets.details_fold import DetailsToggle
 
     shows: list[bool] = []
-    real_show = CardFold.show
-    monkeypatch.setattr(CardFold, "show", lambda fold, o: (shows.append(o), real_show(fold, o)))
     said: list[bool] = []
-    real_say = DetailsToggle._say
-    monkeypatch.setattr(DetailsToggle, "_say", lambda t: (said.append(t.opened), real_say(t)))
+    real_show, real_say = CardFold.show, DetailsToggle._say
+
+    def show(fold: CardFold, opened: bool) -> None:
+        shows.append(opened)
+        real_show(fold, opened)
+
+    def say(toggle: DetailsToggle) -> None:
+        said.append(toggle.opened)
+        real_say(toggle)
+
+    monkeypatch.setattr(CardFold, "show", show)
+    monkeypatch.setattr(DetailsToggle, "_say", say)
     view = _card(qtbot, "")
     assert shows == [] and said == [True]
     details = view.details
@@ -156,7 +164,12 @@ def test_the_folded_inputs_are_worked_out_once_per_tool(qtbot: Any, monkeypatch:
 
     walks: list[int] = []
     real = fold.folded_inputs
-    monkeypatch.setattr(fold, "folded_inputs", lambda s, f: (walks.append(1), real(s, f))[1])
+
+    def folded_inputs(state: Any, folded: list[Any]) -> Any:
+        walks.append(1)
+        return real(state, folded)
+
+    monkeypatch.setattr(fold, "folded_inputs", folded_inputs)
     tool = _tool()
     args = {"to": "sam@example.com", "subject": "Lunch", "urgent": True}
     cards = [CardView(tool, args, live_pages=False, screen_height=1080) for _ in range(2)]

@@ -308,7 +308,7 @@ def test_the_cards_reply_handlers_are_connected_when_the_field_is_first_made(
     qtbot.mouseClick(field.invitation, Qt.MouseButton.LeftButton)
     assert connected(field.submitted) and connected(field.closed)
     focused: list[Any] = []
-    view.setFocus = lambda *reason: focused.append(reason)  # type: ignore[method-assign,assignment]
+    view.setFocus = lambda *reason: focused.append(reason)  # type: ignore[method-assign]
     field.closed.emit()  # as Esc in the focused field sends it
     assert focused == [(Qt.FocusReason.OtherFocusReason,)]
     _type_reply(qtbot, view, "make it shorter")

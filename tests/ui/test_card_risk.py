@@ -168,11 +168,14 @@ def test_a_panel_made_for_a_risk_is_shown_once_not_hidden_and_shown_again(
     from notch_app.ui.widgets.risk_notes import RiskNotes
 
     calls: list[str] = []
-    monkeypatch.setattr(RiskNotes, "hide", lambda n: calls.append("hide"))
     real_set = RiskNotes.setVisible
-    monkeypatch.setattr(
-        RiskNotes, "setVisible", lambda n, v: (calls.append(f"set {v}"), real_set(n, v))
-    )
+
+    def set_visible(notes: RiskNotes, visible: bool) -> None:
+        calls.append(f"set {visible}")
+        real_set(notes, visible)
+
+    monkeypatch.setattr(RiskNotes, "hide", lambda notes: calls.append("hide"))
+    monkeypatch.setattr(RiskNotes, "setVisible", set_visible)
     found = bundled_catalog().tool("dev.notch.examples.payments", "pay_invoice")
     assert found is not None
     pay = CardView(found, preview_args("payments", "pay_invoice"), theme="dark")

@@ -121,13 +121,16 @@ def test_the_scopes_read_the_values_again_only_when_they_changed(
 ) -> None:
     """What each choice covers is read from the values: a hold or a gate that changes
     the card's state and not them leaves the labels as they were, unread."""
+    from notch_app.card.scope_reach import session_reach
     from notch_app.ui.widgets import scope_choices
 
     reads: list[Any] = []
-    real = scope_choices.session_reach
-    monkeypatch.setattr(
-        scope_choices, "session_reach", lambda tool, args: (reads.append(args), real(tool, args))[1]
-    )
+
+    def reach(tool: Any, args: Any) -> Any:
+        reads.append(args)
+        return session_reach(tool, args)
+
+    monkeypatch.setattr(scope_choices, "session_reach", reach)
     view = _card(make_tool, {"to": "sam"})
     qtbot.addWidget(view)
     assert len(reads) == 1
