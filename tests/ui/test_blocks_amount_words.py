@@ -15,6 +15,7 @@ PROPS: dict[str, Any] = {"amount": {"type": "number"}, "currency": {"type": "str
 CHILDREN: list[dict[str, Any]] = [
     {"type": "text", "text": "{{amount}} {{currency}} to Studio Nord", "variant": "title"},
     {"type": "textField", "bind": "{{amount}}", "label": "Amount"},
+    {"type": "text", "text": "Paid in {{currency}}"},
 ]
 
 
@@ -46,3 +47,22 @@ def test_title_and_confirm_say_the_amount_once_and_again_after_an_edit(
     assert said == [("amount", 1250), ("amount", 9), ("amount", 99)]
     now = title.text().removesuffix(" to Studio Nord")
     assert "99" in now and "1,250" not in now and confirm.text() == f"Pay {now}"
+
+
+def test_what_a_text_reads_is_worked_out_once_per_template(
+    qtbot: Any, card: Callable[..., Any]
+) -> None:
+    live_reads = _context._live_reads
+    live_reads.cache_clear()
+    arguments = {"amount": 1250, "currency": "EUR"}
+    first = card(CHILDREN, PROPS, arguments, confirm_label="Pay {{amount}} {{currency}}")
+    qtbot.addWidget(first)
+    made = live_reads.cache_info().misses
+    second = card(CHILDREN, PROPS, arguments, confirm_label="Pay {{amount}} {{currency}}")
+    qtbot.addWidget(second)
+    assert live_reads.cache_info().misses == made  # the second card asked, none worked out
+    reads = {t.template: t.reads for t in second._ctx.live_texts}
+    assert reads["{{amount}} {{currency}} to Studio Nord"] is None  # an amount: said anew
+    assert reads["Pay {{amount}} {{currency}}"] is None
+    assert reads["Paid in {{currency}}"] == frozenset({"currency"})
+    assert "Test card" not in reads  # no bindings: never said again

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -173,9 +174,8 @@ class CardContext:
         """Show `template` through `apply` now, and again whenever its bindings change."""
         text = self.say(template)
         apply(text)
-        paths = template_paths(template)
-        if paths:
-            reads = None if amount_pairs(template) else frozenset(top_name(p) for p in paths)
+        live, reads = _live_reads(template)
+        if live:
             self.live_texts.append(LiveText(template, apply, text, reads))
 
     def watch(self, path: str, apply: Callable[[Any], None]) -> None:
@@ -192,3 +192,14 @@ class CardContext:
     def focusable(self, widget: QWidget) -> None:
         """Append `widget` to the card's Tab order (reading order)."""
         self.focus_chain.append(widget)
+
+
+@lru_cache(maxsize=4096)
+def _live_reads(template: str) -> tuple[bool, frozenset[str] | None]:
+    """Whether `template` has bindings (it follows edits), and the top-level arguments
+    its text is made from (None: it says an amount with its currency, found by name).
+    Kept per template: the same manifest's texts are bound on every card."""
+    paths = template_paths(template)
+    if not paths:
+        return False, None
+    return True, None if amount_pairs(template) else frozenset(top_name(p) for p in paths)
