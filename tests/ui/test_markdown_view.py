@@ -100,6 +100,7 @@ def test_a_pointer_brings_the_text_browser_which_draws_the_same_and_selects(
 ) -> None:
     view, md = _shown(qtbot, card, INVOICE)
     assert md.browser is None
+    assert md.accessibleName() == md.toPlainText()  # read out as a label would be
     drawn = md.grab().toImage()
     height = md.height()
 
@@ -109,6 +110,7 @@ def test_a_pointer_brings_the_text_browser_which_draws_the_same_and_selects(
     qtbot.waitUntil(browser.isVisible)
     assert browser.geometry() == md.rect() and md.height() == height
     assert md.grab().toImage() == drawn  # the same pixels, drawn by the browser now
+    assert md.accessibleName() == "" and browser.toPlainText() == md.toPlainText()
 
     flags = browser.textInteractionFlags()
     assert flags & Qt.TextInteractionFlag.TextSelectableByMouse

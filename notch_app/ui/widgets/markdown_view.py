@@ -236,7 +236,8 @@ class MarkdownView(QWidget):
         self._text = text
         if self._link_color is not None:
             _tint_links(self._doc, text, self._link_color)
-        self.setAccessibleName(self._doc.toPlainText())
+        if self._browser is None:  # read out as a label's text; the browser says its own
+            self.setAccessibleName(self._doc.toPlainText())
         self._fit()
 
     def loadResource(self, type: int, name: QUrl | str) -> Any:
@@ -303,6 +304,7 @@ class MarkdownView(QWidget):
         browser.setPalette(self._link_palette())
         browser.anchorClicked.connect(self._clicked)
         self._browser = browser
+        self.setAccessibleName("")  # the browser's text is read out, not twice
         browser.show()
         self.update()
         return browser
