@@ -182,3 +182,24 @@ def test_the_folded_inputs_are_worked_out_once_per_tool(qtbot: Any, monkeypatch:
     other = CardView(_tool(), args, live_pages=False, screen_height=1080)  # another tool
     qtbot.addWidget(other)
     assert len(walks) == 2
+
+
+def test_folded_facts_made_shown_are_not_shown_again_while_the_card_builds(
+    qtbot: Any,
+) -> None:
+    """Made where they show, the facts are not shown again while the card builds (a
+    polish of its own); they show with the card, and hide when none is left to say."""
+    from PySide6.QtCore import Qt
+
+    args = {"to": "sam@example.com", "subject": "Lunch", "urgent": True}
+    view = CardView(_tool(), args, live_pages=False, screen_height=1080)
+    qtbot.addWidget(view)
+    facts = view.findChild(FoldedFacts)
+    assert facts is not None and not view.details_open
+    assert not facts.testAttribute(Qt.WidgetAttribute.WA_WState_ExplicitShowHide)
+    view.show()
+    QApplication.processEvents()
+    assert facts.isVisible()
+    view.state().set("subject", "")
+    view.state().set("urgent", False)
+    assert facts.isHidden() or not facts.facts()

@@ -115,7 +115,7 @@ class HeadlineLine(QLabel):
                     subtitle = self.subtitle
                     if subtitle is None and shows and self.make_subtitle is not None:
                         subtitle = self.subtitle = self.make_subtitle(text)
-                    if subtitle is not None:
+                    if subtitle is not None and subtitle.isHidden() == shows:  # made shown
                         subtitle.setVisible(shows)
                     follow.subtitle_shows = shows
         return said
@@ -264,7 +264,8 @@ class FoldedFacts(QWidget):
             self.setAccessibleDescription("; ".join([f.line for f in self._facts if _kept(f)]))
             self.updateGeometry()
             self.update()
-        self.setVisible(self._shown_any)
+        if self.isHidden() == self._shown_any:  # made shown: not shown again (a polish)
+            self.setVisible(self._shown_any)
         return self.cut
 
     def _rows_reading(self, changes: Changes) -> list[_Fact]:
@@ -503,8 +504,7 @@ class DetailsToggle(QPushButton):
     def __init__(
         self, look: Look, parent: QWidget | None = None, *, count: int = 0, opened: bool = False
     ) -> None:
-        """`count`: the folded fields its tooltip names; `opened`: made open, on a card
-        that opens unfolded (its words and tooltip said once, `toggled_open` not sent)."""
+        """`count`: the fields its tooltip names; `opened`: made open (no `toggled_open`)."""
         super().__init__(parent)
         self.setObjectName("DetailsToggle")
         self.setCursor(Qt.CursorShape.PointingHandCursor)
