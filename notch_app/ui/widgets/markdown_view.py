@@ -47,6 +47,7 @@ dpi; forgotten when that changes)."""
 _KEPT_CHARS = 4000  # longer texts are not kept: they scroll, their browser lays them out
 _HEIGHTS: dict[tuple[str, str, int], int] = {}
 _LINKS: dict[str, tuple[tuple[int, int], ...]] = {}
+_FONT_KEYS: list[tuple[QFont, str]] = []  # the few fonts a view is in, with their keys
 _watching_screens = False
 
 
@@ -125,6 +126,17 @@ def _tint_links(doc: QTextDocument, text: str, color: QColor) -> None:
         cursor.setPosition(start)
         cursor.setPosition(end, QTextCursor.MoveMode.KeepAnchor)
         cursor.mergeCharFormat(fmt)
+
+
+def _font_key(font: QFont) -> str:
+    for known, key in _FONT_KEYS:  # a comparison costs less than a key
+        if known == font:
+            return key
+    if len(_FONT_KEYS) >= 8:
+        _FONT_KEYS.clear()
+    key = font.key()
+    _FONT_KEYS.append((QFont(font), key))
+    return key
 
 
 def _forget_heights(*_: object) -> None:
@@ -264,7 +276,7 @@ class MarkdownView(QWidget):
         if self._font is None or font != self._font:
             self._doc.setDefaultFont(font)
             self._font = font
-            self._font_key = font.key()
+            self._font_key = _font_key(font)
 
     def _fit(self) -> None:
         self._sync_font()
