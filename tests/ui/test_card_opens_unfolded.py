@@ -184,22 +184,27 @@ def test_the_folded_inputs_are_worked_out_once_per_tool(qtbot: Any, monkeypatch:
     assert len(walks) == 2
 
 
-def test_folded_facts_made_shown_are_not_shown_again_while_the_card_builds(
-    qtbot: Any,
-) -> None:
-    """Made where they show, the facts are not shown again while the card builds (a
-    polish of its own); they show with the card, and hide when none is left to say."""
-    from PySide6.QtCore import Qt
+def test_a_folded_block_not_built_is_read_once_per_tool(qtbot: Any, monkeypatch: Any) -> None:
+    """What a folded block waiting for Details holds (its blocks, the arguments it
+    shows, its fields) is the tool's: the second card of a tool reads it from the first."""
+    from notch_app.ui.card_view import fold
+    from notch_app.ui.card_view.frame import shown_templates as real
 
+    read: list[Any] = []
+
+    def shown_templates(block: Any) -> list[str]:
+        read.append(block)
+        return real(block)
+
+    monkeypatch.setattr(fold, "shown_templates", shown_templates)
+    tool = _tool()
     args = {"to": "sam@example.com", "subject": "Lunch", "urgent": True}
-    view = CardView(_tool(), args, live_pages=False, screen_height=1080)
-    qtbot.addWidget(view)
-    facts = view.findChild(FoldedFacts)
-    assert facts is not None and not view.details_open
-    assert not facts.testAttribute(Qt.WidgetAttribute.WA_WState_ExplicitShowHide)
-    view.show()
-    QApplication.processEvents()
-    assert facts.isVisible()
-    view.state().set("subject", "")
-    view.state().set("urgent", False)
-    assert facts.isHidden() or not facts.facts()
+    first = CardView(tool, args, live_pages=False, screen_height=1080)
+    qtbot.addWidget(first)
+    assert first.has_unbuilt_fields and read
+    made = len(read)
+    second = CardView(tool, args, live_pages=False, screen_height=1080)
+    qtbot.addWidget(second)
+    assert len(read) == made and second.has_unbuilt_fields
+    second.state().set("subject", "Dinner")  # an argument the unbuilt block edits
+    assert not second.has_unbuilt_fields  # built, as on the first card

@@ -157,36 +157,3 @@ def test_a_bare_mcp_servers_destructive_tool_gets_the_line(qtbot: Any) -> None:
     assert view.risk.notes.lines == (DESTRUCTIVE_LINE,)
     labels = [w.text() for w in view.risk.notes.findChildren(QLabel)]
     assert any(DESTRUCTIVE_LINE in t for t in labels)
-
-
-def test_a_panel_made_for_a_risk_is_shown_once_not_hidden_and_shown_again(
-    qtbot: Any, preview_args: Any, monkeypatch: Any
-) -> None:
-    """Made with the card's first risk it is never hidden first (showing a hidden panel
-    polished and laid it out on its own, in every risky card's build); made after the
-    card is on screen it is shown, and a call whose risk goes away hides it."""
-    from notch_app.ui.widgets.risk_notes import RiskNotes
-
-    calls: list[str] = []
-    real_set = RiskNotes.setVisible
-
-    def set_visible(notes: RiskNotes, visible: bool) -> None:
-        calls.append(f"set {visible}")
-        real_set(notes, visible)
-
-    monkeypatch.setattr(RiskNotes, "hide", lambda notes: calls.append("hide"))
-    monkeypatch.setattr(RiskNotes, "setVisible", set_visible)
-    found = bundled_catalog().tool("dev.notch.examples.payments", "pay_invoice")
-    assert found is not None
-    pay = CardView(found, preview_args("payments", "pay_invoice"), theme="dark")
-    qtbot.addWidget(pay)
-    assert calls == []  # built: shown with the card
-    pay.show()
-    assert pay.risk.notes.isVisible() and pay.risk.notes.lines == (DESTRUCTIVE_LINE,)
-    view = bash(qtbot, "npm test")
-    assert view.risk.notes.lines == () and view.risk.notes.isHidden()
-    view.state().set("command", "rm -rf build")
-    assert view.risk.notes.isVisible() and view.risk.notes.lines
-    calls.clear()
-    view.state().set("command", "npm test")
-    assert view.risk.notes.isHidden() and calls == ["set False"]

@@ -142,23 +142,3 @@ def test_the_scopes_read_the_values_again_only_when_they_changed(
     choices = view.scope_choices
     assert choices is not None
     assert choices.buttons["always"].text() == "Always allow do_thing"
-
-
-def test_parts_made_shown_with_the_card_are_not_shown_again_while_it_builds(
-    qtbot: Any, make_tool: Any
-) -> None:
-    """The "Always allow" choice and its "·", offered from the start, are made shown: not shown
-    again while the card builds (showing a part of a card not on screen polished it and
-    laid it out on its own). They show with the card."""
-    view = _card(make_tool, {"to": "sam"})
-    qtbot.addWidget(view)
-    choices = view.scope_choices
-    assert choices is not None
-    toggle = view.details
-    parts = [w for w in choices.children() if isinstance(w, QWidget) and w is not toggle]
-    always = choices.buttons["always"]
-    assert always in parts and len(parts) == 4  # "or", session, "·", always
-    explicit = Qt.WidgetAttribute.WA_WState_ExplicitShowHide
-    assert not any(w.testAttribute(explicit) for w in parts)
-    view.show()
-    assert all(w.isVisible() for w in parts)

@@ -132,6 +132,34 @@ def fold_plan(
     return changed or noticed or must_act(state, inputs), inputs
 
 
+_WALKED: dict[int, tuple[Any, tuple[frozenset[int], frozenset[str], bool]]] = {}
+"""id(a folded block) → (the block, `_walked` of it): each entry holds its block."""
+
+
+def _walked(block: Any) -> tuple[frozenset[int], frozenset[str], bool]:
+    """What a folded block not built yet holds, worked out once per block of a loaded
+    tool's view: the ids of the blocks in it, the top-level arguments its display
+    blocks show, and whether a field typed into or chosen from is among them."""
+    kept = _WALKED.get(id(block))
+    if kept is not None and kept[0] is block:
+        return kept[1]
+    visits = [v.block for v in walk_blocks(block)]
+    made = (
+        frozenset(id(b) for b in visits),
+        frozenset(
+            path.partition(".")[0]
+            for b in visits
+            for template in shown_templates(b)
+            for path in template_paths(template)
+        ),
+        any(getattr(b, "type", None) in _TYPED_INTO for b in visits),
+    )
+    if len(_WALKED) >= 4 * _MAX_VIEWS:
+        _WALKED.pop(next(iter(_WALKED)))
+    _WALKED[id(block)] = (block, made)
+    return made
+
+
 class CardFold:
     """The fold of one card: its holders, the folded facts and the Details toggle (both
     None while nothing is folded)."""
@@ -151,25 +179,15 @@ class CardFold:
         self._facts: FoldedFacts | None = None
         self._inputs: list[InputBinding] = []
         """The folded inputs the facts say (`folded_inputs`), worked out by `make`."""
-        under = {id(v.block) for u in self._unbuilt for v in walk_blocks(u.block)}
-        shows = {
-            path.partition(".")[0]
-            for u in self._unbuilt
-            for v in walk_blocks(u.block)
-            for template in shown_templates(v.block)
-            for path in template_paths(template)
-        }
+        walked = [_walked(u.block) for u in self._unbuilt]
+        under = set().union(*(w[0] for w in walked))
         self.unbuilt_names: frozenset[str] = frozenset(
             b.path.partition(".")[0] for b in ctx.state.inputs if id(b.block) in under
-        ).union(shows)
+        ).union(*(w[1] for w in walked))
         """The arguments the unbuilt folded blocks edit or show: a change to one builds
         them (their check lines and holds are the widgets' own from then on)."""
         self._hold_unbuilt_areas(under)
-        self.has_unbuilt_fields = any(
-            getattr(v.block, "type", None) in _TYPED_INTO
-            for u in self._unbuilt
-            for v in walk_blocks(u.block)
-        )
+        self.has_unbuilt_fields = any(w[2] for w in walked)
         """An unbuilt folded block holds a field typed into or chosen from (the notch
         takes keyboard focus for it, as for a field built)."""
 
@@ -279,8 +297,8 @@ class CardFold:
         width = frame.width - 40
         self._inputs = inputs
         # A card that opens unfolded was never folded (`fold_plan`): its blocks are all
-        # built and on show, so it is made open, not opened (a full `show` pass, each
-        # holder shown again, was half of the fold's work on the invoice card).
+        # built, so it is made open, not opened (its words said three times and a full
+        # `show` pass sent through a signal, for what `_opened_at_start` does).
         made_open = opens and not self._unbuilt
         toggle = DetailsToggle(
             self._ctx.look, frame.column.parentWidget(), count=len(inputs), opened=made_open
@@ -311,10 +329,11 @@ class CardFold:
 
     def _opened_at_start(self) -> None:
         """What `show(True)` leaves on a card that opens unfolded, without its work: no
-        block to build, no holder hidden, no folded field's reason to say again."""
+        block to build, no folded field's reason to say again, no signal sent."""
         for holder in self.holders:
-            if holder.isHidden():  # none is: only a fold hides one
-                holder.setVisible(True)
+            # Shown as `show` shows them: a child shown before the card is on screen
+            # shows with it through Qt's cheaper path (callgrind: skipping this cost more).
+            holder.setVisible(True)
         self._refresh()
         self._ctx.state.seen(DETAILS_KEY)  # every folded value is on the card
         if self._frame.body is not None:

@@ -115,7 +115,7 @@ class HeadlineLine(QLabel):
                     subtitle = self.subtitle
                     if subtitle is None and shows and self.make_subtitle is not None:
                         subtitle = self.subtitle = self.make_subtitle(text)
-                    if subtitle is not None and subtitle.isHidden() == shows:  # made shown
+                    if subtitle is not None:
                         subtitle.setVisible(shows)
                     follow.subtitle_shows = shows
         return said
@@ -264,8 +264,7 @@ class FoldedFacts(QWidget):
             self.setAccessibleDescription("; ".join([f.line for f in self._facts if _kept(f)]))
             self.updateGeometry()
             self.update()
-        if self.isHidden() == self._shown_any:  # made shown: not shown again (a polish)
-            self.setVisible(self._shown_any)
+        self.setVisible(self._shown_any)
         return self.cut
 
     def _rows_reading(self, changes: Changes) -> list[_Fact]:

@@ -32,9 +32,7 @@ _READ_NAMES = frozenset(_READ_KEYS)
 class RiskNotes(QWidget):
     """The tinted panel of risk lines; hidden while there is nothing to say."""
 
-    def __init__(self, look: Look, parent: QWidget | None = None, *, hidden: bool = True) -> None:
-        """`hidden` False: made for a risk it shows at once (`show_risk`), never hidden
-        and shown again (showing a hidden panel polished and laid it out on its own)."""
+    def __init__(self, look: Look, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("RiskNotes")
         self._look = look
@@ -43,8 +41,7 @@ class RiskNotes(QWidget):
         # not built and polished hidden with every card.
         self._label: QLabel | None = None
         self.setAccessibleName("Risks of this call")
-        if hidden:
-            self.hide()
+        self.hide()
 
     @property
     def label(self) -> QLabel:
@@ -74,15 +71,13 @@ class RiskNotes(QWidget):
             self.setVisible(False)
             return True
         mark = "\u26a0" if risk.risky else "\u2139"
-        label = self.label
-        label.setText("\n".join(f"{mark}  {line}" for line in risk.lines))
+        self.label.setText("\n".join(f"{mark}  {line}" for line in risk.lines))
         token = "badge_danger_text" if risk.risky else "badge_warning_text"
-        palette = label.palette()
-        palette.setColor(label.foregroundRole(), self._look.color(token))
-        label.setPalette(palette)
-        label.setAccessibleDescription("\n".join(risk.lines))
-        if self.isHidden() == bool(risk.lines):  # a Qt show or hide only when it changes
-            self.setVisible(bool(risk.lines))
+        palette = self.label.palette()
+        palette.setColor(self.label.foregroundRole(), self._look.color(token))
+        self.label.setPalette(palette)
+        self.label.setAccessibleDescription("\n".join(risk.lines))
+        self.setVisible(bool(risk.lines))
         self.update()
         return True
 
@@ -125,13 +120,11 @@ class RiskSection:
     @property
     def notes(self) -> RiskNotes:
         """The risk panel: made with the first risk, or hidden and empty when asked for."""
-        return self._notes if self._notes is not None else self._make_notes(hidden=True)
-
-    def _make_notes(self, *, hidden: bool) -> RiskNotes:
-        notes = self._notes = RiskNotes(self._look, self._parent, hidden=hidden)
-        if self._place is not None:
-            self._place(notes)
-        return notes
+        if self._notes is None:
+            notes = self._notes = RiskNotes(self._look, self._parent)
+            if self._place is not None:
+                self._place(notes)
+        return self._notes
 
     @property
     def risk(self) -> CardRisk:
@@ -157,12 +150,9 @@ class RiskSection:
         self._read = values
         given = {k: v for k, v in zip(_READ_KEYS, values, strict=True) if v is not MISSING}
         risk = card_risk(state.tool, given)
-        notes = self._notes
-        if notes is None:
-            if risk == NO_RISK:
-                return False  # nothing to say, as before: no panel to make
-            notes = self._make_notes(hidden=not risk.lines)  # shown with its first lines
-        changed = notes.show_risk(risk)
+        if self._notes is None and risk == NO_RISK:
+            return False  # nothing to say, as before: no panel to make
+        changed = self.notes.show_risk(risk)
         if changed:
             self._style_confirms(risk.risky)
         return changed

@@ -144,13 +144,6 @@ class ScopeButton(QPushButton):
         super().leaveEvent(event)
 
 
-def _show_as(widget: QWidget, visible: bool) -> None:
-    """Show or hide `widget` unless it is so: a part made with a line not yet on screen
-    is not hidden, and showing it there polished it and laid it out on its own."""
-    if widget.isHidden() == visible:
-        widget.setVisible(visible)
-
-
 def _link_palette(look: Look) -> QPalette:
     """The link colour while confirm is open; faint, like the held confirm, while not:
     the same two colours on every card of a look."""
@@ -240,9 +233,9 @@ class ScopeChoices(QWidget):
             # Made after the card is on screen (an edit offers it), or on a card that
             # offers it not: shown only while offered, as it was when made with the line.
             offered = self.offers_always if words is None else True
-            _show_as(button, offered)
+            button.setVisible(offered)
             if self._always_dot is not None:
-                _show_as(self._always_dot, offered)
+                self._always_dot.setVisible(offered)
         if self._made is not None:
             self._made(button)
         return button
@@ -292,9 +285,9 @@ class ScopeChoices(QWidget):
             if always is not None:
                 self._make("always", always)
             return
-        _show_as(button, always is not None)
+        button.setVisible(always is not None)
         if self._always_dot is not None:
-            _show_as(self._always_dot, always is not None)
+            self._always_dot.setVisible(always is not None)
         if always is not None and always != button.text():
             button.setText(always)
             button.setAccessibleName(always)
