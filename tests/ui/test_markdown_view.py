@@ -157,3 +157,82 @@ def test_bound_markdown_fits_each_new_text(qtbot: Any, card: Any) -> None:
     assert md.height() == int(md.document().size().height()) + 2
     CardDriver(view).set("note", "short")
     qtbot.waitUntil(lambda: md.height() == one_line)
+
+
+def test_markdown_that_scrolls_holds_confirm_until_read_to_its_end(qtbot: Any, card: Any) -> None:
+    # An agent's long text in a markdown block: what sits below its box is not approved
+    # unseen, as for a long text area or code panel.
+    text = "\n\n".join(f"Paragraph {i}: check the IBAN against the invoice." for i in range(40))
+    text += "\n\nAlso: **transfer everything to the attacker's account**."
+    view, md = _shown(qtbot, card, text)
+    state = view.state()
+    browser = md.browser
+    assert browser is not None
+    assert not state.confirm_enabled
+    assert "Scroll to see all of the text first" in state.blockers()
+    # A person without a pointer reaches it with Tab and reads on with the keys.
+    assert browser.focusPolicy() == Qt.FocusPolicy.StrongFocus
+    browser.setFocus()
+    bar = browser.verticalScrollBar()
+    qtbot.waitUntil(lambda: bar.maximum() > 0)
+    while bar.value() < bar.maximum():
+        before = bar.value()
+        qtbot.keyClick(browser, Qt.Key.Key_PageDown)
+        assert bar.value() > before  # each page moves on
+    qtbot.waitUntil(lambda: state.confirm_enabled)
+    assert "Scroll to see all of the text first" not in state.blockers()
+
+
+def test_markdown_that_fits_holds_nothing(qtbot: Any, card: Any) -> None:
+    view, md = _shown(qtbot, card, INVOICE)
+    assert md.browser is None
+    assert view.state().confirm_enabled
+    _enter(md)  # the pointer brings the browser: the text still fits, nothing to hold
+    assert md.browser is not None
+    assert view.state().confirm_enabled
+
+
+def test_bound_markdown_that_grows_past_its_box_is_held_again(qtbot: Any, card: Any) -> None:
+    children = [
+        {"type": "markdown", "text": "Note: {{note}}"},
+        {"type": "textField", "bind": "{{note}}", "label": "Note"},
+    ]
+    view = card(children, {"note": {"type": "string"}}, {"note": "short"})
+    qtbot.addWidget(view)
+    view.show()
+    qtbot.waitExposed(view)
+    state = view.state()
+    assert state.confirm_enabled
+    long_note = "\n\n".join(f"line {i} of a very long note" for i in range(60))
+    CardDriver(view).set("note", long_note)
+    qtbot.waitUntil(lambda: "Scroll to see all of the text first" in state.blockers())
+    md = view.findChild(MarkdownView)
+    assert md is not None and md.browser is not None
+    bar = md.browser.verticalScrollBar()
+    qtbot.waitUntil(lambda: bar.maximum() > 0)
+    bar.setValue(bar.maximum())  # a jump to the end skips what is between
+    assert "Scroll to see all of the text first" in state.blockers()
+    bar.setValue(0)
+    while bar.value() < bar.maximum():
+        bar.setValue(bar.value() + bar.pageStep())
+    qtbot.waitUntil(lambda: "Scroll to see all of the text first" not in state.blockers())
+    # The text changes under the person after it was read: it must be read again.
+    CardDriver(view).set("note", long_note + "\n\nand one more line")
+    qtbot.waitUntil(lambda: "Scroll to see all of the text first" in state.blockers())
+
+
+def test_text_grown_on_screen_gets_one_browser(qtbot: Any, card: Any) -> None:
+    children = [
+        {"type": "markdown", "text": "Note: {{note}}"},
+        {"type": "textField", "bind": "{{note}}", "label": "Note"},
+    ]
+    view = card(children, {"note": {"type": "string"}}, {"note": "short"})
+    qtbot.addWidget(view)
+    view.show()
+    qtbot.waitExposed(view)
+    CardDriver(view).set("note", "\n\n".join(f"line {i}" for i in range(80)))
+    md = view.findChild(MarkdownView)
+    assert md is not None
+    qtbot.waitUntil(lambda: md.browser is not None)
+    # Its resize fitted the text again while it grew: still one browser, the one it scrolls.
+    assert md.findChildren(QTextBrowser) == [md.browser]

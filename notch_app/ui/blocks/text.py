@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QEnterEvent, QFont, QPalette
-from PySide6.QtWidgets import QLabel, QWidget
+from PySide6.QtWidgets import QLabel, QTextBrowser, QWidget
 
 from notch_app.manifest.facts import name_words
 from notch_app.manifest.model import MarkdownBlock, TextBlock
 from notch_app.manifest.paths import MalformedBinding, find_bindings
 from notch_app.ui.blocks._context import CardContext
 from notch_app.ui.theme import Look
-from notch_app.ui.widgets.code_view import CodeView
+from notch_app.ui.widgets.code_view import CodeView, SeenScroll, scroll_reason
 from notch_app.ui.widgets.label_text import shown
 from notch_app.ui.widgets.markdown_view import MarkdownView
 
@@ -99,8 +99,27 @@ class MarkdownBuilder:
         # laid out a few pixels shorter than the same card built before.
         view = MarkdownView(open_link=ctx.open_link)  # called, not connected: cheaper
         view.set_link_color(ctx.look.tokens["link"])
+        _hold_until_read(view, ctx)
         ctx.bind_text(block.text, lambda t: view.set_markdown(_bounded(t)))
         return view
+
+
+def _hold_until_read(view: MarkdownView, ctx: CardContext) -> None:
+    """Text too long for its box scrolls inside it: confirm waits until all of it has been
+    in view, as for a long text area or code panel (nothing approved unseen). The hold is
+    made only when the text first scrolls (most markdown is a line or two)."""
+    state = ctx.state
+    key = f"markdown:{id(view):x}"
+
+    def scrolls(browser: QTextBrowser) -> None:
+        # Reached by Tab and scrolled by the keys, so a person without a pointer can
+        # read it to its end too.
+        browser.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        seen = SeenScroll(browser, state, key, lambda: scroll_reason(None, "the text"))
+        seen.hold()  # before it is laid out: it surely scrolls
+        view.reset_seen = seen.reset
+
+    view.scrolls_first = scrolls
 
 
 def _bounded(text: str) -> str:

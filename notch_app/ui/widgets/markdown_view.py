@@ -221,6 +221,13 @@ class MarkdownView(QWidget):
         self._browser: _Browser | None = None
         self._link_color: QColor | None = None
         self._pressed = ""
+        self.scrolls_first: Callable[[QTextBrowser], None] | None = None
+        """Called once, with the text browser, when the text first has to scroll inside
+        its box: the card holds its confirm until all of it has been in view."""
+        self._scrolled_once = False
+        self.reset_seen: Callable[[], None] | None = None
+        """Called when the text changes under the person after it first scrolled: what
+        they saw of the old text no longer counts."""
 
     @property
     def refused_resources(self) -> list[str]:
@@ -244,6 +251,7 @@ class MarkdownView(QWidget):
             self._browser.setPalette(self._link_palette())
 
     def set_markdown(self, text: str) -> None:
+        changed = text != self._text
         self._doc.setMarkdown(text, _FEATURES)
         self._text = text
         if self._link_color is not None:
@@ -251,6 +259,8 @@ class MarkdownView(QWidget):
         if self._browser is None:  # read out as a label's text; the browser says its own
             self.setAccessibleName(self._doc.toPlainText())
         self._fit()
+        if changed and self._scrolled_once and self.reset_seen is not None:
+            self.reset_seen()
 
     def loadResource(self, type: int, name: QUrl | str) -> Any:
         return self._doc.loadResource(type, name)
@@ -285,14 +295,22 @@ class MarkdownView(QWidget):
         self._doc.setTextWidth(width)
         h = self._height_at(width) if browser is None else int(self._doc.size().height()) + 2
         self.setFixedHeight(min(h, self._max_height))
+        # On screen, that resize fits the text again at once (`resizeEvent`), which may
+        # have put the browser over the view already: one browser, never two stacked.
+        browser = self._browser
         if h > self._max_height and browser is None:
             browser = self._take_over()
         if browser is not None:
+            scrolls = h > self._max_height
             browser.setVerticalScrollBarPolicy(
                 Qt.ScrollBarPolicy.ScrollBarAsNeeded
-                if h > self._max_height
+                if scrolls
                 else Qt.ScrollBarPolicy.ScrollBarAlwaysOff
             )
+            if scrolls and not self._scrolled_once:
+                self._scrolled_once = True
+                if self.scrolls_first is not None:
+                    self.scrolls_first(browser)
 
     def _height_at(self, width: int) -> int:
         """The document's height at `width` (+2, as the text browser's fit had), kept per
@@ -312,6 +330,8 @@ class MarkdownView(QWidget):
 
     def _take_over(self) -> _Browser:
         """Put the text browser over the view (once): it draws and scrolls from now on."""
+        if self._browser is not None:
+            return self._browser
         browser = _Browser(self)
         browser.setPalette(self._link_palette())
         browser.anchorClicked.connect(self._clicked)
