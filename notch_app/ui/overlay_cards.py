@@ -109,7 +109,12 @@ class ManifestCardFactory:
             theme=resolved_theme(self._theme),  # "system": the desktop as it is now
             width=self._width,
             notice=request.reason,
-            asker=asker_for(entry.manifest, entry.folder, source=source_of(entry)),
+            asker=asker_for(
+                entry.manifest,
+                entry.folder,
+                source=source_of(entry),
+                installed=installed_icon(entry),
+            ),
             scopes=True,
             changes=request.changes,
             parent=parent,

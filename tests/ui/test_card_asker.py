@@ -216,3 +216,22 @@ def test_a_long_routing_prompt_becomes_its_first_sentence() -> None:
     summary = one_line_summary(long)
     assert len(summary) == 90 and summary.endswith("…")
     assert one_line_summary("") == ""
+
+
+def test_an_icon_reinstalled_into_the_same_folder_shows_in_the_strip(
+    qtbot: Any, places: Path, tmp_path: Path
+) -> None:
+    added = tmp_path / "added"
+    shutil.copytree(bundled_manifests_dir() / "mail", added / "mail")
+    before = _mail_card(qtbot, added).asker_strip
+    assert before is not None and before.asker.icon is not None
+    # A reinstall into the same folder brings another icon file; the catalog is loaded
+    # again (as `notch install` makes the running Notch do).
+    shutil.copy(bundled_manifests_dir() / "payments" / "icon.svg", added / "mail" / "icon.svg")
+    after = _mail_card(qtbot, added).asker_strip
+    assert after is not None and after.asker.icon is not None
+    loaded, _ = load_integration(added / "mail")
+    assert loaded is not None
+    new_icon = integration_icon(loaded.manifest, loaded.folder, 16).toImage()
+    assert after.asker.icon.toImage() == new_icon
+    assert after.asker.icon.toImage() != before.asker.icon.toImage()

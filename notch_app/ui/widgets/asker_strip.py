@@ -28,7 +28,7 @@ from notch_app.runtime.askers import AskingProcess
 from notch_app.runtime.catalog import CatalogEntry
 from notch_app.ui.theme import Look
 from notch_app.ui.widgets.buttons import PillButton
-from notch_app.ui.widgets.integration_icon import integration_icon, kept_for_entry
+from notch_app.ui.widgets.integration_icon import InstalledIcon, kept_for_entry
 
 ICON_SIZE = 16
 _NAME_CHARS = 60
@@ -92,9 +92,6 @@ class Asker:
         return f"unverified: claims to be {self.claims}" if self.claims else None
 
 
-_ICONS: dict[tuple[str, str, str | None], QPixmap] = {}
-
-
 def source_of(entry: CatalogEntry) -> str:
     """Where a loaded integration came from: THROUGH_GATEWAY for one a `notch mcp`
     gateway brought (folder or not), else `installed_from` its folder. Worked out once
@@ -107,14 +104,19 @@ def source_of(entry: CatalogEntry) -> str:
 
 
 def asker_for(
-    manifest: Manifest, folder: Path | None, other: str = ADDED, *, source: str | None = None
+    manifest: Manifest,
+    folder: Path | None,
+    other: str = ADDED,
+    *,
+    source: str | None = None,
+    installed: InstalledIcon | None = None,
 ) -> Asker:
     """The Asker of an integration loaded from `folder` (said as `source`, else as
-    `installed_from` says it). Its icon is read once per integration and folder."""
-    key = (manifest.id, manifest.icon or "", str(folder) if folder is not None else None)
-    icon = _ICONS.get(key)
-    if icon is None:
-        icon = _ICONS[key] = integration_icon(manifest, folder, ICON_SIZE)
+    `installed_from` says it). Its icon is `installed` (a loaded entry's, worked out once
+    per entry: `installed_icon`), else looked up now; drawn once per icon file as it
+    stands, so an icon replaced by a reinstall into the same folder shows the new one."""
+    found_icon = installed if installed is not None else InstalledIcon.of(manifest, folder)
+    icon = found_icon.pixmap(ICON_SIZE)
     name = " ".join(manifest.name.split())[:_NAME_CHARS] or manifest.id
     found = find_claim(manifest.name)
     # Notch's own bundled integrations may say "Notch"; the strip already says so.
