@@ -236,3 +236,32 @@ def test_text_grown_on_screen_gets_one_browser(qtbot: Any, card: Any) -> None:
     qtbot.waitUntil(lambda: md.browser is not None)
     # Its resize fitted the text again while it grew: still one browser, the one it scrolls.
     assert md.findChildren(QTextBrowser) == [md.browser]
+
+
+def test_long_markdown_folded_under_details_says_to_open_details(qtbot: Any, card: Any) -> None:
+    terms = "\n\n".join(f"Clause {i}: delivery may move by two weeks." for i in range(30))
+    children = [
+        {"type": "markdown", "text": "{{terms}}"},
+        {"type": "textField", "bind": "{{supplier}}", "label": "Supplier"},
+    ]
+    props = {"terms": {"type": "string"}, "supplier": {"type": "string"}}
+    view = card(children, props, {"terms": terms, "supplier": "Nord"}, compact=True)
+    qtbot.addWidget(view)
+    view.show()
+    qtbot.waitExposed(view)
+    state = view.state()
+    details = view.details
+    assert details is not None and not details.opened
+    # Folded, it cannot be scrolled: the reason says how to reach it.
+    assert "Open Details to see all of the text" in state.blockers()
+    assert not state.confirm_enabled
+    details.set_open(True)
+    md = view.findChild(MarkdownView)
+    assert md is not None and md.browser is not None
+    qtbot.waitUntil(lambda: "Scroll to see all of the text first" in state.blockers())
+    assert "Open Details to see all of the text" not in state.blockers()
+    bar = md.browser.verticalScrollBar()
+    qtbot.waitUntil(lambda: bar.maximum() > 0)
+    while bar.value() < bar.maximum():
+        bar.setValue(bar.value() + bar.pageStep())
+    qtbot.waitUntil(lambda: not any("the text" in b for b in state.blockers()))

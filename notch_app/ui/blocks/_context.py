@@ -23,6 +23,8 @@ from notch_app.card.headline import amount_pairs, fact_words
 from notch_app.card.interpolate import template_paths
 from notch_app.card.state import CardState
 from notch_app.ui.theme import Look, ThemeName, look
+from notch_app.ui.widgets.code_view import SeenScroll, scroll_reason
+from notch_app.ui.widgets.details_fold import DETAILS_REASON
 
 
 @dataclass(slots=True)
@@ -66,6 +68,24 @@ BuildBlock = Callable[[Any, "CardContext", QWidget | None], QWidget]
 """The registry's `build_block(block, ctx, parent)`."""
 
 
+@dataclass(eq=False)
+class ReadHold:
+    """A block's text to be read to its end before confirm opens (a markdown text that
+    scrolls in its box). `seen` follows its scrolling once it scrolls; `folded` is set by
+    the card's fold while the block waits under a closed Details."""
+
+    widget: QWidget
+    seen: SeenScroll | None = None
+    folded: bool = False
+
+    def reason(self) -> str:
+        """ "Open Details to see all of the text" while folded, else "Scroll to see all of
+        the text first"."""
+        if self.folded:
+            return DETAILS_REASON.format(label="the text")
+        return scroll_reason(None, "the text")
+
+
 @dataclass(slots=True)
 class CardContext:
     """Shared by the builders of one card. Created by CardView."""
@@ -89,6 +109,9 @@ class CardContext:
     editors: dict[str, Editor] = field(default_factory=dict)
     focus_chain: list[QWidget] = field(default_factory=list)
     confirm_buttons: list[QAbstractButton] = field(default_factory=list)
+    read_holds: list[ReadHold] = field(default_factory=list)
+    """Blocks whose text must have been in view to its end before confirm opens (a
+    markdown text that scrolls), for the fold to say how to reach them."""
     parent: QWidget | None = None
     """The widget the block being built goes into (set by `build_block`): builders make
     their widgets inside it, since a widget made parentless and then moved into the card

@@ -9,9 +9,9 @@ from PySide6.QtWidgets import QLabel, QTextBrowser, QWidget
 from notch_app.manifest.facts import name_words
 from notch_app.manifest.model import MarkdownBlock, TextBlock
 from notch_app.manifest.paths import MalformedBinding, find_bindings
-from notch_app.ui.blocks._context import CardContext
+from notch_app.ui.blocks._context import CardContext, ReadHold
 from notch_app.ui.theme import Look
-from notch_app.ui.widgets.code_view import CodeView, SeenScroll, scroll_reason
+from notch_app.ui.widgets.code_view import CodeView, SeenScroll
 from notch_app.ui.widgets.label_text import shown
 from notch_app.ui.widgets.markdown_view import MarkdownView
 
@@ -107,15 +107,18 @@ class MarkdownBuilder:
 def _hold_until_read(view: MarkdownView, ctx: CardContext) -> None:
     """Text too long for its box scrolls inside it: confirm waits until all of it has been
     in view, as for a long text area or code panel (nothing approved unseen). The hold is
-    made only when the text first scrolls (most markdown is a line or two)."""
+    made only when the text first scrolls (most markdown is a line or two); while the
+    block is folded under Details its reason says to open Details first."""
     state = ctx.state
     key = f"markdown:{id(view):x}"
+    hold = ReadHold(view)
+    ctx.read_holds.append(hold)
 
     def scrolls(browser: QTextBrowser) -> None:
         # Reached by Tab and scrolled by the keys, so a person without a pointer can
         # read it to its end too.
         browser.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
-        seen = SeenScroll(browser, state, key, lambda: scroll_reason(None, "the text"))
+        seen = hold.seen = SeenScroll(browser, state, key, hold.reason)
         seen.hold()  # before it is laid out: it surely scrolls
         view.reset_seen = seen.reset
 

@@ -381,6 +381,11 @@ class CardFold:
                 # reason says so ("Open Details to see all of Message"), not "Scroll".
                 editor.folded = not opened  # type: ignore[attr-defined]
                 seen.say_again()
+        for hold in self._ctx.read_holds:  # a markdown text that scrolls, the same way
+            if any(h is hold.widget or h.isAncestorOf(hold.widget) for h in self.holders):
+                hold.folded = not opened
+                if hold.seen is not None:
+                    hold.seen.say_again()
         if self.details is not None:
             # First closed: the facts are made there if one of them would show.
             self._refresh()
