@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QRect, Qt, QTimer, Signal
+from PySide6.QtCore import QPoint, QPointF, QRect, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QImage, QLinearGradient, QPainter, QPixmap
 from PySide6.QtWidgets import (
     QApplication,
@@ -216,6 +216,22 @@ def _watch(view: CardView) -> Decisions:
     got = Decisions()
     view.decided.connect(got.record)
     return got
+
+
+def _link_at(markdown: QWidget, href: str) -> QPoint:
+    """A point of a markdown view (of its document, unscrolled) on its link to `href`."""
+    layout = markdown.document().documentLayout()  # type: ignore[attr-defined]
+    for y in range(0, markdown.height(), 2):
+        for x in range(0, markdown.width(), 2):
+            if layout.anchorAt(QPointF(x, y)) == href:
+                return QPoint(x, y)
+    raise AssertionError(f"no link to {href} is drawn")
+
+
+@pytest.fixture(scope="session")
+def link_at() -> Callable[[QWidget, str], QPoint]:
+    """`link_at(markdown_view, href)`: where on the view its link to `href` is drawn."""
+    return _link_at
 
 
 @pytest.fixture(scope="session")

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QPoint, QPointF, QTimer, QUrl
+from PySide6.QtCore import QTimer, QUrl
 from PySide6.QtGui import QTextDocument
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QLabel, QPlainTextEdit
@@ -27,16 +27,6 @@ HOSTILE_MD = (
 
 
 LINK = "https://example.com/x"
-
-
-def _link_at(md: MarkdownView, href: str) -> QPoint:
-    """A point of the markdown on its link to `href`."""
-    layout = md.document().documentLayout()
-    for y in range(0, md.height(), 2):
-        for x in range(0, md.width(), 2):
-            if layout.anchorAt(QPointF(x, y)) == href:
-                return QPoint(x, y)
-    raise AssertionError(f"no link to {href} is drawn")
 
 
 def _markdown_card(qtbot: Any, card: Any) -> tuple[Any, MarkdownView]:
@@ -73,6 +63,7 @@ def test_local_images_are_never_read(qtbot: Any, card: Any) -> None:
 def test_only_web_and_mail_links_open_and_only_after_a_second_click(
     qtbot: Any,
     card: Any,
+    link_at: Any,
 ) -> None:
     bad = ("javascript:alert(1)", "file:///etc/passwd", "data:text/html,x", "/etc/passwd")
     links = " ".join(f"[link {i}]({href})" for i, href in enumerate((*bad, LINK)))
@@ -88,11 +79,11 @@ def test_only_web_and_mail_links_open_and_only_after_a_second_click(
     md.anchorClicked.connect(lambda url: clicked.append(url.toString()))
     for href in bad:
         assert not link_allowed(href)
-        click(md, _link_at(md, href))
+        click(md, link_at(md, href))
         assert view.link_prompt.pending is None
     assert clicked == list(bad)  # each was clicked, and none went further
     assert link_allowed("mailto:sam@example.com")
-    click(md, _link_at(md, LINK))
+    click(md, link_at(md, LINK))
     assert opened == []  # shown first
     assert view.link_prompt.pending == "https://example.com/x"
     assert "https://example.com/x" in CardDriver(view).visible_text()

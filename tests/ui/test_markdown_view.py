@@ -38,20 +38,23 @@ def _shown(qtbot: Any, card: Any, text: str, **kw: Any) -> tuple[CardView, Markd
     return view, md
 
 
-def _link_at(md: MarkdownView, href: str) -> QPoint:
-    """A point of the view (of its document, unscrolled) on the link to `href`."""
-    layout = md.document().documentLayout()
-    for y in range(0, md.height(), 2):
-        for x in range(0, md.width(), 2):
-            if layout.anchorAt(QPointF(x, y)) == href:
-                return QPoint(x, y)
-    raise AssertionError(f"no link to {href} is drawn")
-
-
 def _enter(md: MarkdownView) -> None:
     """The pointer comes over the view."""
     at = QPointF(2, 2)
     QApplication.sendEvent(md, QEnterEvent(at, at, QPointF(md.mapToGlobal(QPoint(2, 2)))))
+
+
+def _note_card(qtbot: Any, card: Any, note: str, template: str = "Note: {{note}}") -> CardView:
+    """A shown card whose markdown says the note its text field edits."""
+    children = [
+        {"type": "markdown", "text": template},
+        {"type": "textField", "bind": "{{note}}", "label": "Note"},
+    ]
+    view: CardView = card(children, {"note": {"type": "string"}}, {"note": note})
+    qtbot.addWidget(view)
+    view.show()
+    qtbot.waitExposed(view)
+    return view
 
 
 def _drag(widget: QWidget, start: QPoint, end: QPoint) -> None:
@@ -66,7 +69,9 @@ def _drag(widget: QWidget, start: QPoint, end: QPoint) -> None:
         QApplication.sendEvent(widget, event)
 
 
-def test_an_attackers_markdown_is_inert_on_the_light_path(qtbot: Any, card: Any) -> None:
+def test_an_attackers_markdown_is_inert_on_the_light_path(
+    qtbot: Any, card: Any, link_at: Any
+) -> None:
     view, md = _shown(qtbot, card, ATTACK)
     md.grab()  # drawn: the document asked for its images
     assert md.browser is None and not view.findChildren(QTextBrowser)  # the light path
@@ -85,9 +90,9 @@ def test_an_attackers_markdown_is_inert_on_the_light_path(qtbot: Any, card: Any)
     opened: list[str] = []
     view.link_prompt.opener = opened.append
     for href in ("javascript:alert(1)", "file:///etc/passwd"):
-        click(md, _link_at(md, href))
+        click(md, link_at(md, href))
         assert view.link_prompt.pending is None, href
-    click(md, _link_at(md, "https://example.com/x"))
+    click(md, link_at(md, "https://example.com/x"))
     assert view.link_prompt.pending == "https://example.com/x"
     assert opened == []  # shown first, opened on the second click
     view.link_prompt.open_button.click()
@@ -96,7 +101,7 @@ def test_an_attackers_markdown_is_inert_on_the_light_path(qtbot: Any, card: Any)
 
 
 def test_a_pointer_brings_the_text_browser_which_draws_the_same_and_selects(
-    qtbot: Any, card: Any
+    qtbot: Any, card: Any, link_at: Any
 ) -> None:
     view, md = _shown(qtbot, card, INVOICE)
     assert md.browser is None
@@ -121,7 +126,7 @@ def test_a_pointer_brings_the_text_browser_which_draws_the_same_and_selects(
     browser.setTextCursor(md.document().find("Transfers"))  # a selection, then a click
     opened: list[str] = []
     view.link_prompt.opener = opened.append
-    click(browser.viewport(), _link_at(md, "https://pay.example.com/help/approvals"))
+    click(browser.viewport(), link_at(md, "https://pay.example.com/help/approvals"))
     assert view.link_prompt.pending == "https://pay.example.com/help/approvals"
     assert opened == []
 
@@ -140,14 +145,7 @@ def test_markdown_taller_than_its_box_scrolls_from_its_top(qtbot: Any, card: Any
 
 
 def test_bound_markdown_fits_each_new_text(qtbot: Any, card: Any) -> None:
-    children = [
-        {"type": "markdown", "text": "Note: **{{note}}**"},
-        {"type": "textField", "bind": "{{note}}", "label": "Note"},
-    ]
-    view = card(children, {"note": {"type": "string"}}, {"note": "short"})
-    qtbot.addWidget(view)
-    view.show()
-    qtbot.waitExposed(view)
+    view = _note_card(qtbot, card, "short", "Note: **{{note}}**")
     md = view.findChild(MarkdownView)
     assert md is not None
     one_line = md.height()
@@ -193,14 +191,7 @@ def test_markdown_that_fits_holds_nothing(qtbot: Any, card: Any) -> None:
 
 
 def test_bound_markdown_that_grows_past_its_box_is_held_again(qtbot: Any, card: Any) -> None:
-    children = [
-        {"type": "markdown", "text": "Note: {{note}}"},
-        {"type": "textField", "bind": "{{note}}", "label": "Note"},
-    ]
-    view = card(children, {"note": {"type": "string"}}, {"note": "short"})
-    qtbot.addWidget(view)
-    view.show()
-    qtbot.waitExposed(view)
+    view = _note_card(qtbot, card, "short")
     state = view.state()
     assert state.confirm_enabled
     long_note = "\n\n".join(f"line {i} of a very long note" for i in range(60))
@@ -222,14 +213,7 @@ def test_bound_markdown_that_grows_past_its_box_is_held_again(qtbot: Any, card: 
 
 
 def test_text_grown_on_screen_gets_one_browser(qtbot: Any, card: Any) -> None:
-    children = [
-        {"type": "markdown", "text": "Note: {{note}}"},
-        {"type": "textField", "bind": "{{note}}", "label": "Note"},
-    ]
-    view = card(children, {"note": {"type": "string"}}, {"note": "short"})
-    qtbot.addWidget(view)
-    view.show()
-    qtbot.waitExposed(view)
+    view = _note_card(qtbot, card, "short")
     CardDriver(view).set("note", "\n\n".join(f"line {i}" for i in range(80)))
     md = view.findChild(MarkdownView)
     assert md is not None
