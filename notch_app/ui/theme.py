@@ -221,6 +221,14 @@ class Look:
             and bool(props.get("mono", False)) == bool(base.get("mono", False))
         )
 
+    def own_font(self, role: str) -> QFont | None:
+        """The font a widget of text role `role` sets, None when it is the card's base
+        font (inherited: nothing to set). Decided once per role; the widget keeps its
+        own copy of what it is given, so the kept font is never changed."""
+        return self.kept(
+            f"own-font:{role}", lambda: None if self.same_font_as_base(role) else self.font(role)
+        )
+
     def font_metrics(self, role: str) -> QFontMetrics:
         fm = self._metrics.get(role)
         if fm is None:
@@ -315,14 +323,22 @@ def look(name: ThemeName) -> Look:
 
 def style_text(widget: QWidget, role: str, look: Look) -> None:
     """Give `widget` the font and text colour of a text role (skipped for the base role,
-    which every widget of the card inherits)."""
+    which every widget of the card inherits). What a role sets is decided once per look:
+    a card styles a dozen labels, each asking the same."""
+    font, palette = look.kept(f"text-style:{role}", lambda: _text_style(role, look))
+    if font is not None:
+        widget.setFont(font)  # the widget keeps its own copy: the kept one is never changed
+    if palette is not None:
+        widget.setPalette(palette)
+
+
+def _text_style(role: str, look: Look) -> tuple[QFont | None, QPalette | None]:
+    """What `style_text` sets for `role`: only what differs from the card's own font and
+    colour (each set costs ~25 µs), nothing for the base role."""
     if role == "base":
-        return
-    # Only what differs from the card's own font and colour: each set costs ~25 µs.
-    if not look.same_font_as_base(role):
-        widget.setFont(look.font(role))
-    if look.text_color(role) != look.text_color("base"):
-        widget.setPalette(look.text_palette(role))
+        return None, None
+    same_colour = look.text_color(role) == look.text_color("base")
+    return look.own_font(role), None if same_colour else look.text_palette(role)
 
 
 @cache

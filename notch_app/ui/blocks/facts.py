@@ -25,8 +25,8 @@ from notch_app.card.paths import MISSING
 from notch_app.manifest.model import KeyValueBlock, ListBlock, ListItemBlock, MetadataBlock
 from notch_app.manifest.paths import parse_single_binding
 from notch_app.ui.blocks._context import CardContext
-from notch_app.ui.blocks.text import give_text_style, wrapped_label
-from notch_app.ui.theme import Look
+from notch_app.ui.blocks.text import wrapped_label
+from notch_app.ui.theme import Look, style_text
 from notch_app.ui.widgets.label_text import MAX_SHOWN_CHARS, shown
 
 _TOP: Final = Qt.AlignmentFlag.AlignTop
@@ -111,7 +111,7 @@ def _small_label(text: str, role: str, look: Look, parent: QWidget | None = None
     label = QLabel(text, parent)
     label.setObjectName(role)
     label.setTextFormat(Qt.TextFormat.PlainText)
-    give_text_style(label, role, look)
+    style_text(label, role, look)
     return label
 
 

@@ -8,7 +8,8 @@ from PySide6.QtWidgets import QBoxLayout, QHBoxLayout, QVBoxLayout, QWidget
 
 from notch_app.manifest.model import CardBlock, StackBlock
 from notch_app.ui.blocks._context import CardContext
-from notch_app.ui.blocks.text import give_text_style, wrapped_label
+from notch_app.ui.blocks.text import wrapped_label
+from notch_app.ui.theme import style_text
 from notch_app.ui.widgets.shapes import GlassFrame
 
 
@@ -19,7 +20,7 @@ def add_card_header(
     (a section) has a smaller title."""
     if block.title:
         title = wrapped_label("CardTitle", parent=ctx.parent)
-        give_text_style(title, "SectionTitle" if nested else "CardTitle", ctx.look)
+        style_text(title, "SectionTitle" if nested else "CardTitle", ctx.look)
         ctx.bind_text(block.title, title.setText)
         layout.addWidget(title)
     if block.subtitle:

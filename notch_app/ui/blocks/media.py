@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget
 from notch_app.manifest.model import BadgeBlock, DividerBlock, ImageBlock, ProgressBlock
 from notch_app.manifest.paths import find_bindings
 from notch_app.ui.blocks._context import CardContext
-from notch_app.ui.blocks.text import give_text_style
+from notch_app.ui.theme import style_text
 from notch_app.ui.widgets.image_view import ImageView
 from notch_app.ui.widgets.label_text import shown
 from notch_app.ui.widgets.shapes import Badge, ProgressLine, Rule
@@ -76,7 +76,7 @@ class ProgressBuilder:
             label = QLabel(box)
             label.setObjectName("ProgressLabel")
             label.setTextFormat(_PLAIN)
-            give_text_style(label, "ProgressLabel", ctx.look)
+            style_text(label, "ProgressLabel", ctx.look)
             ctx.bind_text(block.label, lambda t: label.setText(shown(t, 200)))
             layout.addWidget(label)
         bar = ProgressLine(ctx.look, box)

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QEnterEvent, QFont, QPalette
+from PySide6.QtGui import QEnterEvent
 from PySide6.QtWidgets import QLabel, QTextBrowser, QWidget
 
 from notch_app.manifest.facts import name_words
 from notch_app.manifest.model import MarkdownBlock, TextBlock
 from notch_app.manifest.paths import MalformedBinding, find_bindings
 from notch_app.ui.blocks._context import CardContext, ReadHold
-from notch_app.ui.theme import Look
+from notch_app.ui.theme import Look, style_text
 from notch_app.ui.widgets.code_view import CodeView, SeenScroll
 from notch_app.ui.widgets.label_text import shown
 from notch_app.ui.widgets.markdown_view import MarkdownView
@@ -49,28 +49,8 @@ def wrapped_label(
     if object_name:
         label.setObjectName(object_name)
         if look is not None:
-            give_text_style(label, object_name, look)
+            style_text(label, object_name, look)
     return label
-
-
-def give_text_style(widget: QWidget, role: str, look: Look) -> None:
-    """`style_text`, with what the role sets (a font, a palette, or neither) decided
-    once per look and role: a card styles a dozen labels, each asking the same."""
-    font, palette = look.kept(f"text-style:{role}", lambda: _text_style(role, look))
-    if font is not None:
-        widget.setFont(font)
-    if palette is not None:
-        widget.setPalette(palette)
-
-
-def _text_style(role: str, look: Look) -> tuple[QFont | None, QPalette | None]:
-    """What `style_text` sets for `role`: the font unless it is the base font, the
-    palette unless the colour is the base colour (nothing for the base role)."""
-    if role == "base":
-        return None, None
-    font = None if look.same_font_as_base(role) else look.font(role)
-    same_colour = look.text_color(role) == look.text_color("base")
-    return font, None if same_colour else look.text_palette(role)
 
 
 class TextBuilder:
@@ -87,7 +67,7 @@ class TextBuilder:
             return view
         # Plain text, word-wrapped (`wrapped_label`), in the variant's font and colour.
         label = wrapped_label(parent=ctx.parent)
-        give_text_style(label, block.variant, ctx.look)
+        style_text(label, block.variant, ctx.look)
         ctx.bind_text(block.text, lambda t: label.setText(shown(t)))
         return label
 
@@ -133,7 +113,6 @@ __all__ = [
     "MarkdownBuilder",
     "SelectableLabel",
     "TextBuilder",
-    "give_text_style",
     "wrapped_label",
 ]
 

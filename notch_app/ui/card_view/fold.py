@@ -21,6 +21,7 @@ from notch_app.card.paths import MISSING
 from notch_app.card.state import CardState
 from notch_app.card.view_shape import InputBinding
 from notch_app.manifest.facts import shown_paths
+from notch_app.manifest.kept import KeptBy
 from notch_app.manifest.model import CardBlock, TextFieldBlock, walk_blocks
 from notch_app.manifest.paths import MalformedBinding, parse_single_binding
 from notch_app.runtime.pause import PAUSED_REASON
@@ -47,19 +48,19 @@ _TYPED_INTO = frozenset({"textField", "passwordField", "select", "chips"})
 """Blocks whose editor is a line edit or a combo box (`fitting.card_has_inputs`)."""
 
 
-_SHOWN_WHOLE: dict[int, tuple[Any, frozenset[str]]] = {}
-"""id(a view's root) → (the root, `shown_whole` for it): each entry holds its
-root, so an id is never reused."""
 _MAX_VIEWS: Final = 256
+_SHOWN_WHOLE: KeptBy[frozenset[str]] = KeptBy(_MAX_VIEWS)
+"""Per loaded tool's view root: `shown_whole` of it."""
 
 
 def shown_whole(root: Any) -> frozenset[str]:
     """The paths a block of the compact view already shows whole: not said twice (the
     playlist's description under its cover; a switch its badge stands for). Worked
     out once per loaded tool's view."""
-    kept_whole = _SHOWN_WHOLE.get(id(root))
-    if kept_whole is not None and kept_whole[0] is root:
-        return kept_whole[1]
+    return _SHOWN_WHOLE.get(root, lambda: _shown_whole(root))
+
+
+def _shown_whole(root: Any) -> frozenset[str]:
     kept = (
         [c for c, s in zip(root.children, in_compact_view_of(root), strict=True) if s]
         if isinstance(root, CardBlock)
@@ -72,15 +73,12 @@ def shown_whole(root: Any) -> frozenset[str]:
             if isinstance(condition, str):
                 with contextlib.suppress(MalformedBinding):
                     shown.add(parse_single_binding(condition))
-    if len(_SHOWN_WHOLE) >= _MAX_VIEWS:
-        _SHOWN_WHOLE.pop(next(iter(_SHOWN_WHOLE)))
-    _SHOWN_WHOLE[id(root)] = (root, frozenset(shown))
     return frozenset(shown)
 
 
-_FOLDED_INPUTS: dict[int, tuple[Any, tuple[InputBinding, ...], list[InputBinding]]] = {}
-"""id(a view's root) → (the root, the card's inputs, `folded_inputs` of its folded
-children): the same for every card of a loaded tool (its inputs are its shape's)."""
+_FOLDED_INPUTS: KeptBy[tuple[tuple[InputBinding, ...], list[InputBinding]]] = KeptBy(_MAX_VIEWS)
+"""Per view root: (the card's inputs, `folded_inputs` of its folded children), the same
+for every card of a loaded tool (its inputs are its shape's)."""
 
 
 def folded_inputs(state: CardState, folded: list[Any]) -> list[InputBinding]:
@@ -94,18 +92,16 @@ def folded_inputs(state: CardState, folded: list[Any]) -> list[InputBinding]:
 def _folded_inputs_of(state: CardState) -> list[InputBinding]:
     """`folded_inputs` of the view's folded children, worked out once per loaded tool."""
     root, inputs = state.view.root, state.inputs
-    kept = _FOLDED_INPUTS.get(id(root))
+    found, kept = _FOLDED_INPUTS.peek(root)
     if (
-        kept is not None
-        and kept[0] is root
-        and len(kept[1]) == len(inputs)
-        and all(a is b for a, b in zip(kept[1], inputs, strict=True))
+        found
+        and kept is not None
+        and len(kept[0]) == len(inputs)
+        and all(a is b for a, b in zip(kept[0], inputs, strict=True))
     ):
-        return list(kept[2])
+        return list(kept[1])
     made = folded_inputs(state, folded_children(root))
-    if len(_FOLDED_INPUTS) >= _MAX_VIEWS:
-        _FOLDED_INPUTS.pop(next(iter(_FOLDED_INPUTS)))
-    _FOLDED_INPUTS[id(root)] = (root, tuple(inputs), made)
+    _FOLDED_INPUTS.put(root, (tuple(inputs), made))
     return list(made)
 
 
@@ -132,19 +128,20 @@ def fold_plan(
     return changed or noticed or must_act(state, inputs), inputs
 
 
-_WALKED: dict[int, tuple[Any, tuple[frozenset[int], frozenset[str], bool]]] = {}
-"""id(a folded block) → (the block, `_walked` of it): each entry holds its block."""
+_WALKED: KeptBy[tuple[frozenset[int], frozenset[str], bool]] = KeptBy(4 * _MAX_VIEWS)
+"""Per folded block of a loaded tool's view: `_walked` of it."""
 
 
 def _walked(block: Any) -> tuple[frozenset[int], frozenset[str], bool]:
     """What a folded block not built yet holds, worked out once per block of a loaded
     tool's view: the ids of the blocks in it, the top-level arguments its display
     blocks show, and whether a field typed into or chosen from is among them."""
-    kept = _WALKED.get(id(block))
-    if kept is not None and kept[0] is block:
-        return kept[1]
+    return _WALKED.get(block, lambda: _walk(block))
+
+
+def _walk(block: Any) -> tuple[frozenset[int], frozenset[str], bool]:
     visits = [v.block for v in walk_blocks(block)]
-    made = (
+    return (
         frozenset(id(b) for b in visits),
         frozenset(
             path.partition(".")[0]
@@ -154,10 +151,6 @@ def _walked(block: Any) -> tuple[frozenset[int], frozenset[str], bool]:
         ),
         any(getattr(b, "type", None) in _TYPED_INTO for b in visits),
     )
-    if len(_WALKED) >= 4 * _MAX_VIEWS:
-        _WALKED.pop(next(iter(_WALKED)))
-    _WALKED[id(block)] = (block, made)
-    return made
 
 
 class CardFold:

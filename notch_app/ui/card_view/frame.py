@@ -20,6 +20,7 @@ from notch_app.card.display_text import lookalike_warnings
 from notch_app.card.paths import MISSING
 from notch_app.card.state import CardState
 from notch_app.card.view_shape import InputBinding
+from notch_app.manifest.kept import KeptBy
 from notch_app.manifest.model import (
     BadgeBlock,
     CardBlock,
@@ -98,23 +99,15 @@ def shown_templates(block: Any) -> list[str]:
     return []
 
 
-_IN_COMPACT: dict[int, tuple[Any, tuple[bool, ...]]] = {}
-"""id(a view's root) → (the root, whether the compact view shows each child): worked out
-once per loaded tool, not on every card (a walk over every block). Each entry holds its
-root, so an id is never reused; a loaded tool's view is never changed in place."""
 _MAX_VIEWS: Final = 256
+_IN_COMPACT: KeptBy[tuple[bool, ...]] = KeptBy(_MAX_VIEWS)
+"""Per loaded tool's view root: whether the compact view shows each child, worked out
+once per tool, not on every card (a walk over every block)."""
 
 
 def in_compact_view_of(root: CardBlock) -> tuple[bool, ...]:
     """For each child of `root`, whether the compact view shows it (`in_compact_view`)."""
-    kept = _IN_COMPACT.get(id(root))
-    if kept is not None and kept[0] is root:
-        return kept[1]
-    shows = tuple(in_compact_view(child) for child in root.children)
-    if len(_IN_COMPACT) >= _MAX_VIEWS:
-        _IN_COMPACT.pop(next(iter(_IN_COMPACT)))
-    _IN_COMPACT[id(root)] = (root, shows)
-    return shows
+    return _IN_COMPACT.get(root, lambda: tuple(in_compact_view(c) for c in root.children))
 
 
 def folded_children(root: Any) -> list[Any]:
@@ -125,10 +118,8 @@ def folded_children(root: Any) -> list[Any]:
     return [child for child, shown in zip(root.children, shows, strict=True) if not shown]
 
 
-_LATER: dict[int, tuple[Any, tuple[tuple[int, ...], frozenset[int], tuple[str, ...]] | None]] = {}
-"""id(a block) → (the block, `_later_plan` of it): each entry holds its block, so an id
-is never reused; a loaded tool's view is never changed in place."""
-_MAX_LATER: Final = 4096
+_LATER: KeptBy[tuple[tuple[int, ...], frozenset[int], tuple[str, ...]] | None] = KeptBy(4096)
+"""Per block of a loaded tool's view: `_later_plan` of it."""
 
 
 def _later_plan(block: Any) -> tuple[tuple[int, ...], frozenset[int], tuple[str, ...]] | None:
@@ -136,9 +127,10 @@ def _later_plan(block: Any) -> tuple[tuple[int, ...], frozenset[int], tuple[str,
     None when a block under it can never wait (a type that may hold a button, a check
     line or a monospace value), else the ids of the blocks under it, those of its text
     areas, and the texts its display blocks fill from the arguments."""
-    kept = _LATER.get(id(block))
-    if kept is not None and kept[0] is block:
-        return kept[1]
+    return _LATER.get(block, lambda: _plan_later(block))
+
+
+def _plan_later(block: Any) -> tuple[tuple[int, ...], frozenset[int], tuple[str, ...]] | None:
     under: list[int] = []
     areas: set[int] = set()
     templates: list[str] = []
@@ -153,9 +145,6 @@ def _later_plan(block: Any) -> tuple[tuple[int, ...], frozenset[int], tuple[str,
         under.append(id(node))
     else:
         plan = (tuple(under), frozenset(areas), tuple(templates))
-    if len(_LATER) >= _MAX_LATER:
-        _LATER.pop(next(iter(_LATER)))
-    _LATER[id(block)] = (block, plan)
     return plan
 
 

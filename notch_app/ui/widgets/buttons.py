@@ -9,7 +9,6 @@ from typing import ClassVar
 from PySide6.QtCore import Property, QRect, QRectF, QSize, Qt
 from PySide6.QtGui import (
     QColor,
-    QFont,
     QPainter,
     QPaintEvent,
 )
@@ -71,7 +70,7 @@ class PillButton(QPushButton):
         self._pad, self._narrow, self._text_h = look.kept(
             f"button-sizes:{role}", lambda: _sizes(look, role, small)
         )
-        font = look.kept(f"button-font:{role}", lambda: _own_font(look, role))
+        font = look.own_font(role)
         if font is not None:
             self.setFont(font)
 
@@ -162,11 +161,6 @@ class PillButton(QPushButton):
             _CENTRED | (0 if fits else _WRAP),
             self.text(),
         )
-
-
-def _own_font(look: Look, role: str) -> QFont | None:
-    """The font a button of text role `role` sets (None: the card's, inherited)."""
-    return None if look.same_font_as_base(role) else look.font(role)
 
 
 def _sizes(look: Look, role: str, small: bool) -> tuple[tuple[int, int], int, int]:

@@ -15,11 +15,12 @@ import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from PySide6.QtCore import QByteArray, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QIcon, QPainter, QPainterPath, QPixmap
 
+from notch_app.manifest.kept import KeptBy
 from notch_app.manifest.model import Manifest
 
 if TYPE_CHECKING:
@@ -97,23 +98,16 @@ class InstalledIcon:
 
 _DRAWN: dict[tuple[InstalledIcon, int, float], QPixmap] = {}
 
-_ENTRIES: dict[int, tuple[CatalogEntry, dict[str, Any]]] = {}
-"""id(a loaded catalog entry) → (the entry, what was worked out of it by name): each entry
-holds its own, so an id is never reused while it is kept. A catalog reload or a
+_ENTRIES: KeptBy[dict[str, Any]] = KeptBy(256)
+"""Per loaded catalog entry: what was worked out of it, by name. A catalog reload or a
 reinstall makes new entries, which are looked at again."""
-_MAX_ENTRIES: Final = 256
 
 
 def kept_for_entry(entry: CatalogEntry, name: str, make: Callable[[], _T]) -> _T:
     """`make()`, worked out once per loaded catalog entry and kept under `name`: what the
     card shows of where an integration came from and its icon is read from its folder,
     file system calls that would otherwise run on every card."""
-    kept = _ENTRIES.get(id(entry))
-    if kept is None or kept[0] is not entry:
-        if len(_ENTRIES) >= _MAX_ENTRIES:
-            _ENTRIES.pop(next(iter(_ENTRIES)))
-        kept = _ENTRIES[id(entry)] = (entry, {})
-    values = kept[1]
+    values = _ENTRIES.get(entry, dict)
     if name not in values:
         values[name] = make()
     value: _T = values[name]
