@@ -329,3 +329,38 @@ async def test_clients_closed_as_idle_just_reconnect_on_their_next_call(
             decision = await asyncio.to_thread(blocking.confirm, MAIL, "search_mail", {})
             assert decision.outcome == "notRequired"
         blocking.close()
+
+
+@pytest.mark.asyncio
+@pytest.mark.timeout(30)
+async def test_a_quiet_client_connected_does_not_wake_notch_on_a_tick(
+    base: Path, running_notch: Any
+) -> None:
+    """An agent stays connected between tool calls for hours: Notch wakes for its
+    connections only at a deadline (an unfinished line's, an idle one's), not on a tick
+    of a few per timeout. The deadlines still hold (the tests above)."""
+    sweeps: list[float] = []
+
+    class Counted(NotchServer):
+        def _swept(self) -> None:
+            sweeps.append(self.loop.time())
+            super()._swept()
+
+    async with running_notch(base) as (notch, _):
+        server = Counted(notch.service, base / "t" / "notch.sock",
+                         partial_line_timeout=0.2, idle_timeout=60)  # fmt: skip
+        await server.start()
+        try:
+            reader, writer = await asyncio.open_unix_connection(str(server.path))
+            writer.write(INFO)
+            assert b'"notch"' in await asyncio.wait_for(reader.readline(), 5)
+            # An observation window of several old ticks (0.05 s each): none may come.
+            await asyncio.sleep(0.6)
+            assert sweeps == []
+            assert not writer.is_closing()
+            writer.write(b'{"jsonrpc": "2.0", "id": 2, "method": "server.info"')  # unfinished
+            began = time.monotonic()
+            assert b"a line stayed unfinished" in await until_closed(reader)
+            assert 0.2 <= time.monotonic() - began < 5 and len(sweeps) <= 2
+        finally:
+            await server.close()

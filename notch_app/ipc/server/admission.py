@@ -50,8 +50,7 @@ class Admission:
         self._connections.add(conn)
         if key is not None:
             self._by_process.setdefault(key, set()).add(conn)
-        if self._sweep is None:
-            self._sweep = self.loop.call_later(self._sweep_every, self._swept)
+        self._sweep_by(conn.last_heard + self.idle_timeout)
 
     def _make_room(self, newcomer: Connection) -> bool:
         """Close one connection so `newcomer` gets in: an idle one (no open request) from
@@ -113,11 +112,24 @@ class Admission:
             if not mine:
                 del self._by_process[key]
 
+    def _sweep_by(self, when: float) -> None:
+        """Make sure a sweep runs by loop time `when`. Sweeps run at the connections'
+        deadlines, not on a tick: a client connected and quiet wakes Notch once per
+        `idle_timeout`, not every few seconds (an idle notch has no timer of its own)."""
+        sweep = self._sweep
+        if sweep is not None:
+            if sweep.when() <= when:
+                return
+            sweep.cancel()
+        self._sweep = self.loop.call_at(when, self._swept)
+
     def _swept(self) -> None:
         """Close connections holding an unfinished line past `partial_line_timeout`, and
-        idle ones (no open request) silent past `idle_timeout`."""
+        idle ones (no open request) silent past `idle_timeout`; then sleep until the
+        nearest deadline of those left."""
         self._sweep = None
         now = self.loop.time()
+        due: list[float] = []
         for conn in list(self._connections):
             began = conn.line_began
             if began is not None and now - began > self.partial_line_timeout and not conn.paused:
@@ -129,9 +141,19 @@ class Admission:
                     "the connection. End each message with a newline",
                 )))  # fmt: skip
                 conn.close()
-            elif conn.busy:
-                conn.last_heard = now  # idle time counts from when its last request ended
+                continue
+            if began is not None:  # a paused one (not read from) is looked at again soon
+                due.append(
+                    now + self._sweep_every if conn.paused else began + self.partial_line_timeout
+                )
+            if conn.busy:
+                # Idle time counts from when its last request ended (the connection
+                # marks that itself); a person may take minutes to decide.
+                conn.last_heard = now
+                due.append(now + self.idle_timeout)
             elif now - conn.last_heard > self.idle_timeout:
                 conn.close()
-        if self._connections:
-            self._sweep = self.loop.call_later(self._sweep_every, self._swept)
+            else:
+                due.append(conn.last_heard + self.idle_timeout)
+        if due and self._connections:
+            self._sweep_by(max(min(due), now + 0.001))

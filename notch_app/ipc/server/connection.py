@@ -32,6 +32,9 @@ class Host(Protocol):
     _handling: bool
     _corked: list[Connection]
     _connections: set[Connection]
+    partial_line_timeout: float
+
+    def _sweep_by(self, when: float) -> None: ...
 
     def _accepted(self, conn: Connection) -> None: ...
 
@@ -102,6 +105,7 @@ class Connection(asyncio.BufferedProtocol):
             self.line_began = None
         elif lines or self.line_began is None:
             self.line_began = now  # a new line began in this read
+            self.server._sweep_by(now + self.server.partial_line_timeout)
         if lines:
             self.lines.extend(lines)
             self.server._ready_to_handle(self)
@@ -169,6 +173,7 @@ class Connection(asyncio.BufferedProtocol):
 
         def done(future: asyncio.Future[Any]) -> None:
             self.waiting.pop(key, None)
+            self.last_heard = self.server.loop.time()  # idle time counts from here
             timer = self.timers.pop(key, None)
             if timer is not None:
                 timer.cancel()
@@ -194,6 +199,7 @@ class Connection(asyncio.BufferedProtocol):
             def timed_out() -> None:
                 self.timers.pop(key, None)
                 if self.waiting.pop(key, None) is not None:
+                    self.last_heard = self.server.loop.time()
                     later.future.remove_done_callback(done)
                     if not quiet:
                         self.send(
@@ -206,6 +212,7 @@ class Connection(asyncio.BufferedProtocol):
         self.send(rpc.notification(rpc.EVENT_METHOD, {"callId": call_id, "event": event, **data}))
         if event == "decided":
             self.watched.discard(call_id)
+            self.last_heard = self.server.loop.time()  # idle time counts from here
 
     def watch(self, call_id: str) -> None:
         self.watched.add(call_id)

@@ -70,8 +70,8 @@ class NotchServer(Admission, MethodHandlers):
         """The open connections of each asking process (by `AskingProcess.key`)."""
         self.partial_line_timeout = partial_line_timeout
         self.idle_timeout = idle_timeout
-        # Timeouts are checked by one sweep over the connections, a few times per timeout
-        # (no timer per connection or per line on the hot path).
+        # Timeouts are checked by one sweep over the connections, timed for the nearest
+        # deadline (no timer per connection or per line on the hot path, no tick).
         self._sweep_every = max(0.01, min(partial_line_timeout, idle_timeout) / 4)
         self._sweep: asyncio.TimerHandle | None = None
         self._trim: asyncio.TimerHandle | None = None
