@@ -23,7 +23,8 @@ class Admission:
     _connections: set[Connection]
     _by_process: dict[str, set[Connection]]
     _sweep_every: float
-    _sweep: asyncio.TimerHandle | None
+    _sweep: asyncio.Handle | None
+    _sweep_at: float
 
     def _accepted(self, conn: Connection) -> None:
         key = conn.process_key
@@ -118,9 +119,12 @@ class Admission:
         `idle_timeout`, not every few seconds (an idle notch has no timer of its own)."""
         sweep = self._sweep
         if sweep is not None:
-            if sweep.when() <= when:
+            if self._sweep_at <= when:
                 return
             sweep.cancel()
+        # Its time is kept here: qasync's loop (`notch run`) hands back plain Handles,
+        # which have no `when()`.
+        self._sweep_at = when
         self._sweep = self.loop.call_at(when, self._swept)
 
     def _swept(self) -> None:

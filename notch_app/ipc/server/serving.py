@@ -73,7 +73,8 @@ class NotchServer(Admission, MethodHandlers):
         # Timeouts are checked by one sweep over the connections, timed for the nearest
         # deadline (no timer per connection or per line on the hot path, no tick).
         self._sweep_every = max(0.01, min(partial_line_timeout, idle_timeout) / 4)
-        self._sweep: asyncio.TimerHandle | None = None
+        self._sweep: asyncio.Handle | None = None
+        self._sweep_at = 0.0
         self._trim: asyncio.TimerHandle | None = None
         self._server: asyncio.Server | None = None
         self._connections: set[Connection] = set()
