@@ -29,6 +29,7 @@ from notch_app.runtime.catalog import bundled_manifests_dir
 from notch_app.runtime.pause import PAUSED_REASON
 from notch_app.ui import overlay_presenter
 from notch_app.ui.card_view import CardView
+from notch_app.ui.overlay import decisions
 from notch_app.ui.overlay_presenter import OverlayPresenter
 from notch_app.ui.overlay_settings import OverlaySettings
 from notch_app.ui.tray import NotchTray
@@ -55,6 +56,14 @@ async def notch_in_process(tmp_path: Path, done_ms: int = 200) -> AsyncIterator[
         yield notch
     finally:
         await notch.stop()
+
+
+def quick_undo_notes(monkeypatch: pytest.MonkeyPatch, approval_ms: int, auto_run_ms: int) -> None:
+    """Shorter "click to undo" notes than their 6 s, which these tests would wait out: the
+    approval's scope note (ui/overlay/decisions.py) and an auto-run's rule note
+    (overlay_presenter.py), each module's own constant."""
+    monkeypatch.setattr(decisions, "UNDO_NOTE_MS", approval_ms)
+    monkeypatch.setattr(overlay_presenter, "UNDO_NOTE_MS", auto_run_ms)
 
 
 def preview(folder: str, tool: str) -> dict[str, Any]:
@@ -106,7 +115,7 @@ LIFTING_CONTEXT = {"pause": "resume", "resume": True, "askForEverything": False}
 async def test_ask_for_everything_suspends_always_allow_until_the_person_resumes(
     tmp_path: Path, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch, until: Any
 ) -> None:
-    monkeypatch.setattr(overlay_presenter, "UNDO_NOTE_MS", 1000)  # the notes need no reading
+    quick_undo_notes(monkeypatch, 1000, 1000)  # the notes need no reading
     async with notch_in_process(tmp_path) as notch:
         presenter, tray = parts(notch)
         assert notch.server is not None
@@ -202,8 +211,9 @@ async def test_hold_all_cards_keeps_every_card_parked_until_resume(
 
 @pytest.mark.asyncio
 async def test_a_note_held_during_the_hold_shows_after_resume(
-    tmp_path: Path, qtbot: QtBot, until: Any
+    tmp_path: Path, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch, until: Any
 ) -> None:
+    quick_undo_notes(monkeypatch, 1000, 1000)  # the approval's note is waited out
     async with notch_in_process(tmp_path) as notch:
         presenter, tray = parts(notch)
         assert notch.server is not None and tray.pause_menu is not None
@@ -231,7 +241,7 @@ async def test_a_call_run_under_a_session_rule_says_so_and_undo_removes_the_rule
 ) -> None:
     # The approval's own "click to undo" note ends sooner than its 6 s: the test need
     # not wait it out (the auto-run's note below is clicked as soon as it shows).
-    monkeypatch.setattr(overlay_presenter, "UNDO_NOTE_MS", 2500)
+    quick_undo_notes(monkeypatch, 1000, 2500)
     async with notch_in_process(tmp_path) as notch:
         presenter, _ = parts(notch)
         assert notch.server is not None
@@ -270,7 +280,7 @@ async def test_a_call_run_under_a_session_rule_says_so_and_undo_removes_the_rule
 async def test_an_always_allow_run_says_so_and_undo_turns_asks_first_back_on(
     tmp_path: Path, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch, until: Any
 ) -> None:
-    monkeypatch.setattr(overlay_presenter, "UNDO_NOTE_MS", 2500)
+    quick_undo_notes(monkeypatch, 1000, 2500)
     async with notch_in_process(tmp_path) as notch:
         presenter, _ = parts(notch)
         assert notch.server is not None and notch.policy_book is not None
