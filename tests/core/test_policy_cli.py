@@ -1,4 +1,11 @@
-"""`notch policy` as a person runs it: a real process, exit codes and messages."""
+"""`notch policy` as a person runs it: exit codes and messages.
+
+A real process where the process is the point: a change made and listed as a person
+makes it, a refusal, and a running Notch's book seeing another process's change. The
+other calls go through `notch_app.cli.main` in this process, the function the `notch`
+script and `python -m notch_app` call with their argv (a process costs ~0.35 s of CPU,
+most of it imports this process has done already); each such call reads and writes the
+settings file as a process would, since nothing of the book is kept between calls."""
 
 from __future__ import annotations
 
@@ -6,6 +13,7 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -31,14 +39,37 @@ def notch(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_set_list_and_reset(tmp_path: Path) -> None:
+Policy = Callable[..., subprocess.CompletedProcess[str]]
+
+
+@pytest.fixture
+def policy_here(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Policy:
+    """`policy_here(tmp_path, *args)`: as `notch(tmp_path, *args)`, through `main` in this
+    process, with the same environment changes; its exit code and output."""
+
+    def run(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+        argv = ["policy", *args, "--data-dir", str(tmp_path / "data")]
+        with monkeypatch.context() as env:
+            env.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+            env.delenv("NOTCH_DATA_DIR", raising=False)
+            capsys.readouterr()  # only this call's output
+            code = main(argv)
+        said = capsys.readouterr()
+        return subprocess.CompletedProcess(argv, code, said.out, said.err)
+
+    return run
+
+
+def test_set_list_and_reset(tmp_path: Path, policy_here: Policy) -> None:
+    # The real process for a change and for the list a person reads.
     done = notch(tmp_path, "set", MAIL, "send_email", "--asks-first", "off")
     assert done.returncode == 0, done.stderr
     assert "runs the moment the agent picks it" in done.stdout
-    assert notch(tmp_path, "set", PAY, "pay_invoice", "--block").returncode == 0
-    assert notch(tmp_path, "guard", PAY, "pay_invoice", "--over", "amount", "500").returncode == 0
+    assert policy_here(tmp_path, "set", PAY, "pay_invoice", "--block").returncode == 0
+    guarded = policy_here(tmp_path, "guard", PAY, "pay_invoice", "--over", "amount", "500")
+    assert guarded.returncode == 0
 
-    listed = json.loads(notch(tmp_path, "list", "--json").stdout)
+    listed = json.loads(policy_here(tmp_path, "list", "--json").stdout)
     by_tool = {(a["integration"], a["tool"]): a for a in listed["actions"]}
     assert by_tool[(MAIL, "send_email")]["policy"] == "off"
     assert by_tool[(PAY, "pay_invoice")]["policy"] == "blocked"
@@ -51,8 +82,8 @@ def test_set_list_and_reset(tmp_path: Path) -> None:
     assert "send_email" in text and " off" in text
     assert "never asks (read-only): search_mail, get_thread" in text
 
-    assert notch(tmp_path, "reset", MAIL).returncode == 0
-    listed = json.loads(notch(tmp_path, "list", "--json").stdout)
+    assert policy_here(tmp_path, "reset", MAIL).returncode == 0
+    listed = json.loads(policy_here(tmp_path, "list", "--json").stdout)
     by_tool = {(a["integration"], a["tool"]): a for a in listed["actions"]}
     assert by_tool[(MAIL, "send_email")]["policy"] == "asksFirst"
     assert by_tool[(PAY, "pay_invoice")]["policy"] == "blocked"  # other integrations kept
@@ -87,18 +118,12 @@ def test_set_list_and_reset(tmp_path: Path) -> None:
     ],
 )
 def test_refusals_exit_2_with_a_clear_message(
-    tmp_path: Path,
-    args: tuple[str, ...],
-    message: str,
-    capsys: pytest.CaptureFixture[str],
-    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path, args: tuple[str, ...], message: str, policy_here: Policy
 ) -> None:
-    # In-process (the same `main` the `notch` script runs) to keep the suite fast; the
-    # subprocess tests around it cover the real process.
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    code = main(["policy", *args, "--data-dir", str(tmp_path / "data")])
-    err = capsys.readouterr().err
-    assert code == 2
+    # In-process; test_a_refusal_from_the_real_process covers the real process.
+    done = policy_here(tmp_path, *args)
+    err = done.stderr
+    assert done.returncode == 2
     assert message in err
     assert "Traceback" not in err
     assert not settings_path(tmp_path / "data").exists()  # nothing was written
@@ -112,7 +137,7 @@ def test_a_refusal_from_the_real_process(tmp_path: Path) -> None:
     )
 
 
-def test_extra_manifest_folders_are_loaded(tmp_path: Path) -> None:
+def test_extra_manifest_folders_are_loaded(tmp_path: Path, policy_here: Policy) -> None:
     folder = tmp_path / "mine" / "note"
     folder.mkdir(parents=True)
     mail = Path(__file__).parents[2] / "manifests/mail"
@@ -120,20 +145,22 @@ def test_extra_manifest_folders_are_loaded(tmp_path: Path) -> None:
     manifest["id"] = "com.example.note"
     (folder / "manifest.json").write_text(json.dumps(manifest))
     (folder / "icon.svg").write_bytes((mail / "icon.svg").read_bytes())  # icon must exist
-    done = notch(
+    done = policy_here(
         tmp_path, "set", "com.example.note", "send_email", "--asks-first", "off",
         "--manifests", str(tmp_path / "mine"),
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
-    missing = notch(tmp_path, "list", "--manifests", str(tmp_path / "nowhere"))
+    missing = policy_here(tmp_path, "list", "--manifests", str(tmp_path / "nowhere"))
     assert missing.returncode == 2 and "no such folder" in missing.stderr
 
 
-def test_a_corrupt_settings_file_is_reported_and_everything_asks(tmp_path: Path) -> None:
+def test_a_corrupt_settings_file_is_reported_and_everything_asks(
+    tmp_path: Path, policy_here: Policy
+) -> None:
     path = settings_path(tmp_path / "data")
     path.parent.mkdir(parents=True)
     path.write_text('{"version": 1, "policies": {"x": 3}}')
-    done = notch(tmp_path, "list", "--json")
+    done = policy_here(tmp_path, "list", "--json")
     assert done.returncode == 0
     assert "moved aside" in done.stderr and "every action asks first" in done.stderr
     listed = json.loads(done.stdout)
@@ -148,13 +175,14 @@ def test_a_running_book_sees_the_cli_change_on_reload(tmp_path: Path) -> None:
     assert stored is not None and stored.blocked
 
 
-def test_off_is_kept_for_the_folder_it_was_loaded_from(tmp_path: Path) -> None:
+def test_off_is_kept_for_the_folder_it_was_loaded_from(tmp_path: Path, policy_here: Policy) -> None:
     """Issue 18: an "off" made here binds to where the integration was loaded from, so
     another folder (or server) under the same id and name asks again."""
     from notch_app.runtime.catalog import CatalogEntry, load_integrations
     from notch_app.runtime.policy_book.fingerprint import integration_source
 
-    assert notch(tmp_path, "set", MAIL, "send_email", "--asks-first", "off").returncode == 0
+    done = policy_here(tmp_path, "set", MAIL, "send_email", "--asks-first", "off")
+    assert done.returncode == 0
     book = PolicyBook(settings_path(tmp_path / "data"))
     stored = book.stored(MAIL, "send_email")
     assert stored is not None and stored.source is not None

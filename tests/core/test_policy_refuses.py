@@ -1,6 +1,9 @@
 """Rules that refuse ("never pay over 5,000"), end to end: set with the real `notch policy`
 command, asked with the real `notch ask` over the socket of an in-process Notch whose
-service uses the person's PolicyBook, as app.py wires it."""
+service uses the person's PolicyBook, as app.py wires it. The command's own refusals and
+a rule for an integration not loaded here go through `notch_app.cli.main` in this
+process, the function the `notch` script runs with its argv: the same parsing, checks
+and settings file, without a process's ~0.35 s of imports each."""
 
 from __future__ import annotations
 
@@ -14,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from notch_app.cli import main
 from notch_app.manifest.model import Manifest
 from notch_app.runtime.catalog import Catalog
 from notch_app.runtime.policy_book import NotOneOfGuard, OverGuard, PersonPolicy, PolicyBook
@@ -31,6 +35,17 @@ def policy(base: Path, *words: str) -> subprocess.CompletedProcess[str]:
          "--data-dir", str(base / "data"), "--manifests", str(base / "m")],
         capture_output=True, text=True, timeout=60,
     )  # fmt: skip
+
+
+def policy_here(
+    base: Path, capsys: pytest.CaptureFixture[str], *words: str
+) -> subprocess.CompletedProcess[str]:
+    """As `policy(base, *words)`, through `main` in this process."""
+    argv = ["policy", *words, "--data-dir", str(base / "data"), "--manifests", str(base / "m")]
+    capsys.readouterr()  # only this call's output
+    code = main(argv)
+    said = capsys.readouterr()
+    return subprocess.CompletedProcess(argv, code, said.out, said.err)
 
 
 async def ask(sock: str, arguments: dict[str, Any], *extra: str) -> tuple[int, Any]:
@@ -140,23 +155,27 @@ async def test_refusal_wins_over_asks_first_off_and_clears_with_the_command(
 
 
 def test_the_command_refuses_a_threshold_without_refuse_and_a_bad_argument(
-    base: Path, pay_manifest: Callable[..., Manifest]
+    base: Path, pay_manifest: Callable[..., Manifest], capsys: pytest.CaptureFixture[str]
 ) -> None:
     _installed(base, pay_manifest(view_title="Pay"))
-    done = policy(base, "set", PAY, "pay_invoice", "--block", "--over", "amount", "5")
+    set_pay = ("set", PAY, "pay_invoice")
+    done = policy_here(base, capsys, *set_pay, "--block", "--over", "amount", "5")
     assert done.returncode == 2 and "go with --refuse" in done.stderr
-    done = policy(base, "set", PAY, "pay_invoice", "--refuse", "--over", "amont", "5")
+    done = policy_here(base, capsys, *set_pay, "--refuse", "--over", "amont", "5")
     assert done.returncode == 2 and "did you mean 'amount'" in done.stderr
-    done = policy(base, "set", PAY, "pay_invoice", "--refuse", "--over", "payee", "5")
+    done = policy_here(base, capsys, *set_pay, "--refuse", "--over", "payee", "5")
     assert done.returncode == 2 and "not a number" in done.stderr
     # --refuse alone refuses always (the Block of old).
-    done = policy(base, "set", PAY, "pay_invoice", "--refuse")
+    done = policy_here(base, capsys, *set_pay, "--refuse")
     assert done.returncode == 0 and "blocked" in done.stdout
 
 
-def test_a_refusal_for_a_gateway_integration_not_loaded_here(base: Path) -> None:
+def test_a_refusal_for_a_gateway_integration_not_loaded_here(
+    base: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     (base / "m").mkdir()
-    done = policy(base, "set", "mcp.local.bank", "pay", "--refuse", "--over", "amount", "100")
+    over = ("--refuse", "--over", "amount", "100")
+    done = policy_here(base, capsys, "set", "mcp.local.bank", "pay", *over)
     assert done.returncode == 0, done.stderr
     book = PolicyBook.in_data_dir(base / "data")
     stored = book.stored("mcp.local.bank", "pay")
