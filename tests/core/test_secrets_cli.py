@@ -2,7 +2,8 @@
 at a real terminal (a pty) or piped on stdin, never on the command line.
 
 The child process has no OS keyring either, so it is given one through keyring's own
-setting, `PYTHON_KEYRING_BACKEND`, naming the small file-backed backend below.
+setting, `PYTHON_KEYRING_BACKEND`, naming a small file-backed backend
+(tests/fixtures/secrets_keyring/json_file_keyring.py).
 """
 
 from __future__ import annotations
@@ -17,51 +18,12 @@ import time
 from pathlib import Path
 from typing import Any
 
-import keyring.backend
-import keyring.errors
 import pytest
-from keyring.compat import properties
 
 MAIL = "com.example.mail"
 SECRET = "sk-live-4b1d0e77-TYPED-NOT-SHOWN"
 NOTCH_SECRETS = [sys.executable, "-m", "notch_app", "secrets"]
-
-
-class JsonFileKeyringForTests(keyring.backend.KeyringBackend):
-    """Entries in the JSON file named by $NOTCH_TEST_KEYRING_FILE (tests only)."""
-
-    @properties.classproperty
-    def priority(cls) -> float:
-        # Viable only where a test names its file: keyring auto-detects every loaded
-        # backend class, and this one must never be picked inside the pytest process.
-        if "NOTCH_TEST_KEYRING_FILE" not in os.environ:
-            raise RuntimeError("only for tests that set NOTCH_TEST_KEYRING_FILE")
-        return 1
-
-    @staticmethod
-    def _path() -> Path:
-        return Path(os.environ["NOTCH_TEST_KEYRING_FILE"])
-
-    def _load(self) -> dict[str, str]:
-        try:
-            data: dict[str, str] = json.loads(self._path().read_text())
-        except FileNotFoundError:
-            return {}
-        return data
-
-    def get_password(self, service: str, username: str) -> str | None:
-        return self._load().get(f"{service}\n{username}")
-
-    def set_password(self, service: str, username: str, password: str) -> None:
-        data = self._load()
-        data[f"{service}\n{username}"] = password
-        self._path().write_text(json.dumps(data))
-
-    def delete_password(self, service: str, username: str) -> None:
-        data = self._load()
-        if data.pop(f"{service}\n{username}", None) is None:
-            raise keyring.errors.PasswordDeleteError("not set")
-        self._path().write_text(json.dumps(data))
+KEYRING_FOLDER = Path(__file__).parents[1] / "fixtures" / "secrets_keyring"
 
 
 MANIFEST: dict[str, Any] = {
@@ -101,8 +63,8 @@ def home(tmp_path: Path) -> dict[str, Any]:
         if not k.startswith(("PYTHON_KEYRING", "NOTCH_", "DBUS_"))
     }
     env.update(
-        PYTHON_KEYRING_BACKEND=f"{__name__}.JsonFileKeyringForTests",
-        PYTHONPATH=os.pathsep.join([str(Path(__file__).parent), env.get("PYTHONPATH", "")]),
+        PYTHON_KEYRING_BACKEND="json_file_keyring.JsonFileKeyringForTests",
+        PYTHONPATH=os.pathsep.join([str(KEYRING_FOLDER), env.get("PYTHONPATH", "")]),
         NOTCH_TEST_KEYRING_FILE=str(ring),
         NOTCH_DATA_DIR=str(tmp_path / "data"),
         HOME=str(tmp_path),
