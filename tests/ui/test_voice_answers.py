@@ -392,7 +392,7 @@ def test_a_file_clock_never_paces_a_microphone(
 IDLE_PROBE = """
 import sys, threading
 from PySide6.QtWidgets import QApplication
-from PySide6.QtCore import QThread
+from PySide6.QtCore import QEventLoop, QThread, QTimer
 app = QApplication([])
 from notch_app.ui.overlay_presenter import OverlayPresenter
 from notch_app.ui.overlay_settings import OverlaySettings
@@ -411,9 +411,15 @@ class Sink:
 threads = threading.active_count()
 p = OverlayPresenter(Sink(), ManifestCardFactory(catalog), OverlaySettings(expand_ms=0, park_after_s=0))
 p.present(ConfirmationRequest("c1", "dev.notch.examples.mail", "send_email", dict(args)))
-end = __import__("time").monotonic() + 5
-while not p.armed and __import__("time").monotonic() < end:
-    app.processEvents()
+# Wait for arming on Qt's loop, looking every 10 ms (a loop of processEvents spun a core
+# for the whole arming delay), for at most 5 s.
+waiting = QEventLoop()
+look = QTimer(interval=10)
+look.timeout.connect(lambda: p.armed and waiting.quit())
+look.start()
+QTimer.singleShot(5000, waiting.quit)
+waiting.exec()
+look.stop()
 assert p.armed, "the card never armed"
 p.push_to_talk()
 for _ in range(50): app.processEvents()
