@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QEnterEvent
-from PySide6.QtWidgets import QLabel, QTextBrowser, QWidget
+from PySide6.QtWidgets import QTextBrowser, QWidget
 
 from notch_app.manifest.facts import name_words
 from notch_app.manifest.model import MarkdownBlock, TextBlock
@@ -14,23 +14,21 @@ from notch_app.ui.theme import Look, style_text
 from notch_app.ui.widgets.code_view import CodeView, SeenScroll
 from notch_app.ui.widgets.label_text import shown
 from notch_app.ui.widgets.markdown_view import MarkdownView
+from notch_app.ui.widgets.wrapped_label import WrappedLabel
 
 # Markdown is a document, not a label: a longer bound keeps the layout fast.
 _MAX_MARKDOWN_CHARS = 20_000
 
 
-class SelectableLabel(QLabel):
-    """A label whose text the mouse can select. It becomes selectable when the pointer
-    first comes over it: a selectable label builds a text document up front, which would
-    cost every card that much per label, though only a pointer can select."""
+class SelectableLabel(WrappedLabel):
+    """A wrapped label whose text the mouse can select. It becomes selectable when the
+    pointer first comes over it: a selectable label builds a text document up front,
+    which would cost every card that much per label, though only a pointer can select."""
 
     def enterEvent(self, event: QEnterEvent) -> None:
         if not self.textInteractionFlags() & Qt.TextInteractionFlag.TextSelectableByMouse:
             self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         super().enterEvent(event)
-
-
-_PLAIN = Qt.TextFormat.PlainText  # read once: each `Qt.…` lookup is a Python call
 
 
 def wrapped_label(
@@ -39,13 +37,12 @@ def wrapped_label(
     *,
     selectable: bool = True,
     parent: QWidget | None = None,
-) -> QLabel:
-    """A plain-text, word-wrapping label (never interpreted as rich text), selectable
-    unless told otherwise. With `look`, it takes the font and colour of the text role
-    named `object_name` in `resources/theme/card.json`."""
-    label = SelectableLabel(parent) if selectable else QLabel(parent)
-    label.setTextFormat(_PLAIN)
-    label.setWordWrap(True)
+) -> WrappedLabel:
+    """A plain-text, word-wrapping label (never interpreted as rich text, its height per
+    width remembered: `WrappedLabel`), selectable unless told otherwise. With `look`, it
+    takes the font and colour of the text role named `object_name` in
+    `resources/theme/card.json`."""
+    label = SelectableLabel(parent) if selectable else WrappedLabel(parent)
     if object_name:
         label.setObjectName(object_name)
         if look is not None:

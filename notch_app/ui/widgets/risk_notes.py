@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from PySide6.QtCore import QRectF, Qt
+from PySide6.QtCore import QRectF
 from PySide6.QtGui import QPainter, QPaintEvent
 from PySide6.QtWidgets import QAbstractButton, QLabel, QVBoxLayout, QWidget
 
@@ -23,6 +23,7 @@ from notch_app.card.risk import COMMAND_KEYS, FOLDER_KEYS, NO_RISK, CardRisk, ca
 from notch_app.card.state import CardState
 from notch_app.ui.theme import Look
 from notch_app.ui.widgets.shapes import paint_round
+from notch_app.ui.widgets.wrapped_label import WrappedLabel
 
 _READ_KEYS = (*COMMAND_KEYS, *FOLDER_KEYS, "file_path", "notes")
 """The arguments a risk reading looks at: only these are read again after an edit."""
@@ -50,10 +51,9 @@ class RiskNotes(QWidget):
             column = QVBoxLayout(self)
             column.setContentsMargins(12, 8, 12, 8)
             column.setSpacing(3)
-            label = self._label = QLabel(self)
+            # Plain text (command text is never markup), its height per width remembered.
+            label = self._label = WrappedLabel(self)
             label.setObjectName("RiskLines")
-            label.setTextFormat(Qt.TextFormat.PlainText)  # command text is never markup
-            label.setWordWrap(True)
             label.setFont(self._look.font("body"))
             column.addWidget(label)
         return self._label
