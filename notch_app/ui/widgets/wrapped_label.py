@@ -3,10 +3,11 @@
 While a card is built and shown, its layouts ask each label its height for the same width
 several times over (a key-value value 6 times for 4 widths, the payment card's help lines
 17 times for 5), and QLabel lays the text out anew for every ask (~56k instructions:
-itemize, shape, break). The memo answers the repeats. It is forgotten with anything QLabel's answer reads (`QLabelPrivate::sizeForWidth`): the
-text and what it is (format, interaction, buddy), alignment and wrap, indent and margin,
-the minimum size, and, through `changeEvent`, the font, style, frame and contents
-margins, screen and direction. A setter called from C++ (a Qt property, a style sheet's
+itemize, shape, break). The memo answers the repeats. It is forgotten with anything
+QLabel's answer reads (`QLabelPrivate::sizeForWidth`): the text and what it is (format,
+interaction, buddy), alignment and wrap, indent and margin, the minimum size, and,
+through `changeEvent`, the font, style, frame and contents margins, screen and
+direction. A setter called from C++ (a Qt property, a style sheet's
 `qproperty-`) passes the memo by: this label is for text the app sets from Python.
 """
 
