@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QEnterEvent
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
 from notch_app.manifest.facts import name_words
@@ -14,21 +13,10 @@ from notch_app.ui.theme import Look, style_text
 from notch_app.ui.widgets.code_view import CodeView, SeenScroll
 from notch_app.ui.widgets.label_text import shown
 from notch_app.ui.widgets.markdown_view import MarkdownView
-from notch_app.ui.widgets.wrapped_label import WrappedLabel
+from notch_app.ui.widgets.wrapped_label import SelectableLabel, WrappedLabel
 
 # Markdown is a document, not a label: a longer bound keeps the layout fast.
 _MAX_MARKDOWN_CHARS = 20_000
-
-
-class SelectableLabel(WrappedLabel):
-    """A wrapped label whose text the mouse can select. It becomes selectable when the
-    pointer first comes over it: a selectable label builds a text document up front,
-    which would cost every card that much per label, though only a pointer can select."""
-
-    def enterEvent(self, event: QEnterEvent) -> None:
-        if not self.textInteractionFlags() & Qt.TextInteractionFlag.TextSelectableByMouse:
-            self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        super().enterEvent(event)
 
 
 def wrapped_label(

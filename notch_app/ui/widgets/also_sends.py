@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QGridLayout, QLabel, QPushButton, QVBoxLayout, QWi
 from notch_app.card.also_sends import AlsoSent
 from notch_app.ui.theme import Look, style_text
 from notch_app.ui.widgets.shapes import GlassFrame
+from notch_app.ui.widgets.wrapped_label import WrappedLabel
 
 FOLD_AT = 8
 """Rows of "Also sends" shown before a "Show N more" control. A section of this many rows
@@ -21,9 +22,8 @@ how many arguments it holds."""
 
 
 def _label(text: str, role: str, look: Look, parent: QWidget) -> QLabel:
-    label = QLabel(text, parent)
-    label.setTextFormat(Qt.TextFormat.PlainText)  # argument text is never markup
-    label.setWordWrap(True)
+    label = WrappedLabel(parent)  # plain text: argument text is never markup
+    label.setText(text)
     label.setObjectName(role)
     style_text(label, role, look)
     return label

@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 from notch_app.ui.theme import Look, card_font, style_text
 from notch_app.ui.widgets.buttons import PillButton
 from notch_app.ui.widgets.shapes import GlassFrame, ThinScrollBar
+from notch_app.ui.widgets.wrapped_label import WrappedLabel
 
 MAX_LIST_HEIGHT = 360
 """Rows scroll past this height; the summary arms only once the last row was in view."""
@@ -48,9 +49,8 @@ class SummaryRow:
 
 
 def _label(text: str, role: str, look: Look, parent: QWidget) -> QLabel:
-    label = QLabel(text, parent)
-    label.setTextFormat(Qt.TextFormat.PlainText)  # argument text is never markup
-    label.setWordWrap(True)
+    label = WrappedLabel(parent)  # plain text: argument text is never markup
+    label.setText(text)
     style_text(label, role, look)
     return label
 

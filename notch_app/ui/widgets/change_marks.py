@@ -11,13 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtCore import QRectF, Qt
+from PySide6.QtCore import QRectF
 from PySide6.QtGui import QPainter, QPaintEvent
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from notch_app.runtime.approval_memory import Change
 from notch_app.ui.theme import Look
 from notch_app.ui.widgets.shapes import paint_round
+from notch_app.ui.widgets.wrapped_label import WrappedLabel
 
 TITLE = "Changed since you last approved this"
 
@@ -43,10 +44,8 @@ class ChangeMarks(QWidget):
         column.setSpacing(2)
         title = QLabel(TITLE, self)
         title.setFont(look.font("AlsoSendsTitle"))
-        self.label = QLabel(self)
+        self.label = WrappedLabel(self)  # plain text: argument text is never markup
         self.label.setObjectName("ChangeLines")
-        self.label.setTextFormat(Qt.TextFormat.PlainText)  # argument text is never markup
-        self.label.setWordWrap(True)
         self.label.setFont(look.font("body"))
         self.label.setText("\n".join(f"\u25cf  {c.text}" for c in self.changes))
         for label in (title, self.label):

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from PySide6.QtCore import QEvent, QRect, QSize, Qt, Signal
-from PySide6.QtGui import QEnterEvent, QFontMetrics, QHelpEvent, QPainter, QPaintEvent
+from PySide6.QtGui import QFontMetrics, QHelpEvent, QPainter, QPaintEvent
 from PySide6.QtWidgets import (
     QLabel,
     QPushButton,
@@ -31,6 +31,7 @@ from notch_app.card.headline import Changes, Headline, LiveFact, LiveHeadline
 from notch_app.card.state import SECRET_MASK, CardState
 from notch_app.card.view_shape import InputBinding
 from notch_app.ui.theme import Look, style_text
+from notch_app.ui.widgets.wrapped_label import SelectableLabel
 
 DETAILS_KEY: Final = "card:details"
 """The hold a folded value too long for its line puts on confirm (see `FoldedFacts`)."""
@@ -51,17 +52,15 @@ _VALUE_FLAGS: Final = int(
 """As a word-wrapping plain-text label draws (the values are the agent's: never rich)."""
 
 
-class HeadlineLine(QLabel):
-    """The headline in the card's title type, two lines at most, following the edits."""
+class HeadlineLine(SelectableLabel):
+    """The headline in the card's title type, two lines at most, following the edits.
+    Plain text, wrapped, selectable once the pointer first comes over it, as the card's
+    other labels are (a selectable label makes a text document up front, and the first
+    measurement of the card's chrome lays it out: ~0.3 ms of every card)."""
 
     def __init__(self, look: Look, state: CardState, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("CardHeadline")
-        self.setTextFormat(Qt.TextFormat.PlainText)
-        self.setWordWrap(True)
-        # Selectable once the pointer first comes over it (`enterEvent`), as the card's
-        # other labels are: a selectable label makes a text document up front, and the
-        # first measurement of the card's chrome lays it out (~0.3 ms of every card).
         style_text(self, "Headline", look)
         # What follows the edits lives on a plain object: a Qt widget's own Python
         # attributes cost several times more to read and write, on every keystroke.
@@ -83,11 +82,6 @@ class HeadlineLine(QLabel):
         self._follow.subtitle_text = text
         if self.subtitle is not None:
             self.subtitle.setText(text)
-
-    def enterEvent(self, event: QEnterEvent) -> None:
-        if not self.textInteractionFlags() & Qt.TextInteractionFlag.TextSelectableByMouse:
-            self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        super().enterEvent(event)
 
     def refresh(self) -> Headline:
         """Say the headline of the card's current arguments; returns it."""

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QPainter, QPainterPath, QPaintEvent, QPalette, QPen
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QWidget
 
 from notch_app.ui.theme import Look
 from notch_app.ui.widgets.label_text import shown, unshown
 from notch_app.ui.widgets.shapes import paint_round
+from notch_app.ui.widgets.wrapped_label import WrappedLabel
 
 MAX_NOTICE_CHARS = 240
 """A reason names an argument and a limit or a list; past this it is cut (a long
@@ -79,10 +80,9 @@ class GuardNotice(QWidget):
         row.setSpacing(8)
         mark = _ShieldMark(look, self)
         row.addWidget(mark, 0, Qt.AlignmentFlag.AlignTop)
-        label = QLabel(shown(flat), self)
+        label = WrappedLabel(self)  # plain text
+        label.setText(shown(flat))
         label.setObjectName("GuardNoticeText")
-        label.setTextFormat(Qt.TextFormat.PlainText)
-        label.setWordWrap(True)
         label.setFont(look.font("SmallButton"))
         label.setPalette(
             look.tinted_palette("guard_notice", QPalette.ColorRole.WindowText, "badge_info_text")

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QEvent, Qt
+from PySide6.QtGui import QEnterEvent
 from PySide6.QtWidgets import QLabel, QWidget
 
 _WIDTHS_KEPT = 4
@@ -97,4 +98,18 @@ for _name in (
     setattr(WrappedLabel, _name, _forgetting(_name))
 del _name
 
-__all__ = ["WrappedLabel"]
+_SELECTABLE = Qt.TextInteractionFlag.TextSelectableByMouse
+
+
+class SelectableLabel(WrappedLabel):
+    """A wrapped label whose text the mouse can select. It becomes selectable when the
+    pointer first comes over it: a selectable label builds a text document up front,
+    which would cost every card that much per label, though only a pointer can select."""
+
+    def enterEvent(self, event: QEnterEvent) -> None:
+        if not self.textInteractionFlags() & _SELECTABLE:
+            self.setTextInteractionFlags(_SELECTABLE)
+        super().enterEvent(event)
+
+
+__all__ = ["SelectableLabel", "WrappedLabel"]
