@@ -22,7 +22,7 @@ class Admission:
     idle_timeout: float
     _connections: set[Connection]
     _by_process: dict[str, set[Connection]]
-    _sweep_every: float
+    _look_again_in: float
     _sweep: asyncio.Handle | None
     _sweep_at: float
 
@@ -148,7 +148,7 @@ class Admission:
                 continue
             if began is not None:  # a paused one (not read from) is looked at again soon
                 due.append(
-                    now + self._sweep_every if conn.paused else began + self.partial_line_timeout
+                    now + self._look_again_in if conn.paused else began + self.partial_line_timeout
                 )
             if conn.busy:
                 # Idle time counts from when its last request ended (the connection

@@ -173,7 +173,7 @@ class Connection(asyncio.BufferedProtocol):
 
         def done(future: asyncio.Future[Any]) -> None:
             self.waiting.pop(key, None)
-            self.last_heard = self.server.loop.time()  # idle time counts from here
+            self._request_ended()
             timer = self.timers.pop(key, None)
             if timer is not None:
                 timer.cancel()
@@ -199,7 +199,7 @@ class Connection(asyncio.BufferedProtocol):
             def timed_out() -> None:
                 self.timers.pop(key, None)
                 if self.waiting.pop(key, None) is not None:
-                    self.last_heard = self.server.loop.time()
+                    self._request_ended()
                     later.future.remove_done_callback(done)
                     if not quiet:
                         self.send(
@@ -212,7 +212,12 @@ class Connection(asyncio.BufferedProtocol):
         self.send(rpc.notification(rpc.EVENT_METHOD, {"callId": call_id, "event": event, **data}))
         if event == "decided":
             self.watched.discard(call_id)
-            self.last_heard = self.server.loop.time()  # idle time counts from here
+            self._request_ended()
+
+    def _request_ended(self) -> None:
+        """A request this connection had open ended: its idle time counts from now (the
+        server's sweep looks at an idle connection at `last_heard` + the idle timeout)."""
+        self.last_heard = self.server.loop.time()
 
     def watch(self, call_id: str) -> None:
         self.watched.add(call_id)

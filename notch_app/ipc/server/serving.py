@@ -71,8 +71,10 @@ class NotchServer(Admission, MethodHandlers):
         self.partial_line_timeout = partial_line_timeout
         self.idle_timeout = idle_timeout
         # Timeouts are checked by one sweep over the connections, timed for the nearest
-        # deadline (no timer per connection or per line on the hot path, no tick).
-        self._sweep_every = max(0.01, min(partial_line_timeout, idle_timeout) / 4)
+        # deadline (no timer per connection or per line on the hot path, no tick). A
+        # connection not read from (paused) while holding half a line is looked at again
+        # this often.
+        self._look_again_in = max(0.01, min(partial_line_timeout, idle_timeout) / 4)
         self._sweep: asyncio.Handle | None = None
         self._sweep_at = 0.0
         self._trim: asyncio.TimerHandle | None = None
